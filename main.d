@@ -1,0 +1,1 @@
+main.o: src/cli/main.c

@@ -1,0 +1,3 @@
+policy.o: src/mm/policy.c src/mm/policy.h
+
+src/mm/policy.h:

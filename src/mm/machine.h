@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * machine.h — one simulated machine: the engine it runs on, its node(s),
+ * zones and page frames, per-CPU state, block devices, page cache and
+ * processes.  Everything a run owns hangs off one struct machine; there
+ * are no mutable globals (tests build several and compare them).
+ *
+ * Built from the [machine] and [sysctl] sections of a scenario.
+ */
+#ifndef SLOWPATH_MM_MACHINE_H
+#define SLOWPATH_MM_MACHINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mm/policy.h"
+#include "mm/sysctl.h"
+#include "sim/option.h"
+#include "sim/sim.h"
+
+struct machine_config {
+	uint64_t memory;	/* bytes of RAM (present pages), multiple of 4 MiB */
+	char	*zones;		/* "DMA:4g,Normal:rest" — zone name:size, in pfn order */
+	uint64_t cpus;		/* online CPUs, all on the one node */
+	uint64_t nodes;		/* must be 1 (NUMA is not modelled) */
+	uint64_t reserved;	/* bytes present but not managed (firmware, kernel image,
+				 * memmap), taken from the lowest zone that can hold them
+				 * after ZONE_DMA */
+};
+
+extern const struct opt_def machine_options[];
+
+struct machine;
+
+/*
+ * Build the machine: zones, frames (all free), watermarks, pcp sizing.
+ * Returns NULL with a message in err (a configuration problem the user can
+ * fix, e.g. zones that do not add up) — never aborts on user input.
+ */
+struct machine *machine_create(struct sim *sim, const struct machine_config *cfg,
+			       const struct vm_sysctl *sysctl, const struct mm_policy *policy,
+			       char *err, size_t errlen);
+void machine_destroy(struct machine *m);
+struct sim *machine_sim(const struct machine *m);
+
+#endif

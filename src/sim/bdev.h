@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bdev.h — block devices: a per-device queue with IOPS and bandwidth limits
+ * and a service-latency distribution, and RAID0 striping over N members
+ * with a chunk size.  Reads, writes and cache flushes (for fsync/fdatasync).
+ *
+ * Requests complete in engine context (a callback) or, with the blocking
+ * helpers, wake the submitting task.  Time spent blocked on I/O is
+ * attributed as io_ns on the task's current call-path node.
+ */
+#ifndef SLOWPATH_SIM_BDEV_H
+#define SLOWPATH_SIM_BDEV_H
+
+#include <stdint.h>
+
+#include "sim/sim.h"
+
+enum bio_op { BIO_READ, BIO_WRITE, BIO_FLUSH };
+
+struct bdev_config {
+	const char	*name;		/* "md0", "nvme1n1" */
+	uint64_t	iops;		/* per member; 0 = unlimited */
+	uint64_t	bandwidth;	/* bytes/s per member; 0 = unlimited */
+	sim_time_t	lat_mean_ns;	/* mean service latency per request */
+	sim_time_t	lat_p99_ns;	/* 99th percentile (lognormal fit); 0 = constant */
+	sim_time_t	flush_ns;	/* latency of a cache flush (no volatile cache: ~write latency) */
+	uint32_t	members;	/* RAID0 members, 1 = plain device */
+	uint64_t	chunk_bytes;	/* RAID0 chunk size */
+	uint64_t	io_unit_bytes;	/* IOPS accounting unit (io2: 256 KiB); 0 = per request */
+	uint64_t	size_bytes;	/* capacity */
+};
+
+struct bdev;
+
+struct bdev *bdev_create(struct sim *sim, const struct bdev_config *cfg);
+const char *bdev_name(const struct bdev *b);
+
+typedef void (*bio_end_fn)(struct sim *sim, void *arg, int error);
+
+/* Asynchronous submit: `end` runs in engine context at completion. */
+void bdev_submit(struct sim *sim, struct bdev *b, enum bio_op op,
+		 uint64_t offset, uint64_t len, bio_end_fn end, void *arg);
+/* Submit and block the current task until completion (task context). */
+int bdev_io_wait(struct sim *sim, struct bdev *b, enum bio_op op,
+		 uint64_t offset, uint64_t len);
+
+struct bdev_stats {
+	uint64_t	reads, writes, flushes;
+	uint64_t	read_bytes, write_bytes;
+	uint64_t	busy_ns;	/* time with >= 1 request in service, summed over members */
+	uint64_t	queue_ns;	/* total time requests waited before service */
+	uint64_t	service_ns;	/* total service time */
+};
+void bdev_get_stats(const struct bdev *b, struct bdev_stats *out);
+
+#endif

@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sim.h — the deterministic simulation engine: virtual clock, event queue,
+ * virtual CPUs running tasks (coroutines), locks, wait queues, timers,
+ * call-path attribution.  Block devices are in bdev.h, RNG in rng.h, the
+ * cost table in cost.h.
+ *
+ * This header is the contract between the engine (src/sim/) and everything
+ * above it (mm/, workload/, report/, cli/).  See docs/design.md §3.
+ *
+ * Time model
+ * ----------
+ * Virtual time is a u64 count of nanoseconds since the start of the run.
+ * A task that is running on a virtual CPU does its work inline (plain C
+ * calls) and *charges* CPU time with sim_charge(); charges accumulate in
+ * the task's `pending` time and cost no event.  The pending time becomes
+ * real (the clock moves, other events interleave) only at a *sync point*:
+ * sim_sync(), any lock operation, any blocking call, the end of a time
+ * slice.  So state changes made inside one stretch of inline work become
+ * visible to other tasks at the start of the stretch; this is the model's
+ * granularity and every blocking primitive syncs first so that lock and
+ * I/O ordering is exact.
+ *
+ * Event ordering (the tie-break rule)
+ * -----------------------------------
+ * Events are ordered by (time, seq): `seq` is a 64-bit counter incremented
+ * for every event inserted into the queue.  Two events at the same virtual
+ * time run in insertion order.  Nothing is ever ordered by pointer value,
+ * hash order or wall-clock time.
+ *
+ * Contexts
+ * --------
+ * Code runs either in *task context* (inside a task's coroutine; may block)
+ * or in *engine context* (timer and I/O-completion callbacks, and plain
+ * unit-test code outside sim_run(); must not block).  In engine context
+ * sim_charge() adds to sim->engine_ns (reported, never advances the clock)
+ * and uncontended lock operations succeed; a lock operation that would
+ * block in engine context is a bug (SIM_BUG).  This lets mm/ be unit-tested
+ * without tasks.
+ */
+#ifndef SLOWPATH_SIM_H
+#define SLOWPATH_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/cost.h"
+#include "sim/debug.h"
+
+typedef uint64_t sim_time_t;		/* ns of virtual time */
+
+#define SIM_NSEC_PER_USEC	1000ULL
+#define SIM_NSEC_PER_MSEC	1000000ULL
+#define SIM_NSEC_PER_SEC	1000000000ULL
+#define SIM_TIME_NEVER		UINT64_MAX
+
+struct sim;
+struct sim_task;
+
+/* ---- engine lifecycle ------------------------------------------------ */
+
+struct sim_config {
+	unsigned int	ncpus;		/* virtual CPUs, >= 1 */
+	uint64_t	seed;		/* scenario seed; RNG streams derive from it */
+	sim_time_t	slice_ns;	/* scheduler time slice (0: default 3 ms) */
+	const struct cost_table *costs;	/* NULL: defaults */
+};
+
+struct sim *sim_create(const struct sim_config *cfg);
+void sim_destroy(struct sim *sim);
+
+/*
+ * Run events in (time, seq) order until the queue is empty, or the next
+ * event lies beyond `until`, or sim_stop() was called.  The clock ends at
+ * min(until, time of last event run).  Returns the number of events run.
+ */
+uint64_t sim_run(struct sim *sim, sim_time_t until);
+void sim_stop(struct sim *sim);
+
+/* Current virtual time.  In task context this includes the running task's
+ * pending (not yet synced) charge, i.e. it is the task's local time. */
+sim_time_t sim_now(const struct sim *sim);
+uint64_t sim_events(const struct sim *sim);	/* events run so far */
+unsigned int sim_ncpus(const struct sim *sim);
+const struct cost_table *sim_costs(const struct sim *sim);
+uint64_t sim_seed(const struct sim *sim);
+
+/* ---- tasks ------------------------------------------------------------ */
+
+/*
+ * Task kinds group tasks for statistics and attribution ("backend",
+ * "kswapd", "walwriter", ...).  A kind is registered once by name and
+ * identified by a small integer afterwards; registration order defines
+ * report order.
+ */
+int sim_task_kind(struct sim *sim, const char *name);
+const char *sim_task_kind_name(const struct sim *sim, int kind);
+int sim_nr_task_kinds(const struct sim *sim);
+
+typedef void (*sim_task_fn)(struct sim *sim, void *arg);
+
+#define SIM_CPU_ANY	(-1)
+
+struct sim_task_config {
+	const char	*name;		/* copied; shows in reports */
+	int		kind;		/* from sim_task_kind() */
+	int		cpu;		/* preferred CPU, or SIM_CPU_ANY */
+	bool		pinned;		/* never runs elsewhere than `cpu` */
+	size_t		stack_size;	/* 0: default (64 KiB, more under ASan) */
+};
+
+/*
+ * Create a task that will start running `fn(sim, arg)` at `start` on its
+ * own stack.  When fn returns the task exits and its stack is freed.
+ * Callable from any context.  Task ids are assigned in creation order.
+ */
+struct sim_task *sim_task_create(struct sim *sim, const struct sim_task_config *cfg,
+				 sim_task_fn fn, void *arg, sim_time_t start);
+struct sim_task *sim_current(const struct sim *sim);	/* NULL in engine context */
+uint32_t sim_task_id(const struct sim_task *t);
+const char *sim_task_name(const struct sim_task *t);
+int sim_task_kind_of(const struct sim_task *t);
+
+/* CPU the current task runs on; in engine context, sim->engine_cpu
+ * (settable for unit tests with sim_set_engine_cpu). */
+unsigned int sim_cpu(const struct sim *sim);
+void sim_set_engine_cpu(struct sim *sim, unsigned int cpu);
+
+/* ---- CPU time ------------------------------------------------------------ */
+
+/* Charge `ns` of CPU time to the current task (lazily; see Time model). */
+void sim_charge(struct sim *sim, uint64_t ns);
+/* Charge `n` units of cost-table row `id`. */
+void sim_charge_cost(struct sim *sim, enum cost_id id, uint64_t n);
+/* Make pending charge real: the clock advances (other events may run). */
+void sim_sync(struct sim *sim);
+/* cond_resched(): sync, and give the CPU up if the slice is used and
+ * another task waits for this CPU. */
+void sim_cond_resched(struct sim *sim);
+/* Block the current task for `ns` (timer sleep; the CPU is released). */
+void sim_sleep(struct sim *sim, sim_time_t ns);
+void sim_sleep_until(struct sim *sim, sim_time_t when);
+
+/* ---- engine-context callbacks (timers) ------------------------------- */
+
+typedef void (*sim_callback_fn)(struct sim *sim, void *arg);
+/* Run `fn(sim, arg)` in engine context at `when` (>= now). */
+void sim_call_at(struct sim *sim, sim_time_t when, sim_callback_fn fn, void *arg);
+
+/* ---- spinlocks --------------------------------------------------------- */
+/*
+ * A waiter keeps its CPU and burns it while spinning (the time counts as
+ * CPU time, attributed as spin time); ownership passes to waiters in FIFO
+ * order (ticket lock).  Acquire and release are sync points.
+ */
+struct sim_lock_stats {
+	uint64_t	acquisitions;
+	uint64_t	contended;	/* acquisitions that had to wait */
+	uint64_t	wait_ns;	/* total time spent waiting */
+	uint64_t	hold_ns;	/* total time held */
+	uint64_t	trylock_fail;
+};
+
+struct sim_waiter_list {		/* FIFO of task ids, engine-owned */
+	uint32_t	head, tail;
+};
+
+struct sim_spinlock {
+	const char	*name;		/* static string, for reports */
+	uint32_t	owner;		/* task id + 1, 0 when free */
+	struct sim_waiter_list waiters;
+	sim_time_t	acquired_at;
+	struct sim_lock_stats stats;
+	struct sim_spinlock *next_registered;	/* engine's list for reports */
+};
+
+void sim_spin_init(struct sim *sim, struct sim_spinlock *l, const char *name);
+void sim_spin_lock(struct sim *sim, struct sim_spinlock *l);
+bool sim_spin_trylock(struct sim *sim, struct sim_spinlock *l);
+void sim_spin_unlock(struct sim *sim, struct sim_spinlock *l);
+bool sim_spin_is_locked(const struct sim_spinlock *l);
+
+/* ---- sleeping mutexes ------------------------------------------------- */
+/* A waiter sleeps (its CPU is released); FIFO hand-off. */
+struct sim_mutex {
+	const char	*name;
+	uint32_t	owner;		/* task id + 1, 0 when free */
+	struct sim_waiter_list waiters;
+	sim_time_t	acquired_at;
+	struct sim_lock_stats stats;
+	struct sim_mutex *next_registered;
+};
+
+void sim_mutex_init(struct sim *sim, struct sim_mutex *m, const char *name);
+void sim_mutex_lock(struct sim *sim, struct sim_mutex *m);
+bool sim_mutex_trylock(struct sim *sim, struct sim_mutex *m);
+void sim_mutex_unlock(struct sim *sim, struct sim_mutex *m);
+bool sim_mutex_is_locked(const struct sim_mutex *m);
+
+/* ---- reader-writer semaphores (sleeping) ------------------------------ */
+struct sim_rwsem {
+	const char	*name;
+	uint32_t	readers;	/* active readers */
+	uint32_t	writer;		/* task id + 1 of the writer, 0 if none */
+	struct sim_waiter_list waiters;	/* FIFO; a waiting writer blocks new readers */
+	struct sim_lock_stats stats;
+	struct sim_rwsem *next_registered;
+};
+
+void sim_rwsem_init(struct sim *sim, struct sim_rwsem *s, const char *name);
+void sim_down_read(struct sim *sim, struct sim_rwsem *s);
+void sim_up_read(struct sim *sim, struct sim_rwsem *s);
+void sim_down_write(struct sim *sim, struct sim_rwsem *s);
+void sim_up_write(struct sim *sim, struct sim_rwsem *s);
+
+/* ---- wait queues -------------------------------------------------------- */
+struct sim_waitq {
+	const char	*name;
+	struct sim_waiter_list waiters;
+};
+
+void sim_waitq_init(struct sim_waitq *q, const char *name);
+/* Sleep until woken.  Returns true if woken, false on timeout
+ * (timeout SIM_TIME_NEVER: no timeout). */
+bool sim_wait(struct sim *sim, struct sim_waitq *q, sim_time_t timeout_ns);
+/* Wake the first / all waiters (callable from any context).  Returns the
+ * number of tasks woken. */
+unsigned int sim_wake_one(struct sim *sim, struct sim_waitq *q);
+unsigned int sim_wake_all(struct sim *sim, struct sim_waitq *q);
+bool sim_waitq_active(const struct sim_waitq *q);
+
+/* ---- call-path attribution -------------------------------------------- */
+/*
+ * Each task keeps a stack of path nodes.  CPU charges, spin waits, sleeps
+ * and I/O waits are added to the node on top of the stack.  Nodes form one
+ * tree per task kind, keyed by (parent, name); children are kept in
+ * first-seen order.  `name` must be a string literal (compared by content
+ * on first lookup, cached by pointer afterwards).  In engine context these
+ * are no-ops.
+ */
+void sim_path_push(struct sim *sim, const char *name);
+void sim_path_pop(struct sim *sim);
+
+struct sim_path_node {
+	const char	*name;
+	uint32_t	parent;		/* index, 0 = root of its kind */
+	uint32_t	first_child, next_sibling;	/* indices, 0 = none */
+	int		kind;
+	uint64_t	calls;		/* number of pushes */
+	uint64_t	cpu_ns;		/* CPU charged while on top (self) */
+	uint64_t	spin_ns;	/* spinning on a spinlock (self) */
+	uint64_t	sleep_ns;	/* blocked on mutex/rwsem/waitq/timer (self) */
+	uint64_t	io_ns;		/* blocked on block I/O (self) */
+	uint64_t	runq_ns;	/* runnable but waiting for a CPU (self) */
+};
+
+/* Read access for reports: node 0..n-1; node i < nr_task_kinds is the root
+ * of kind i. */
+uint32_t sim_path_nodes(const struct sim *sim, const struct sim_path_node **nodes);
+
+/* ---- statistics ---------------------------------------------------------- */
+
+struct sim_cpu_stats {
+	uint64_t	busy_ns;	/* running or spinning */
+	uint64_t	spin_ns;
+	uint64_t	idle_ns;
+	uint64_t	switches;
+};
+void sim_cpu_stats(const struct sim *sim, unsigned int cpu, struct sim_cpu_stats *out);
+
+/* Iterate registered locks (in registration order) for reports. */
+const struct sim_spinlock *sim_spinlocks(const struct sim *sim);
+const struct sim_mutex *sim_mutexes(const struct sim *sim);
+
+/* Engine-context CPU time charged outside tasks (unit tests, callbacks). */
+uint64_t sim_engine_ns(const struct sim *sim);
+
+#endif /* SLOWPATH_SIM_H */

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * workload.h — the workload registry and the measurements every workload
+ * reports the same way.
+ *
+ * A workload type is a section kind in a scenario file: `[pgbench]`,
+ * `[fio NAME]`, `[fragment NAME]`, `[synthetic NAME]`.  Its option table
+ * describes its keys; start() creates its tasks on the machine; report()
+ * fills the generic result (transactions, latency, extra figures) that
+ * report/ writes into result.json, tps.csv and the compare tables.
+ */
+#ifndef SLOWPATH_WORKLOAD_WORKLOAD_H
+#define SLOWPATH_WORKLOAD_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/option.h"
+#include "sim/sim.h"
+
+struct machine;
+
+/*
+ * Transaction statistics.  A workload calls wl_stats_tx() once per
+ * completed transaction/operation with its latency; the recorder keeps a
+ * latency histogram (HDR-style log-linear buckets, <= 1 % relative error)
+ * and per-interval counts for the TPS time series.  Only transactions
+ * completing after the measurement start (ramp_time) count.
+ */
+#define WL_LAT_BUCKETS	2048
+
+struct wl_stats {
+	sim_time_t	measure_start;		/* ns; set by the run driver */
+	sim_time_t	interval_ns;		/* TPS time-series step (default 10 s for pgbench --progress) */
+	uint64_t	transactions;
+	uint64_t	lat_sum_ns;
+	uint64_t	lat_max_ns;
+	uint64_t	lat_hist[WL_LAT_BUCKETS];
+	uint64_t	*interval_tx;		/* per interval since measure_start */
+	uint64_t	*interval_lat_sum;
+	uint32_t	nr_intervals, cap_intervals;
+};
+
+void wl_stats_init(struct wl_stats *s, sim_time_t measure_start, sim_time_t interval_ns);
+void wl_stats_release(struct wl_stats *s);
+void wl_stats_tx(struct wl_stats *s, sim_time_t now, sim_time_t latency_ns);
+/* Latency at quantile q in [0,1] (bucket midpoint), ns. */
+sim_time_t wl_stats_quantile(const struct wl_stats *s, double q);
+
+/* A named extra figure a workload reports ("iops_per_cpu", "hugetlb_obtained"). */
+struct wl_figure {
+	const char	*name;		/* static string */
+	double		value;
+	const char	*unit;		/* static string, may be "" */
+};
+
+#define WL_MAX_FIGURES	64
+
+struct wl_report {
+	bool		has_transactions;	/* tps/latency are meaningful */
+	const struct wl_stats *stats;
+	struct wl_figure figures[WL_MAX_FIGURES];
+	unsigned int	nr_figures;
+};
+
+void wl_report_figure(struct wl_report *r, const char *name, double value, const char *unit);
+
+struct workload_type {
+	const char		*kind;		/* section kind */
+	const char		*help;		/* one line */
+	const struct opt_def	*options;
+	size_t			config_size;
+	bool			multiple;	/* several [kind NAME] sections allowed */
+	/* Cross-field validation after parsing; message without file:line. */
+	int  (*validate)(const void *config, char *err, size_t errlen);
+	/* --scale 1/N: shrink the workload's size-like options in place. */
+	void (*scale)(void *config, unsigned int n);
+	/* Create tasks/state; `stats` is owned by the caller. */
+	void *(*start)(struct machine *m, const void *config, const char *instance,
+		       struct wl_stats *stats);
+	void (*report)(void *state, struct wl_report *out);
+	void (*destroy)(void *state);
+};
+
+const struct workload_type *workload_find(const char *kind);
+/* All registered types, NULL-terminated, in a fixed order. */
+extern const struct workload_type *const workload_types[];
+
+#endif

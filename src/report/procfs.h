@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * procfs.h — parsers for the kernel's /proc text formats (vmstat,
+ * buddyinfo, pagetypeinfo, zoneinfo, meminfo) and for mmtests-layout
+ * monitor files ("time: <t>" + text, repeated).  Shared by the recorder
+ * (which reads a real kernel) and the report code (which reads any result
+ * folder); they never touch the model.
+ *
+ * Errors are precise: "<path>:<line>: message"; a parser never crashes on
+ * malformed or truncated input (fuzzed: tests/fuzz/fuzz_procfs.c).
+ */
+#ifndef SLOWPATH_REPORT_PROCFS_H
+#define SLOWPATH_REPORT_PROCFS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "report/result.h"
+
+#define PROC_MAX_ORDERS	16
+#define PROC_MAX_ZONES	8
+#define PROC_MAX_MT	8
+
+/* /proc/vmstat and /proc/meminfo: ordered name -> value (meminfo in kB). */
+int proc_parse_vmstat(const char *path, const char *text, struct rpt_counters *out,
+		      char *err, size_t errlen);
+int proc_parse_meminfo(const char *path, const char *text, struct rpt_counters *out,
+		       char *err, size_t errlen);
+
+struct proc_buddyinfo_zone {
+	int		node;
+	char		zone[16];
+	unsigned int	nr_orders;
+	uint64_t	free[PROC_MAX_ORDERS];	/* free blocks per order */
+};
+struct proc_buddyinfo {
+	struct proc_buddyinfo_zone z[PROC_MAX_ZONES];
+	unsigned int	nr;
+};
+int proc_parse_buddyinfo(const char *path, const char *text, struct proc_buddyinfo *out,
+			 char *err, size_t errlen);
+
+struct proc_pagetypeinfo_zone {
+	int		node;
+	char		zone[16];
+	uint64_t	free[PROC_MAX_MT][PROC_MAX_ORDERS];
+	uint64_t	blocks[PROC_MAX_MT];
+};
+struct proc_pagetypeinfo {
+	unsigned int	pageblock_order;
+	unsigned int	nr_orders;
+	unsigned int	nr_types;
+	char		types[PROC_MAX_MT][16];	/* "Unmovable", "Movable", ... in file order */
+	struct proc_pagetypeinfo_zone z[PROC_MAX_ZONES];
+	unsigned int	nr;
+};
+int proc_parse_pagetypeinfo(const char *path, const char *text, struct proc_pagetypeinfo *out,
+			    char *err, size_t errlen);
+
+struct proc_zoneinfo_zone {
+	int		node;
+	char		zone[16];
+	uint64_t	free, boost, min, low, high, promo, spanned, present, managed;
+	struct rpt_counters stats;	/* nr_free_pages, nr_zone_*, ... */
+};
+struct proc_zoneinfo {
+	struct proc_zoneinfo_zone z[PROC_MAX_ZONES];
+	unsigned int	nr;
+	struct rpt_counters node_stats;	/* the "per-node stats" block */
+};
+int proc_parse_zoneinfo(const char *path, const char *text, struct proc_zoneinfo *out,
+			char *err, size_t errlen);
+void proc_zoneinfo_release(struct proc_zoneinfo *zi);
+
+/* A monitor file: samples of (time, text). */
+struct proc_monitor_sample {
+	double		time;		/* seconds as printed */
+	char		*text;
+	unsigned int	first_line;	/* line number of the first text line, for errors */
+};
+struct proc_monitor {
+	struct proc_monitor_sample *s;
+	size_t		n;
+};
+int proc_parse_monitor(const char *path, const char *text, struct proc_monitor *out,
+		       char *err, size_t errlen);
+void proc_monitor_release(struct proc_monitor *m);
+
+#endif

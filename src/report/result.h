@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * result.h — writing a result folder (docs/results.md, schema
+ * slowpath-result/1).  Used by `slowpath run` (simulated) and
+ * `slowpath record` (recorded) alike, so both produce the same layout.
+ *
+ * Every file is written to NAME.tmp and renamed when complete;
+ * result.json is written last.
+ */
+#ifndef SLOWPATH_REPORT_RESULT_H
+#define SLOWPATH_REPORT_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* An ordered list of named counters ("pgalloc_normal" -> 123), in the order
+ * they were added (= /proc/vmstat order for vmstat). */
+struct rpt_counter {
+	char		*name;
+	int64_t		value;	/* deltas may be negative for state counters */
+};
+
+struct rpt_counters {
+	struct rpt_counter *v;
+	size_t		n, cap;
+};
+
+void rpt_counters_add(struct rpt_counters *c, const char *name, int64_t value);
+int64_t rpt_counters_get(const struct rpt_counters *c, const char *name, bool *found);
+void rpt_counters_release(struct rpt_counters *c);
+
+struct rpt_figure {
+	char		*name;
+	double		value;
+	char		*unit;
+};
+
+struct rpt_latency {
+	double		avg, p50, p95, p99, max;	/* ms */
+};
+
+struct rpt_result {
+	const char	*source;		/* "simulated" | "recorded" */
+	const char	*scenario;
+	const char	*policy;
+	uint64_t	seed;
+	unsigned int	scale_n;		/* "1/N" */
+	unsigned int	iteration;
+	double		virtual_seconds, measure_seconds, wall_seconds;
+	uint64_t	events;
+	struct rpt_counters vmstat;		/* deltas over the measured phase */
+	struct rpt_counters vmstat_end;		/* absolute at the end */
+	bool		has_transactions;
+	uint64_t	transactions;
+	double		tps;
+	struct rpt_latency latency;
+	struct rpt_figure *figures;
+	size_t		nr_figures, cap_figures;
+	/* machine */
+	uint64_t	memory_bytes;
+	unsigned int	cpus;
+	struct rpt_counters zones_managed;	/* zone name -> managed pages */
+	/* recorded runs only (NULL/0 otherwise) */
+	const char	*kernel_release;
+	const char	*command;
+	int		exit_status;
+	int64_t		start_epoch;
+	double		interval_seconds;
+	uint64_t	samples;
+	char		**missing;		/* "path: reason" strings */
+	size_t		nr_missing;
+};
+
+void rpt_result_add_figure(struct rpt_result *r, const char *name, double value, const char *unit);
+/* Compute per_million_written from r->vmstat (nr_written delta). */
+/* Write DIR/result.json atomically.  Returns 0 or -1 with err. */
+int rpt_result_write(const char *dir, const struct rpt_result *r, char *err, size_t errlen);
+void rpt_result_release(struct rpt_result *r);
+
+/* Atomic file writing: open DIR/NAME.tmp; commit renames to DIR/NAME. */
+struct rpt_file {
+	FILE	*f;
+	char	*tmp_path, *final_path;
+};
+int rpt_file_open(struct rpt_file *rf, const char *dir, const char *name, char *err, size_t errlen);
+int rpt_file_commit(struct rpt_file *rf, char *err, size_t errlen);	/* fclose + rename */
+void rpt_file_abort(struct rpt_file *rf);				/* fclose + unlink */
+
+/* Monitors in mmtests layout: "time: <t>\n" followed by the text. */
+void rpt_monitor_sample(FILE *f, const char *time_text, const char *text);
+
+#endif

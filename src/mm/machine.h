@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "mm/policy.h"
 #include "mm/sysctl.h"
@@ -42,5 +43,27 @@ struct machine *machine_create(struct sim *sim, const struct machine_config *cfg
 			       char *err, size_t errlen);
 void machine_destroy(struct machine *m);
 struct sim *machine_sim(const struct machine *m);
+
+/*
+ * /proc renderers (mm/vmstat.c): the model's state printed byte for byte
+ * in the kernel's layout (fixtures in ../shared/fixtures/proc-linux-6.18).
+ * They fold nothing and change nothing: reading is free of side effects.
+ */
+void mm_show_vmstat(const struct machine *m, FILE *out);
+void mm_show_buddyinfo(const struct machine *m, FILE *out);
+void mm_show_pagetypeinfo(const struct machine *m, FILE *out);
+void mm_show_zoneinfo(const struct machine *m, FILE *out);
+void mm_show_meminfo(const struct machine *m, FILE *out);
+
+/* Every /proc/vmstat counter in file order (event counters summed over
+ * CPUs, state counters as /proc/vmstat shows them), then the model-only
+ * sim_* counters.  For result.json. */
+typedef void (*mm_counter_fn)(void *ctx, const char *name, int64_t value);
+void mm_vmstat_snapshot(const struct machine *m, mm_counter_fn fn, void *ctx);
+
+/* Zone summary for result.json "machine". */
+unsigned int mm_nr_zones(const struct machine *m);	/* populated zones */
+const char *mm_zone_name(const struct machine *m, unsigned int i);
+uint64_t mm_zone_managed_pages(const struct machine *m, unsigned int i);
 
 #endif

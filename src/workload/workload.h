@@ -39,14 +39,22 @@ struct wl_stats {
 	uint64_t	lat_hist[WL_LAT_BUCKETS];
 	uint64_t	*interval_tx;		/* per interval since measure_start */
 	uint64_t	*interval_lat_sum;
+	uint64_t	*interval_lat_max;	/* ns, per interval */
 	uint32_t	nr_intervals, cap_intervals;
 };
 
 void wl_stats_init(struct wl_stats *s, sim_time_t measure_start, sim_time_t interval_ns);
 void wl_stats_release(struct wl_stats *s);
 void wl_stats_tx(struct wl_stats *s, sim_time_t now, sim_time_t latency_ns);
-/* Latency at quantile q in [0,1] (bucket midpoint), ns. */
+/* Latency at quantile q in [0,1] (bucket midpoint, never above the
+ * maximum seen), ns; 0 when there were no transactions. */
 sim_time_t wl_stats_quantile(const struct wl_stats *s, double q);
+/* Histogram bucket of a latency and the bucket's bounds [lo, hi] (exposed
+ * for tests and for merging histograms). */
+unsigned int wl_lat_bucket(sim_time_t ns);
+void wl_lat_bucket_bounds(unsigned int b, sim_time_t *lo, sim_time_t *hi);
+/* Add every count of `from` into `into` (same measure_start/interval). */
+void wl_stats_merge(struct wl_stats *into, const struct wl_stats *from);
 
 /* A named extra figure a workload reports ("iops_per_cpu", "hugetlb_obtained"). */
 struct wl_figure {

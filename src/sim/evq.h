@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * evq.h — the event queue: a d-ary min-heap of events keyed by (time, seq).
+ *
+ * THE TIE-BREAK RULE.  Events are ordered by virtual time first and by
+ * `seq` second.  `seq` is taken from a per-simulation 64-bit counter that
+ * is incremented once for every event pushed, so two events due at the
+ * same virtual time run in the order they were inserted (FIFO).  No event
+ * is ever ordered by pointer value, callback address, hash order or wall
+ * clock, and seq never wraps (2^64 pushes).  Everything the engine does at
+ * one instant is therefore a pure function of the order of pushes, which
+ * is itself deterministic.
+ *
+ * Layout: events are stored by value (32 bytes, two to a cache line) in one
+ * growable array; node i has children d*i+1 .. d*i+d.  The arity is a
+ * parameter of the always-inlined helpers so the same code is measured as
+ * a binary and a 4-ary heap (bench/bench_engine.c).  The engine uses
+ * SIM_EVQ_ARITY; see docs/engine.md for the measurement behind the choice.
+ *
+ * Only the engine (src/sim/) and the benchmarks include this header.
+ */
+#ifndef SLOWPATH_SIM_EVQ_H
+#define SLOWPATH_SIM_EVQ_H
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "sim/sim.h"
+
+/* 4-ary: fewer levels and the four children share one or two cache lines.
+ * Measured against 2 in bench_engine ("bare queue" figures). */
+#define SIM_EVQ_ARITY 4
+
+struct sim_event {
+	sim_time_t	time;
+	uint64_t	seq;
+	sim_callback_fn	fn;
+	void		*arg;
+};
+
+struct sim_evq {
+	struct sim_event *h;
+	uint32_t	n, cap;
+	uint64_t	next_seq;	/* seq of the next push; starts at 1 (0 = "no event") */
+};
+
+static inline int sim_event_before(const struct sim_event *a, const struct sim_event *b)
+{
+	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+void sim_evq_init(struct sim_evq *q);
+void sim_evq_release(struct sim_evq *q);
+void sim_evq_grow(struct sim_evq *q);
+
+static inline __attribute__((always_inline)) uint64_t
+sim_evq_push_d(struct sim_evq *q, sim_time_t time, sim_callback_fn fn, void *arg, unsigned d)
+{
+	struct sim_event e = { time, q->next_seq++, fn, arg };
+	uint32_t i;
+
+	if (unlikely(q->n == q->cap))
+		sim_evq_grow(q);
+	i = q->n++;
+	while (i > 0) {
+		uint32_t p = (i - 1) / d;
+
+		if (!sim_event_before(&e, &q->h[p]))
+			break;
+		q->h[i] = q->h[p];
+		i = p;
+	}
+	q->h[i] = e;
+	return e.seq;
+}
+
+/* Remove the minimum into *out; the queue must not be empty. */
+static inline __attribute__((always_inline)) void
+sim_evq_pop_d(struct sim_evq *q, struct sim_event *out, unsigned d)
+{
+	struct sim_event last;
+	uint32_t i = 0, n;
+
+	*out = q->h[0];
+	n = --q->n;
+	if (n == 0)
+		return;
+	last = q->h[n];
+	for (;;) {
+		uint32_t c = d * i + 1, best, end;
+
+		if (c >= n)
+			break;
+		best = c;
+		end = c + d < n ? c + d : n;
+		for (uint32_t k = c + 1; k < end; k++)
+			if (sim_event_before(&q->h[k], &q->h[best]))
+				best = k;
+		if (!sim_event_before(&q->h[best], &last))
+			break;
+		q->h[i] = q->h[best];
+		i = best;
+	}
+	q->h[i] = last;
+}
+
+static inline uint64_t sim_evq_push(struct sim_evq *q, sim_time_t time, sim_callback_fn fn, void *arg)
+{
+	return sim_evq_push_d(q, time, fn, arg, SIM_EVQ_ARITY);
+}
+
+static inline void sim_evq_pop(struct sim_evq *q, struct sim_event *out)
+{
+	sim_evq_pop_d(q, out, SIM_EVQ_ARITY);
+}
+
+/* True if no queued event is due at or before `t`. */
+static inline int sim_evq_clear_until(const struct sim_evq *q, sim_time_t t)
+{
+	return q->n == 0 || q->h[0].time > t;
+}
+
+#endif

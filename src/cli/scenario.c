@@ -43,6 +43,7 @@
 #define MAX_INCLUDE_DEPTH	16
 #define MAX_FILE_BYTES		(16u << 20)
 #define LONG_VALUE		"\x01"
+#define MAX_SECTION_NAME	64
 
 struct scn_file {
 	char		*path;		/* as shown in messages */
@@ -471,9 +472,10 @@ static char *expand_env(const char *v, char *msg, size_t msglen)
 
 /*
  * A value must survive being printed back into a scenario file by
- * `slowpath check`: no control characters, no surrounding blanks, and no
- * ';' or '#' after a blank (those would start a comment).  Values read
- * from a file meet this by construction; ${ENV} and --set may not.
+ * `slowpath check`: no control characters, no surrounding blanks, no ';'
+ * or '#' after a blank (those would start a comment) and no '${' (it would
+ * be expanded).  Values read from a file meet the first three by
+ * construction; ${ENV} results and --set values may not.
  */
 static int check_writable(const char *key, const char *v, char *msg, size_t msglen)
 {
@@ -485,6 +487,11 @@ static int check_writable(const char *key, const char *v, char *msg, size_t msgl
 		if ((ch < 0x20 && ch != '\t') || ch == 0x7f) {
 			snprintf(msg, msglen, "value for '%s' contains the control character 0x%02x",
 				 key, ch);
+			return -1;
+		}
+		if (ch == '$' && v[i + 1] == '{') {
+			snprintf(msg, msglen, "value for '%s' contains '${', which a scenario file would "
+				 "expand", key);
 			return -1;
 		}
 		if ((ch == ';' || ch == '#') && i > 0 && is_blank(v[i - 1])) {
@@ -597,6 +604,10 @@ static void open_section(struct parse_ctx *c, char *l)
 	}
 	if (!*name && (t->flags & SCN_NAME_REQUIRED)) {
 		ctx_fail(c, "section [%s] needs a name: [%s NAME]", t->kind, t->kind);
+		return;
+	}
+	if (strlen(name) > MAX_SECTION_NAME) {
+		ctx_fail(c, "section name '%.20s...' is longer than %d characters", name, MAX_SECTION_NAME);
 		return;
 	}
 	if (*name && !valid_name(name)) {
@@ -1059,7 +1070,7 @@ int scn_validate(const struct scenario *s, char *err, size_t errlen)
 		const char *bad_key = NULL;
 
 		if (!in->type->validate ||
-		    in->type->validate(in->type, in->config, &bad_key, msg, sizeof(msg)) == 0)
+		    in->type->validate(in->type, in->name, in->config, &bad_key, msg, sizeof(msg)) == 0)
 			continue;
 		place[0] = '\0';
 		if (bad_key)

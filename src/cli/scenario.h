@@ -46,11 +46,12 @@ struct scn_section_type {
 	size_t			config_size;
 	unsigned int		flags;		/* enum scn_section_flags */
 	/*
-	 * Cross-field check after parsing, --set and --scale.  Returns 0, or -1
-	 * with a message (no place) in err; *bad_key may name the key to blame
-	 * (its file:line is reported), else the section header's place is.
+	 * Cross-field check after parsing, --set and --scale; `name` is the
+	 * section's name ("" for [kind]).  Returns 0, or -1 with a message (no
+	 * place) in err; *bad_key may name the key to blame (its file:line is
+	 * reported), else the section header's place is.
 	 */
-	int  (*validate)(const struct scn_section_type *t, const void *config,
+	int  (*validate)(const struct scn_section_type *t, const char *name, const void *config,
 			 const char **bad_key, char *err, size_t errlen);
 	/* --scale 1/n: shrink size-like values in place.  0 or -1 with err. */
 	int  (*scale)(const struct scn_section_type *t, void *config, unsigned int n,

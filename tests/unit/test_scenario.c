@@ -89,12 +89,13 @@ static const struct opt_def single_opts[] = {
 	OPT_END
 };
 
-static int work_validate(const struct scn_section_type *t, const void *config,
+static int work_validate(const struct scn_section_type *t, const char *name, const void *config,
 			 const char **bad_key, char *err, size_t errlen)
 {
 	const struct t_work *w = config;
 
 	(void)t;
+	(void)name;
 	if (w->tasks > 100) {
 		*bad_key = "tasks";
 		snprintf(err, errlen, "tasks must be at most 100");
@@ -433,6 +434,9 @@ TEST(env_errors)
 		     "comment in a scenario file");
 	EXPECT_ERROR("[global]\ndescription=${SP_TEST_NL}\n",
 		     "t.ini:2: value for 'description' contains the control character 0x0a");
+	setenv("SP_TEST_NESTED", "${HOME}", 1);
+	EXPECT_ERROR("[global]\ndescription=${SP_TEST_NESTED}\n",
+		     "t.ini:2: value for 'description' contains '${', which a scenario file would expand");
 	EXPECT_ERROR("include=${SP_TEST_UNSET}.ini\n",
 		     "t.ini:1: environment variable 'SP_TEST_UNSET' is not set");
 }
@@ -469,6 +473,8 @@ TEST(syntax_errors)
 	EXPECT_ERROR("[device]\n", "t.ini:1: section [device] needs a name: [device NAME]");
 	EXPECT_ERROR("[device a.b]\n", "t.ini:1: invalid section name 'a.b' (letters, digits, '_' and '-' only)");
 	EXPECT_ERROR("[device a b]\n", "t.ini:1: invalid section name 'a b' (letters, digits, '_' and '-' only)");
+	EXPECT_ERROR("[device a1234567890123456789012345678901234567890123456789012345678901234]\n",
+		     "t.ini:1: section name 'a1234567890123456789...' is longer than 64 characters");
 	EXPECT_ERROR("[single]\n[single two]\n",
 		     "t.ini:2: only one [single] section is allowed ([single] is at t.ini:1)");
 	EXPECT_ERROR("[machine]\nmemory 4g\n",

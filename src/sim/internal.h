@@ -118,6 +118,8 @@ struct sim {
 	uint64_t	events;		/* events run */
 	uint64_t	cur_seq;	/* seq of the event being run */
 	uint64_t	fast_syncs;	/* sim_sync calls that advanced the clock without an event */
+	uint64_t	resumes;	/* coroutine switches into tasks */
+	bool		fast_sync_off;	/* benchmarks only: measure the fast path's effect */
 	struct sim_path_node *nodes;
 	struct sim_cpu	*cpus;
 	sim_time_t	slice_ns;

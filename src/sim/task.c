@@ -321,6 +321,7 @@ void sim_task_resume_event(struct sim *sim, void *arg)
 	struct sim_task *t = arg;
 
 	SIM_ASSERT_INTERNAL(t->state == TASK_RUNNING);
+	sim->resumes++;
 	switch_to_task(sim, t);
 	if (t->state == TASK_EXITED) {
 		stack_free(sim, t->stack, t->stack_size);
@@ -382,7 +383,7 @@ static inline void sync_time(struct sim *sim, struct sim_task *t)
 		t->slice_used += p;
 		sim->cpus[t->cpu].busy_ns += p;
 		if (likely(sim_evq_clear_until(&sim->evq, target) &&
-			   target <= sim->run_until && !sim->stop)) {
+			   target <= sim->run_until && !sim->stop && !sim->fast_sync_off)) {
 			sim->now = target;
 			sim->fast_syncs++;
 		} else {

@@ -517,6 +517,33 @@ void sim_tasks_destroy(struct sim *sim)
 	}
 }
 
+/* ---- invariant check (SIM_DEBUG >= 3: after every event) ---------------------------- */
+
+void sim_check_sched(const struct sim *sim)
+{
+	SIM_ASSERT(sim->current == NULL);
+	for (unsigned int c = 0; c < sim->ncpus; c++) {
+		const struct sim_cpu *cpu = &sim->cpus[c];
+		uint32_t n = 0;
+
+		if (cpu_is_idle(sim, c) != (cpu->curr == NULL))
+			SIM_BUG("cpu %u: idle bit disagrees with its owner", c);
+		if (cpu->curr && (cpu->curr->state != TASK_RUNNING || cpu->curr->cpu != c))
+			SIM_BUG("cpu %u: owner %s in state %d on cpu %u", c, cpu->curr->name,
+				cpu->curr->state, cpu->curr->cpu);
+		if (!cpu->curr && cpu->rq_head)
+			SIM_BUG("cpu %u: idle with a non-empty run queue", c);
+		for (const struct sim_task *t = cpu->rq_head; t; t = t->rq_next) {
+			if (t->state != TASK_RUNNABLE || t->cpu != c)
+				SIM_BUG("cpu %u: queued task %s in state %d on cpu %u", c, t->name,
+					t->state, t->cpu);
+			n++;
+		}
+		if (n != cpu->rq_len)
+			SIM_BUG("cpu %u: run queue length %u, counted %u", c, cpu->rq_len, n);
+	}
+}
+
 /* ---- accessors -------------------------------------------------------------------- */
 
 struct sim_task *sim_current(const struct sim *sim) { return sim->current; }

@@ -16,6 +16,8 @@
  *   3. run the callback in engine context.  Resuming a task is such a
  *      callback (task.c): it switches to the task's coroutine and returns
  *      when the task blocks, spins, waits for its own resume, or exits.
+ *   4. at SIM_DEBUG >= 3, check the scheduler's invariants (every CPU's
+ *      owner, idle bit and run queue agree: task.c sim_check_sched).
  *
  * Memory: everything hangs off struct sim; there is no global state.
  */
@@ -118,6 +120,8 @@ uint64_t sim_run(struct sim *sim, sim_time_t until)
 		if (unlikely(sim->trace != NULL))
 			sim->trace(sim->trace_ctx, ev.time, ev.seq, sim_event_task_ref(sim, &ev));
 		ev.fn(sim, ev.arg);
+		if (SIM_CHECK_EXPENSIVE)
+			sim_check_sched(sim);
 		if (unlikely(sim->stop))
 			break;
 	}

@@ -118,6 +118,8 @@ struct sim {
 	uint64_t	events;		/* events run */
 	uint64_t	cur_seq;	/* seq of the event being run */
 	uint64_t	fast_syncs;	/* sim_sync calls that advanced the clock without an event */
+	uint64_t	resumes;	/* coroutine switches into tasks */
+	bool		fast_sync_off;	/* benchmarks only: measure the fast path's effect */
 	struct sim_path_node *nodes;
 	struct sim_cpu	*cpus;
 	sim_time_t	slice_ns;
@@ -165,6 +167,7 @@ void sim_task_spin_wait(struct sim *sim);			/* current task spins */
 void sim_task_wake(struct sim *sim, struct sim_task *t, sim_time_t when);
 void sim_task_spin_granted(struct sim *sim, struct sim_task *t, sim_time_t when);
 void sim_tasks_destroy(struct sim *sim);
+void sim_check_sched(const struct sim *sim);	/* CPU / run-queue invariants */
 void sim_task_resume_event(struct sim *sim, void *arg);	/* event: run the task */
 void sim_task_timer_event(struct sim *sim, void *arg);	/* event: task's timer expired */
 

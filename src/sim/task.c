@@ -321,6 +321,7 @@ void sim_task_resume_event(struct sim *sim, void *arg)
 	struct sim_task *t = arg;
 
 	SIM_ASSERT_INTERNAL(t->state == TASK_RUNNING);
+	sim->resumes++;
 	switch_to_task(sim, t);
 	if (t->state == TASK_EXITED) {
 		stack_free(sim, t->stack, t->stack_size);
@@ -382,7 +383,7 @@ static inline void sync_time(struct sim *sim, struct sim_task *t)
 		t->slice_used += p;
 		sim->cpus[t->cpu].busy_ns += p;
 		if (likely(sim_evq_clear_until(&sim->evq, target) &&
-			   target <= sim->run_until && !sim->stop)) {
+			   target <= sim->run_until && !sim->stop && !sim->fast_sync_off)) {
 			sim->now = target;
 			sim->fast_syncs++;
 		} else {
@@ -513,6 +514,33 @@ void sim_tasks_destroy(struct sim *sim)
 
 		sim->stack_pool = s->next;
 		munmap((char *)s - pg, s->size + pg);
+	}
+}
+
+/* ---- invariant check (SIM_DEBUG >= 3: after every event) ---------------------------- */
+
+void sim_check_sched(const struct sim *sim)
+{
+	SIM_ASSERT(sim->current == NULL);
+	for (unsigned int c = 0; c < sim->ncpus; c++) {
+		const struct sim_cpu *cpu = &sim->cpus[c];
+		uint32_t n = 0;
+
+		if (cpu_is_idle(sim, c) != (cpu->curr == NULL))
+			SIM_BUG("cpu %u: idle bit disagrees with its owner", c);
+		if (cpu->curr && (cpu->curr->state != TASK_RUNNING || cpu->curr->cpu != c))
+			SIM_BUG("cpu %u: owner %s in state %d on cpu %u", c, cpu->curr->name,
+				cpu->curr->state, cpu->curr->cpu);
+		if (!cpu->curr && cpu->rq_head)
+			SIM_BUG("cpu %u: idle with a non-empty run queue", c);
+		for (const struct sim_task *t = cpu->rq_head; t; t = t->rq_next) {
+			if (t->state != TASK_RUNNABLE || t->cpu != c)
+				SIM_BUG("cpu %u: queued task %s in state %d on cpu %u", c, t->name,
+					t->state, t->cpu);
+			n++;
+		}
+		if (n != cpu->rq_len)
+			SIM_BUG("cpu %u: run queue length %u, counted %u", c, cpu->rq_len, n);
 	}
 }
 

@@ -119,11 +119,25 @@ TEST(event_run_until_and_stop)
  * order: 20000 pushes with many equal times, interleaved with pops.
  * Expect every pop to return the smallest (time, seq) still queued, and
  * equal times to come out in push order. */
+static void pop_checked(struct sim_evq *q, unsigned int d, struct sim_event *prev, uint64_t *popped)
+{
+	struct sim_event e;
+
+	if (d == 2)
+		sim_evq_pop_d(q, &e, 2);
+	else
+		sim_evq_pop_d(q, &e, 4);
+	if (*popped && !sim_event_before(prev, &e))
+		harness_fail(__FILE__, __LINE__, "arity %u: pop out of order", d);
+	*prev = e;
+	(*popped)++;
+}
+
 static void heap_check(unsigned int d)
 {
 	struct sim_evq q;
 	struct sim_rng rng;
-	struct sim_event prev = { 0, 0, NULL, NULL }, e;
+	struct sim_event prev = { 0, 0, NULL, NULL };
 	uint64_t popped = 0;
 
 	sim_evq_init(&q);
@@ -135,27 +149,11 @@ static void heap_check(unsigned int d)
 			sim_evq_push_d(&q, t, NULL, NULL, 2);
 		else
 			sim_evq_push_d(&q, t, NULL, NULL, 4);
-		if (rng_below(&rng, 3) == 0) {
-			if (d == 2)
-				sim_evq_pop_d(&q, &e, 2);
-			else
-				sim_evq_pop_d(&q, &e, 4);
-			if (popped && !sim_event_before(&prev, &e))
-				harness_fail(__FILE__, __LINE__, "arity %u: pop out of order", d);
-			prev = e;
-			popped++;
-		}
+		if (rng_below(&rng, 3) == 0)
+			pop_checked(&q, d, &prev, &popped);
 	}
-	while (q.n) {
-		if (d == 2)
-			sim_evq_pop_d(&q, &e, 2);
-		else
-			sim_evq_pop_d(&q, &e, 4);
-		if (popped && !sim_event_before(&prev, &e))
-			harness_fail(__FILE__, __LINE__, "arity %u: pop out of order", d);
-		prev = e;
-		popped++;
-	}
+	while (q.n)
+		pop_checked(&q, d, &prev, &popped);
 	if (popped != 20000)
 		harness_fail(__FILE__, __LINE__, "arity %u: %llu popped", d, (unsigned long long)popped);
 	sim_evq_release(&q);

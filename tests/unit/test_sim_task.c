@@ -409,3 +409,33 @@ TEST(task_cpu_busy_idle_accounting)
 	ASSERT_U64_EQ(c0.switches, 3);
 	sim_destroy(sim);
 }
+
+static void forever(struct sim *sim, void *p)
+{
+	struct sim_waitq *q = p;
+
+	sim_charge(sim, 100);
+	sim_wait(sim, q, SIM_TIME_NEVER);
+}
+
+/* A test of ending a run with tasks still alive, as the run driver does at
+ * the end of a scenario: four tasks block forever on a wait queue, a fifth
+ * is mid-way through its steps when the run stops at 2.5 ms.  Expect
+ * sim_destroy to free everything (the sanitizer build checks for leaks
+ * and bad frees) and the tasks not to be marked exited. */
+TEST(task_destroy_with_live_tasks)
+{
+	struct sim *sim = st_sim_exact(2);
+	struct sim_waitq q;
+	struct stepper s = { NULL, 0, 10, SIM_NSEC_PER_MSEC, 0, 0 };
+
+	sim_waitq_init(&q, "never");
+	for (int i = 0; i < 4; i++)
+		st_task(sim, "blocked", SIM_CPU_ANY, false, forever, &q, 0);
+	st_task(sim, "busy", 0, false, stepper_fn, &s, 0);
+	sim_run(sim, 2 * SIM_NSEC_PER_MSEC + SIM_NSEC_PER_MSEC / 2);
+	ASSERT_TRUE(sim_waitq_active(&q));
+	for (uint32_t i = 0; i < sim_nr_tasks(sim); i++)
+		ASSERT_FALSE(sim_task_exited(sim_task_get(sim, i)));
+	sim_destroy(sim);
+}

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "sim/debug.h"
+#include "workload/synthetic.h"
 #include "workload/workload.h"
 
 #define LIN_BITS	7			/* values below 2^7 are exact */
@@ -29,6 +30,7 @@
 
 /* The registry, in the fixed order `slowpath check` and reports use. */
 const struct workload_type *const workload_types[] = {
+	&synthetic_workload,
 	NULL
 };
 
@@ -37,6 +39,14 @@ const struct workload_type *workload_find(const char *kind)
 	for (unsigned int i = 0; workload_types[i]; i++)
 		if (strcmp(workload_types[i]->kind, kind) == 0)
 			return workload_types[i];
+	return NULL;
+}
+
+struct bdev *wl_env_bdev(const struct wl_env *env, const char *name)
+{
+	for (unsigned int i = 0; i < env->nr_bdevs; i++)
+		if (strcmp(env->bdev_names[i], name) == 0)
+			return env->bdevs[i];
 	return NULL;
 }
 

@@ -61,6 +61,29 @@ void mm_show_meminfo(const struct machine *m, FILE *out);
 typedef void (*mm_counter_fn)(void *ctx, const char *name, int64_t value);
 void mm_vmstat_snapshot(const struct machine *m, mm_counter_fn fn, void *ctx);
 
+/*
+ * Apply changed tunables at run time, as writing the sysctl would
+ * (min_free_kbytes / watermark_scale_factor recompute the watermarks and
+ * pcp high limits, lowmem_reserve_ratio the reserves, ...).  Returns 0,
+ * or -1 with a message for a value the kernel would reject.
+ */
+int machine_apply_sysctl(struct machine *m, const struct vm_sysctl *sysctl,
+			 char *err, size_t errlen);
+
+/*
+ * mm_check(): the full invariant checker (mm/mm_check.c).  Returns 0, or
+ * -1 after printing the first violation and a dump_page()-style picture
+ * of the frames around it to stderr.  O(frames): a debugging tool, run
+ * after every event in SIM_DEBUG>=3 builds (mm_set_check_interval).
+ */
+int mm_check(const struct machine *m);
+/* SIM_DEBUG>=3: run mm_check after every n-th mm operation (0: never);
+ * a violation then stops the run with SIM_BUG. */
+void mm_set_check_interval(struct machine *m, uint64_t n);
+
+/* Bytes of host memory the machine holds (frames, pageblocks, per-CPU). */
+size_t machine_footprint(const struct machine *m);
+
 /* Zone summary for result.json "machine". */
 unsigned int mm_nr_zones(const struct machine *m);	/* populated zones */
 const char *mm_zone_name(const struct machine *m, unsigned int i);

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * internal.h — the mm model's private interface (mm/internal.h, 6.12):
+ * ALLOC_* flags with the kernel's values, the allocation context, and the
+ * page-allocator entry points the slow path, compaction, reclaim and the
+ * page cache build on.
+ */
+#ifndef SLOWPATH_MM_INTERNAL_H
+#define SLOWPATH_MM_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "mm/gfp.h"
+#include "mm/mmzone.h"
+#include "mm/types.h"
+
+/* ALLOC_* (mm/internal.h; spec §3.4).  The WMARK bits index _watermark[]. */
+#define ALLOC_WMARK_MIN		WMARK_MIN
+#define ALLOC_WMARK_LOW		WMARK_LOW
+#define ALLOC_WMARK_HIGH	WMARK_HIGH
+#define ALLOC_NO_WATERMARKS	0x04	/* don't check watermarks at all */
+#define ALLOC_WMARK_MASK	(ALLOC_NO_WATERMARKS - 1)
+#define ALLOC_OOM		0x08	/* OOM victim: extra reserve access */
+#define ALLOC_NON_BLOCK		0x10	/* caller cannot block: reserve user */
+#define ALLOC_MIN_RESERVE	0x20	/* __GFP_HIGH: half of the min reserve */
+#define ALLOC_CPUSET		0x40	/* check cpuset (no cpusets modelled) */
+#define ALLOC_CMA		0x80	/* may use CMA (no CMA modelled) */
+#define ALLOC_NOFRAGMENT	0x100	/* avoid mixing pageblock types (CONFIG_ZONE_DMA32=y) */
+#define ALLOC_HIGHATOMIC	0x200	/* may use and create HIGHATOMIC reserves */
+#define ALLOC_KSWAPD		0x800	/* may wake kswapd; == __GFP_KSWAPD_RECLAIM */
+#define ALLOC_RESERVES		(ALLOC_NON_BLOCK | ALLOC_MIN_RESERVE | ALLOC_HIGHATOMIC | ALLOC_OOM)
+
+_Static_assert(ALLOC_KSWAPD == __GFP_KSWAPD_RECLAIM, "alloc_flags_nofragment relies on it");
+
+/* FPI_* (free page internal flags, mm/page_alloc.c) */
+#define FPI_NONE		0x0
+#define FPI_SKIP_REPORT_NOTIFY	0x1
+#define FPI_TO_TAIL		0x2
+
+/*
+ * struct alloc_context (mm/internal.h).  One node, so the zonelist is the
+ * machine's; preferred_zoneref indexes m->zonelist[].
+ */
+struct alloc_context {
+	enum zone_type	highest_zoneidx;
+	int		migratetype;
+	unsigned int	preferred_zoneref;	/* first usable entry of m->zonelist */
+	bool		spread_dirty_pages;
+	bool		no_zone;		/* no populated zone <= highest_zoneidx */
+};
+
+/* ---- the allocator (page_alloc.c) ------------------------------------------ */
+
+bool prepare_alloc_pages(struct machine *m, gfp_t gfp, unsigned int order,
+			 struct alloc_context *ac, unsigned int *alloc_flags);
+unsigned int alloc_flags_nofragment(struct machine *m, struct zone *zone, gfp_t gfp);
+pfn_t get_page_from_freelist(struct machine *m, gfp_t gfp, unsigned int order,
+			     unsigned int alloc_flags, const struct alloc_context *ac);
+pfn_t rmqueue(struct machine *m, struct zone *preferred_zone, struct zone *zone,
+	      unsigned int order, gfp_t gfp, unsigned int alloc_flags, int migratetype);
+
+bool __zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,
+			 int highest_zoneidx, unsigned int alloc_flags, long free_pages);
+bool zone_watermark_ok(struct zone *z, unsigned int order, unsigned long mark,
+		       int highest_zoneidx, unsigned int alloc_flags);
+bool zone_watermark_ok_safe(struct zone *z, unsigned int order, unsigned long mark,
+			    int highest_zoneidx);
+
+void free_unref_page(struct machine *m, pfn_t pfn, unsigned int order);
+void free_one_page(struct machine *m, struct zone *zone, pfn_t pfn, unsigned int order,
+		   unsigned int fpi_flags);
+void __free_one_page(struct machine *m, struct zone *zone, pfn_t pfn, unsigned int order,
+		     int migratetype, unsigned int fpi_flags);
+bool take_page_off_buddy(struct machine *m, pfn_t pfn);
+int move_freepages_block(struct machine *m, struct zone *zone, pfn_t pfn, int old_mt, int new_mt);
+
+void reserve_highatomic_pageblock(struct machine *m, pfn_t pfn, unsigned int order,
+				  struct zone *zone);
+bool unreserve_highatomic_pageblock(struct machine *m, const struct alloc_context *ac, bool force);
+
+/* Per-CPU lists. */
+void drain_all_pages(struct machine *m, struct zone *zone);
+void __drain_all_pages(struct machine *m, struct zone *zone, bool force_all_cpus);
+void drain_local_pages(struct machine *m, struct zone *zone);
+void drain_pages_zone(struct machine *m, unsigned int cpu, struct zone *zone);
+bool decay_pcp_high(struct machine *m, struct zone *zone, struct per_cpu_pages *pcp);
+void zone_set_pageset_high_and_batch(struct zone *zone, int cpu_online);
+
+/* Watermark setup (mm_init.c). */
+void calculate_min_free_kbytes(struct machine *m);
+void init_per_zone_wmark_min(struct machine *m);
+void setup_per_zone_wmarks(struct machine *m);
+void setup_per_zone_lowmem_reserve(struct machine *m);
+unsigned long nr_free_buffer_pages(const struct machine *m);
+
+/* Placeholders for functions other subsystems own; see page_alloc.c. */
+void wakeup_kswapd(struct zone *zone, gfp_t gfp, unsigned int order,
+		   enum zone_type highest_zoneidx);
+bool node_dirty_ok(struct pglist_data *pgdat);
+
+/* ---- charging and debug ------------------------------------------------------ */
+
+static inline void mm_charge(struct machine *m, enum cost_id id, uint64_t n)
+{
+	if (likely(m->charging))
+		sim_charge_cost(m->sim, id, n);
+}
+
+static inline unsigned int mm_this_cpu(const struct machine *m)
+{
+	unsigned int cpu = sim_cpu(m->sim);
+
+	SIM_ASSERT(cpu < m->nr_cpus);
+	return cpu;
+}
+
+/* mm_check.c: the invariant checker.  mm_check_msg() returns 0 or -1
+ * with the first violation (and a dump of the frames around it) in buf. */
+int mm_check_msg(const struct machine *m, char *buf, size_t len);
+void dump_page(const struct machine *m, pfn_t pfn, const char *reason, FILE *out);
+
+/* After a public mm operation: in SIM_DEBUG>=3 builds run mm_check every
+ * m->check_every operations and stop on the first violation. */
+void mm_debug_check(struct machine *m);
+static inline void mm_op_done(struct machine *m)
+{
+#if SIM_CHECK_EXPENSIVE
+	mm_debug_check(m);
+#else
+	(void)m;
+#endif
+}
+
+#endif /* SLOWPATH_MM_INTERNAL_H */

@@ -1,0 +1,431 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mm_check.c — the invariant checker and dump_page() (the model's
+ * counterpart of CONFIG_DEBUG_VM's VM_BUG_ON_PAGE checks, gathered in one
+ * full pass; STYLE.md §10).
+ *
+ * mm_check() verifies, for every populated zone:
+ *   free lists   every entry is a PGTY_BUDDY head of the list's order and
+ *                migratetype, naturally aligned, inside the zone, on a
+ *                pageblock of that migratetype (all pageblocks it spans),
+ *                linked consistently both ways; per-list and per-order
+ *                counts equal the walked lengths;
+ *   counters     NR_FREE_PAGES (exact, with per-CPU diffs) = pages on
+ *                non-ISOLATE lists; NR_FREE_PAGES_BLOCKS = those in blocks
+ *                of order >= pageblock_order; nr_free_highatomic = pages on
+ *                HIGHATOMIC lists; global counters = the sum of the zones'
+ *                and node's; every per-CPU diff fits an s8 threshold;
+ *   pcp lists    every entry is a PGTY_PCP head of the list's order with
+ *                index = its list; count = pages on the lists; 0 <= count,
+ *                high <= high_max, high_min <= high_max, batch >= 1, and
+ *                count below a sanity bound (high_max plus one refill per
+ *                list and one free batch — refills can overshoot high);
+ *   frames       walking the zone block by block, every frame is exactly
+ *                one of: reserved, the head of a free / pcp / allocated
+ *                block (free and pcp heads are on a list), or a tail of
+ *                the block before it; reserved frames number present -
+ *                managed;
+ *   merging      no free block has a free buddy of its order that
+ *                __free_one_page would have merged with;
+ *   pageblocks   nr_pageblocks[] equals a recount; nr_reserved_highatomic
+ *                is one pageblock per HIGHATOMIC pageblock;
+ *   watermarks   min <= low <= high <= promo.
+ *
+ * The first violation is reported with a dump_page() of the frames around
+ * it.  Cost is O(frames): run every event only on small machines
+ * (mm_set_check_interval).
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mm/internal.h"
+
+static const char *const page_type_names[NR_PAGE_TYPES] = {
+	"reserved", "buddy", "pcp", "tail", "kernel", "reclaimable", "pgtable",
+	"file", "shmem", "anon", "hugetlb", "alloc"
+};
+
+void dump_page(const struct machine *m, pfn_t pfn, const char *reason, FILE *out)
+{
+	const struct page *p;
+	unsigned int t;
+
+	if (pfn >= m->nr_pfns) {
+		fprintf(out, "page: pfn:%u beyond the machine (%u frames)%s%s\n", pfn, m->nr_pfns,
+			reason ? ": " : "", reason ? reason : "");
+		return;
+	}
+	p = pfn_to_page(m, pfn);
+	t = page_type(p);
+	fprintf(out, "page: pfn:%u type:%s order:%u next:%d prev:%d index:%u mapping:%u flags:%#x "
+		"pageblock:%s%s zone:%s%s%s\n",
+		pfn, t < NR_PAGE_TYPES ? page_type_names[t] : "?", page_order(p),
+		p->next == PFN_NONE ? -1 : (int)p->next, p->prev == PFN_NONE ? -1 : (int)p->prev,
+		p->index, p->mapping, p->flags,
+		migratetype_names[get_pfnblock_migratetype(m, pfn) % MIGRATE_TYPES],
+		get_pageblock_skip(m, pfn) ? "+skip" : "", page_zone(m, pfn)->name,
+		reason ? ": " : "", reason ? reason : "");
+}
+
+struct checker {
+	const struct machine *m;
+	char	*buf;
+	size_t	len;
+	uint8_t	*listed;	/* bit per pfn: head found on a free or pcp list */
+};
+
+SIM_PRINTF(3, 4)
+static int violation(struct checker *c, pfn_t pfn, const char *fmt, ...)
+{
+	size_t used;
+	va_list ap;
+	FILE *f;
+
+	if (!c->buf || !c->len)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(c->buf, c->len, fmt, ap);
+	va_end(ap);
+	used = strlen(c->buf);
+	if (pfn == PFN_NONE || used + 2 >= c->len)
+		return -1;
+	f = fmemopen(c->buf + used, c->len - used, "w");
+	if (!f)
+		return -1;
+	fputc('\n', f);
+	for (pfn_t q = pfn >= 2 ? pfn - 2 : 0; q <= pfn + 2 && q < c->m->nr_pfns; q++)
+		dump_page(c->m, q, q == pfn ? "<- here" : NULL, f);
+	fclose(f);
+	return -1;
+}
+
+static bool test_and_set(uint8_t *bits, pfn_t pfn)
+{
+	bool was = bits[pfn >> 3] & (1u << (pfn & 7));
+
+	bits[pfn >> 3] |= (uint8_t)(1u << (pfn & 7));
+	return was;
+}
+
+static bool test_and_clear(uint8_t *bits, pfn_t pfn)
+{
+	bool was = bits[pfn >> 3] & (1u << (pfn & 7));
+
+	bits[pfn >> 3] &= (uint8_t)~(1u << (pfn & 7));
+	return was;
+}
+
+static int check_free_lists(struct checker *c, const struct zone *zone)
+{
+	const struct machine *m = c->m;
+	long free_pages = 0, free_blocks_pages = 0, free_highatomic = 0;
+
+	for (unsigned int order = 0; order < NR_PAGE_ORDERS; order++) {
+		const struct free_area *area = &zone->free_area[order];
+		unsigned long nr_free = 0;
+
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
+			const struct pfn_list *list = &area->free_list[mt];
+			pfn_t prev = PFN_NONE, pfn = list->head;
+			unsigned long n = 0;
+
+			while (pfn != PFN_NONE) {
+				const struct page *p;
+
+				if (!zone_spans_pfn(zone, pfn))
+					return violation(c, pfn < m->nr_pfns ? pfn : PFN_NONE,
+							 "zone %s free_area[%u] %s list: pfn %u outside the zone",
+							 zone->name, order, migratetype_names[mt], pfn);
+				p = pfn_to_page(m, pfn);
+				if (page_type(p) != PGTY_BUDDY || page_order(p) != order || p->index != (unsigned)mt)
+					return violation(c, pfn, "zone %s free_area[%u] %s list: pfn %u is not a "
+							 "buddy head of this order and type", zone->name, order,
+							 migratetype_names[mt], pfn);
+				if (pfn & ((1u << order) - 1))
+					return violation(c, pfn, "zone %s free_area[%u]: pfn %u not aligned to "
+							 "its order", zone->name, order, pfn);
+				for (pfn_t b = pfn; b < pfn + (1u << order); b += pageblock_nr_pages)
+					if (get_pfnblock_migratetype(m, b) != mt)
+						return violation(c, b, "zone %s free_area[%u]: block at pfn %u on "
+								 "the %s list lies in a %s pageblock",
+								 zone->name, order, pfn, migratetype_names[mt],
+								 migratetype_names[get_pfnblock_migratetype(m, b)]);
+				if (p->prev != prev)
+					return violation(c, pfn, "zone %s free_area[%u] %s list: bad prev link "
+							 "at pfn %u", zone->name, order, migratetype_names[mt], pfn);
+				if (test_and_set(c->listed, pfn))
+					return violation(c, pfn, "pfn %u is on two lists (or twice on one)", pfn);
+				if (++n > zone->spanned_pages)
+					return violation(c, pfn, "zone %s free_area[%u] %s list: cycle",
+							 zone->name, order, migratetype_names[mt]);
+				if (!is_migrate_isolate(mt))
+					free_pages += 1L << order;
+				if (!is_migrate_isolate(mt) && order >= pageblock_order)
+					free_blocks_pages += 1L << order;
+				if (is_migrate_highatomic(mt))
+					free_highatomic += 1L << order;
+				prev = pfn;
+				pfn = p->next;
+			}
+			if (list->tail != prev)
+				return violation(c, prev, "zone %s free_area[%u] %s list: tail is %d, last "
+						 "entry %d", zone->name, order, migratetype_names[mt],
+						 list->tail == PFN_NONE ? -1 : (int)list->tail,
+						 prev == PFN_NONE ? -1 : (int)prev);
+			if (n != area->nr_free_mt[mt])
+				return violation(c, PFN_NONE, "zone %s free_area[%u] %s: %lu blocks on the "
+						 "list, nr_free_mt says %lu", zone->name, order,
+						 migratetype_names[mt], n, area->nr_free_mt[mt]);
+			nr_free += n;
+		}
+		if (nr_free != area->nr_free)
+			return violation(c, PFN_NONE, "zone %s free_area[%u]: %lu blocks on the lists, "
+					 "nr_free says %lu", zone->name, order, nr_free, area->nr_free);
+	}
+	if (zone_page_state_exact(zone, NR_FREE_PAGES) != free_pages)
+		return violation(c, PFN_NONE, "zone %s: NR_FREE_PAGES is %ld, the free lists hold %ld "
+				 "pages", zone->name, zone_page_state_exact(zone, NR_FREE_PAGES), free_pages);
+	if (zone_page_state_exact(zone, NR_FREE_PAGES_BLOCKS) != free_blocks_pages)
+		return violation(c, PFN_NONE, "zone %s: NR_FREE_PAGES_BLOCKS is %ld, the free lists "
+				 "hold %ld pages in blocks >= pageblock_order", zone->name,
+				 zone_page_state_exact(zone, NR_FREE_PAGES_BLOCKS), free_blocks_pages);
+	if ((long)zone->nr_free_highatomic != free_highatomic)
+		return violation(c, PFN_NONE, "zone %s: nr_free_highatomic is %lu, the HIGHATOMIC "
+				 "lists hold %ld pages", zone->name, zone->nr_free_highatomic,
+				 free_highatomic);
+	return 0;
+}
+
+static int check_pcp(struct checker *c, const struct zone *zone)
+{
+	const struct machine *m = c->m;
+
+	for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++) {
+		const struct per_cpu_pages *pcp = &zone->per_cpu_pageset[cpu];
+		long pages = 0, bound;
+
+		for (unsigned int pindex = 0; pindex < NR_PCP_LISTS; pindex++) {
+			const struct pfn_list *list = &pcp->lists[pindex];
+			unsigned int order = pindex_to_order(pindex);
+			pfn_t prev = PFN_NONE, pfn = list->head;
+			unsigned long n = 0;
+
+			while (pfn != PFN_NONE) {
+				const struct page *p;
+
+				if (!zone_spans_pfn(zone, pfn))
+					return violation(c, pfn < m->nr_pfns ? pfn : PFN_NONE,
+							 "zone %s cpu %u pcp list %u: pfn %u outside the zone",
+							 zone->name, cpu, pindex, pfn);
+				p = pfn_to_page(m, pfn);
+				if (page_type(p) != PGTY_PCP || page_order(p) != order || p->index != pindex)
+					return violation(c, pfn, "zone %s cpu %u pcp list %u: pfn %u is not a pcp "
+							 "head of order %u", zone->name, cpu, pindex, pfn, order);
+				if (pfn & ((1u << order) - 1))
+					return violation(c, pfn, "zone %s cpu %u pcp: pfn %u not aligned",
+							 zone->name, cpu, pfn);
+				if (p->prev != prev)
+					return violation(c, pfn, "zone %s cpu %u pcp list %u: bad prev link at "
+							 "pfn %u", zone->name, cpu, pindex, pfn);
+				if (test_and_set(c->listed, pfn))
+					return violation(c, pfn, "pfn %u is on two lists (or twice on one)", pfn);
+				if (++n > zone->spanned_pages)
+					return violation(c, pfn, "zone %s cpu %u pcp list %u: cycle", zone->name,
+							 cpu, pindex);
+				pages += 1L << order;
+				prev = pfn;
+				pfn = p->next;
+			}
+			if (list->tail != prev)
+				return violation(c, prev, "zone %s cpu %u pcp list %u: bad tail", zone->name,
+						 cpu, pindex);
+		}
+		if (pages != pcp->count)
+			return violation(c, PFN_NONE, "zone %s cpu %u: pcp count %d, the lists hold %ld pages",
+					 zone->name, cpu, pcp->count, pages);
+		bound = (long)pcp->high_max + ((long)pcp->batch << CONFIG_PCP_BATCH_SCALE_MAX) +
+			NR_PCP_LISTS * (long)(pcp->batch > (2 << HPAGE_PMD_ORDER) ? pcp->batch
+										    : (2 << HPAGE_PMD_ORDER));
+		if (pcp->count < 0 || pcp->count > bound || pcp->high < 0 || pcp->high > pcp->high_max ||
+		    pcp->high_min > pcp->high_max || pcp->batch < 1 || pcp->alloc_factor > CONFIG_PCP_BATCH_SCALE_MAX)
+			return violation(c, PFN_NONE, "zone %s cpu %u: pcp out of bounds: count %d high %d "
+					 "high_min %d high_max %d batch %d alloc_factor %u", zone->name, cpu,
+					 pcp->count, pcp->high, pcp->high_min, pcp->high_max, pcp->batch,
+					 pcp->alloc_factor);
+	}
+	return 0;
+}
+
+static bool mergeable_pair(int a, int b)
+{
+	return a == b || (migratetype_is_mergeable(a) && migratetype_is_mergeable(b));
+}
+
+static int check_frames(struct checker *c, const struct zone *zone)
+{
+	const struct machine *m = c->m;
+	pfn_t end = (pfn_t)zone_end_pfn(zone);
+	unsigned long reserved = 0;
+
+	for (pfn_t pfn = (pfn_t)zone->zone_start_pfn; pfn < end;) {
+		const struct page *p = pfn_to_page(m, pfn);
+		enum page_type t = page_type(p);
+		unsigned int order = page_order(p);
+		bool listed = test_and_clear(c->listed, pfn);
+
+		if (t >= NR_PAGE_TYPES)
+			return violation(c, pfn, "pfn %u: unknown page type %d", pfn, t);
+		if (t == PGTY_TAIL)
+			return violation(c, pfn, "pfn %u: a tail frame where a block should start "
+					 "(no head covers it)", pfn);
+		if (t == PGTY_RESERVED) {
+			if (order || listed)
+				return violation(c, pfn, "pfn %u: reserved frame with order %u%s", pfn, order,
+						 listed ? " on a list" : "");
+			reserved++;
+			pfn++;
+			continue;
+		}
+		if (order > MAX_PAGE_ORDER || (pfn & ((1u << order) - 1)) || pfn + (1u << order) > end)
+			return violation(c, pfn, "pfn %u: block of order %u misaligned or past the zone end",
+					 pfn, order);
+		if ((t == PGTY_BUDDY || t == PGTY_PCP) && !listed)
+			return violation(c, pfn, "pfn %u: %s head of order %u is on no list", pfn,
+					 page_type_names[t], order);
+		if (t != PGTY_BUDDY && t != PGTY_PCP && listed)
+			return violation(c, pfn, "pfn %u: %s block is on a free or pcp list", pfn,
+					 page_type_names[t]);
+		for (pfn_t q = pfn + 1; q < pfn + (1u << order); q++) {
+			if (page_type(pfn_to_page(m, q)) != PGTY_TAIL)
+				return violation(c, q, "pfn %u: inside the order-%u %s block at pfn %u but "
+						 "not a tail", q, order, page_type_names[t], pfn);
+			if (test_and_clear(c->listed, q))
+				return violation(c, q, "pfn %u: a tail frame is on a list", q);
+		}
+		if (t == PGTY_BUDDY && order < MAX_PAGE_ORDER) {
+			pfn_t buddy = pfn ^ (1u << order);
+			const struct page *b = pfn_to_page(m, buddy);
+
+			if (page_type(b) == PGTY_BUDDY && page_order(b) == order &&
+			    (order < pageblock_order ||
+			     mergeable_pair(get_pfnblock_migratetype(m, pfn), get_pfnblock_migratetype(m, buddy))))
+				return violation(c, pfn, "free buddies at pfn %u and %u (order %u) were not "
+						 "merged", pfn, buddy, order);
+		}
+		pfn += 1u << order;
+	}
+	if (reserved != zone->present_pages - zone->managed_pages)
+		return violation(c, PFN_NONE, "zone %s: %lu reserved frames, present - managed is %lu",
+				 zone->name, reserved, zone->present_pages - zone->managed_pages);
+	return 0;
+}
+
+static int check_pageblocks(struct checker *c, const struct zone *zone)
+{
+	const struct machine *m = c->m;
+	unsigned long count[MIGRATE_TYPES] = { 0 };
+
+	for (unsigned long pfn = zone->zone_start_pfn; pfn < zone_end_pfn(zone); pfn += pageblock_nr_pages) {
+		if (page_zone(m, (pfn_t)pfn) != zone)
+			return violation(c, (pfn_t)pfn, "pageblock at pfn %lu not marked as zone %s", pfn,
+					 zone->name);
+		count[get_pfnblock_migratetype(m, (pfn_t)pfn)]++;
+	}
+	for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+		if (count[mt] != zone->nr_pageblocks[mt])
+			return violation(c, PFN_NONE, "zone %s: %lu %s pageblocks, nr_pageblocks says %lu",
+					 zone->name, count[mt], migratetype_names[mt], zone->nr_pageblocks[mt]);
+	if (zone->nr_reserved_highatomic != count[MIGRATE_HIGHATOMIC] * pageblock_nr_pages)
+		return violation(c, PFN_NONE, "zone %s: nr_reserved_highatomic %lu for %lu HIGHATOMIC "
+				 "pageblocks", zone->name, zone->nr_reserved_highatomic,
+				 count[MIGRATE_HIGHATOMIC]);
+	if (!(zone->_watermark[WMARK_MIN] <= zone->_watermark[WMARK_LOW] &&
+	      zone->_watermark[WMARK_LOW] <= zone->_watermark[WMARK_HIGH] &&
+	      zone->_watermark[WMARK_HIGH] <= zone->_watermark[WMARK_PROMO]))
+		return violation(c, PFN_NONE, "zone %s: watermarks out of order", zone->name);
+	return 0;
+}
+
+static int check_counters(struct checker *c)
+{
+	const struct machine *m = c->m;
+
+	for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++) {
+		int64_t sum = 0;
+
+		for (int z = 0; z < MAX_NR_ZONES; z++) {
+			const struct zone *zone = &m->node.node_zones[z];
+
+			sum += zone->vm_stat[i];
+			if (zone->per_cpu_zonestats)
+				for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++) {
+					int d = zone->per_cpu_zonestats[cpu].vm_stat_diff[i];
+
+					if (d > 125 || d < -125)
+						return violation(c, PFN_NONE, "zone %s cpu %u: %s diff %d exceeds "
+								 "any threshold", zone->name, cpu,
+								 zone_stat_names[i], d);
+				}
+		}
+		if (sum != m->vm_zone_stat[i])
+			return violation(c, PFN_NONE, "global %s is %" PRId64 ", the zones sum to %" PRId64,
+					 zone_stat_names[i], m->vm_zone_stat[i], sum);
+	}
+	for (int i = 0; i < NR_VM_NODE_STAT_ITEMS; i++)
+		if (m->node.vm_stat[i] != m->vm_node_stat[i])
+			return violation(c, PFN_NONE, "global %s is %" PRId64 ", the node has %" PRId64,
+					 node_stat_names[i], m->vm_node_stat[i], m->node.vm_stat[i]);
+	return 0;
+}
+
+int mm_check_msg(const struct machine *m, char *buf, size_t len)
+{
+	struct checker c = { .m = m, .buf = buf, .len = len };
+	int rc = 0;
+
+	if (buf && len)
+		buf[0] = '\0';
+	c.listed = calloc((m->nr_pfns >> 3) + 1, 1);
+	if (!c.listed)
+		SIM_BUG("out of memory in mm_check");
+	for (int z = 0; z < MAX_NR_ZONES && !rc; z++) {
+		const struct zone *zone = &m->node.node_zones[z];
+
+		if (!populated_zone(zone))
+			continue;
+		rc = check_free_lists(&c, zone);
+		if (!rc)
+			rc = check_pcp(&c, zone);
+		if (!rc)
+			rc = check_frames(&c, zone);
+		if (!rc)
+			rc = check_pageblocks(&c, zone);
+	}
+	if (!rc)
+		rc = check_counters(&c);
+	free(c.listed);
+	return rc;
+}
+
+int mm_check(const struct machine *m)
+{
+	char buf[4096];
+
+	if (mm_check_msg(m, buf, sizeof(buf)) == 0)
+		return 0;
+	fprintf(stderr, "mm_check: %s\n", buf);
+	return -1;
+}
+
+void mm_debug_check(struct machine *m)
+{
+	char buf[4096];
+
+	m->mm_ops++;
+	if (!m->check_every || m->mm_ops % m->check_every)
+		return;
+	if (mm_check_msg(m, buf, sizeof(buf)))
+		SIM_BUG("mm_check after mm operation %" PRIu64 ": %s", m->mm_ops, buf);
+}

@@ -1,0 +1,774 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mm_init.c — building a machine: the [machine] options, zones, the frame
+ * array, pageblocks, the boot-time freeing of memory into the buddy
+ * lists, and the per-zone tunables derived from sysctls: min_free_kbytes,
+ * watermarks, lowmem reserves, pcp batch/high, vmstat thresholds
+ * (mm/mm_init.c and mm/page_alloc.c, Linux 6.12; spec §2.2, §3.1, §12).
+ *
+ * Boot, as the kernel orders it:
+ *   1. zones from the machine description; every pageblock MOVABLE
+ *      (memmap_init); reserved memory (firmware, kernel, memmap) is taken
+ *      from the top of the lowest zone above DMA that can hold it and is
+ *      never managed;
+ *   2. memblock_free_all(): free ranges go to the buddy lists in
+ *      naturally aligned chunks of up to MAX_PAGE_ORDER (__free_pages_core
+ *      -> free_one_page(FPI_TO_TAIL), counted in pgfree like the kernel);
+ *      vmstat thresholds are still 0 then, so every update folds;
+ *   3. init_per_zone_wmark_min(): calculate_min_free_kbytes(),
+ *      setup_per_zone_wmarks() (which also sizes the pcp lists),
+ *      refresh_zone_stat_thresholds(), setup_per_zone_lowmem_reserve();
+ *   4. khugepaged start: set_recommended_min_free_kbytes() raises
+ *      min_free_kbytes when THP is enabled;
+ *   5. a vm.min_free_kbytes from the scenario is applied last, as a sysctl
+ *      write after boot would be.
+ *
+ * The kernel keeps zone_batchsize()/zone_highsize() and the watermark
+ * setup in page_alloc.c; the model keeps every "derive tunables from the
+ * machine" function here.
+ *
+ * Simplifications: one node; no memory holes; zones aligned to 4 MiB;
+ * no boot-time kernel allocations (the machine starts with all managed
+ * memory free, every pageblock MOVABLE); no deferred struct page init.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "mm/internal.h"
+
+#define MC(field) offsetof(struct machine_config, field)
+
+const struct opt_def machine_options[] = {
+	{ "memory", OPT_SIZE, MC(memory), "384g", 4ULL << 20, 8ULL << 40, NULL, 0,
+	  "RAM of the machine (present memory), a multiple of 4m (one MAX_PAGE_ORDER block)" },
+	{ "zones", OPT_STRING, MC(zones), "DMA:4g,Normal:rest", 0, 0, NULL, 0,
+	  "zone layout in pfn order, name:size[,...]; names DMA DMA32 Normal Movable; sizes are "
+	  "multiples of 4m, one may be 'rest'; an empty zone is allowed (a 4g machine with "
+	  "DMA:4g,Normal:rest has all memory in DMA, as arm64 does)" },
+	{ "cpus", OPT_UINT, MC(cpus), "96", 1, 4096, NULL, 0,
+	  "online CPUs, all on the one node" },
+	{ "nodes", OPT_UINT, MC(nodes), "1", 1, 0, NULL, 0,
+	  "NUMA nodes; only 1 is supported" },
+	{ "reserved", OPT_SIZE, MC(reserved), "0", 0, 0, NULL, 0,
+	  "memory present but never managed (firmware, kernel image, memmap: the memmap alone is "
+	  "1/64 of memory, 6g at 384g), taken from the top of the lowest zone above DMA that can "
+	  "hold it" },
+	OPT_END
+};
+
+const char *const zone_names[MAX_NR_ZONES] = { "DMA", "DMA32", "Normal", "Movable", "Device" };
+const char *const migratetype_names[MIGRATE_TYPES] = {
+	"Unmovable", "Movable", "Reclaimable", "HighAtomic", "Isolate"
+};
+
+static const char *const zone_lock_names[MAX_NR_ZONES] = {
+	"zone->lock DMA", "zone->lock DMA32", "zone->lock Normal", "zone->lock Movable",
+	"zone->lock Device"
+};
+static const char *const pcp_lock_names[MAX_NR_ZONES] = {
+	"pcp->lock DMA", "pcp->lock DMA32", "pcp->lock Normal", "pcp->lock Movable",
+	"pcp->lock Device"
+};
+
+/* sysctl_lowmem_reserve_ratio[] defaults (6.12): DMA 256, DMA32 256, Normal 32. */
+static const int default_lowmem_reserve_ratio[MAX_NR_ZONES] = { 256, 256, 32, 0, 0 };
+
+SIM_PRINTF(3, 4)
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/* ---- derived tunables ------------------------------------------------------------ */
+
+static unsigned long mult_frac(unsigned long x, unsigned long n, unsigned long d)
+{
+	return (x / d) * n + ((x % d) * n) / d;
+}
+
+static unsigned long int_sqrt(unsigned long x)
+{
+	unsigned long r = 0, bit = 1UL << 62;
+
+	while (bit > x)
+		bit >>= 2;
+	while (bit) {
+		if (x >= r + bit) {
+			x -= r + bit;
+			r = (r >> 1) + bit;
+		} else {
+			r >>= 1;
+		}
+		bit >>= 2;
+	}
+	return r;
+}
+
+/* nr_free_buffer_pages() (6.12): managed minus high watermark, summed over
+ * the zones GFP_USER may use. */
+unsigned long nr_free_buffer_pages(const struct machine *m)
+{
+	unsigned long sum = 0;
+
+	for (unsigned int i = 0; i < m->nr_zonelist; i++) {
+		const struct zone *zone = m->zonelist[i];
+		unsigned long size = zone_managed_pages(zone), high = high_wmark_pages(zone);
+
+		if (zone_idx(zone) > ZONE_NORMAL)
+			continue;
+		if (size > high)
+			sum += size - high;
+	}
+	return sum;
+}
+
+/* calculate_min_free_kbytes() (6.12): sqrt(16 x lowmem KiB) in [128, 262144]. */
+void calculate_min_free_kbytes(struct machine *m)
+{
+	unsigned long lowmem_kbytes = nr_free_buffer_pages(m) * (PAGE_SIZE >> 10);
+	long new_min_free_kbytes = (long)int_sqrt(lowmem_kbytes * 16);
+
+	if (new_min_free_kbytes > m->t.user_min_free_kbytes) {
+		if (new_min_free_kbytes < 128)
+			new_min_free_kbytes = 128;
+		if (new_min_free_kbytes > 262144)
+			new_min_free_kbytes = 262144;
+		m->t.min_free_kbytes = (int)new_min_free_kbytes;
+	}
+}
+
+/* calculate_totalreserve_pages() (6.12) */
+static void calculate_totalreserve_pages(struct machine *m)
+{
+	pg_data_t *pgdat = &m->node;
+	unsigned long reserve_pages = 0;
+
+	pgdat->totalreserve_pages = 0;
+	for (int i = 0; i < MAX_NR_ZONES; i++) {
+		struct zone *zone = &pgdat->node_zones[i];
+		long max = 0;
+
+		for (int j = i; j < MAX_NR_ZONES; j++)
+			if (zone->lowmem_reserve[j] > max)
+				max = zone->lowmem_reserve[j];
+		max += (long)high_wmark_pages(zone);
+		if (max > (long)zone_managed_pages(zone))
+			max = (long)zone_managed_pages(zone);
+		pgdat->totalreserve_pages += (unsigned long)max;
+		reserve_pages += (unsigned long)max;
+	}
+	m->totalreserve_pages = reserve_pages;
+}
+
+/* setup_per_zone_lowmem_reserve() (6.12; spec §3.1 step 5) */
+void setup_per_zone_lowmem_reserve(struct machine *m)
+{
+	pg_data_t *pgdat = &m->node;
+
+	for (int i = 0; i < MAX_NR_ZONES - 1; i++) {
+		struct zone *zone = &pgdat->node_zones[i];
+		int ratio = m->t.lowmem_reserve_ratio[i];
+		bool clear = !ratio || !zone_managed_pages(zone);
+		unsigned long managed_pages = 0;
+
+		for (int j = i + 1; j < MAX_NR_ZONES; j++) {
+			managed_pages += zone_managed_pages(&pgdat->node_zones[j]);
+			zone->lowmem_reserve[j] = clear ? 0 : (long)(managed_pages / (unsigned long)ratio);
+		}
+	}
+	calculate_totalreserve_pages(m);
+}
+
+/*
+ * __setup_per_zone_wmarks() (6.12; spec §3.1): each zone's share of
+ * min_free_kbytes by managed pages (Movable: managed/1024 in [32, 128]);
+ * gap = max(min/4, managed x watermark_scale_factor / 10000);
+ * low = min + gap, high = low + gap, promo = high + gap; boost reset.
+ */
+static void __setup_per_zone_wmarks(struct machine *m)
+{
+	unsigned long pages_min = (unsigned long)m->t.min_free_kbytes >> (PAGE_SHIFT - 10);
+	unsigned long lowmem_pages = 0;
+
+	for (int i = 0; i < MAX_NR_ZONES; i++)
+		if (i != ZONE_MOVABLE)
+			lowmem_pages += zone_managed_pages(&m->node.node_zones[i]);
+	SIM_ASSERT(lowmem_pages > 0);
+
+	for (int i = 0; i < MAX_NR_ZONES; i++) {
+		struct zone *zone = &m->node.node_zones[i];
+		unsigned long tmp = pages_min * zone_managed_pages(zone) / lowmem_pages;
+		unsigned long gap;
+
+		if (i == ZONE_MOVABLE) {
+			unsigned long min_pages = zone_managed_pages(zone) / 1024;
+
+			if (min_pages < 32)
+				min_pages = 32;
+			if (min_pages > 128)
+				min_pages = 128;
+			zone->_watermark[WMARK_MIN] = min_pages;
+		} else {
+			zone->_watermark[WMARK_MIN] = tmp;
+		}
+		gap = mult_frac(zone_managed_pages(zone), (unsigned long)m->t.watermark_scale_factor, 10000);
+		if (tmp >> 2 > gap)
+			gap = tmp >> 2;
+		zone->watermark_boost = 0;
+		zone->_watermark[WMARK_LOW] = zone->_watermark[WMARK_MIN] + gap;
+		zone->_watermark[WMARK_HIGH] = zone->_watermark[WMARK_LOW] + gap;
+		zone->_watermark[WMARK_PROMO] = zone->_watermark[WMARK_HIGH] + gap;
+	}
+	calculate_totalreserve_pages(m);
+}
+
+/*
+ * zone_batchsize() (6.12; spec §2.2): ~0.1 % of the zone or 1 MiB, /4,
+ * clamped to 2^n - 1: 63 for every zone of 1 GiB or more.
+ */
+static int zone_batchsize(const struct zone *zone)
+{
+	unsigned long batch = zone_managed_pages(zone) >> 10;
+	unsigned long r = 1;
+
+	if (batch > (1024 * 1024) / PAGE_SIZE)
+		batch = (1024 * 1024) / PAGE_SIZE;
+	batch /= 4;
+	if (batch < 1)
+		batch = 1;
+	batch += batch / 2;
+	while (r * 2 <= batch)
+		r *= 2;
+	return (int)r - 1;
+}
+
+/*
+ * zone_highsize() (6.12): the low watermark (or managed/fraction) split
+ * over the node's CPUs, at least 4 x batch.
+ */
+static int zone_highsize(const struct zone *zone, int batch, int cpu_online, int high_fraction)
+{
+	unsigned long total_pages;
+	unsigned long nr_split_cpus = zone->machine->nr_cpus + (unsigned long)cpu_online;
+	long high;
+
+	if (!high_fraction)
+		total_pages = low_wmark_pages(zone);
+	else
+		total_pages = zone_managed_pages(zone) / (unsigned long)high_fraction;
+	high = (long)(total_pages / nr_split_cpus);
+	if (high < (long)batch << 2)
+		high = (long)batch << 2;
+	return (int)high;
+}
+
+/* zone_set_pageset_high_and_batch() (6.12): batch, high_min, high_max for
+ * every CPU of the zone (auto-tuning unless percpu_pagelist_high_fraction). */
+void zone_set_pageset_high_and_batch(struct zone *zone, int cpu_online)
+{
+	struct machine *m = zone->machine;
+	int new_high_min, new_high_max, new_batch;
+
+	if (!zone->per_cpu_pageset)
+		return;
+	new_batch = zone_batchsize(zone);
+	if (new_batch < 1)
+		new_batch = 1;
+	if (m->t.percpu_pagelist_high_fraction) {
+		new_high_min = zone_highsize(zone, new_batch, cpu_online,
+					     m->t.percpu_pagelist_high_fraction);
+		new_high_max = new_high_min;
+	} else {
+		new_high_min = zone_highsize(zone, new_batch, cpu_online, 0);
+		new_high_max = zone_highsize(zone, new_batch, cpu_online,
+					     MIN_PERCPU_PAGELIST_HIGH_FRACTION);
+	}
+	if (zone->pageset_high_min == new_high_min && zone->pageset_high_max == new_high_max &&
+	    zone->pageset_batch == new_batch)
+		return;
+	zone->pageset_high_min = new_high_min;
+	zone->pageset_high_max = new_high_max;
+	zone->pageset_batch = new_batch;
+	for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++) {
+		struct per_cpu_pages *pcp = &zone->per_cpu_pageset[cpu];
+
+		pcp->batch = new_batch;
+		pcp->high_min = new_high_min;
+		pcp->high_max = new_high_max;
+	}
+}
+
+/* setup_per_zone_wmarks() (6.12): watermarks, then pcp limits follow. */
+void setup_per_zone_wmarks(struct machine *m)
+{
+	__setup_per_zone_wmarks(m);
+	for (int i = 0; i < MAX_NR_ZONES; i++)
+		zone_set_pageset_high_and_batch(&m->node.node_zones[i], 0);
+}
+
+/*
+ * set_recommended_min_free_kbytes() (mm/khugepaged.c, 6.12): with THP on,
+ * keep 2 + 9 pageblocks free per zone up to Normal, at most 5 % of lowmem.
+ */
+static void set_recommended_min_free_kbytes(struct machine *m)
+{
+	unsigned long recommended_min;
+	int nr_zones = 0;
+
+	if (!m->t.hugepage_pmd_enabled) {
+		calculate_min_free_kbytes(m);
+		goto update_wmarks;
+	}
+	for (int i = 0; i <= ZONE_NORMAL; i++)
+		if (populated_zone(&m->node.node_zones[i]))
+			nr_zones++;
+	recommended_min = (unsigned long)pageblock_nr_pages * (unsigned long)nr_zones * 2;
+	recommended_min += (unsigned long)pageblock_nr_pages * (unsigned long)nr_zones *
+			   MIGRATE_PCPTYPES * MIGRATE_PCPTYPES;
+	if (recommended_min > nr_free_buffer_pages(m) / 20)
+		recommended_min = nr_free_buffer_pages(m) / 20;
+	recommended_min <<= (PAGE_SHIFT - 10);
+	if (recommended_min > (unsigned long)m->t.min_free_kbytes)
+		m->t.min_free_kbytes = (int)recommended_min;
+update_wmarks:
+	setup_per_zone_wmarks(m);
+}
+
+/* The boot value of min_free_kbytes and everything derived from it
+ * (init_per_zone_wmark_min + khugepaged_min_free_kbytes_update). */
+void init_per_zone_wmark_min(struct machine *m)
+{
+	calculate_min_free_kbytes(m);
+	setup_per_zone_wmarks(m);
+	refresh_zone_stat_thresholds(m);
+	setup_per_zone_lowmem_reserve(m);
+	if (m->t.hugepage_pmd_enabled)
+		set_recommended_min_free_kbytes(m);
+}
+
+/* ---- scenario values ------------------------------------------------------------- */
+
+static int parse_lowmem_reserve_ratio(const char *s, int out[MAX_NR_ZONES], char *err, size_t errlen)
+{
+	const char *p = s ? s : "";
+	int n = 0;
+
+	memcpy(out, default_lowmem_reserve_ratio, sizeof(default_lowmem_reserve_ratio));
+	for (;;) {
+		char *end;
+		long v;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			break;
+		errno = 0;
+		v = strtol(p, &end, 10);
+		if (end == p || errno || v < 0 || v > 1000000000 || (*end && *end != ' ' && *end != '\t'))
+			return fail(err, errlen, "invalid value '%s' for 'vm.lowmem_reserve_ratio' "
+				    "(expected up to %d non-negative integers, DMA DMA32 Normal Movable "
+				    "Device)", s, MAX_NR_ZONES);
+		if (n == MAX_NR_ZONES)
+			return fail(err, errlen, "too many values in '%s' for 'vm.lowmem_reserve_ratio' "
+				    "(at most %d)", s, MAX_NR_ZONES);
+		out[n++] = v < 1 ? 0 : (int)v;
+		p = end;
+	}
+	return 0;
+}
+
+static int check_sysctl(const struct vm_sysctl *sc, int ratio[MAX_NR_ZONES], char *err, size_t errlen)
+{
+	if (parse_lowmem_reserve_ratio(sc->lowmem_reserve_ratio, ratio, err, errlen))
+		return -1;
+	if (sc->percpu_pagelist_high_fraction &&
+	    sc->percpu_pagelist_high_fraction < MIN_PERCPU_PAGELIST_HIGH_FRACTION)
+		return fail(err, errlen, "invalid value '%" PRIu64 "' for "
+			    "'vm.percpu_pagelist_high_fraction' (0, or at least %d)",
+			    sc->percpu_pagelist_high_fraction, MIN_PERCPU_PAGELIST_HIGH_FRACTION);
+	if (sc->min_free_kbytes > INT32_MAX)
+		return fail(err, errlen, "invalid value '%" PRIu64 "' for 'vm.min_free_kbytes'",
+			    sc->min_free_kbytes);
+	return 0;
+}
+
+/* Zone layout "DMA:4g,Normal:rest" -> bytes per zone type. */
+static int parse_zones(const char *spec, uint64_t memory, uint64_t bytes[MAX_NR_ZONES],
+		       char *err, size_t errlen)
+{
+	static const struct opt_def size_opt = { .key = "zones", .type = OPT_SIZE };
+	char *copy, *save = NULL, *tok;
+	int last = -1, rest = -1;
+	uint64_t sum = 0;
+	int rc = -1;
+
+	memset(bytes, 0, sizeof(uint64_t) * MAX_NR_ZONES);
+	if (!spec || !*spec)
+		return fail(err, errlen, "empty value for 'zones' (expected name:size[,...], "
+			    "e.g. 'DMA:4g,Normal:rest')");
+	copy = strdup(spec);
+	if (!copy)
+		return fail(err, errlen, "out of memory");
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(tok, ':');
+		int idx = -1;
+
+		if (!colon) {
+			fail(err, errlen, "invalid zone '%s' in 'zones' (expected name:size)", tok);
+			goto out;
+		}
+		*colon = '\0';
+		for (int i = 0; i < ZONE_DEVICE; i++)
+			if (strcmp(tok, zone_names[i]) == 0)
+				idx = i;
+		if (idx < 0) {
+			fail(err, errlen, "unknown zone '%s' in 'zones' (expected DMA, DMA32, Normal, "
+			     "Movable)", tok);
+			goto out;
+		}
+		if (idx <= last) {
+			fail(err, errlen, "zone '%s' out of order in 'zones' (zones go in pfn order: "
+			     "DMA, DMA32, Normal, Movable, each once)", tok);
+			goto out;
+		}
+		last = idx;
+		if (strcmp(colon + 1, "rest") == 0) {
+			if (rest >= 0) {
+				fail(err, errlen, "more than one 'rest' in 'zones'");
+				goto out;
+			}
+			rest = idx;
+			continue;
+		}
+		if (opt_parse_value(&size_opt, &bytes[idx], colon + 1, err, errlen))
+			goto out;
+		if (bytes[idx] % (4ULL << 20)) {
+			fail(err, errlen, "size '%s' of zone '%s' is not a multiple of 4m", colon + 1, tok);
+			goto out;
+		}
+		sum += bytes[idx];
+		if (sum > memory) {
+			fail(err, errlen, "zones add up to more than memory (%" PRIu64 " bytes)", memory);
+			goto out;
+		}
+	}
+	if (rest >= 0)
+		bytes[rest] = memory - sum;
+	else if (sum != memory) {
+		fail(err, errlen, "zones add up to %" PRIu64 " bytes but memory is %" PRIu64
+		     " (give one zone the size 'rest')", sum, memory);
+		goto out;
+	}
+	if (!bytes[ZONE_DMA] && !bytes[ZONE_DMA32] && !bytes[ZONE_NORMAL]) {
+		fail(err, errlen, "zones: no memory outside ZONE_MOVABLE (the kernel needs lowmem)");
+		goto out;
+	}
+	rc = 0;
+out:
+	free(copy);
+	return rc;
+}
+
+/* ---- allocation of the big arrays ------------------------------------------------ */
+
+static void *xcalloc(struct machine *m, size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p)
+		SIM_BUG("out of memory (%zu x %zu bytes)", n, size);
+	m->footprint += n * size;
+	return p;
+}
+
+/* The frame array: anonymous zeroed memory, transparent huge pages
+ * requested (fewer page faults when building a 100 M-frame machine). */
+static struct page *alloc_mem_map(struct machine *m, size_t nr)
+{
+	size_t bytes = nr * sizeof(struct page);
+	size_t align = 2UL << 20;
+	size_t len = (bytes + align - 1) & ~(align - 1);
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		SIM_BUG("out of memory: mem_map of %zu bytes", bytes);
+#ifdef MADV_HUGEPAGE
+	(void)madvise(p, len, MADV_HUGEPAGE);
+#endif
+	m->mem_map_bytes = len;
+	m->footprint += bytes;
+	return p;
+}
+
+/* ---- the machine ----------------------------------------------------------------- */
+
+/*
+ * Free [start, end) into the buddy lists as memblock_free_all() does:
+ * naturally aligned chunks of up to MAX_PAGE_ORDER (__free_pages_memory)
+ * through __free_pages_core -> free_one_page(FPI_TO_TAIL).
+ */
+static void free_boot_range(struct machine *m, struct zone *zone, pfn_t start, pfn_t end)
+{
+	for (pfn_t pfn = start; pfn < end; pfn++)
+		set_page_type_order(&m->mem_map[pfn], PGTY_TAIL, 0);
+	while (start < end) {
+		unsigned int order = start ? (unsigned int)__builtin_ctz(start) : MAX_PAGE_ORDER;
+
+		if (order > MAX_PAGE_ORDER)
+			order = MAX_PAGE_ORDER;
+		while (start + (1u << order) > end)
+			order--;
+		free_one_page(m, zone, start, order, FPI_TO_TAIL);
+		start += 1u << order;
+	}
+}
+
+static void apply_tunables(struct machine *m, const struct vm_sysctl *sc, const int ratio[MAX_NR_ZONES])
+{
+	m->t.watermark_scale_factor = (int)sc->watermark_scale_factor;
+	m->t.watermark_boost_factor = (int)sc->watermark_boost_factor;
+	m->t.percpu_pagelist_high_fraction = (int)sc->percpu_pagelist_high_fraction;
+	memcpy(m->t.lowmem_reserve_ratio, ratio, sizeof(m->t.lowmem_reserve_ratio));
+	m->t.defrag_mode = sc->defrag_mode;
+	/* hugepage_pmd_enabled() (mm/khugepaged.c): anon THP or shmem THP on */
+	m->t.hugepage_pmd_enabled = sc->thp_enabled != THP_NEVER || sc->thp_shmem_enabled != THP_NEVER;
+}
+
+struct machine *machine_create(struct sim *sim, const struct machine_config *cfg,
+			       const struct vm_sysctl *sysctl, const struct mm_policy *policy,
+			       char *err, size_t errlen)
+{
+	uint64_t zone_bytes[MAX_NR_ZONES];
+	int ratio[MAX_NR_ZONES];
+	unsigned long reserved_pages, vm_total_pages = 0;
+	int reserve_zone = -1;
+	struct machine *m;
+	pfn_t pfn = 0;
+
+	if (cfg->nodes != 1) {
+		fail(err, errlen, "nodes=%" PRIu64 ": NUMA is not modelled, only nodes=1 is supported",
+		     cfg->nodes);
+		return NULL;
+	}
+	if (cfg->memory < (4ULL << 20) || cfg->memory % (4ULL << 20) || cfg->memory > (8ULL << 40)) {
+		fail(err, errlen, "memory=%" PRIu64 ": must be a multiple of 4m between 4m and 8t",
+		     cfg->memory);
+		return NULL;
+	}
+	if (cfg->cpus < 1 || cfg->cpus != sim_ncpus(sim)) {
+		fail(err, errlen, "cpus=%" PRIu64 ": the engine was built with %u CPUs", cfg->cpus,
+		     sim_ncpus(sim));
+		return NULL;
+	}
+	if (parse_zones(cfg->zones, cfg->memory, zone_bytes, err, errlen))
+		return NULL;
+	if (check_sysctl(sysctl, ratio, err, errlen))
+		return NULL;
+	reserved_pages = (unsigned long)((cfg->reserved + PAGE_SIZE - 1) >> PAGE_SHIFT);
+	if (reserved_pages) {
+		for (int i = ZONE_DMA32; i < ZONE_MOVABLE && reserve_zone < 0; i++)
+			if ((zone_bytes[i] >> PAGE_SHIFT) > reserved_pages)
+				reserve_zone = i;
+		if (reserve_zone < 0 && (zone_bytes[ZONE_DMA] >> PAGE_SHIFT) > reserved_pages)
+			reserve_zone = ZONE_DMA;
+		if (reserve_zone < 0) {
+			fail(err, errlen, "reserved=%" PRIu64 ": no zone outside Movable is large enough "
+			     "to hold it", cfg->reserved);
+			return NULL;
+		}
+	}
+
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		SIM_BUG("out of memory");
+	m->footprint = sizeof(*m);
+	m->sim = sim;
+	m->policy = policy;
+	m->nr_cpus = (unsigned int)cfg->cpus;
+	m->memory = cfg->memory;
+	m->nr_pfns = (pfn_t)(cfg->memory >> PAGE_SHIFT);
+	m->nr_pageblocks = m->nr_pfns >> pageblock_order;
+	m->mem_map = alloc_mem_map(m, m->nr_pfns);
+	m->pageblock = xcalloc(m, m->nr_pageblocks, 1);
+	m->vm_event_states = xcalloc(m, (size_t)m->nr_cpus * NR_VM_EVENT_ITEMS, sizeof(uint64_t));
+	m->drain_cpumask = xcalloc(m, m->nr_cpus, sizeof(bool));
+	m->t.user_min_free_kbytes = -1;
+	apply_tunables(m, sysctl, ratio);
+
+	/* node and zones */
+	m->node.machine = m;
+	m->node.node_id = 0;
+	m->node.per_cpu_nodestats = xcalloc(m, m->nr_cpus, sizeof(struct per_cpu_nodestat));
+	m->node.node_spanned_pages = m->node.node_present_pages = m->nr_pfns;
+	for (int i = 0; i < MAX_NR_ZONES; i++) {
+		struct zone *zone = &m->node.node_zones[i];
+		unsigned long pages = (unsigned long)(i < ZONE_DEVICE ? zone_bytes[i] >> PAGE_SHIFT : 0);
+
+		zone->idx = (enum zone_type)i;
+		zone->name = zone_names[i];
+		zone->machine = m;
+		zone->zone_pgdat = &m->node;
+		zone->zone_start_pfn = pages ? pfn : 0;
+		zone->spanned_pages = zone->present_pages = pages;
+		zone->managed_pages = pages - (i == reserve_zone ? reserved_pages : 0);
+		sim_spin_init(sim, &zone->lock, zone_lock_names[i]);
+		for (int o = 0; o < NR_PAGE_ORDERS; o++)
+			for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+				pfn_list_init(&zone->free_area[o].free_list[mt]);
+		if (pages) {
+			/* memmap_init(): every pageblock starts MOVABLE */
+			for (unsigned long b = pfn >> pageblock_order;
+			     b < (pfn + pages) >> pageblock_order; b++)
+				m->pageblock[b] = (uint8_t)(MIGRATE_MOVABLE | ((unsigned)i << PB_ZONE_SHIFT));
+			zone->nr_pageblocks[MIGRATE_MOVABLE] = pages >> pageblock_order;
+			zone->per_cpu_pageset = xcalloc(m, m->nr_cpus, sizeof(struct per_cpu_pages));
+			zone->per_cpu_zonestats = xcalloc(m, m->nr_cpus, sizeof(struct per_cpu_zonestat));
+			for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++) {
+				struct per_cpu_pages *pcp = &zone->per_cpu_pageset[cpu];
+
+				sim_spin_init(sim, &pcp->lock, pcp_lock_names[i]);
+				for (int l = 0; l < NR_PCP_LISTS; l++)
+					pfn_list_init(&pcp->lists[l]);
+				pcp->high_min = pcp->high_max = BOOT_PAGESET_HIGH;
+				pcp->batch = BOOT_PAGESET_BATCH;
+			}
+			m->node.nr_zones = i + 1;
+			m->totalram_pages += zone->managed_pages;
+			if (i <= ZONE_MOVABLE)
+				vm_total_pages += zone->managed_pages;
+		}
+		pfn += (pfn_t)pages;
+	}
+	for (int i = MAX_NR_ZONES - 1; i >= 0; i--)
+		if (populated_zone(&m->node.node_zones[i]))
+			m->zonelist[m->nr_zonelist++] = &m->node.node_zones[i];
+	/* build_all_zonelists(): grouping by mobility needs enough pageblocks */
+	m->t.page_group_by_mobility_disabled = vm_total_pages < (unsigned long)pageblock_nr_pages * MIGRATE_TYPES;
+	/* sparse vmemmap: 64-byte struct pages per present 128 MiB section */
+	m->nr_memmap_boot_pages = ((m->nr_pfns + 32767UL) >> 15) * (32768UL * 64 / PAGE_SIZE);
+
+	/* memblock_free_all(): thresholds are 0 yet, charges are off */
+	m->charging = false;
+	for (int i = 0; i < MAX_NR_ZONES; i++) {
+		struct zone *zone = &m->node.node_zones[i];
+
+		if (populated_zone(zone))
+			free_boot_range(m, zone, (pfn_t)zone->zone_start_pfn,
+					(pfn_t)(zone->zone_start_pfn + zone->managed_pages));
+	}
+
+	init_per_zone_wmark_min(m);
+	m->t.boot_min_free_kbytes = m->t.min_free_kbytes;
+	if (sysctl->min_free_kbytes) {		/* a sysctl write after boot */
+		m->t.min_free_kbytes = (int)sysctl->min_free_kbytes;
+		m->t.user_min_free_kbytes = (int)sysctl->min_free_kbytes;
+		setup_per_zone_wmarks(m);
+	}
+	sim_mutex_init(sim, &m->pcpu_drain_mutex, "pcpu_drain_mutex");
+	m->charging = true;
+	return m;
+}
+
+void machine_destroy(struct machine *m)
+{
+	if (!m)
+		return;
+	for (int i = 0; i < MAX_NR_ZONES; i++) {
+		free(m->node.node_zones[i].per_cpu_pageset);
+		free(m->node.node_zones[i].per_cpu_zonestats);
+	}
+	free(m->node.per_cpu_nodestats);
+	free(m->drain_cpumask);
+	free(m->vm_event_states);
+	free(m->pageblock);
+	munmap(m->mem_map, m->mem_map_bytes);
+	free(m);
+}
+
+/*
+ * machine_apply_sysctl(): the sysctl handlers (min_free_kbytes_sysctl_handler,
+ * watermark_scale_factor_sysctl_handler, lowmem_reserve_ratio_sysctl_handler,
+ * percpu_pagelist_high_fraction_sysctl_handler; 6.12) for the values that
+ * changed.  vm.min_free_kbytes=0 means the value computed at boot (the
+ * model's convention, sysctl.h).
+ */
+int machine_apply_sysctl(struct machine *m, const struct vm_sysctl *sc, char *err, size_t errlen)
+{
+	int ratio[MAX_NR_ZONES];
+	bool wmarks = false;
+
+	if (check_sysctl(sc, ratio, err, errlen))
+		return -1;
+	if (sc->min_free_kbytes && (int)sc->min_free_kbytes != m->t.min_free_kbytes) {
+		m->t.min_free_kbytes = m->t.user_min_free_kbytes = (int)sc->min_free_kbytes;
+		wmarks = true;
+	} else if (!sc->min_free_kbytes && m->t.user_min_free_kbytes >= 0) {
+		m->t.user_min_free_kbytes = -1;
+		m->t.min_free_kbytes = m->t.boot_min_free_kbytes;
+		wmarks = true;
+	}
+	if ((int)sc->watermark_scale_factor != m->t.watermark_scale_factor) {
+		m->t.watermark_scale_factor = (int)sc->watermark_scale_factor;
+		wmarks = true;
+	}
+	if (wmarks)
+		setup_per_zone_wmarks(m);
+	m->t.watermark_boost_factor = (int)sc->watermark_boost_factor;
+	m->t.defrag_mode = sc->defrag_mode;
+	if (memcmp(ratio, m->t.lowmem_reserve_ratio, sizeof(ratio)) != 0) {
+		memcpy(m->t.lowmem_reserve_ratio, ratio, sizeof(ratio));
+		setup_per_zone_lowmem_reserve(m);
+	}
+	if ((int)sc->percpu_pagelist_high_fraction != m->t.percpu_pagelist_high_fraction) {
+		m->t.percpu_pagelist_high_fraction = (int)sc->percpu_pagelist_high_fraction;
+		for (int i = 0; i < MAX_NR_ZONES; i++)
+			zone_set_pageset_high_and_batch(&m->node.node_zones[i], 0);
+	}
+	mm_op_done(m);
+	return 0;
+}
+
+struct sim *machine_sim(const struct machine *m)
+{
+	return m->sim;
+}
+
+size_t machine_footprint(const struct machine *m)
+{
+	return m->footprint;
+}
+
+void mm_set_check_interval(struct machine *m, uint64_t n)
+{
+	m->check_every = n;
+}
+
+unsigned int mm_nr_zones(const struct machine *m)
+{
+	return m->nr_zonelist;
+}
+
+/* i-th populated zone in zone order (DMA first). */
+const char *mm_zone_name(const struct machine *m, unsigned int i)
+{
+	SIM_ASSERT(i < m->nr_zonelist);
+	return m->zonelist[m->nr_zonelist - 1 - i]->name;
+}
+
+uint64_t mm_zone_managed_pages(const struct machine *m, unsigned int i)
+{
+	SIM_ASSERT(i < m->nr_zonelist);
+	return zone_managed_pages(m->zonelist[m->nr_zonelist - 1 - i]);
+}

@@ -1,0 +1,376 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mmzone.h — nodes, zones, free areas, per-CPU page lists, pageblocks and
+ * the machine that owns them (include/linux/mmzone.h, Linux 6.12).
+ *
+ * Layout of a machine (one node; zones are pfn ranges of one frame array):
+ *
+ *   mem_map[]   struct page x nr_pfns, 16 bytes each (types.h)
+ *   pageblock[] one byte per 2 MiB pageblock: migratetype | skip | zone
+ *
+ *   pglist_data (node 0)
+ *     node_zones[DMA] [DMA32] [Normal] [Movable] [Device]
+ *        zone: [zone_start_pfn, +spanned_pages)
+ *          free_area[0..10]
+ *            free_list[UNMOVABLE] [MOVABLE] [RECLAIMABLE] [HIGHATOMIC] [ISOLATE]
+ *               head -> pfn -> pfn -> ... (struct page.next/prev)
+ *          per_cpu_pageset[cpu]
+ *            lists[14]: (UNMOVABLE|MOVABLE|RECLAIMABLE) x order 0..3, and
+ *                       order 9 x (movable, unmovable+reclaimable)
+ *          per_cpu_zonestats[cpu]: s8 diffs + stat_threshold + NUMA events
+ *     per_cpu_nodestats[cpu]: s8 diffs + stat_threshold
+ *
+ * Zones are aligned to MAX_PAGE_ORDER blocks (4 MiB), so a block and its
+ * buddy never straddle a zone boundary and the kernel's page_zone_id()
+ * test in page_is_buddy() is always true in the model.
+ *
+ * Simplifications: one node (NUMA is not modelled); no CMA (MIGRATE_CMA
+ * is not configured, as on the reference arm64 machine's defaults); no
+ * memory holes inside a zone (spanned == present); no memory hotplug.
+ */
+#ifndef SLOWPATH_MM_MMZONE_H
+#define SLOWPATH_MM_MMZONE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mm/list.h"
+#include "mm/machine.h"
+#include "mm/types.h"
+#include "mm/vmstat.h"
+#include "sim/sim.h"
+
+/* Zone types in the kernel's order (arm64 and x86-64 6.12 configs:
+ * ZONE_DMA, ZONE_DMA32, no HIGHMEM, ZONE_DEVICE present but never
+ * populated in the model). */
+enum zone_type {
+	ZONE_DMA,
+	ZONE_DMA32,
+	ZONE_NORMAL,
+	ZONE_MOVABLE,
+	ZONE_DEVICE,
+	MAX_NR_ZONES
+};
+
+extern const char *const zone_names[MAX_NR_ZONES];	/* "DMA", "DMA32", "Normal", ... */
+extern const char *const migratetype_names[MIGRATE_TYPES];	/* "Unmovable", ... */
+
+enum zone_watermarks {
+	WMARK_MIN,
+	WMARK_LOW,
+	WMARK_HIGH,
+	WMARK_PROMO,
+	NR_WMARK
+};
+
+/* zone->flags bits */
+enum zone_flags {
+	ZONE_BOOSTED_WATERMARK,	/* a fallback boosted the watermark; cleared when kswapd is woken */
+	ZONE_RECLAIM_ACTIVE,	/* kswapd may be scanning the zone */
+	ZONE_BELOW_HIGH,	/* zone is below its high watermark (shrinks pcp caching) */
+};
+
+#define pageblock_order	PAGEBLOCK_ORDER
+#define pageblock_nr_pages	PAGEBLOCK_NR_PAGES
+#define HPAGE_PMD_ORDER		9
+#define HPAGE_PMD_NR		(1U << HPAGE_PMD_ORDER)
+#define MAX_ORDER_NR_PAGES	(1U << MAX_PAGE_ORDER)
+
+/* Per-CPU page lists (spec §2.1). */
+#define NR_PCP_THP		2
+#define NR_LOWORDER_PCP_LISTS	(MIGRATE_PCPTYPES * (PAGE_ALLOC_COSTLY_ORDER + 1))
+#define NR_PCP_LISTS		(NR_LOWORDER_PCP_LISTS + NR_PCP_THP)
+#define CONFIG_PCP_BATCH_SCALE_MAX 5
+#define MIN_PERCPU_PAGELIST_HIGH_FRACTION 8
+#define BOOT_PAGESET_HIGH	0
+#define BOOT_PAGESET_BATCH	1
+
+#define PCPF_PREV_FREE_HIGH_ORDER	(1u << 0)	/* the previous free was of order 1..3 */
+#define PCPF_FREE_HIGH_BATCH		(1u << 1)	/* keep batch pages when freeing high orders */
+
+struct free_area {
+	struct pfn_list	free_list[MIGRATE_TYPES];
+	unsigned long	nr_free;		/* blocks on all lists of this order */
+	/* Model-only: blocks per list, so /proc/pagetypeinfo and
+	 * free_area_empty() need no walk (mm_check compares with a walk). */
+	unsigned long	nr_free_mt[MIGRATE_TYPES];
+};
+
+static inline bool free_area_empty(const struct free_area *area, int mt)
+{
+	return pfn_list_empty(&area->free_list[mt]);
+}
+
+struct per_cpu_pages {
+	struct sim_spinlock lock;	/* pcp_spin_trylock()/pcp_spin_lock() */
+	int		count;		/* pages on the lists */
+	int		high;		/* current flush threshold (auto-tuned) */
+	int		high_min;
+	int		high_max;
+	int		batch;		/* refill/free chunk */
+	uint8_t		flags;		/* PCPF_* */
+	uint8_t		alloc_factor;	/* refill scale: batch << alloc_factor */
+	short		free_count;	/* consecutive pages freed without allocation */
+	struct pfn_list	lists[NR_PCP_LISTS];
+};
+
+struct per_cpu_zonestat {
+	int8_t		vm_stat_diff[NR_VM_ZONE_STAT_ITEMS];
+	int8_t		stat_threshold;
+	uint64_t	vm_numa_event[NR_VM_NUMA_EVENT_ITEMS];
+};
+
+struct per_cpu_nodestat {
+	int8_t		vm_node_stat_diff[NR_VM_NODE_STAT_ITEMS];
+	int8_t		stat_threshold;
+};
+
+struct pglist_data;
+
+struct zone {
+	/* Read-mostly: watermarks and reserves (pages). */
+	unsigned long	_watermark[NR_WMARK];
+	unsigned long	watermark_boost;
+	unsigned long	nr_reserved_highatomic;	/* pages in HIGHATOMIC pageblocks */
+	unsigned long	nr_free_highatomic;	/* free pages on HIGHATOMIC lists */
+	long		lowmem_reserve[MAX_NR_ZONES];
+	unsigned long	percpu_drift_mark;
+
+	struct pglist_data *zone_pgdat;
+	struct machine	*machine;
+	struct per_cpu_pages *per_cpu_pageset;	/* [nr_cpus], NULL if unpopulated */
+	struct per_cpu_zonestat *per_cpu_zonestats;	/* [nr_cpus], NULL if unpopulated */
+	int		pageset_high_min;
+	int		pageset_high_max;
+	int		pageset_batch;
+
+	enum zone_type	idx;
+	const char	*name;
+	unsigned long	zone_start_pfn;
+	unsigned long	spanned_pages;
+	unsigned long	present_pages;
+	unsigned long	managed_pages;
+
+	struct sim_spinlock lock;		/* zone->lock */
+	struct free_area free_area[NR_PAGE_ORDERS];
+	unsigned long	flags;			/* 1 << enum zone_flags */
+
+	/* Model-only: pageblocks of each migratetype (kept by
+	 * set_pageblock_migratetype; /proc/pagetypeinfo's block counts). */
+	unsigned long	nr_pageblocks[MIGRATE_TYPES];
+
+	int64_t		vm_stat[NR_VM_ZONE_STAT_ITEMS];	/* folded state counters */
+};
+
+struct pglist_data {
+	struct zone	node_zones[MAX_NR_ZONES];
+	int		nr_zones;		/* highest populated zone index + 1 */
+	int		node_id;
+	unsigned long	node_start_pfn;
+	unsigned long	node_present_pages;
+	unsigned long	node_spanned_pages;
+	unsigned long	totalreserve_pages;
+	int		kswapd_failures;
+	struct per_cpu_nodestat *per_cpu_nodestats;	/* [nr_cpus] */
+	int64_t		vm_stat[NR_VM_NODE_STAT_ITEMS];
+	struct machine	*machine;
+};
+typedef struct pglist_data pg_data_t;
+
+/* Live tunables (the kernel's globals), set from struct vm_sysctl. */
+struct mm_tunables {
+	int		min_free_kbytes;
+	int		user_min_free_kbytes;	/* -1 until the sysctl is written */
+	int		boot_min_free_kbytes;	/* computed at boot (vm.min_free_kbytes=0) */
+	int		watermark_scale_factor;
+	int		watermark_boost_factor;
+	int		percpu_pagelist_high_fraction;
+	int		lowmem_reserve_ratio[MAX_NR_ZONES];
+	bool		defrag_mode;
+	bool		hugepage_pmd_enabled;	/* THP may be used (khugepaged raises min_free_kbytes) */
+	int		page_group_by_mobility_disabled;
+};
+
+/* Pageblock byte: migratetype (bits 0-2), compaction skip (bit 3), zone
+ * index (bits 4-6). */
+#define PB_MIGRATETYPE_MASK	0x07u
+#define PB_SKIP			0x08u
+#define PB_ZONE_SHIFT		4
+#define PB_ZONE_MASK		0x70u
+
+struct machine {
+	struct sim	*sim;
+	unsigned int	nr_cpus;
+	uint64_t	memory;			/* bytes */
+	pfn_t		nr_pfns;		/* frames in mem_map */
+	struct page	*mem_map;		/* [nr_pfns] */
+	size_t		mem_map_bytes;		/* allocation size (may be rounded up) */
+	uint8_t		*pageblock;		/* [nr_pfns >> pageblock_order] */
+	unsigned long	nr_pageblocks;
+
+	pg_data_t	node;			/* the only node */
+	struct zone	*zonelist[MAX_NR_ZONES];	/* populated zones, highest first */
+	unsigned int	nr_zonelist;
+
+	struct mm_tunables t;
+	const struct mm_policy *policy;
+	unsigned long	totalreserve_pages;
+	unsigned long	totalram_pages;		/* sum of managed pages */
+	unsigned long	nr_memmap_boot_pages;
+
+	struct sim_mutex pcpu_drain_mutex;
+	bool		*drain_cpumask;		/* [nr_cpus]: __drain_all_pages' cpus_with_pcps */
+
+	/* vmstat: global folded state, per-CPU events, model-only counters */
+	int64_t		vm_zone_stat[NR_VM_ZONE_STAT_ITEMS];
+	int64_t		vm_node_stat[NR_VM_NODE_STAT_ITEMS];
+	uint64_t	*vm_event_states;	/* [nr_cpus][NR_VM_EVENT_ITEMS] */
+	uint64_t	sim_stat[NR_SIM_STAT_ITEMS];
+
+	bool		charging;		/* false while booting: no CPU time charged */
+	uint64_t	mm_ops;			/* public mm operations (debug checks) */
+	uint64_t	check_every;		/* SIM_DEBUG>=3: mm_check every N ops (0 = never) */
+	size_t		footprint;		/* bytes the machine allocated */
+};
+
+/* ---- frames and pageblocks --------------------------------------------- */
+
+static inline struct page *pfn_to_page(const struct machine *m, pfn_t pfn)
+{
+	return &m->mem_map[pfn];
+}
+
+static inline unsigned long pfn_to_pageblock(pfn_t pfn)
+{
+	return pfn >> pageblock_order;
+}
+
+static inline pfn_t pageblock_start_pfn(pfn_t pfn)
+{
+	return pfn & ~(pfn_t)(pageblock_nr_pages - 1);
+}
+
+static inline int get_pfnblock_migratetype(const struct machine *m, pfn_t pfn)
+{
+	return m->pageblock[pfn_to_pageblock(pfn)] & PB_MIGRATETYPE_MASK;
+}
+
+static inline struct zone *page_zone(const struct machine *m, pfn_t pfn)
+{
+	unsigned int zid = (m->pageblock[pfn_to_pageblock(pfn)] & PB_ZONE_MASK) >> PB_ZONE_SHIFT;
+
+	return (struct zone *)&m->node.node_zones[zid];
+}
+
+static inline bool get_pageblock_skip(const struct machine *m, pfn_t pfn)
+{
+	return m->pageblock[pfn_to_pageblock(pfn)] & PB_SKIP;
+}
+
+static inline void set_pageblock_skip(struct machine *m, pfn_t pfn)
+{
+	m->pageblock[pfn_to_pageblock(pfn)] |= PB_SKIP;
+}
+
+static inline void clear_pageblock_skip(struct machine *m, pfn_t pfn)
+{
+	m->pageblock[pfn_to_pageblock(pfn)] &= (uint8_t)~PB_SKIP;
+}
+
+/* set_pageblock_migratetype(): also keeps zone->nr_pageblocks[]. */
+void set_pageblock_migratetype(struct machine *m, pfn_t pfn, int migratetype);
+
+static inline bool is_migrate_highatomic(int mt)
+{
+	return mt == MIGRATE_HIGHATOMIC;
+}
+
+static inline bool is_migrate_isolate(int mt)
+{
+	return mt == MIGRATE_ISOLATE;
+}
+
+static inline bool migratetype_is_mergeable(int mt)
+{
+	return mt < MIGRATE_PCPTYPES;
+}
+
+/* ---- zones --------------------------------------------------------------- */
+
+static inline bool populated_zone(const struct zone *zone)
+{
+	return zone->present_pages != 0;
+}
+
+static inline bool managed_zone(const struct zone *zone)
+{
+	return zone->managed_pages != 0;
+}
+
+static inline unsigned long zone_managed_pages(const struct zone *zone)
+{
+	return zone->managed_pages;
+}
+
+static inline unsigned long zone_end_pfn(const struct zone *zone)
+{
+	return zone->zone_start_pfn + zone->spanned_pages;
+}
+
+static inline bool zone_spans_pfn(const struct zone *zone, unsigned long pfn)
+{
+	return zone->zone_start_pfn <= pfn && pfn < zone_end_pfn(zone);
+}
+
+static inline enum zone_type zone_idx(const struct zone *zone)
+{
+	return zone->idx;
+}
+
+static inline unsigned long wmark_pages(const struct zone *z, enum zone_watermarks w)
+{
+	return z->_watermark[w] + z->watermark_boost;
+}
+
+static inline unsigned long min_wmark_pages(const struct zone *z)   { return wmark_pages(z, WMARK_MIN); }
+static inline unsigned long low_wmark_pages(const struct zone *z)   { return wmark_pages(z, WMARK_LOW); }
+static inline unsigned long high_wmark_pages(const struct zone *z)  { return wmark_pages(z, WMARK_HIGH); }
+static inline unsigned long promo_wmark_pages(const struct zone *z) { return wmark_pages(z, WMARK_PROMO); }
+
+static inline bool zone_test_flag(const struct zone *z, enum zone_flags f)
+{
+	return z->flags & (1UL << f);
+}
+
+static inline void zone_set_flag(struct zone *z, enum zone_flags f)
+{
+	z->flags |= 1UL << f;
+}
+
+static inline void zone_clear_flag(struct zone *z, enum zone_flags f)
+{
+	z->flags &= ~(1UL << f);
+}
+
+/* pcp list index (mm/page_alloc.c order_to_pindex / pindex_to_order) */
+static inline unsigned int order_to_pindex(int migratetype, unsigned int order)
+{
+	if (order > PAGE_ALLOC_COSTLY_ORDER)
+		return NR_LOWORDER_PCP_LISTS + (migratetype == MIGRATE_MOVABLE);
+	return (MIGRATE_PCPTYPES * order) + (unsigned int)migratetype;
+}
+
+static inline unsigned int pindex_to_order(unsigned int pindex)
+{
+	if (pindex >= NR_LOWORDER_PCP_LISTS)
+		return HPAGE_PMD_ORDER;
+	return pindex / MIGRATE_PCPTYPES;
+}
+
+static inline bool pcp_allowed_order(unsigned int order)
+{
+	return order <= PAGE_ALLOC_COSTLY_ORDER || order == HPAGE_PMD_ORDER;
+}
+
+#endif /* SLOWPATH_MM_MMZONE_H */

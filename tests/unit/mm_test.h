@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mm_test.h — helpers shared by the test_mm_*.c programs: build a small
+ * machine from scenario-style values, and small state probes.  Header-only
+ * (static functions), included by each test program.
+ */
+#ifndef SLOWPATH_TEST_MM_TEST_H
+#define SLOWPATH_TEST_MM_TEST_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "mm/internal.h"
+#include "mm/machine.h"
+#include "sim/option.h"
+#include "sim/sim.h"
+
+struct mm_env {
+	struct sim		*sim;
+	struct machine		*m;
+	struct machine_config	cfg;
+	struct vm_sysctl	sysctl;
+	char			err[512];
+};
+
+/* Defaults of both option tables, then "key=value" overrides (machine keys
+ * and sysctl keys mixed), NULL-terminated. */
+static inline int mm_env_config(struct mm_env *e, const char *const *kv)
+{
+	memset(e, 0, sizeof(*e));
+	if (opt_apply_defaults(machine_options, &e->cfg) || opt_apply_defaults(vm_sysctl_options, &e->sysctl))
+		return -1;
+	for (; kv && *kv; kv++) {
+		char key[128];
+		const char *eq = strchr(*kv, '=');
+		const struct opt_def *o;
+
+		if (!eq || (size_t)(eq - *kv) >= sizeof(key))
+			return -1;
+		memcpy(key, *kv, (size_t)(eq - *kv));
+		key[eq - *kv] = '\0';
+		if ((o = opt_find(machine_options, key))) {
+			if (opt_parse_value(o, &e->cfg, eq + 1, e->err, sizeof(e->err)))
+				return -1;
+		} else if ((o = opt_find(vm_sysctl_options, key))) {
+			if (opt_parse_value(o, &e->sysctl, eq + 1, e->err, sizeof(e->err)))
+				return -1;
+		} else {
+			snprintf(e->err, sizeof(e->err), "unknown key '%s'", key);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Build the machine; NULL (and e->err) on a configuration error. */
+static inline struct machine *mm_env_create(struct mm_env *e, const char *const *kv)
+{
+	struct sim_config sc = { 0 };
+
+	if (mm_env_config(e, kv))
+		return NULL;
+	sc.ncpus = (unsigned int)e->cfg.cpus;
+	sc.seed = 1;
+	e->sim = sim_create(&sc);
+	e->m = machine_create(e->sim, &e->cfg, &e->sysctl, NULL, e->err, sizeof(e->err));
+	return e->m;
+}
+
+static inline void mm_env_destroy(struct mm_env *e)
+{
+	machine_destroy(e->m);
+	if (e->sim)
+		sim_destroy(e->sim);
+	opt_release(machine_options, &e->cfg);
+	opt_release(vm_sysctl_options, &e->sysctl);
+	e->m = NULL;
+	e->sim = NULL;
+}
+
+static inline struct zone *mm_zone(struct machine *m, enum zone_type z)
+{
+	return &m->node.node_zones[z];
+}
+
+/* Free pages on the buddy lists (exact). */
+static inline long mm_free_pages(struct machine *m, enum zone_type z)
+{
+	return zone_page_state_exact(mm_zone(m, z), NR_FREE_PAGES);
+}
+
+/* Pages on every CPU's pcp lists of a zone. */
+static inline long mm_pcp_pages(struct machine *m, enum zone_type z)
+{
+	long n = 0;
+	struct zone *zone = mm_zone(m, z);
+
+	if (!zone->per_cpu_pageset)
+		return 0;
+	for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++)
+		n += zone->per_cpu_pageset[cpu].count;
+	return n;
+}
+
+/* mm_check, failing the current test with the message. */
+#define ASSERT_MM_OK(m) do {						\
+	char _buf[4096];						\
+	if (mm_check_msg((m), _buf, sizeof(_buf))) {			\
+		harness_fail(__FILE__, __LINE__, "mm_check: %s", _buf);	\
+		return;							\
+	}								\
+} while (0)
+
+/* Render one of the /proc files into a malloc'ed string. */
+static inline char *mm_render(const struct machine *m, void (*show)(const struct machine *, FILE *))
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	show(m, f);
+	fclose(f);
+	return buf;
+}
+
+/* Hold / release this CPU's pcp lock of a zone so allocations and frees
+ * take the buddy path (as when a remote drain holds it). */
+static inline void mm_hold_pcp(struct machine *m, enum zone_type z, int hold)
+{
+	struct per_cpu_pages *pcp = &mm_zone(m, z)->per_cpu_pageset[sim_cpu(m->sim)];
+
+	if (hold)
+		(void)sim_spin_trylock(m->sim, &pcp->lock);
+	else
+		sim_spin_unlock(m->sim, &pcp->lock);
+}
+
+#endif

@@ -35,7 +35,7 @@ struct command {
  * A NULL function means "not in this build".
  */
 static const struct command commands[] = {
-	{ "run",	NULL,		"simulate a scenario and write a result folder" },
+	{ "run",	cli_cmd_run,	"simulate a scenario and write a result folder" },
 	{ "check",	cli_cmd_check,	"print the fully resolved scenario, defaults included" },
 	{ "costs",	cli_cmd_costs,	"print the cost table with units and sources" },
 	{ "policies",	cli_cmd_policies, "print the allocator policy variants" },

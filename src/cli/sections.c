@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cli/sections.h"
+#include "mm/machine.h"
 #include "mm/policy.h"
 #include "mm/sysctl.h"
 #include "sim/bdev.h"
@@ -192,6 +193,78 @@ static int device_scale(const struct scn_section_type *t, void *config, unsigned
 	return 0;
 }
 
+/* ---- [machine] ---------------------------------------------------------------------- */
+
+#define FOUR_MIB	(4ULL << 20)
+
+/* One "name:size" zone size scaled down to a multiple of 4 MiB; "rest" stays. */
+static int scale_zone_size(const char *text, unsigned int n, char *out, size_t outlen,
+			   char *err, size_t errlen)
+{
+	static const struct opt_def size_opt = { "zones", OPT_SIZE, 0, NULL, 0, 0, NULL, 0, "" };
+	uint64_t v = 0;
+
+	if (strcmp(text, "rest") == 0) {
+		snprintf(out, outlen, "rest");
+		return 0;
+	}
+	if (opt_parse_value(&size_opt, &v, text, err, errlen))
+		return -1;
+	v = v / n / FOUR_MIB * FOUR_MIB;
+	opt_format_value(&size_opt, &v, out, outlen);
+	return 0;
+}
+
+/*
+ * --scale 1/n: memory, zone sizes and reserved memory shrink n-fold
+ * (rounded down to 4 MiB, the largest buddy block), CPUs too (at least 1).
+ * Zone names and "rest" are kept; machine_create checks the result.
+ */
+static int machine_scale(const struct scn_section_type *t, void *config, unsigned int n,
+			 char *err, size_t errlen)
+{
+	struct machine_config *mc = config;
+	char *zones = NULL, *copy, *save = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)t;
+	if (mc->memory / n < FOUR_MIB) {
+		snprintf(err, errlen, "memory would be less than 4m");
+		return -1;
+	}
+	mc->memory = mc->memory / n / FOUR_MIB * FOUR_MIB;
+	mc->reserved = mc->reserved / n / FOUR_MIB * FOUR_MIB;
+	mc->cpus = mc->cpus / n ? mc->cpus / n : 1;
+	if (!mc->zones || !mc->zones[0])
+		return 0;
+	copy = strdup(mc->zones);
+	f = open_memstream(&zones, &len);
+	if (!copy || !f)
+		SIM_BUG("out of memory");
+	for (char *z = strtok_r(copy, ",", &save); z; z = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(z, ':');
+		char size[40];
+
+		if (!colon || scale_zone_size(colon + 1, n, size, sizeof(size), err, errlen)) {
+			if (!colon)
+				snprintf(err, errlen, "cannot scale zones '%s': '%s' is not name:size",
+					 mc->zones, z);
+			fclose(f);
+			free(zones);
+			free(copy);
+			return -1;
+		}
+		*colon = '\0';
+		fprintf(f, "%s%s:%s", ftell(f) ? "," : "", z, size);
+	}
+	fclose(f);
+	free(copy);
+	free(mc->zones);
+	mc->zones = zones;
+	return 0;
+}
+
 /* ---- [sysctl] ---------------------------------------------------------------------- */
 
 /* --scale 1/n: the hugetlb pool and an explicit min_free_kbytes are sizes
@@ -242,6 +315,8 @@ static int workload_scale(const struct scn_section_type *t, void *config, unsign
 static const struct scn_section_type builtin_sections[] = {
 	{ "global", "run length, seed, measurement and sampling", scn_global_options,
 	  sizeof(struct scn_global), SCN_ALWAYS, global_validate, NULL, NULL, NULL },
+	{ "machine", "memory, zones and CPUs of the simulated machine", machine_options,
+	  sizeof(struct machine_config), SCN_ALWAYS, NULL, machine_scale, NULL, NULL },
 	{ "sysctl", "kernel tunables under their sysctl/sysfs names", vm_sysctl_options,
 	  sizeof(struct vm_sysctl), SCN_ALWAYS, NULL, sysctl_scale, NULL, NULL },
 	{ "policy", "the allocator policy variant and slow-path flow", scn_policy_options,

@@ -53,7 +53,7 @@ check "scaled output round-trips" "'$SP' check '$TMP/c5.ini' | cmp - '$TMP/c5.in
 check "scenarios/*.ini all check" "for f in scenarios/*.ini; do [ -e \"\$f\" ] || continue;
 	'$SP' check \"\$f\" >'$TMP/x.ini' || exit 1; '$SP' check '$TMP/x.ini' | cmp - '$TMP/x.ini' || exit 1; done"
 
-for c in check costs policies; do
+for c in run check costs policies; do
 	check "$c --help exits 0" "'$SP' $c --help | grep -q '^usage: slowpath $c'"
 done
 check "--help lists the commands" "'$SP' --help | grep -q '^  check ' && '$SP' help check | grep -q '^usage: slowpath check'"

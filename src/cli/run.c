@@ -7,19 +7,23 @@
  * One run, step by step:
  *   1. sim_create (CPUs, seed, the [costs] table), machine_create
  *      ([machine], [sysctl], [policy]), bdev_create per [device NAME];
- *   2. register the engine callbacks: a monitor sample every
+ *   2. register the engine callbacks (the monitor files are opened in step
+ *      3b, once the workloads have started, so a bad scenario leaves no
+ *      folder behind): a monitor sample every
  *      sample_interval from 0 to duration (mm_show_* into proc-vmstat,
  *      proc-buddyinfo, proc-pagetypeinfo, proc-zoneinfo, proc-meminfo, in
  *      mmtests' layout) and the vmstat snapshot at ramp_time that the
  *      deltas start from.  They are queued before any workload task, so at
  *      equal times they see the state before the tasks' steps;
  *   3. start every workload section (its tasks start at time 0);
+ *   3b. create the result folder and open the monitor files;
  *   4. sim_run up to duration, in steps of sample_interval (the same steps
  *      whether or not a progress line is shown, so the event count does
  *      not depend on the terminal); between steps the driver — never the
  *      model — reads the wall clock for the progress line;
  *   5. write tps.csv, locks.csv, profile.json, then result.json last; each
- *      file goes to NAME.tmp first and is renamed when complete.
+ *      file goes to NAME.tmp first and is renamed when complete; print one
+ *      summary line on stdout (deterministic, like the files).
  * --iterations N repeats this into DIR/iter-K with seed+K-1 and writes the
  * aggregate DIR/result.json.
  *
@@ -76,6 +80,7 @@ struct workload_run {
 
 struct progress {
 	bool		tty;
+	double		every;		/* s of wall time between updates */
 	unsigned int	iteration, iterations;
 	struct timespec	start, last;
 	uint64_t	last_events;
@@ -146,7 +151,7 @@ static void progress_update(struct progress *p, struct sim *sim, sim_time_t done
 		return;
 	wall_now(&now);
 	dt = elapsed(&p->last, &now);
-	if (!final && dt < 0.5)
+	if (!final && dt < p->every)
 		return;
 	if (final) {
 		if (p->shown)
@@ -320,17 +325,14 @@ static int run_once(const struct scenario *s, const char *dir, unsigned int iter
 	prog->iteration = iteration;
 	sim = sim_create(&sc);
 	m = machine_create(sim, mc, sysctl, mm_policy_find(pol->name), err, sizeof(err));
+	if (m && SIM_CHECK_EXPENSIVE)	/* debug builds: mm_check after every mm operation */
+		mm_set_check_interval(m, 1);
 	if (!m) {
 		scn_section_place(s, scn_find(s, "machine", NULL), place, sizeof(place));
 		fprintf(stderr, "%s: [machine]: %s\n", place, err);
 		sim_destroy(sim);
 		free(total);
 		return 2;
-	}
-	if (rpt_mkdir_p(dir, err, sizeof(err))) {
-		fprintf(stderr, "slowpath run: %s\n", err);
-		rc = 1;
-		goto out;
 	}
 
 	/* 1. devices, in file order */
@@ -355,14 +357,6 @@ static int run_once(const struct scenario *s, const char *dir, unsigned int iter
 	smp.interval = g->sample_interval;
 	smp.end = g->duration;
 	smp.whole_seconds = g->sample_interval % SIM_NSEC_PER_SEC == 0;
-	for (int k = 0; k < NR_MONITORS; k++)
-		if (rpt_file_open(&smp.files[k], dir, monitor_files[k], err, sizeof(err))) {
-			fprintf(stderr, "slowpath run: %s\n", err);
-			for (int j = 0; j < k; j++)
-				rpt_file_abort(&smp.files[j]);
-			rc = 1;
-			goto out;
-		}
 	sim_call_at(sim, g->ramp_time, snapshot_start, &smp);
 	sim_call_at(sim, 0, sample_monitors, &smp);
 
@@ -393,12 +387,25 @@ static int run_once(const struct scenario *s, const char *dir, unsigned int iter
 			scn_section_place(s, in, place, sizeof(place));
 			snprintf(label, sizeof(label), in->name[0] ? "[%s %s]" : "[%s]", in->type->kind, in->name);
 			fprintf(stderr, "%s: %s: %s\n", place, label, err[0] ? err : "cannot start");
-			for (int k = 0; k < NR_MONITORS; k++)
-				rpt_file_abort(&smp.files[k]);
 			rc = 2;
 			goto out;
 		}
 	}
+
+	/* The scenario is sound: only now create the folder and the monitors. */
+	if (rpt_mkdir_p(dir, err, sizeof(err))) {
+		fprintf(stderr, "slowpath run: %s\n", err);
+		rc = 1;
+		goto out;
+	}
+	for (int k = 0; k < NR_MONITORS; k++)
+		if (rpt_file_open(&smp.files[k], dir, monitor_files[k], err, sizeof(err))) {
+			fprintf(stderr, "slowpath run: %s\n", err);
+			for (int j = 0; j < k; j++)
+				rpt_file_abort(&smp.files[j]);
+			rc = 1;
+			goto out;
+		}
 
 	/* 4. simulate, one sample interval at a time */
 	for (sim_time_t done = 0; done < g->duration;) {
@@ -481,6 +488,13 @@ static int run_once(const struct scenario *s, const char *dir, unsigned int iter
 		fprintf(stderr, "slowpath run: %s\n", err);
 		rc = 1;
 	}
+	if (!rc && res->has_transactions)
+		printf("%s: %.1f tps, latency p50 %.3f ms, p99 %.3f ms, max %.3f ms\n", dir, res->tps,
+		       res->latency.p50, res->latency.p99, res->latency.max);
+	else if (!rc)
+		printf("%s: %.3f s simulated, %llu events\n", dir, res->virtual_seconds,
+		       (unsigned long long)res->events);
+	fflush(stdout);
 out:
 	machine_destroy(m);
 	sim_destroy(sim);
@@ -545,6 +559,8 @@ int cli_cmd_run(int argc, char **argv)
 	if (!out || !res)
 		SIM_BUG("out of memory");
 	prog.tty = isatty(STDERR_FILENO) == 1;
+	/* SLOWPATH_PROGRESS_INTERVAL: seconds between updates (tests use 0) */
+	prog.every = getenv("SLOWPATH_PROGRESS_INTERVAL") ? atof(getenv("SLOWPATH_PROGRESS_INTERVAL")) : 0.5;
 	prog.iterations = a.iterations;
 	seed = ((const struct scn_global *)scn_config(s, "global", NULL))->seed;
 	if (a.iterations == 1) {

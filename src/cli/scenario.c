@@ -1081,7 +1081,7 @@ int scn_validate(const struct scenario *s, char *err, size_t errlen)
 		scn_section_place(s, in, place, sizeof(place));
 		return fail(err, errlen, "%s: %s: %s", place, label, msg);
 	}
-	return 0;
+	return s->schema->validate ? s->schema->validate(s, err, errlen) : 0;
 }
 
 /* ---- printing ------------------------------------------------------------------------------ */

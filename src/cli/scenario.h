@@ -61,9 +61,14 @@ struct scn_section_type {
 	const void		*data;		/* owner's data (the workload_type) */
 };
 
+struct scenario;
+
 struct scn_schema {
 	const struct scn_section_type *types;
 	size_t			nr_types;
+	/* Checks across sections, after every section's validate (may be
+	 * NULL).  0, or -1 with "place: message" in err. */
+	int			(*validate)(const struct scenario *s, char *err, size_t errlen);
 };
 
 /* Where a value or a section came from. */
@@ -115,7 +120,8 @@ int scn_set(struct scenario *s, const char *assignment, char *err, size_t errlen
 int scn_parse_scale(const char *text, unsigned int *n, char *err, size_t errlen);
 /* Apply --scale 1/n to every section that scales.  0 or -1 with err. */
 int scn_scale(struct scenario *s, unsigned int n, char *err, size_t errlen);
-/* Run every section's validate hook.  0 or -1 with "place: message". */
+/* Run every section's validate hook, then the schema's.  0 or -1 with
+ * "place: message". */
 int scn_validate(const struct scenario *s, char *err, size_t errlen);
 
 /* The resolved scenario in INI form, every key with its value (defaults

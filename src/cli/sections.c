@@ -310,6 +310,31 @@ static int workload_scale(const struct scn_section_type *t, void *config, unsign
 	return 0;
 }
 
+/*
+ * Across sections: a workload key named `device` names a [device NAME]
+ * section (when not empty), so a typo is caught by `check`, at its line.
+ */
+static int schema_validate(const struct scenario *s, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < scn_nr_instances(s); i++) {
+		const struct scn_instance *in = scn_instance_at(s, i);
+		const struct opt_def *o = in->type->data ? opt_find(in->type->options, "device") : NULL;
+		const char *dev;
+		char place[300];
+
+		if (!o || o->type != OPT_STRING)
+			continue;
+		dev = *(char *const *)((const char *)in->config + o->offset);
+		if (!dev || !dev[0] || scn_find(s, "device", dev))
+			continue;
+		scn_key_place(in, "device", place, sizeof(place));
+		snprintf(err, errlen, "%s: device '%s' does not exist (no [device %s] section)",
+			 place, dev, dev);
+		return -1;
+	}
+	return 0;
+}
+
 /* ---- the schema ------------------------------------------------------------------------- */
 
 static const struct scn_section_type builtin_sections[] = {
@@ -354,6 +379,7 @@ struct scn_schema *scn_schema_create(void)
 	}
 	schema->types = types;
 	schema->nr_types = NR_BUILTIN + nw;
+	schema->validate = schema_validate;
 	return schema;
 }
 

@@ -133,7 +133,7 @@ static const struct scn_section_type types[] = {
 	{ "single", "", single_opts, sizeof(struct t_single), SCN_NAME_ALLOWED, NULL, NULL, NULL, NULL },
 };
 
-static const struct scn_schema schema = { types, sizeof(types) / sizeof(types[0]) };
+static const struct scn_schema schema = { types, sizeof(types) / sizeof(types[0]), NULL };
 
 /* ---- an in-memory file system ------------------------------------------------ */
 

@@ -86,33 +86,30 @@ enum { OPT_POLICY = 1000, OPT_SEED, OPT_SET, OPT_SCALE, OPT_ITERATIONS, OPT_OUT,
 int cli_parse_args(int argc, char **argv, bool with_run, struct cli_args *a,
 		   void (*help)(FILE *out))
 {
-	static const struct option run_opts[] = {
+	static const struct option opts[] = {	/* the last two: run only */
 		{ "policy", required_argument, NULL, OPT_POLICY },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "set", required_argument, NULL, OPT_SET },
 		{ "scale", required_argument, NULL, OPT_SCALE },
+		{ "help", no_argument, NULL, OPT_HELP },
 		{ "iterations", required_argument, NULL, OPT_ITERATIONS },
 		{ "out", required_argument, NULL, OPT_OUT },
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ NULL, 0, NULL, 0 }
-	};
-	static const struct option check_opts[] = {
-		{ "policy", required_argument, NULL, OPT_POLICY },
-		{ "seed", required_argument, NULL, OPT_SEED },
-		{ "set", required_argument, NULL, OPT_SET },
-		{ "scale", required_argument, NULL, OPT_SCALE },
-		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 }
 	};
 	char err[256];
-	int c;
+	int c, li = 0;
 
 	memset(a, 0, sizeof(*a));
 	a->scale = 1;
 	a->iterations = 1;
 	optind = 0;	/* reset getopt (glibc) */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":", with_run ? run_opts : check_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":", opts, &li)) != -1) {
+		if (!with_run && (c == OPT_ITERATIONS || c == OPT_OUT)) {
+			fprintf(stderr, "slowpath %s: unknown option '--%s' (see slowpath %s --help)\n",
+				argv[0], opts[li].name, argv[0]);
+			return 2;
+		}
 		switch (c) {
 		case OPT_POLICY:
 			a->policy = optarg;

@@ -1110,6 +1110,19 @@ void scn_print(const struct scenario *s, FILE *out)
 	}
 }
 
+char *scn_print_string(const struct scenario *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		SIM_BUG("open_memstream failed");
+	scn_print(s, f);
+	fclose(f);
+	return buf;
+}
+
 /* ---- access ---------------------------------------------------------------------------------- */
 
 const char *scn_path(const struct scenario *s)

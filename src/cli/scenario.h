@@ -127,6 +127,8 @@ int scn_validate(const struct scenario *s, char *err, size_t errlen);
 /* The resolved scenario in INI form, every key with its value (defaults
  * included); it parses back to the same values (slowpath check). */
 void scn_print(const struct scenario *s, FILE *out);
+/* The same into a malloc'ed string. */
+char *scn_print_string(const struct scenario *s);
 
 const char *scn_path(const struct scenario *s);		/* top-level file as given */
 unsigned int scn_scale_n(const struct scenario *s);	/* 1 unless scaled */

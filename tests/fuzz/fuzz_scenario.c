@@ -53,17 +53,6 @@ static int mem_read(void *ctx, const char *path, char **data, size_t *len, char 
 	return 0;
 }
 
-static char *print(const struct scenario *s)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	scn_print(s, f);
-	fclose(f);
-	return buf;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -103,13 +92,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		(void)scn_scale(s, 1 + (unsigned int)(size % 5), err, sizeof(err));
 		(void)scn_validate(s, err, sizeof(err));
-		a = print(s);
+		a = scn_print_string(s);
 		t = scn_create(schema);
 		if (scn_parse_buffer(t, "check.ini", a, strlen(a), err, sizeof(err)) != 0) {
 			fprintf(stderr, "round trip: the printed scenario does not parse: %s\n%s", err, a);
 			__builtin_trap();
 		}
-		b = print(t);
+		b = scn_print_string(t);
 		if (strcmp(a, b) != 0) {
 			fprintf(stderr, "round trip: printed twice differently\n--- first\n%s--- second\n%s", a, b);
 			__builtin_trap();

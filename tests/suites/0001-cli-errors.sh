@@ -71,6 +71,8 @@ expect "--policy unknown" 2 "--policy 'fastest': unknown policy (\`slowpath poli
 	"$SP" check "$S" --policy fastest
 expect "--seed not a number" 2 "--seed '-1': number '-1' for 'seed' must not be negative" "$SP" check "$S" --seed -1
 expect "unknown option" 2 "slowpath check: unknown option '--frob' (see slowpath check --help)" "$SP" check "$S" --frob
+expect "run-only option for check" 2 "slowpath check: unknown option '--out' (see slowpath check --help)" \
+	"$SP" check "$S" --out x
 expect "missing scenario" 2 "slowpath check: missing SCENARIO (see slowpath check --help)" "$SP" check
 expect "two scenarios" 2 "slowpath check: unexpected argument '$S' (see slowpath check --help)" "$SP" check "$S" "$S"
 expect "unknown command" 2 "slowpath: unknown command 'frob' (see slowpath --help)" "$SP" frob

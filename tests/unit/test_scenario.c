@@ -196,17 +196,6 @@ static struct scenario *load1(const char *text, int *rc)
 	ASSERT_STR_EQ(err, msg);					\
 } while (0)
 
-static char *print(const struct scenario *s)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	scn_print(s, f);
-	fclose(f);
-	return buf;
-}
-
 /* ---- tests ---------------------------------------------------------------------------- */
 
 /* A test of the basic syntax: sections, key=value with blanks around '=',
@@ -672,7 +661,7 @@ TEST(print_round_trip)
 
 	ASSERT_EQ(rc, 0);
 	ASSERT_EQ(scn_set(s, "global.description=", err, sizeof(err)), 0);
-	a = print(s);
+	a = scn_print_string(s);
 	ASSERT_STR_EQ(a,
 		"; the resolved scenario: every key with its value, defaults included\n"
 		"\n[global]\nseed=1\nduration=1500ms\ndescription=\n"
@@ -684,7 +673,7 @@ TEST(print_round_trip)
 		"\n[work b]\ntasks=2\nduration=1ms\npath=/tmp/x\n");
 	t = scn_create(&schema);
 	ASSERT_EQ(scn_parse_buffer(t, "check.ini", a, strlen(a), err, sizeof(err)), 0);
-	b = print(t);
+	b = scn_print_string(t);
 	ASSERT_STR_EQ(a, b);
 	free(a);
 	free(b);

@@ -301,6 +301,8 @@ void zone_set_pageset_high_and_batch(struct zone *zone, int cpu_online)
 	zone->pageset_high_min = new_high_min;
 	zone->pageset_high_max = new_high_max;
 	zone->pageset_batch = new_batch;
+	if (new_high_max > zone->pcp_high_max_seen)
+		zone->pcp_high_max_seen = new_high_max;
 	for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++) {
 		struct per_cpu_pages *pcp = &zone->per_cpu_pageset[cpu];
 

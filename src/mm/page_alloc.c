@@ -949,6 +949,13 @@ bool unreserve_highatomic_pageblock(struct machine *m, const struct alloc_contex
 
 /* ---- per-CPU lists: allocation (spec §2.3) ---------------------------------------- */
 
+/* The kernel's __clamp() (include/linux/minmax.h): `hi` wins when the
+ * limits cross (a small zone can have high_min > high_max). */
+static inline int kclamp(int val, int lo, int hi)
+{
+	return val >= hi ? hi : val <= lo ? lo : val;
+}
+
 /* zone_statistics() (6.12): one node, so every allocation is a local hit. */
 static inline void zone_statistics(struct zone *preferred_zone, struct zone *z, long nr_account)
 {
@@ -971,7 +978,7 @@ static int nr_pcp_alloc(struct per_cpu_pages *pcp, struct zone *zone, unsigned i
 	base_batch = pcp->batch;
 	high_min = pcp->high_min;
 	high_max = pcp->high_max;
-	high = pcp->high = pcp->high < high_min ? high_min : pcp->high > high_max ? high_max : pcp->high;
+	high = pcp->high = kclamp(pcp->high, high_min, high_max);
 
 	if (unlikely(high < base_batch))
 		return 1;
@@ -1329,12 +1336,7 @@ static int nr_pcp_free(const struct per_cpu_pages *pcp, int batch, int high, boo
 		return 1;
 	min_nr_free = batch;
 	max_nr_free = high - batch;
-	n = pcp->free_count;
-	if (n < min_nr_free)
-		n = min_nr_free;
-	if (n > max_nr_free)
-		n = max_nr_free;
-	return n;
+	return kclamp(pcp->free_count, min_nr_free, max_nr_free);
 }
 
 /*
@@ -1348,7 +1350,7 @@ static int nr_pcp_high(struct per_cpu_pages *pcp, struct zone *zone, int batch, 
 
 	high_min = pcp->high_min;
 	high_max = pcp->high_max;
-	high = pcp->high = pcp->high < high_min ? high_min : pcp->high > high_max ? high_max : pcp->high;
+	high = pcp->high = kclamp(pcp->high, high_min, high_max);
 
 	if (unlikely(!high))
 		return 0;
@@ -1381,8 +1383,7 @@ static int nr_pcp_high(struct per_cpu_pages *pcp, struct zone *zone, int batch, 
 		int need_high = pcp->free_count + batch;
 
 		if (pcp->high < need_high)
-			pcp->high = need_high < high_min ? high_min :
-				    need_high > high_max ? high_max : need_high;
+			pcp->high = kclamp(need_high, high_min, high_max);
 	}
 	return high;
 }

@@ -57,7 +57,7 @@ static pfn_t first_free(struct machine *m, unsigned int order, int *mt)
 	return PFN_NONE;
 }
 
-#define PLANT_TEST(name, comment_needle, body)				\
+#define PLANT_TEST(name, comment_needle, ...)				\
 	TEST(name)							\
 	{								\
 		struct mm_env e;					\
@@ -69,7 +69,7 @@ static pfn_t first_free(struct machine *m, unsigned int order, int *mt)
 		z = mm_zone(m, ZONE_NORMAL);				\
 		(void)z;						\
 		ASSERT_MM_OK(m);					\
-		body							\
+		__VA_ARGS__						\
 		expect_violation(m, comment_needle, __LINE__);		\
 		mm_env_destroy(&e);					\
 	}
@@ -98,23 +98,26 @@ PLANT_TEST(wrong_order_on_list, "is not a buddy head of this order", {
 })
 
 /* A test that two free buddies left unmerged are found: an order-10 block
- * split into two order-9 list entries with every count kept right.
- * Expect "were not merged". */
-PLANT_TEST(unmerged_buddies, "were not merged", {
+ * split into an order-9 half and two order-8 quarters, every list and
+ * count kept right.  Expect "were not merged" for the order-8 pair. */
+PLANT_TEST(unmerged_buddies, "(order 8) were not merged", {
 	int mt;
 	pfn_t p = first_free(m, 10, &mt);
 	struct free_area *fa = z->free_area;
+	static const unsigned int off[3] = { 0, 256, 512 }, ord[3] = { 8, 8, 9 };
 
 	pfn_list_del(m->mem_map, &fa[10].free_list[mt], p);
 	fa[10].nr_free--;
 	fa[10].nr_free_mt[mt]--;
-	set_page_type_order(pfn_to_page(m, p), PGTY_BUDDY, 9);
-	set_page_type_order(pfn_to_page(m, p + 512), PGTY_BUDDY, 9);
-	pfn_to_page(m, p + 512)->index = (uint32_t)mt;
-	pfn_list_add(m->mem_map, &fa[9].free_list[mt], p);
-	pfn_list_add(m->mem_map, &fa[9].free_list[mt], p + 512);
-	fa[9].nr_free += 2;
-	fa[9].nr_free_mt[mt] += 2;
+	for (int i = 0; i < 3; i++) {
+		set_page_type_order(pfn_to_page(m, p + off[i]), PGTY_BUDDY, ord[i]);
+		pfn_to_page(m, p + off[i])->index = (uint32_t)mt;
+		pfn_list_add(m->mem_map, &fa[ord[i]].free_list[mt], p + off[i]);
+		fa[ord[i]].nr_free++;
+		fa[ord[i]].nr_free_mt[mt]++;
+	}
+	/* NR_FREE_PAGES_BLOCKS counts the order-9 half only now */
+	__mod_zone_page_state(z, NR_FREE_PAGES_BLOCKS, -512);
 })
 
 /* A test that an nr_free different from the lists is found.  Expect
@@ -145,7 +148,7 @@ PLANT_TEST(pcp_count_mismatch, "pcp count", {
 /* A test that pcp limits out of bounds are found.  Expect "pcp out of
  * bounds". */
 PLANT_TEST(pcp_high_out_of_bounds, "pcp out of bounds", {
-	z->per_cpu_pageset[1].high = z->per_cpu_pageset[1].high_max + 1;
+	z->per_cpu_pageset[1].high = 1 << 30;
 })
 
 /* A test that a frame inside an allocated block claiming to be a head is

@@ -275,7 +275,8 @@ static int zone_highsize(const struct zone *zone, int batch, int cpu_online, int
 }
 
 /* zone_set_pageset_high_and_batch() (6.12): batch, high_min, high_max for
- * every CPU of the zone (auto-tuning unless percpu_pagelist_high_fraction). */
+ * every CPU of the zone (auto-tuning unless percpu_pagelist_high_fraction).
+ * K6.6 set one high = low watermark / CPUs (no high_min/high_max). */
 void zone_set_pageset_high_and_batch(struct zone *zone, int cpu_online)
 {
 	struct machine *m = zone->machine;

@@ -233,6 +233,7 @@ static int run_program(const struct program *prog, uint64_t seed, enum plant pla
 		mm_env_destroy(&e);
 		return -1;
 	}
+	mm_set_check_interval(m, 0);	/* checked explicitly below, after every operation */
 	shadow_init(&s, m);
 	rng_init(&r, seed, rng_stream_id("mm_shadow", 0));
 	for (uint64_t op = 0; op < prog->ops && !rc; op++) {

@@ -16,17 +16,25 @@
  *                HIGHATOMIC lists; global counters = the sum of the zones'
  *                and node's; every per-CPU diff fits an s8 threshold;
  *   pcp lists    every entry is a PGTY_PCP head of the list's order with
- *                index = its list; count = pages on the lists; 0 <= count,
- *                high <= high_max, high_min <= high_max, batch >= 1, and
- *                count below a sanity bound (high_max plus one refill per
- *                list and one free batch — refills can overshoot high);
+ *                index = its list; count = pages on the lists; batch >= 1,
+ *                alloc_factor <= 5, and 0 <= count, high below a bound:
+ *                the largest high_max the zone ever had (a sysctl change
+ *                does not flush, so a stale cache may exceed the new
+ *                limits) plus one refill per list and one free batch
+ *                (refills may overshoot high, frees never grow count past
+ *                the limit they hit);
  *   frames       walking the zone block by block, every frame is exactly
  *                one of: reserved, the head of a free / pcp / allocated
  *                block (free and pcp heads are on a list), or a tail of
  *                the block before it; reserved frames number present -
  *                managed;
- *   merging      no free block has a free buddy of its order that
- *                __free_one_page would have merged with;
+ *   merging      below pageblock_order no free block has a free buddy of
+ *                its order (both halves lie in one pageblock, so
+ *                __free_one_page always merges them).  At pageblock_order
+ *                and above the kernel itself can leave mergeable buddies
+ *                apart: a HIGHATOMIC (or isolated) pageblock refused the
+ *                merge, and unreserve_highatomic_pageblock() retypes it
+ *                later without merging; those orders are not checked;
  *   pageblocks   nr_pageblocks[] equals a recount; nr_reserved_highatomic
  *                is one pageblock per HIGHATOMIC pageblock;
  *   watermarks   min <= low <= high <= promo.
@@ -245,22 +253,19 @@ static int check_pcp(struct checker *c, const struct zone *zone)
 		if (pages != pcp->count)
 			return violation(c, PFN_NONE, "zone %s cpu %u: pcp count %d, the lists hold %ld pages",
 					 zone->name, cpu, pcp->count, pages);
-		bound = (long)pcp->high_max + ((long)pcp->batch << CONFIG_PCP_BATCH_SCALE_MAX) +
+		bound = (long)(zone->pcp_high_max_seen > pcp->high_max ? zone->pcp_high_max_seen
+									: pcp->high_max) +
+			((long)pcp->batch << CONFIG_PCP_BATCH_SCALE_MAX) +
 			NR_PCP_LISTS * (long)(pcp->batch > (2 << HPAGE_PMD_ORDER) ? pcp->batch
 										    : (2 << HPAGE_PMD_ORDER));
-		if (pcp->count < 0 || pcp->count > bound || pcp->high < 0 || pcp->high > pcp->high_max ||
-		    pcp->high_min > pcp->high_max || pcp->batch < 1 || pcp->alloc_factor > CONFIG_PCP_BATCH_SCALE_MAX)
+		if (pcp->count < 0 || pcp->count > bound || pcp->high < 0 || pcp->high > bound ||
+		    pcp->batch < 1 || pcp->alloc_factor > CONFIG_PCP_BATCH_SCALE_MAX)
 			return violation(c, PFN_NONE, "zone %s cpu %u: pcp out of bounds: count %d high %d "
 					 "high_min %d high_max %d batch %d alloc_factor %u", zone->name, cpu,
 					 pcp->count, pcp->high, pcp->high_min, pcp->high_max, pcp->batch,
 					 pcp->alloc_factor);
 	}
 	return 0;
-}
-
-static bool mergeable_pair(int a, int b)
-{
-	return a == b || (migratetype_is_mergeable(a) && migratetype_is_mergeable(b));
 }
 
 static int check_frames(struct checker *c, const struct zone *zone)
@@ -297,20 +302,17 @@ static int check_frames(struct checker *c, const struct zone *zone)
 		if (t != PGTY_BUDDY && t != PGTY_PCP && listed)
 			return violation(c, pfn, "pfn %u: %s block is on a free or pcp list", pfn,
 					 page_type_names[t]);
-		for (pfn_t q = pfn + 1; q < pfn + (1u << order); q++) {
+		/* (list walks accepted only buddy/pcp-typed frames, so a tail
+		 * cannot be on a list) */
+		for (pfn_t q = pfn + 1; q < pfn + (1u << order); q++)
 			if (page_type(pfn_to_page(m, q)) != PGTY_TAIL)
 				return violation(c, q, "pfn %u: inside the order-%u %s block at pfn %u but "
 						 "not a tail", q, order, page_type_names[t], pfn);
-			if (test_and_clear(c->listed, q))
-				return violation(c, q, "pfn %u: a tail frame is on a list", q);
-		}
-		if (t == PGTY_BUDDY && order < MAX_PAGE_ORDER) {
+		if (t == PGTY_BUDDY && order < pageblock_order) {
 			pfn_t buddy = pfn ^ (1u << order);
 			const struct page *b = pfn_to_page(m, buddy);
 
-			if (page_type(b) == PGTY_BUDDY && page_order(b) == order &&
-			    (order < pageblock_order ||
-			     mergeable_pair(get_pfnblock_migratetype(m, pfn), get_pfnblock_migratetype(m, buddy))))
+			if (page_type(b) == PGTY_BUDDY && page_order(b) == order)
 				return violation(c, pfn, "free buddies at pfn %u and %u (order %u) were not "
 						 "merged", pfn, buddy, order);
 		}

@@ -275,7 +275,8 @@ static int zone_highsize(const struct zone *zone, int batch, int cpu_online, int
 }
 
 /* zone_set_pageset_high_and_batch() (6.12): batch, high_min, high_max for
- * every CPU of the zone (auto-tuning unless percpu_pagelist_high_fraction). */
+ * every CPU of the zone (auto-tuning unless percpu_pagelist_high_fraction).
+ * K6.6 set one high = low watermark / CPUs (no high_min/high_max). */
 void zone_set_pageset_high_and_batch(struct zone *zone, int cpu_online)
 {
 	struct machine *m = zone->machine;
@@ -301,6 +302,8 @@ void zone_set_pageset_high_and_batch(struct zone *zone, int cpu_online)
 	zone->pageset_high_min = new_high_min;
 	zone->pageset_high_max = new_high_max;
 	zone->pageset_batch = new_batch;
+	if (new_high_max > zone->pcp_high_max_seen)
+		zone->pcp_high_max_seen = new_high_max;
 	for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++) {
 		struct per_cpu_pages *pcp = &zone->per_cpu_pageset[cpu];
 

@@ -144,6 +144,7 @@ struct zone {
 	int		pageset_high_min;
 	int		pageset_high_max;
 	int		pageset_batch;
+	int		pcp_high_max_seen;	/* model-only: largest high_max ever set (mm_check bound) */
 
 	enum zone_type	idx;
 	const char	*name;

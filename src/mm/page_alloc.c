@@ -633,6 +633,12 @@ enum rmqueue_mode {
  * __rmqueue() (6.12 stable; spec §0.4 step 3): the mode ladder, resuming
  * at *mode, which remembers where the previous page of an rmqueue_bulk
  * batch was found.  No CMA.  Caller holds zone->lock.
+ * K6.6 differs (spec §1.4): one __rmqueue_fallback() searched largest
+ * order first, a MOVABLE request that could not claim there switched to a
+ * smallest-first search, steal_suitable_fallback() boosted the watermark
+ * once per fallback below pageblock order (single-page steals included)
+ * and chose between whole-block conversion and a single-page steal by the
+ * same half-a-pageblock rule; rmqueue_bulk had no remembered mode.
  */
 static pfn_t __rmqueue(struct machine *m, struct zone *zone, unsigned int order, int migratetype,
 		       unsigned int alloc_flags, enum rmqueue_mode *mode)
@@ -949,6 +955,13 @@ bool unreserve_highatomic_pageblock(struct machine *m, const struct alloc_contex
 
 /* ---- per-CPU lists: allocation (spec §2.3) ---------------------------------------- */
 
+/* The kernel's __clamp() (include/linux/minmax.h): `hi` wins when the
+ * limits cross (a small zone can have high_min > high_max). */
+static inline int kclamp(int val, int lo, int hi)
+{
+	return val >= hi ? hi : val <= lo ? lo : val;
+}
+
 /* zone_statistics() (6.12): one node, so every allocation is a local hit. */
 static inline void zone_statistics(struct zone *preferred_zone, struct zone *z, long nr_account)
 {
@@ -958,7 +971,8 @@ static inline void zone_statistics(struct zone *preferred_zone, struct zone *z, 
 }
 
 /*
- * nr_pcp_alloc() (6.12): the refill size.  Order 0: batch << alloc_factor,
+ * nr_pcp_alloc() (6.12; K6.6 refilled a fixed batch, no alloc_factor and
+ * no high auto-tuning): the refill size.  Order 0: batch << alloc_factor,
  * capped at max(high - count - batch, batch); alloc_factor grows while
  * refills are uncapped.  high grows by the refill unless the zone is below
  * its high watermark.  Order > 0: batch >> order, at least 2.
@@ -971,7 +985,7 @@ static int nr_pcp_alloc(struct per_cpu_pages *pcp, struct zone *zone, unsigned i
 	base_batch = pcp->batch;
 	high_min = pcp->high_min;
 	high_max = pcp->high_max;
-	high = pcp->high = pcp->high < high_min ? high_min : pcp->high > high_max ? high_max : pcp->high;
+	high = pcp->high = kclamp(pcp->high, high_min, high_max);
 
 	if (unlikely(high < base_batch))
 		return 1;
@@ -1153,7 +1167,8 @@ static void prep_new_page(struct machine *m, pfn_t pfn, unsigned int order, gfp_
  * watermark check, rmqueue, HIGHATOMIC reservation, and the second pass
  * without ALLOC_NOFRAGMENT (suppressed under vm.defrag_mode, as 6.15).
  * Simplified: no cpusets, one node (no remote-node NOFRAGMENT retry), no
- * node_reclaim, no deferred pages or unaccepted memory.
+ * node_reclaim, no deferred pages or unaccepted memory.  K6.6 had no
+ * ZONE_BELOW_HIGH probe (added in 6.7).
  */
 pfn_t get_page_from_freelist(struct machine *m, gfp_t gfp, unsigned int order,
 			     unsigned int alloc_flags, const struct alloc_context *ac)
@@ -1329,16 +1344,13 @@ static int nr_pcp_free(const struct per_cpu_pages *pcp, int batch, int high, boo
 		return 1;
 	min_nr_free = batch;
 	max_nr_free = high - batch;
-	n = pcp->free_count;
-	if (n < min_nr_free)
-		n = min_nr_free;
-	if (n > max_nr_free)
-		n = max_nr_free;
-	return n;
+	return kclamp(pcp->free_count, min_nr_free, max_nr_free);
 }
 
 /*
- * nr_pcp_high() (6.12): the current flush limit, adjusting pcp->high:
+ * nr_pcp_high() (6.12; K6.6 used a fixed high = low watermark / CPUs and a
+ * free_factor that grew the free batch): the current flush limit,
+ * adjusting pcp->high:
  * shrink after high-order batch frees, under reclaim, and while the zone
  * is below its high watermark; grow when frees keep hitting the limit.
  */
@@ -1348,7 +1360,7 @@ static int nr_pcp_high(struct per_cpu_pages *pcp, struct zone *zone, int batch, 
 
 	high_min = pcp->high_min;
 	high_max = pcp->high_max;
-	high = pcp->high = pcp->high < high_min ? high_min : pcp->high > high_max ? high_max : pcp->high;
+	high = pcp->high = kclamp(pcp->high, high_min, high_max);
 
 	if (unlikely(!high))
 		return 0;
@@ -1381,8 +1393,7 @@ static int nr_pcp_high(struct per_cpu_pages *pcp, struct zone *zone, int batch, 
 		int need_high = pcp->free_count + batch;
 
 		if (pcp->high < need_high)
-			pcp->high = need_high < high_min ? high_min :
-				    need_high > high_max ? high_max : need_high;
+			pcp->high = kclamp(need_high, high_min, high_max);
 	}
 	return high;
 }
@@ -1394,6 +1405,8 @@ static int nr_pcp_high(struct per_cpu_pages *pcp, struct zone *zone, int batch, 
  * zone back above its high watermark loses ZONE_BELOW_HIGH.
  * PCPF_FREE_HIGH_BATCH is never set: it needs a per-CPU data-cache slice
  * above 3 x batch pages (Graviton4: 36 MiB L3 / 96 CPUs = 96 pages < 189).
+ * K6.6: free_high was any order-1..3 free while free_factor was non-zero;
+ * no ZONE_BELOW_HIGH (both arrived with the 6.7 pcp auto-tuning series).
  */
 static void free_unref_page_commit(struct machine *m, struct zone *zone, struct per_cpu_pages *pcp,
 				   pfn_t pfn, int migratetype, unsigned int order)

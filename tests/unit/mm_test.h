@@ -55,7 +55,10 @@ static inline int mm_env_config(struct mm_env *e, const char *const *kv)
 	return 0;
 }
 
-/* Build the machine; NULL (and e->err) on a configuration error. */
+/* Build the machine; NULL (and e->err) on a configuration error.  In
+ * SIM_DEBUG>=3 builds mm_check runs after every mm operation (a violation
+ * stops the test program); tests that break invariants on purpose, or run
+ * long loops on large machines, set their own interval. */
 static inline struct machine *mm_env_create(struct mm_env *e, const char *const *kv)
 {
 	struct sim_config sc = { 0 };
@@ -66,6 +69,8 @@ static inline struct machine *mm_env_create(struct mm_env *e, const char *const 
 	sc.seed = 1;
 	e->sim = sim_create(&sc);
 	e->m = machine_create(e->sim, &e->cfg, &e->sysctl, NULL, e->err, sizeof(e->err));
+	if (e->m)
+		mm_set_check_interval(e->m, 1);
 	return e->m;
 }
 

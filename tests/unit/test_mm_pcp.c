@@ -168,6 +168,7 @@ TEST(zone_below_high)
 	int high_before;
 
 	ASSERT_TRUE(m != NULL);
+	mm_set_check_interval(m, 256);	/* ~60 k frees on a 64 k-frame machine */
 	zone = mm_zone(m, ZONE_NORMAL);
 	pcp = pcp_of(m, 0);
 	taken = calloc(65536, sizeof(*taken));

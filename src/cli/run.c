@@ -21,7 +21,8 @@
  *      whether or not a progress line is shown, so the event count does
  *      not depend on the terminal); between steps the driver — never the
  *      model — reads the wall clock for the progress line;
- *   5. write tps.csv, locks.csv, profile.json, then result.json last; each
+ *   5. write tps.csv (when a workload has transactions), locks.csv,
+ *      profile.json, then result.json last; each
  *      file goes to NAME.tmp first and is renamed when complete; print one
  *      summary line on stdout (deterministic, like the files).
  * --iterations N repeats this into DIR/iter-K with seed+K-1 and writes the
@@ -432,7 +433,7 @@ static int run_once(const struct scenario *s, const char *dir, unsigned int iter
 		res->has_transactions = true;
 		wl_stats_merge(total, w->report.stats ? w->report.stats : &w->stats);
 	}
-	if (!rc && (write_tps_csv(dir, total, g, err, sizeof(err)) ||
+	if (!rc && ((res->has_transactions && write_tps_csv(dir, total, g, err, sizeof(err))) ||
 		    write_locks_csv(dir, sim, err, sizeof(err)) ||
 		    write_profile(dir, sim, err, sizeof(err)))) {
 		fprintf(stderr, "slowpath run: %s\n", err);

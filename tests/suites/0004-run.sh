@@ -69,6 +69,12 @@ else
 	ko "progress line on a terminal (script(1) missing)"
 fi
 
+printf '[global]\nduration=3s\n[machine]\nmemory=1g\nzones=DMA:1g,Normal:rest\ncpus=2\n' >"$TMP/idle.ini"
+"$SP" run "$TMP/idle.ini" --out "$TMP/idle" >"$TMP/idle.out"
+check "no workload: no transactions, no tps.csv" "grep -qx '$TMP/idle: 3.000 s simulated, [0-9]* events' '$TMP/idle.out' &&
+	[ ! -e '$TMP/idle/tps.csv' ] && ! grep -q '\"tps\"' '$TMP/idle/result.json' &&
+	[ -s '$TMP/idle/proc-vmstat' ] && grep -q '\"kinds\": \[\]' '$TMP/idle/profile.json'"
+
 # run-time errors
 printf '[machine]\nmemory=1g\nzones=DMA:2g,Normal:rest\n' >"$TMP/zones.ini"
 expect "machine the model rejects" 2 "$TMP/zones.ini:1: [machine]: zones add up to more than memory (1073741824 bytes)" \

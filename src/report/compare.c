@@ -141,8 +141,15 @@ static void name_union(const struct rpt_cmp *c, size_t off, struct rpt_named_lis
 			const struct rpt_named_list *l =
 				(const void *)((const char *)&c->sets[s].runs[i] + off);
 
-			for (size_t k = 0; k < l->n; k++)
-				rpt_named_set(out, l->v[k].name, 0, l->v[k].unit);
+			for (size_t k = 0; k < l->n; k++) {
+				struct rpt_named *have = (struct rpt_named *)
+					rpt_named_find(out, l->v[k].name);
+
+				if (!have)
+					rpt_named_set(out, l->v[k].name, 0, l->v[k].unit);
+				else if (!have->unit && l->v[k].unit)
+					have->unit = rpt_xstrdup(l->v[k].unit);
+			}
 		}
 }
 

@@ -227,30 +227,26 @@ static int get_counters(const char *path, json_t *o, const char *key, struct rpt
 	return 0;
 }
 
-/* "figures": name -> number, or name -> {"value": number, "unit": string}. */
+/* "figures": name -> number, with units in "figure_units": name -> string. */
 static int get_figures(const char *path, json_t *o, struct rpt_named_list *l, char *err, size_t errlen)
 {
-	json_t *obj = json_object_get(o, "figures"), *v;
+	json_t *obj = json_object_get(o, "figures"), *units = json_object_get(o, "figure_units"), *v;
 	const char *name;
 
 	if (!obj || json_is_null(obj))
 		return 0;
 	if (!json_is_object(obj))
 		return fail(err, errlen, "%s: 'figures' is not an object", path);
+	if (units && !json_is_null(units) && !json_is_object(units))
+		return fail(err, errlen, "%s: 'figure_units' is not an object", path);
 	json_object_foreach(obj, name, v) {
-		if (json_is_number(v)) {
-			rpt_named_set(l, name, json_number_value(v), NULL);
-		} else if (json_is_object(v) && json_is_number(json_object_get(v, "value"))) {
-			json_t *u = json_object_get(v, "unit");
+		json_t *u = units ? json_object_get(units, name) : NULL;
 
-			if (u && !json_is_string(u))
-				return fail(err, errlen, "%s: 'figures.%s.unit' is not a string", path, name);
-			rpt_named_set(l, name, json_number_value(json_object_get(v, "value")),
-				      u ? json_string_value(u) : NULL);
-		} else {
-			return fail(err, errlen, "%s: 'figures.%s' is neither a number nor {value, unit}",
-				    path, name);
-		}
+		if (!json_is_number(v))
+			return fail(err, errlen, "%s: 'figures.%s' is not a number", path, name);
+		if (u && !json_is_string(u))
+			return fail(err, errlen, "%s: 'figure_units.%s' is not a string", path, name);
+		rpt_named_set(l, name, json_number_value(v), u ? json_string_value(u) : NULL);
 	}
 	return 0;
 }

@@ -275,12 +275,16 @@ static void diff_node(struct diff_ctx *d, uint32_t n, int depth)
 		d->hidden++;
 		return;
 	}
-	snprintf(c1, sizeof(c1), in_a ? "%.2f%%" : "", pa);
+	c1[0] = c3[0] = c4[0] = '\0';
+	if (in_a)
+		snprintf(c1, sizeof(c1), "%.2f%%", pa);
 	snprintf(c2, sizeof(c2), "%+.2f%%", pb - pa);
 	if (strcmp(c2, "-0.00%") == 0)
 		strcpy(c2, "+0.00%");
-	snprintf(c3, sizeof(c3), in_a ? "%.3f" : "", d->ka[n] / 1e6);
-	snprintf(c4, sizeof(c4), in_b ? "%.3f" : "", d->kb[n] / 1e6);
+	if (in_a)
+		snprintf(c3, sizeof(c3), "%.3f", d->ka[n] / 1e6);
+	if (in_b)
+		snprintf(c4, sizeof(c4), "%.3f", d->kb[n] / 1e6);
 	if (!in_a)
 		strcpy(c5, "new");
 	else if (!in_b)

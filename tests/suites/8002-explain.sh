@@ -15,6 +15,17 @@ golden 8002-explain-diff.txt "$TMP/diff.txt"
 $RPT explain --time wait "$FIX/base" --diff "$FIX/nonblocking" >"$TMP/diffw.txt" 2>&1
 golden 8002-explain-diff-wait.txt "$TMP/diffw.txt"
 
+$RPT explain --kind backend --percent-limit 0 "$FIX/base" --diff "$FIX/nonblocking" >"$TMP/diffall.txt" 2>&1
+golden 8002-explain-diff-backend-all.txt "$TMP/diffall.txt"
+# Paths only one side has: direct compaction is gone under
+# noretry-nonblocking, waking kcompactd is new.
+if grep -Eq ' gone +__alloc_pages_direct_compact$' "$TMP/diffall.txt" &&
+   grep -Eq '^ +\+[0-9.]+% +[0-9.]+ +new +wakeup_kcompactd$' "$TMP/diffall.txt"; then
+	ok "diff marks gone and new paths"
+else
+	ko "diff marks gone and new paths"
+fi
+
 # Children of a node = its self + its children's: check on the backend
 # root of the CPU-only tree (Children 100% while Self is small).
 if sed -n 6p "$TMP/cpu.txt" | grep -Eq '^ +100\.00% +[0-9.]+% .*backend'; then

@@ -47,6 +47,15 @@ diff -u "$TMP/cmp.txt" "$TMP/fromhtml.txt" >"$TMP/d" && ok "html table = text ta
 $RPT report "$FIX/recorded" --html "$TMP/rec.html" --no-plots >"$TMP/out" 2>&1 &&
 	grep -q 'No result carries a profile' "$TMP/rec.html" && ok "recorded only, no plots" ||
 	ko "recorded only, no plots"
+SLOWPATH=$RPT scripts/demo-report.sh -o "$TMP/demo/index.html" "$FIX/base" "$FIX/nonblocking" \
+	>"$TMP/demo.out" 2>&1
+if [ "$(cat "$TMP/demo.out")" = "report: $TMP/demo/index.html" ] && [ -s "$TMP/demo/index.html" ] &&
+   [ -s "$TMP/demo/plots/tps.svg" ]; then
+	ok "scripts/demo-report.sh"
+else
+	cat "$TMP/demo.out"
+	ko "scripts/demo-report.sh"
+fi
 expect_status "no --html" 2 "give --html OUT" $RPT report "$FIX/base"
 expect_status "no folder" 2 "no result folder" $RPT report --html "$TMP/x.html"
 expect_status "bad folder" 2 "nosuch: no result.json" $RPT report "$TMP/nosuch" --html "$TMP/x.html"

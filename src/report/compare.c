@@ -153,6 +153,25 @@ static void name_union(const struct rpt_cmp *c, size_t off, struct rpt_named_lis
 		}
 }
 
+/* One metric per name in the runs' named list at off (union over all
+ * runs, first-seen order), LKP name "<lkp_prefix>.<name>". */
+static void add_named_metrics(struct rpt_cmp *c, size_t off, const char *lkp_prefix,
+			      enum rpt_better better, enum src_kind k,
+			      struct rpt_cmp_metric **v, size_t *n, size_t *cap)
+{
+	struct rpt_named_list u = { 0 };
+
+	name_union(c, off, &u);
+	for (size_t i = 0; i < u.n; i++) {
+		char lkp[256];
+
+		snprintf(lkp, sizeof(lkp), "%s.%s", lkp_prefix, u.v[i].name);
+		metric_fill(c, metric_add(v, n, cap, u.v[i].name, lkp, u.v[i].unit, better, false),
+			    k, u.v[i].name, 0);
+	}
+	rpt_named_release(&u);
+}
+
 /* ---- Ops rows (mmtests' vmstat summary) ---------------------------------- */
 
 enum op_kind {
@@ -327,7 +346,6 @@ void rpt_cmp_build(struct rpt_cmp *c, struct rpt_set *sets, int nr_sets)
 	static const char *const lat_rows[5] = {
 		"latency_avg_ms", "latency_p50_ms", "latency_p95_ms", "latency_p99_ms", "latency_max_ms"
 	};
-	struct rpt_named_list u = { 0 };
 	size_t cap = 0, pm_cap = 0, vm_cap = 0;
 	bool any_tps = false, any_lat = false;
 
@@ -350,36 +368,13 @@ void rpt_cmp_build(struct rpt_cmp *c, struct rpt_set *sets, int nr_sets)
 					  RPT_BETTER_LOWER, false), SRC_LATENCY, NULL, i);
 	}
 	/* Figures have no known direction: plain pdiff, no BAmean. */
-	name_union(c, offsetof(struct rpt_run, figures), &u);
-	for (size_t k = 0; k < u.n; k++) {
-		char lkp[256];
-
-		snprintf(lkp, sizeof(lkp), "figures.%s", u.v[k].name);
-		metric_fill(c, metric_add(&c->m, &c->nr_m, &cap, u.v[k].name, lkp, u.v[k].unit,
-					  RPT_BETTER_NONE, false), SRC_FIGURE, u.v[k].name, 0);
-	}
-	rpt_named_release(&u);
-
+	add_named_metrics(c, offsetof(struct rpt_run, figures), "figures", RPT_BETTER_NONE,
+			  SRC_FIGURE, &c->m, &c->nr_m, &cap);
 	/* Stalls per written page: fewer is better. */
-	name_union(c, offsetof(struct rpt_run, per_million), &u);
-	for (size_t k = 0; k < u.n; k++) {
-		char lkp[256];
-
-		snprintf(lkp, sizeof(lkp), "per-million-written.%s", u.v[k].name);
-		metric_fill(c, metric_add(&c->pm, &c->nr_pm, &pm_cap, u.v[k].name, lkp, "",
-					  RPT_BETTER_LOWER, false), SRC_PER_MILLION, u.v[k].name, 0);
-	}
-	rpt_named_release(&u);
-
-	name_union(c, offsetof(struct rpt_run, vmstat), &u);
-	for (size_t k = 0; k < u.n; k++) {
-		char lkp[256];
-
-		snprintf(lkp, sizeof(lkp), "proc-vmstat.%s", u.v[k].name);
-		metric_fill(c, metric_add(&c->vm, &c->nr_vm, &vm_cap, u.v[k].name, lkp, "",
-					  RPT_BETTER_NONE, false), SRC_VMSTAT, u.v[k].name, 0);
-	}
-	rpt_named_release(&u);
+	add_named_metrics(c, offsetof(struct rpt_run, per_million), "per-million-written",
+			  RPT_BETTER_LOWER, SRC_PER_MILLION, &c->pm, &c->nr_pm, &pm_cap);
+	add_named_metrics(c, offsetof(struct rpt_run, vmstat), "proc-vmstat", RPT_BETTER_NONE,
+			  SRC_VMSTAT, &c->vm, &c->nr_vm, &vm_cap);
 
 	/* Ops rows known to no set (e.g. THP counters absent) are dropped. */
 	c->ops = rpt_xmalloc(sizeof(*c->ops) * (sizeof(op_defs) / sizeof(op_defs[0])));

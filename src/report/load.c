@@ -16,7 +16,6 @@
 #include <sys/stat.h>
 
 #include "report/load.h"
-#include "sim/debug.h"
 
 const char *const rpt_time_names[RPT_NR_TIMES] = { "cpu", "spin", "sleep", "io", "runq" };
 const char *const rpt_latency_names[5] = { "avg", "p50", "p95", "p99", "max" };
@@ -69,8 +68,7 @@ void rpt_grow(void *v, size_t *cap, size_t want, size_t sz)
 	*cap = c;
 }
 
-SIM_PRINTF(3, 4)
-static int fail(char *err, size_t errlen, const char *fmt, ...)
+int rpt_errf(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -79,6 +77,8 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 	return -1;
 }
+
+#define fail rpt_errf
 
 char *rpt_read_file(const char *path, size_t *len, char *err, size_t errlen)
 {
@@ -295,7 +295,7 @@ static bool file_exists(const char *path)
 
 static const char tps_header[] = "interval_end_s,tps,lat_avg_ms,lat_max_ms";
 
-static int parse_series(const char *path, char *text, struct rpt_series *s, char *err, size_t errlen)
+int rpt_series_parse(const char *path, char *text, struct rpt_series *s, char *err, size_t errlen)
 {
 	char *line = text, *next;
 	unsigned int lineno = 0;
@@ -348,7 +348,7 @@ static int parse_series(const char *path, char *text, struct rpt_series *s, char
 	return 0;
 }
 
-static void series_release(struct rpt_series *s)
+void rpt_series_release(struct rpt_series *s)
 {
 	free(s->t);
 	free(s->tps);
@@ -592,6 +592,36 @@ out:
 	return rc;
 }
 
+static int parse_series_file(const char *path, char *text, void *out, char *err, size_t errlen)
+{
+	return rpt_series_parse(path, text, out, err, errlen);
+}
+
+static int parse_profile_file(const char *path, char *text, void *out, char *err, size_t errlen)
+{
+	return rpt_profile_parse(path, text, out, err, errlen);
+}
+
+/* DIR/NAME, when it exists, through parse into out; *have tells whether it
+ * did.  A file that exists but does not parse is an error. */
+static int load_optional(const char *dir, const char *name,
+			 int (*parse)(const char *, char *, void *, char *, size_t),
+			 void *out, bool *have, char *err, size_t errlen)
+{
+	char *path = path_join(dir, name), *text;
+	int rc = 0;
+
+	*have = false;
+	if (file_exists(path)) {
+		text = rpt_read_file(path, NULL, err, errlen);
+		rc = text ? parse(path, text, out, err, errlen) : -1;
+		free(text);
+		*have = rc == 0;
+	}
+	free(path);
+	return rc;
+}
+
 int rpt_run_load(struct rpt_run *r, const char *dir, unsigned int flags, char *err, size_t errlen)
 {
 	char *path;
@@ -609,32 +639,13 @@ int rpt_run_load(struct rpt_run *r, const char *dir, unsigned int flags, char *e
 	free(path);
 	if (rc)
 		return -1;
-	if (flags & RPT_LOAD_SERIES) {
-		path = path_join(dir, "tps.csv");
-		if (file_exists(path)) {
-			char *text = rpt_read_file(path, NULL, err, errlen);
-
-			rc = text ? parse_series(path, text, &r->series, err, errlen) : -1;
-			free(text);
-			r->has_series = rc == 0;
-		}
-		free(path);
-		if (rc)
-			return -1;
-	}
-	if (flags & RPT_LOAD_PROFILE) {
-		path = path_join(dir, "profile.json");
-		if (file_exists(path)) {
-			char *text = rpt_read_file(path, NULL, err, errlen);
-
-			rc = text ? rpt_profile_parse(path, text, &r->profile, err, errlen) : -1;
-			free(text);
-			r->has_profile = rc == 0;
-		}
-		free(path);
-		if (rc)
-			return -1;
-	}
+	if ((flags & RPT_LOAD_SERIES) &&
+	    load_optional(dir, "tps.csv", parse_series_file, &r->series, &r->has_series, err, errlen))
+		return -1;
+	if ((flags & RPT_LOAD_PROFILE) &&
+	    load_optional(dir, "profile.json", parse_profile_file, &r->profile, &r->has_profile,
+			  err, errlen))
+		return -1;
 	return 0;
 }
 
@@ -648,7 +659,7 @@ void rpt_run_release(struct rpt_run *r)
 	rpt_named_release(&r->vmstat);
 	rpt_named_release(&r->per_million);
 	rpt_named_release(&r->figures);
-	series_release(&r->series);
+	rpt_series_release(&r->series);
 	if (r->profile.v)
 		rpt_profile_release(&r->profile);
 	memset(r, 0, sizeof(*r));

@@ -25,6 +25,9 @@ char *rpt_xstrdup(const char *s);
 /* Grow *v (element size sz) so that it holds at least want elements. */
 void rpt_grow(void *v, size_t *cap, size_t want, size_t sz);
 
+/* snprintf into err; returns -1 (for "return rpt_errf(...)"). */
+int rpt_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* Whole file into a NUL-terminated buffer; NULL with err on failure. */
 char *rpt_read_file(const char *path, size_t *len, char *err, size_t errlen);
 
@@ -49,6 +52,10 @@ struct rpt_series {
 	size_t	n, cap;
 	double	*t, *tps, *lat_avg, *lat_max;
 };
+
+/* Parse tps.csv text (modified in place: lines are cut). */
+int rpt_series_parse(const char *path, char *text, struct rpt_series *s, char *err, size_t errlen);
+void rpt_series_release(struct rpt_series *s);
 
 /* Times a profile node carries (profile.json "self" keys). */
 enum rpt_time {

@@ -15,7 +15,6 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,18 +26,8 @@
 #include "report/plot.h"
 #include "report/procfs.h"
 #include "report/result.h"
-#include "sim/debug.h"
 
-SIM_PRINTF(3, 4)
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
+#define fail rpt_errf
 
 /* ---- tables: samples x columns ------------------------------------------- */
 

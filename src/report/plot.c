@@ -526,7 +526,7 @@ static int line_plot(struct writer *w, const char *plot, enum source src, size_t
 	snprintf(gp, sizeof(gp), "%s.gp", plot);
 	if (!(f = open_in(w, gp, &rf)))
 		return -1;
-	fputs("reset\nset grid\nset key outside bottom center horizontal\n"
+	fputs("reset\nset grid\nset key outside bottom center horizontal\nset bmargin 5.5\n"
 	      "set xlabel 'time since the first sample (s)'\nset ylabel ", f);
 	gp_quote(f, ylabel);
 	fputs("\nset title ", f);
@@ -622,7 +622,7 @@ static int plot_latency_cdf(struct writer *w)
 		return 0;
 	if (!(f = open_in(w, "latency-cdf.gp", &rf)))
 		return -1;
-	fputs("reset\nset grid\nset key outside bottom center horizontal\nset logscale x\n"
+	fputs("reset\nset grid\nset key outside bottom center horizontal\nset bmargin 5.5\nset logscale x\n"
 	      "set xlabel 'transaction latency (ms, log scale)'\nset ylabel 'fraction of transactions'\n"
 	      "set yrange [0.4:1.02]\nset ytics 0.1\n"
 	      "set title 'Latency CDF through p50, p95, p99 and max (result.json latency_ms)'\nplot ", f);

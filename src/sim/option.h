@@ -17,6 +17,16 @@
  *   OPT_BOOL     1/0 true/false yes/no on/off
  *   OPT_ENUM     one of enum_names (case-sensitive), stored as its index
  *   OPT_STRING   copied (owned by the scenario)
+ *
+ * Fractions are exact or rejected: "1.5g" is a whole number of bytes,
+ * "0.3k" is not and is an error; likewise times must come to whole
+ * nanoseconds and percentages to whole parts per million.  Bounds of an
+ * OPT_INT row are int64 values cast to uint64.  OPT_STRING fields hold
+ * NULL or a heap string; opt_parse_value frees the old string when it
+ * replaces it, so the config struct must start zeroed (calloc).
+ *
+ * Messages name the key and quote the offending text, lower case, no
+ * final period: "invalid size '4x' for 'memory' (expected ...)".
  */
 #ifndef SLOWPATH_SIM_OPTION_H
 #define SLOWPATH_SIM_OPTION_H
@@ -59,5 +69,10 @@ int opt_apply_defaults(const struct opt_def *table, void *base);
 /* Render the current value of a field as scenario text (for `check`). */
 void opt_format_value(const struct opt_def *opt, const void *base, char *buf, size_t len);
 const struct opt_def *opt_find(const struct opt_def *table, const char *key);
+/* Free the OPT_STRING fields of `base` (sets them to NULL). */
+void opt_release(const struct opt_def *table, void *base);
+/* Render the permitted range of a numeric option ("1..3000", "at least 4m")
+ * in its own value syntax; "" when it has none. */
+void opt_format_range(const struct opt_def *opt, char *buf, size_t len);
 
 #endif

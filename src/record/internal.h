@@ -95,7 +95,7 @@ struct rec_child {
 /* The signals the recorder blocks and waits for; install/restore them
  * around a recording (rec_main may run inside a test program). */
 struct rec_signals {
-	sigset_t	set;		/* SIGCHLD, SIGINT, SIGTERM, SIGHUP */
+	sigset_t	set;		/* SIGCHLD, SIGINT, SIGTERM, SIGHUP (not if ignored on entry) */
 	sigset_t	old_mask;
 	struct sigaction old_chld;
 };

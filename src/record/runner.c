@@ -4,8 +4,9 @@
  * process group so that stopping it stops everything it started (a
  * benchmark script and its clients), and waiting without signal handlers.
  *
- * The recorder blocks SIGCHLD, SIGINT, SIGTERM and SIGHUP for the whole
- * recording and takes them with sigtimedwait()/sigwaitinfo() where it
+ * The recorder blocks SIGCHLD, SIGINT, SIGTERM and SIGHUP (the last three
+ * unless they were ignored when it started, as nohup and '&' in a script
+ * arrange) for the whole recording and takes them with sigtimedwait()/sigwaitinfo() where it
  * waits anyway, so there is no asynchronous handler and no global flag.
  * (SIGCHLD gets an empty handler: POSIX leaves it open whether a blocked
  * signal whose action is "ignore" stays pending.)  The child gets the
@@ -36,11 +37,19 @@ void rec_signals_block(struct rec_signals *sg)
 {
 	struct sigaction sa;
 
+	static const int stop_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
 	sigemptyset(&sg->set);
 	sigaddset(&sg->set, SIGCHLD);
-	sigaddset(&sg->set, SIGINT);
-	sigaddset(&sg->set, SIGTERM);
-	sigaddset(&sg->set, SIGHUP);
+	for (size_t i = 0; i < sizeof(stop_sigs) / sizeof(stop_sigs[0]); i++) {
+		struct sigaction old;
+
+		/* ignored on entry (nohup, '&' in a script): the caller does not
+		 * want it to stop anything, so neither do we */
+		if (sigaction(stop_sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
+		sigaddset(&sg->set, stop_sigs[i]);
+	}
 	sigprocmask(SIG_BLOCK, &sg->set, &sg->old_mask);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = rec_on_sigchld;

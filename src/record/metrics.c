@@ -67,8 +67,8 @@ static int number(const char *w, bool allow_neg, double *out)
 			return -1;
 		s++;
 	}
-	if (*s < '0' || *s > '9')
-		return -1;
+	if (*s < '0' || *s > '9' || s[strspn(s, "0123456789.eE+-")] != '\0')
+		return -1;	/* no hex floats, inf, nan */
 	errno = 0;
 	*out = strtod(w, &end);
 	if (errno || *end != '\0' || !isfinite(*out))

@@ -72,6 +72,7 @@ struct rec_opts {
 	const char	*out;
 	const char	*proc_root;
 	const char	*metrics_from;
+	bool		skip[NR_REC_FILES];	/* --skip */
 	char		**argv;		/* the command, NULL-terminated; NULL = none */
 };
 
@@ -91,6 +92,7 @@ struct rec_run {
 	struct rpt_file	mon[NR_REC_FILES];
 	bool		mon_open[NR_REC_FILES];
 	struct rec_miss	miss[NR_REC_FILES];
+	uint64_t	read_ns[NR_REC_FILES];	/* time in read() (live: the kernel's work) */
 	/* parsed state kept across samples */
 	struct rpt_counters vm_first, vm_last;
 	bool		have_vm_first, have_vm_last;
@@ -146,7 +148,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: slowpath record [--interval 1s] [--out DIR] [--proc-root DIR]\n"
-		"                       [--duration T] [--metrics-from FILE] [--] COMMAND [ARGS...]\n"
+		"                       [--duration T] [--metrics-from FILE] [--skip FILE,...]\n"
+		"                       [--] COMMAND [ARGS...]\n"
 		"\n"
 		"Runs COMMAND (no shell) and samples /proc/{vmstat,buddyinfo,pagetypeinfo,\n"
 		"zoneinfo,meminfo} every interval until it exits; writes a result folder like\n"
@@ -158,7 +161,32 @@ static void usage(FILE *f)
 		"  --proc-root DIR     replay captured files: DIR/0001/vmstat, DIR/0002/... (or one\n"
 		"                      snapshot DIR/vmstat...) on a virtual clock\n"
 		"  --metrics-from FILE the benchmark's tps/latency/figures, read when the command\n"
-		"                      has exited (format in docs/record.md)\n");
+		"                      has exited (format in docs/record.md)\n"
+		"  --skip FILE,...     do not sample these (e.g. pagetypeinfo, whose read walks\n"
+		"                      every free list: costly on large fragmented machines)\n");
+}
+
+/* --skip pagetypeinfo[,zoneinfo...]: files not to sample. */
+static int parse_skip(const char *list, bool *skip)
+{
+	const char *p = list;
+
+	for (;;) {
+		size_t n = strcspn(p, ","), i;
+
+		for (i = 0; i < NR_REC_FILES; i++)
+			if (strlen(rec_files[i].file) == n && strncmp(p, rec_files[i].file, n) == 0)
+				break;
+		if (i == NR_REC_FILES) {
+			fprintf(stderr, "record: --skip '%.*s': not one of vmstat, buddyinfo, "
+				"pagetypeinfo, zoneinfo, meminfo\n", (int)n, p);
+			return -1;
+		}
+		skip[i] = true;
+		if (p[n] == '\0')
+			return 0;
+		p += n + 1;
+	}
 }
 
 /* 0, or 2 (usage error, message printed), or 1 for --help. */
@@ -170,6 +198,7 @@ static int parse_options(int argc, char **argv, struct rec_opts *o)
 		{ "proc-root",	  required_argument, NULL, 'p' },
 		{ "duration",	  required_argument, NULL, 'd' },
 		{ "metrics-from", required_argument, NULL, 'M' },
+		{ "skip",	  required_argument, NULL, 's' },
 		{ "help",	  no_argument,	     NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -205,6 +234,10 @@ static int parse_options(int argc, char **argv, struct rec_opts *o)
 			break;
 		case 'M':
 			o->metrics_from = optarg;
+			break;
+		case 's':
+			if (parse_skip(optarg, o->skip))
+				return 2;
 			break;
 		case 'h':
 			usage(stdout);
@@ -361,8 +394,14 @@ static int take_sample(struct rec_run *r, char *err, size_t errlen)
 
 	epoch_text(r, t, tt, sizeof(tt));
 	for (size_t i = 0; i < NR_REC_FILES; i++) {
-		int rc = r->src.ops->read(&r->src, rec_files[i].file, true, &r->text);
+		uint64_t t0;
+		int rc;
 
+		if (r->o.skip[i])
+			continue;
+		t0 = r->src.ops->now(&r->src);
+		rc = r->src.ops->read(&r->src, rec_files[i].file, true, &r->text);
+		r->read_ns[i] += r->src.ops->now(&r->src) - t0;
 		if (rc) {
 			note_miss(&r->miss[i], r->text.path, rc);
 			continue;
@@ -507,6 +546,13 @@ static int write_result(struct rec_run *r, const struct rec_metrics *m, bool hav
 
 			snprintf(buf, sizeof(buf), "%s (%u of %u samples)", r->miss[i].first,
 				 r->miss[i].count, r->samples);
+			rpt_result_add_missing(&res, buf);
+		}
+	for (size_t i = 0; i < NR_REC_FILES; i++)
+		if (r->o.skip[i]) {
+			char buf[128];
+
+			snprintf(buf, sizeof(buf), "%s: not recorded (--skip)", rec_files[i].file);
 			rpt_result_add_missing(&res, buf);
 		}
 	if (r->metrics_miss)
@@ -759,10 +805,16 @@ int rec_main(int argc, char **argv)
 	if (!replay) {
 		double cpu = cpu_seconds() - cpu0, wall = (double)r.t_end / 1e9;
 
+		size_t top = 0;
+
+		for (size_t i = 1; i < NR_REC_FILES; i++)
+			if (r.read_ns[i] > r.read_ns[top])
+				top = i;
 		fprintf(stderr, "record: %u samples in %.1f s, recorder CPU %.3f s", r.samples, wall, cpu);
 		if (wall >= 10)		/* getrusage ticks make shorter figures noise */
 			fprintf(stderr, " (%.2f %% of one CPU)", 100 * cpu / wall);
-		fputc('\n', stderr);
+		fprintf(stderr, "; reading %s/%s took %.3f s\n", r.src.root, rec_files[top].file,
+			(double)r.read_ns[top] / 1e9);
 	}
 	ret = stop > 0 ? 128 + stop : 0;
 out:

@@ -130,6 +130,7 @@ static const struct {
 	{ "figure a\n", "m:1: 'figure' wants: name value [unit]" },
 	{ "figure a 1 u x\n", "m:1: unexpected text 'x' after the unit" },
 	{ "figure a nan\n", "m:1: invalid value 'nan' for figure 'a'" },
+	{ "figure a 0x10\n", "m:1: invalid value '0x10' for figure 'a'" },
 };
 
 /* A test that each malformed metrics file above gets its exact message.

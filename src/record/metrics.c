@@ -76,6 +76,22 @@ static int number(const char *w, bool allow_neg, double *out)
 	return 0;
 }
 
+/* Room for one more element in an array of n (doubling). 0 or -1. */
+static int grow(void **a, size_t *cap, size_t n, size_t size)
+{
+	size_t c = *cap ? 2 * *cap : 16;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	p = realloc(*a, c * size);
+	if (!p)
+		return -1;
+	*a = p;
+	*cap = c;
+	return 0;
+}
+
 static bool valid_name(const char *w)
 {
 	if (!*w)
@@ -148,15 +164,8 @@ int rec_metrics_parse(const char *path, const char *text, struct rec_metrics *m,
 			if (m->nr_iv && iv.end_s <= m->iv[m->nr_iv - 1].end_s)
 				FAIL("interval end %g is not after the previous one (%g)",
 				     iv.end_s, m->iv[m->nr_iv - 1].end_s);
-			if (m->nr_iv == m->cap_iv) {
-				size_t cap = m->cap_iv ? 2 * m->cap_iv : 64;
-				struct rec_interval *a = realloc(m->iv, cap * sizeof(*a));
-
-				if (!a)
-					FAIL("out of memory");
-				m->iv = a;
-				m->cap_iv = cap;
-			}
+			if (grow((void **)&m->iv, &m->cap_iv, m->nr_iv, sizeof(*m->iv)))
+				FAIL("out of memory");
 			m->iv[m->nr_iv++] = iv;
 		} else if (strcmp(key, "figure") == 0) {
 			struct rpt_figure fg = { 0 };
@@ -175,15 +184,8 @@ int rec_metrics_parse(const char *path, const char *text, struct rec_metrics *m,
 			unit = word(&p);
 			if ((w = word(&p)))
 				FAIL("unexpected text '%s' after the unit", w);
-			if (m->nr_fig == m->cap_fig) {
-				size_t cap = m->cap_fig ? 2 * m->cap_fig : 16;
-				struct rpt_figure *a = realloc(m->fig, cap * sizeof(*a));
-
-				if (!a)
-					FAIL("out of memory");
-				m->fig = a;
-				m->cap_fig = cap;
-			}
+			if (grow((void **)&m->fig, &m->cap_fig, m->nr_fig, sizeof(*m->fig)))
+				FAIL("out of memory");
 			fg.name = strdup(name);
 			fg.unit = strdup(unit ? unit : "");
 			m->fig[m->nr_fig++] = fg;

@@ -11,16 +11,9 @@
 # record arguments, one per line, @OUT@ for the output folder), `status`,
 # `stderr` and `out/` (the result folder).  A replay reads no clock, so
 # the expected files hold every key, wall_seconds included.
-set -u
 build=${1:?usage: $0 BUILD_DIR}
-here=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$here" || exit 1
+cd "$(dirname "$0")/../.." || exit 1
 . tests/suites/record-lib.sh
-
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 for case_dir in tests/fixtures/proc/expected/*/; do
 	name=$(basename "$case_dir")
@@ -38,8 +31,7 @@ for case_dir in tests/fixtures/proc/expected/*/; do
 		rm -rf "$case_dir/out"
 		[ -d "$out" ] && cp -r "$out" "$case_dir/out"
 		cp "$tmp/$name/status" "$tmp/$name/stderr" "$case_dir/"
-		echo "updated $name"
-		pass=$((pass + 1))
+		check "updated $name" 0
 		continue
 	fi
 	ok=1
@@ -57,12 +49,7 @@ for case_dir in tests/fixtures/proc/expected/*/; do
 			ok=0
 		fi
 	fi
-	if [ $ok = 1 ]; then
-		echo "ok   $name"
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-	fi
+	check "$name" $((1 - ok))
 done
 
 # The same replay twice gives the same bytes (no clock, no host state).
@@ -70,34 +57,18 @@ record --proc-root tests/fixtures/proc/replay/writeback --out "$tmp/d1" \
 	--metrics-from tests/fixtures/proc/metrics/pgbench-like 2>/dev/null
 record --proc-root tests/fixtures/proc/replay/writeback --out "$tmp/d2" \
 	--metrics-from tests/fixtures/proc/metrics/pgbench-like 2>/dev/null
-if [ -f "$tmp/d1/result.json" ] && diff -r "$tmp/d1" "$tmp/d2" >/dev/null; then
-	echo "ok   replay-deterministic"
-	pass=$((pass + 1))
-else
-	echo "FAIL replay-deterministic"
-	fail=$((fail + 1))
-fi
+[ -f "$tmp/d1/result.json" ] && diff -r "$tmp/d1" "$tmp/d2" >/dev/null
+check replay-deterministic $?
 
 # The replayed proc-vmstat monitor is the mmtests monitor it was cut from.
-if cmp -s "$tmp/6.18-3s/out/proc-vmstat" tests/fixtures/proc/linux-6.18/monitor-proc-vmstat; then
-	echo "ok   monitor-equals-mmtests-capture"
-	pass=$((pass + 1))
-else
-	echo "FAIL monitor-equals-mmtests-capture"
-	fail=$((fail + 1))
-fi
+cmp -s "$tmp/6.18-3s/out/proc-vmstat" tests/fixtures/proc/linux-6.18/monitor-proc-vmstat
+check monitor-equals-mmtests-capture $?
 
 # A command that cannot run leaves an earlier result in --out alone.
 record --proc-root tests/fixtures/proc/replay/6.18-3s --out "$tmp/keep" 2>/dev/null
 cp "$tmp/keep/result.json" "$tmp/keep.json"
 record --proc-root tests/fixtures/proc/replay/6.18-3s --out "$tmp/keep" -- /nonexistent/cmd 2>/dev/null
-if [ $? = 2 ] && cmp -s "$tmp/keep/result.json" "$tmp/keep.json" && ! ls "$tmp/keep"/*.tmp >/dev/null 2>&1; then
-	echo "ok   failed-start-keeps-earlier-result"
-	pass=$((pass + 1))
-else
-	echo "FAIL failed-start-keeps-earlier-result"
-	fail=$((fail + 1))
-fi
+[ $? = 2 ] && cmp -s "$tmp/keep/result.json" "$tmp/keep.json" && ! ls "$tmp/keep"/*.tmp >/dev/null 2>&1
+check failed-start-keeps-earlier-result $?
 
-echo "9001-record-replay: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary 9001-record-replay

@@ -6,21 +6,10 @@
 # No test here measures time; they only wait for things to happen.
 #
 #   tests/suites/9002-record-live.sh BUILD_DIR
-set -u
 build=${1:?usage: $0 BUILD_DIR}
-here=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$here" || exit 1
+cd "$(dirname "$0")/../.." || exit 1
 . tests/suites/record-lib.sh
 
-pass=0
-fail=0
-tmp=$(mktemp -d)
-chmod 755 "$tmp"
-trap 'rm -rf "$tmp"' EXIT
-
-check() {	# NAME CONDITION-STATUS
-	if [ "$2" = 0 ]; then echo "ok   $1"; pass=$((pass + 1)); else echo "FAIL $1"; fail=$((fail + 1)); fi
-}
 key() {		# FILE KEY: the value of a top-level scalar key of result.json
 	sed -n "s/^  \"$2\": \(.*\),\$/\1/p" "$1"
 }
@@ -83,5 +72,4 @@ if ps -eo stat=,args= | grep -v '^Z' | grep -q " sleep 9$$\$"; then ok=0; fi
 [ $ok = 1 ] || { echo "rc=$rc"; cat "$tmp/t.err"; }
 check sigterm-keeps-recording $((1 - ok))
 
-echo "9002-record-live: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary 9002-record-live

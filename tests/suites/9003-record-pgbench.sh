@@ -9,16 +9,9 @@
 # as passed.  CI installs PostgreSQL (scripts/install-deps.sh).
 #
 #   tests/suites/9003-record-pgbench.sh BUILD_DIR
-set -u
 build=${1:?usage: $0 BUILD_DIR}
-here=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$here" || exit 1
+cd "$(dirname "$0")/../.." || exit 1
 . tests/suites/record-lib.sh
-
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 SLOWPATH_RECORD=$RECORD_CMD scenarios/real/pgbench-local --seconds 10 --out "$tmp/pg" \
 	>"$tmp/log" 2>&1
@@ -30,9 +23,6 @@ if [ $rc = 77 ]; then
 	exit 0
 fi
 
-check() {
-	if [ "$2" = 0 ]; then echo "ok   $1"; pass=$((pass + 1)); else echo "FAIL $1"; fail=$((fail + 1)); fi
-}
 r=$tmp/pg/result.json
 key() { sed -n "s/^  \"$1\": \(.*\),\$/\1/p" "$r"; }
 vm() { sed -n "/^  \"vmstat\": {/,/^  }/s/^    \"$1\": \(-\{0,1\}[0-9]*\),\{0,1\}\$/\1/p" "$r"; }
@@ -57,5 +47,4 @@ check nr_written-delta-positive $?
 check series-and-monitors $?
 echo "pgbench: tps $tps, transactions $tx, nr_written delta $written pages"
 [ $fail = 0 ] || cat "$tmp/log"
-echo "9003-record-pgbench: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary 9003-record-pgbench

@@ -386,7 +386,8 @@ static int absorb(struct rec_run *r, enum rec_kind kind, const char *path, const
 	return rc ? -1 : 0;
 }
 
-/* Take sample number r->samples + 1 at the source's current time. */
+/* Take sample number r->samples + 1 at the source's current time.  0, -1
+ * for malformed input, -2 when a monitor file cannot be created. */
 static int take_sample(struct rec_run *r, char *err, size_t errlen)
 {
 	uint64_t t = r->src.ops->now(&r->src);
@@ -410,7 +411,7 @@ static int take_sample(struct rec_run *r, char *err, size_t errlen)
 			return -1;
 		if (!r->mon_open[i]) {
 			if (rpt_file_open(&r->mon[i], r->o.out, rec_files[i].monitor, err, errlen))
-				return -1;
+				return -2;
 			r->mon_open[i] = true;
 		}
 		rpt_monitor_sample(r->mon[i].f, tt, r->text.buf);
@@ -588,7 +589,7 @@ static int commit_monitors(struct rec_run *r, char *err, size_t errlen)
 
 /*
  * Sample until the end (step 3 of the file comment).  Returns 0, the
- * signal number that stopped the recording, or -1 on malformed input.
+ * signal number that stopped the recording, or take_sample()'s error.
  */
 static int sample_loop(struct rec_run *r, char *err, size_t errlen)
 {
@@ -601,7 +602,7 @@ static int sample_loop(struct rec_run *r, char *err, size_t errlen)
 	for (;;) {
 		bool live_child = !replay && r->have_child && r->child.running;
 		uint64_t now;
-		int sig;
+		int sig, rc;
 
 		if (r->o.duration_ns) {
 			if (r->t_last - r->t_first >= r->o.duration_ns)
@@ -615,7 +616,7 @@ static int sample_loop(struct rec_run *r, char *err, size_t errlen)
 		if (sig == SIGCHLD) {
 			if (!rec_child_poll(&r->child))
 				continue;
-			return take_sample(r, err, errlen) ? -1 : 0;	/* the command's end */
+			return take_sample(r, err, errlen);	/* the command's end */
 		}
 		if (sig > 0) {
 			/* the last sample shows the moment the user stopped us */
@@ -623,10 +624,10 @@ static int sample_loop(struct rec_run *r, char *err, size_t errlen)
 
 			if (r->have_child)
 				rec_child_stop(&r->child, sig, REC_STOP_GRACE_NS, &r->sg);
-			return rc ? -1 : sig;
+			return rc ? rc : sig;
 		}
-		if (take_sample(r, err, errlen))
-			return -1;
+		if ((rc = take_sample(r, err, errlen)))
+			return rc;
 		if (!replay && !r->o.duration_ns && !r->have_child)
 			return 0;	/* cannot happen: options require one of them */
 		now = r->src.ops->now(&r->src);
@@ -733,9 +734,10 @@ int rec_main(int argc, char **argv)
 	rec_signals_block(&r.sg);
 	signals_on = true;
 	r.src.ops->select(&r.src, 1);
-	if (take_sample(&r, err, sizeof(err))) {
+	rc = take_sample(&r, err, sizeof(err));
+	if (rc) {
 		fprintf(stderr, "record: %s\n", err);
-		ret = 2;
+		ret = rc == -1 ? 2 : 1;
 		goto out;
 	}
 	if (r.o.argv) {
@@ -753,7 +755,7 @@ int rec_main(int argc, char **argv)
 			rec_child_stop(&r.child, SIGTERM, REC_STOP_GRACE_NS, &r.sg);
 		clear_old_results(r.o.out);
 		commit_monitors(&r, err, sizeof(err));	/* keep what was recorded */
-		ret = 2;
+		ret = stop == -1 ? 2 : 1;
 		goto out;
 	}
 	if (r.have_child && r.child.running) {

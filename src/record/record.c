@@ -620,7 +620,7 @@ static int sample_loop(struct rec_run *r, char *err, size_t errlen)
 		}
 		if (sig > 0) {
 			/* the last sample shows the moment the user stopped us */
-			int rc = take_sample(r, err, errlen);
+			rc = take_sample(r, err, errlen);
 
 			if (r->have_child)
 				rec_child_stop(&r->child, sig, REC_STOP_GRACE_NS, &r->sg);

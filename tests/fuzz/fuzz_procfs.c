@@ -1,21 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fuzz_procfs.c — libFuzzer target for the /proc and monitor parsers
- * (report/procfs.c), which read files the recorder and `compare` get from
- * users and from kernels we have never seen.
+ * fuzz_procfs.c — libFuzzer target for the recorder's input parsers: the
+ * /proc and monitor parsers (report/procfs.c), which read files the
+ * recorder and `compare` get from users and from kernels we have never
+ * seen, and the --metrics-from parser (record/metrics.c).
  *
- * Input: the first byte picks the parser (mod 6: vmstat, meminfo,
- * buddyinfo, pagetypeinfo, zoneinfo, monitor), the rest is the file text
+ * Input: the first byte picks the parser (mod 7: vmstat, meminfo,
+ * buddyinfo, pagetypeinfo, zoneinfo, monitor, metrics), the rest is the file text
  * (up to the first NUL, as the recorder reads it).  A parser must return 0
  * or -1 with a "path:line: " message, and never read out of bounds, leak
  * or hit undefined behaviour.  A monitor's sample texts are fed to the
  * vmstat and buddyinfo parsers too, as the report code does.
- * Corpus: tests/fuzz/corpus/procfs (the 6.18 fixtures, selector-prefixed).
+ * Corpus: tests/fuzz/corpus/procfs (the 6.18 fixtures and a metrics file,
+ * selector-prefixed).
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "record/internal.h"
 #include "report/procfs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -45,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data + 1, size - 1);
 	text[size - 1] = '\0';
 	err[0] = '\0';
-	switch (data[0] % 6) {
+	switch (data[0] % 7) {
 	case 0:
 		rc = proc_parse_vmstat("f", text, &c, err, sizeof(err));
 		break;
@@ -75,6 +78,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			proc_monitor_release(&m);
 		}
 		break;
+	case 6: {
+		struct rec_metrics rm;
+
+		rc = rec_metrics_parse("f", text, &rm, err, sizeof(err));
+		if (rc == 0)
+			rec_metrics_release(&rm);
+		break;
+	}
 	}
 	check_err(rc, err);
 	rpt_counters_release(&c);

@@ -467,3 +467,37 @@ TEST(structural_truncation_detected)
 	free(z);
 	free(t);
 }
+
+/* A test that a folder written by the live recorder (the pgbench-local
+ * fixture) reads back: every monitor splits into samples and every sample
+ * parses with its parser — what compare and the plots do with it.  Expect
+ * 12 samples in each monitor and no parse error. */
+TEST(recorded_folder_reads_back)
+{
+	static const struct { const char *file; enum which w; } mon[] = {
+		{ "proc-vmstat", P_VMSTAT }, { "proc-meminfo", P_MEMINFO },
+		{ "proc-buddyinfo", P_BUDDY }, { "proc-pagetypeinfo", P_PTYPE },
+		{ "proc-zoneinfo", P_ZONE },
+	};
+
+	for (size_t i = 0; i < sizeof(mon) / sizeof(mon[0]); i++) {
+		char path[256], err[256] = "";
+		struct proc_monitor m;
+		char *t;
+
+		snprintf(path, sizeof(path), "tests/fixtures/results/recorded-pgbench-local/%s",
+			 mon[i].file);
+		t = slurp(path);
+		ASSERT_TRUE(t != NULL);
+		ASSERT_EQ(proc_parse_monitor(path, t, &m, err, sizeof(err)), 0);
+		ASSERT_EQ(m.n, 12);
+		for (size_t k = 0; k < m.n; k++)
+			if (run_parser(mon[i].w, path, m.s[k].text, err, sizeof(err))) {
+				harness_fail(__FILE__, __LINE__, "sample %zu: %s", k, err);
+				break;
+			}
+		proc_monitor_release(&m);
+		free(t);
+		ASSERT_OK_SO_FAR();
+	}
+}

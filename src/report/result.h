@@ -74,10 +74,27 @@ struct rpt_result {
 };
 
 void rpt_result_add_figure(struct rpt_result *r, const char *name, double value, const char *unit);
-/* Compute per_million_written from r->vmstat (nr_written delta). */
-/* Write DIR/result.json atomically.  Returns 0 or -1 with err. */
+/* Append a "path: reason" line to r->missing (recorded runs); copied. */
+void rpt_result_add_missing(struct rpt_result *r, const char *text);
+/*
+ * Write DIR/result.json atomically (keys in docs/results.md order;
+ * per_million_written is computed here from r->vmstat's nr_written delta).
+ * Returns 0 or -1 with err.
+ */
 int rpt_result_write(const char *dir, const struct rpt_result *r, char *err, size_t errlen);
+/*
+ * --iterations N: DIR/result.json summarising iteration results iters[0..n-1]
+ * ("iterations": N, "aggregate": mean/stddev/min/max per metric, stddev
+ * being the sample standard deviation, 0 for one iteration).
+ */
+int rpt_result_write_aggregate(const char *dir, const struct rpt_result *iters, unsigned int n,
+			       char *err, size_t errlen);
+/* Frees the counters, figures and missing lines (the const char * fields
+ * are borrowed and left alone) and zeroes *r. */
 void rpt_result_release(struct rpt_result *r);
+
+/* mkdir -p DIR.  Returns 0 or -1 with err ("DIR: reason"). */
+int rpt_mkdir_p(const char *dir, char *err, size_t errlen);
 
 /* Atomic file writing: open DIR/NAME.tmp; commit renames to DIR/NAME. */
 struct rpt_file {
@@ -88,7 +105,11 @@ int rpt_file_open(struct rpt_file *rf, const char *dir, const char *name, char *
 int rpt_file_commit(struct rpt_file *rf, char *err, size_t errlen);	/* fclose + rename */
 void rpt_file_abort(struct rpt_file *rf);				/* fclose + unlink */
 
-/* Monitors in mmtests layout: "time: <t>\n" followed by the text. */
+/* Monitors in mmtests layout: "time: <t>\n" followed by the text (a final
+ * newline is added when the text lacks one). */
 void rpt_monitor_sample(FILE *f, const char *time_text, const char *text);
+/* Virtual time as monitors print it: whole seconds ("10") when `whole`,
+ * else three decimals ("10.250"). */
+void rpt_format_monitor_time(char *buf, size_t len, uint64_t ns, bool whole);
 
 #endif

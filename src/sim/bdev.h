@@ -11,6 +11,7 @@
 #ifndef SLOWPATH_SIM_BDEV_H
 #define SLOWPATH_SIM_BDEV_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "sim/sim.h"
@@ -27,11 +28,20 @@ struct bdev_config {
 	uint32_t	members;	/* RAID0 members, 1 = plain device */
 	uint64_t	chunk_bytes;	/* RAID0 chunk size */
 	uint64_t	io_unit_bytes;	/* IOPS accounting unit (io2: 256 KiB); 0 = per request */
-	uint64_t	size_bytes;	/* capacity */
+	uint64_t	size_bytes;	/* capacity; 0 = unchecked */
+	uint64_t	total_iops;	/* whole-device cap in io units/s, before striping
+					 * (e.g. an instance's EBS IOPS cap); 0 = none */
+	uint64_t	total_bandwidth;	/* whole-device cap in bytes/s; 0 = none */
 };
+
+/* Validate a configuration: 0, or -1 with a message in err[errlen]
+ * (lower case, no final period; the caller adds file:line). */
+int bdev_config_check(const struct bdev_config *cfg, char *err, size_t errlen);
 
 struct bdev;
 
+/* The sim owns the device (freed by sim_destroy).  An invalid config is a
+ * bug here: check user input with bdev_config_check first. */
 struct bdev *bdev_create(struct sim *sim, const struct bdev_config *cfg);
 const char *bdev_name(const struct bdev *b);
 
@@ -45,7 +55,9 @@ int bdev_io_wait(struct sim *sim, struct bdev *b, enum bio_op op,
 		 uint64_t offset, uint64_t len);
 
 struct bdev_stats {
-	uint64_t	reads, writes, flushes;
+	uint64_t	reads, writes, flushes;	/* requests submitted to the device */
+	uint64_t	member_ios;	/* member requests after striping (flushes: one per member) */
+	uint64_t	io_units;	/* IOPS units consumed (io_unit_bytes accounting) */
 	uint64_t	read_bytes, write_bytes;
 	uint64_t	busy_ns;	/* time with >= 1 request in service, summed over members */
 	uint64_t	queue_ns;	/* total time requests waited before service */

@@ -48,3 +48,11 @@ double rng_exp(struct sim_rng *r, double mean)
 
 	return -mean * log1p(-u);
 }
+
+double rng_normal(struct sim_rng *r)
+{
+	double u1 = 1.0 - rng_double(r);	/* (0, 1]: log stays finite */
+	double u2 = rng_double(r);
+
+	return sqrt(-2.0 * log(u1)) * cos(6.283185307179586476925 * u2);
+}

@@ -63,6 +63,10 @@ static inline double rng_double(struct sim_rng *r)
 
 /* Exponential with the given mean (> 0). */
 double rng_exp(struct sim_rng *r, double mean);
+/* Standard normal N(0, 1) (Box-Muller, two uniforms per draw, no state
+ * kept between draws so a stream's position depends only on the number of
+ * calls). */
+double rng_normal(struct sim_rng *r);
 /* Bernoulli: 1 with probability p. */
 static inline int rng_chance(struct sim_rng *r, double p)
 {

@@ -121,6 +121,24 @@ struct sim_task *sim_current(const struct sim *sim);	/* NULL in engine context *
 uint32_t sim_task_id(const struct sim_task *t);
 const char *sim_task_name(const struct sim_task *t);
 int sim_task_kind_of(const struct sim_task *t);
+/* Tasks by id (0 .. sim_nr_tasks()-1), for reports; exited tasks stay
+ * listed with their statistics. */
+uint32_t sim_nr_tasks(const struct sim *sim);
+struct sim_task *sim_task_get(const struct sim *sim, uint32_t id);
+bool sim_task_exited(const struct sim_task *t);
+
+/* Per-task time accounting.  cpu_ns includes the engine's own charges
+ * (context switch, lock hand-off); the five totals of all tasks of a kind
+ * equal the sums over that kind's path tree. */
+struct sim_task_stats {
+	uint64_t	cpu_ns;		/* CPU time charged */
+	uint64_t	spin_ns;	/* spinning on spinlocks */
+	uint64_t	sleep_ns;	/* blocked on mutex/rwsem/waitq/timer */
+	uint64_t	io_ns;		/* blocked on block I/O */
+	uint64_t	runq_ns;	/* runnable, waiting for a CPU */
+	uint64_t	switches;	/* times it was put on a CPU */
+};
+void sim_task_stats(const struct sim_task *t, struct sim_task_stats *out);
 
 /* CPU the current task runs on; in engine context, sim->engine_cpu
  * (settable for unit tests with sim_set_engine_cpu). */
@@ -133,7 +151,12 @@ void sim_set_engine_cpu(struct sim *sim, unsigned int cpu);
 void sim_charge(struct sim *sim, uint64_t ns);
 /* Charge `n` units of cost-table row `id`. */
 void sim_charge_cost(struct sim *sim, enum cost_id id, uint64_t n);
-/* Make pending charge real: the clock advances (other events may run). */
+/* Make pending charge real: the clock advances (other events may run).
+ * If no queued event is due at or before the task's local time, the clock
+ * is advanced directly without a queue round trip (the result is the same
+ * as queueing a resume event: it would be the next one to run).  If the
+ * task's slice is used up and another task waits for its CPU, it is
+ * preempted here (a sync point is where a tick's preemption takes effect). */
 void sim_sync(struct sim *sim);
 /* cond_resched(): sync, and give the CPU up if the slice is used and
  * another task waits for this CPU. */
@@ -147,6 +170,14 @@ void sim_sleep_until(struct sim *sim, sim_time_t when);
 typedef void (*sim_callback_fn)(struct sim *sim, void *arg);
 /* Run `fn(sim, arg)` in engine context at `when` (>= now). */
 void sim_call_at(struct sim *sim, sim_time_t when, sim_callback_fn fn, void *arg);
+
+/* Event trace hook (determinism checks, debugging): called before every
+ * event with its (time, seq) and the id + 1 of the task it resumes or
+ * times out (0 for plain callbacks).  NULL disables. */
+typedef void (*sim_trace_fn)(void *ctx, sim_time_t time, uint64_t seq, uint32_t task_ref);
+void sim_set_trace(struct sim *sim, sim_trace_fn fn, void *ctx);
+/* sim_sync calls that advanced the clock without a queue event. */
+uint64_t sim_fast_syncs(const struct sim *sim);
 
 /* ---- spinlocks --------------------------------------------------------- */
 /*
@@ -175,7 +206,11 @@ struct sim_spinlock {
 	struct sim_spinlock *next_registered;	/* engine's list for reports */
 };
 
+/* name NULL: an anonymous lock, not listed in reports.  A registered lock
+ * embedded in an object that is freed must be unregistered first with
+ * sim_*_release(). */
 void sim_spin_init(struct sim *sim, struct sim_spinlock *l, const char *name);
+void sim_spin_release(struct sim *sim, struct sim_spinlock *l);
 void sim_spin_lock(struct sim *sim, struct sim_spinlock *l);
 bool sim_spin_trylock(struct sim *sim, struct sim_spinlock *l);
 void sim_spin_unlock(struct sim *sim, struct sim_spinlock *l);
@@ -193,6 +228,7 @@ struct sim_mutex {
 };
 
 void sim_mutex_init(struct sim *sim, struct sim_mutex *m, const char *name);
+void sim_mutex_release(struct sim *sim, struct sim_mutex *m);
 void sim_mutex_lock(struct sim *sim, struct sim_mutex *m);
 bool sim_mutex_trylock(struct sim *sim, struct sim_mutex *m);
 void sim_mutex_unlock(struct sim *sim, struct sim_mutex *m);
@@ -204,11 +240,13 @@ struct sim_rwsem {
 	uint32_t	readers;	/* active readers */
 	uint32_t	writer;		/* task id + 1 of the writer, 0 if none */
 	struct sim_waiter_list waiters;	/* FIFO; a waiting writer blocks new readers */
-	struct sim_lock_stats stats;
+	sim_time_t	held_since;	/* start of the current held period (any mode) */
+	struct sim_lock_stats stats;	/* hold_ns: time held in any mode */
 	struct sim_rwsem *next_registered;
 };
 
 void sim_rwsem_init(struct sim *sim, struct sim_rwsem *s, const char *name);
+void sim_rwsem_release(struct sim *sim, struct sim_rwsem *s);
 void sim_down_read(struct sim *sim, struct sim_rwsem *s);
 void sim_up_read(struct sim *sim, struct sim_rwsem *s);
 void sim_down_write(struct sim *sim, struct sim_rwsem *s);
@@ -243,8 +281,8 @@ void sim_path_push(struct sim *sim, const char *name);
 void sim_path_pop(struct sim *sim);
 
 struct sim_path_node {
-	const char	*name;
-	uint32_t	parent;		/* index, 0 = root of its kind */
+	const char	*name;		/* roots: the kind's name */
+	uint32_t	parent;		/* index of the parent node; roots have 0 */
 	uint32_t	first_child, next_sibling;	/* indices, 0 = none */
 	int		kind;
 	uint64_t	calls;		/* number of pushes */
@@ -272,6 +310,7 @@ void sim_cpu_stats(const struct sim *sim, unsigned int cpu, struct sim_cpu_stats
 /* Iterate registered locks (in registration order) for reports. */
 const struct sim_spinlock *sim_spinlocks(const struct sim *sim);
 const struct sim_mutex *sim_mutexes(const struct sim *sim);
+const struct sim_rwsem *sim_rwsems(const struct sim *sim);
 
 /* Engine-context CPU time charged outside tasks (unit tests, callbacks). */
 uint64_t sim_engine_ns(const struct sim *sim);

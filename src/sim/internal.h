@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * internal.h — engine-private state shared by the files of src/sim/:
+ * struct sim, struct sim_task, struct sim_cpu and the scheduler's internal
+ * entry points.  Nothing outside src/sim/ (and the engine's own tests and
+ * benchmarks) includes this.
+ */
+#ifndef SLOWPATH_SIM_INTERNAL_H
+#define SLOWPATH_SIM_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/ctx.h"
+#include "sim/evq.h"
+#include "sim/sim.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SIM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SIM_ASAN 1
+#endif
+#endif
+
+#define SIM_PATH_DEPTH		32		/* max nesting of sim_path_push */
+#define SIM_OWNER_ENGINE	UINT32_MAX	/* lock owner value for engine context */
+
+#ifdef SIM_ASAN
+#define SIM_STACK_DEFAULT	(512u * 1024)	/* ASan frames and redzones are large */
+#else
+#define SIM_STACK_DEFAULT	(64u * 1024)
+#endif
+
+enum sim_task_state {
+	TASK_NEW,		/* created, start event pending */
+	TASK_RUNNABLE,		/* on a CPU's run queue */
+	TASK_RUNNING,		/* owns a CPU: executing, spinning, or its resume event is queued */
+	TASK_BLOCKED,		/* asleep: lock, wait queue, timer or I/O */
+	TASK_EXITED,
+};
+
+enum sim_block_kind {		/* where blocked time is attributed */
+	BLOCK_SLEEP,		/* mutex, rwsem, wait queue, timer: sleep_ns */
+	BLOCK_IO,		/* block I/O: io_ns */
+};
+
+enum sim_wait_mode {		/* what a task on a waiter list waits for */
+	WAIT_EXCL,		/* spinlock, mutex, rwsem writer, wait queue */
+	WAIT_READ,		/* rwsem reader */
+};
+
+struct sim_task {
+	/* hot: touched by every charge and sync */
+	uint64_t	pending;	/* ns charged but not yet synced */
+	uint32_t	top;		/* path node on top of the stack */
+	uint32_t	depth;		/* entries used in path_stack */
+	unsigned int	cpu;		/* CPU it runs on / last ran on */
+	uint8_t		state;		/* enum sim_task_state */
+	uint8_t		block_kind;	/* enum sim_block_kind while TASK_BLOCKED */
+	uint8_t		wait_mode;	/* enum sim_wait_mode while on a waiter list */
+	bool		pinned;
+	bool		spinning;	/* waiting on a spinlock, CPU held */
+	bool		woken;		/* sim_wait result: woken (true) or timed out */
+	uint16_t	preempt_count;	/* spinlocks held: no preemption, no blocking */
+	sim_time_t	slice_used;	/* CPU time since it was last put on its CPU */
+	sim_time_t	mark;		/* blocked since / runnable since / spinning since */
+	uint64_t	timer_seq;	/* seq of the live timer event, 0 = none */
+	struct sim_task	*rq_next;	/* run-queue link */
+	uint32_t	wait_next, wait_prev;	/* waiter-list links: task id + 1, 0 = none */
+	int		io_error;
+	struct sim_waitq *waitq;	/* wait queue it sleeps on (for timeouts) */
+
+	struct sim	*sim;
+	struct sim_ctx	ctx;
+	void		*stack;		/* mmap'd region incl. guard page, NULL after exit */
+	void		*stack_lo;	/* lowest usable byte (above the guard page) */
+	size_t		stack_size;	/* usable bytes above the guard page */
+	sim_task_fn	fn;
+	void		*arg;
+
+	uint32_t	id;
+	int		kind;
+	char		*name;
+	struct sim_task_stats stats;
+	uint32_t	path_stack[SIM_PATH_DEPTH];	/* saved parents of the open nodes */
+};
+
+struct sim_cpu {
+	struct sim_task	*curr;		/* task owning the CPU, NULL = idle */
+	struct sim_task	*rq_head, *rq_tail;	/* FIFO of runnable tasks */
+	uint32_t	rq_len;
+	uint64_t	busy_ns, spin_ns, switches;
+};
+
+struct sim_path_slot {			/* (parent, name pointer) -> node cache entry */
+	const char	*name;
+	uint32_t	parent;
+	uint32_t	node;
+};
+
+struct sim_stack {			/* free stack kept for reuse */
+	struct sim_stack *next;
+	size_t		size;
+};
+
+struct bdev;
+struct bio_req;
+
+struct sim {
+	/* hot */
+	struct sim_task	*current;	/* NULL in engine context */
+	sim_time_t	now;
+	struct sim_evq	evq;
+	sim_time_t	run_until;	/* `until` of the sim_run in progress */
+	bool		stop;
+	bool		running;	/* inside sim_run */
+	uint64_t	events;		/* events run */
+	uint64_t	cur_seq;	/* seq of the event being run */
+	uint64_t	fast_syncs;	/* sim_sync calls that advanced the clock without an event */
+	uint64_t	resumes;	/* coroutine switches into tasks */
+	bool		fast_sync_off;	/* benchmarks only: measure the fast path's effect */
+	struct sim_path_node *nodes;
+	struct sim_cpu	*cpus;
+	sim_time_t	slice_ns;
+	uint64_t	*idle_map;	/* bit per CPU: 1 = idle */
+	unsigned int	ncpus;
+	unsigned int	idle_words;
+	struct cost_table costs;
+
+	uint64_t	seed;
+	uint64_t	engine_ns;
+	unsigned int	engine_cpu;
+
+	struct sim_ctx	engine_ctx;
+#ifdef SIM_ASAN
+	const void	*asan_main_bottom;
+	size_t		asan_main_size;
+#endif
+	struct sim_stack *stack_pool;	/* default-size stacks of exited tasks */
+
+	struct sim_task	**tasks;	/* by id */
+	uint32_t	nr_tasks, tasks_cap;
+
+	char		**kind_names;
+	int		nr_kinds, kinds_cap;
+
+	uint32_t	nr_nodes, nodes_cap;
+	struct sim_path_slot *path_hash;
+	uint32_t	path_hash_mask;	/* size - 1 */
+	uint32_t	path_hash_used;
+
+	struct sim_spinlock *spin_head, *spin_tail;
+	struct sim_mutex *mutex_head, *mutex_tail;
+	struct sim_rwsem *rwsem_head, *rwsem_tail;
+
+	struct bdev	*bdev_head, *bdev_tail;
+	struct bio_req	*bio_free;
+
+	sim_trace_fn	trace;
+	void		*trace_ctx;
+};
+
+/* task.c: the scheduler's internal entry points */
+void sim_task_block(struct sim *sim, enum sim_block_kind kind);	/* current task sleeps */
+void sim_task_spin_wait(struct sim *sim);			/* current task spins */
+void sim_task_wake(struct sim *sim, struct sim_task *t, sim_time_t when);
+void sim_task_spin_granted(struct sim *sim, struct sim_task *t, sim_time_t when);
+void sim_tasks_destroy(struct sim *sim);
+void sim_check_sched(const struct sim *sim);	/* CPU / run-queue invariants */
+void sim_task_resume_event(struct sim *sim, void *arg);	/* event: run the task */
+void sim_task_timer_event(struct sim *sim, void *arg);	/* event: task's timer expired */
+
+static inline struct sim_task *sim_task_by_ref(const struct sim *sim, uint32_t ref)
+{
+	return sim->tasks[ref - 1];	/* ref = id + 1 */
+}
+
+static inline uint32_t sim_event_task_ref(const struct sim *sim, const struct sim_event *ev)
+{
+	(void)sim;
+	if (ev->fn == sim_task_resume_event || ev->fn == sim_task_timer_event)
+		return ((const struct sim_task *)ev->arg)->id + 1;
+	return 0;
+}
+
+/* lock.c / waitq.c: FIFO waiter lists */
+void sim_waiters_append(struct sim *sim, struct sim_waiter_list *l, struct sim_task *t);
+struct sim_task *sim_waiters_pop(struct sim *sim, struct sim_waiter_list *l);
+void sim_waiters_remove(struct sim *sim, struct sim_waiter_list *l, struct sim_task *t);
+
+/* path.c */
+void sim_path_init(struct sim *sim);
+void sim_path_release(struct sim *sim);
+void sim_path_add_root(struct sim *sim, int kind);
+
+/* bdev.c */
+void sim_bdevs_destroy(struct sim *sim);
+
+/* Attribution helpers: add to the task's counters and to its current node. */
+static inline void sim_account_cpu(struct sim *sim, struct sim_task *t, uint64_t ns)
+{
+	t->pending += ns;
+	t->stats.cpu_ns += ns;
+	sim->nodes[t->top].cpu_ns += ns;
+}
+
+#endif

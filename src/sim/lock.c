@@ -1,0 +1,363 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lock.c — spinlocks, sleeping mutexes and reader-writer semaphores, with
+ * per-lock contention statistics.
+ *
+ * Every operation in task context syncs first, so acquisition order is
+ * exact in virtual time.  Ownership passes to waiters in FIFO order at the
+ * instant of release (direct hand-off): the releaser makes the first waiter
+ * the owner before anybody else can take the lock.
+ *
+ * Spinlocks (models a queued/ticket spinlock, include/asm-generic/qspinlock.h
+ * in spirit): a waiter keeps its CPU and burns it.  Its spin time counts as
+ * CPU busy and spin time on that CPU (nobody else runs there meanwhile) and
+ * as spin_ns on the waiter's path node.  On hand-off the new owner is
+ * charged `spin_handoff` (the lock's cache line moving to its CPU).  Holding
+ * a spinlock disables preemption (no slice preemption; sleeping is a bug,
+ * as "scheduling while atomic" is in the kernel).
+ *
+ * Mutexes (kernel/locking/mutex.c): a waiter sleeps and its CPU runs
+ * something else.  Simplification: no optimistic spinning on the owner and
+ * no lock stealing by a running task; FIFO hand-off to the first waiter
+ * (the kernel hands off only after a waiter has starved, so real mutexes
+ * are less fair and somewhat faster under contention).
+ *
+ * Reader-writer semaphores (kernel/locking/rwsem.c): readers share, a
+ * writer is exclusive, waiters sleep.  A new reader queues if a writer
+ * holds the lock or anybody waits (a waiting writer blocks new readers:
+ * no reader lock-stealing).  On release, if the first waiter is a writer
+ * it gets the lock; if it is a reader, every reader in the queue is woken
+ * and granted, writers keeping their places (as rwsem_mark_wake does; its
+ * MAX_READERS_WAKEUP cap of 256 is not modelled).  hold_ns counts the time
+ * the rwsem is held in any mode.
+ *
+ * Statistics per lock: acquisitions (all successful ones), contended (had
+ * to wait), wait_ns (request to grant, contended only), hold_ns (grant to
+ * release), trylock_fail.  Named locks are listed in registration order.
+ *
+ * Engine context (callbacks, unit tests): uncontended operations succeed
+ * with owner SIM_OWNER_ENGINE and no time passes; an operation that would
+ * wait is a bug (SIM_BUG).
+ */
+#include <string.h>
+
+#include "sim/internal.h"
+
+#define REGISTER(sim, head, tail, l) do {		\
+	(l)->next_registered = NULL;			\
+	if ((sim)->tail)				\
+		(sim)->tail->next_registered = (l);	\
+	else						\
+		(sim)->head = (l);			\
+	(sim)->tail = (l);				\
+} while (0)
+
+#define UNREGISTER(sim, head, tail, type, l) do {	\
+	type *_prev = NULL, *_p = (sim)->head;		\
+	while (_p && _p != (l)) {			\
+		_prev = _p;				\
+		_p = _p->next_registered;		\
+	}						\
+	if (_p) {					\
+		if (_prev)				\
+			_prev->next_registered = _p->next_registered; \
+		else					\
+			(sim)->head = _p->next_registered; \
+		if ((sim)->tail == _p)			\
+			(sim)->tail = _prev;		\
+	}						\
+} while (0)
+
+static inline uint32_t owner_ref(const struct sim *sim)
+{
+	return sim->current ? sim->current->id + 1 : SIM_OWNER_ENGINE;
+}
+
+/* Preemption was disabled while a spinlock was held: act on a pending
+ * slice end now, as preempt_enable() does. */
+static void preempt_enable(struct sim *sim, struct sim_task *t)
+{
+	SIM_ASSERT(t->preempt_count > 0);
+	if (--t->preempt_count == 0)
+		sim_sync(sim);
+}
+
+/* ---- spinlocks ----------------------------------------------------------------- */
+
+void sim_spin_init(struct sim *sim, struct sim_spinlock *l, const char *name)
+{
+	memset(l, 0, sizeof(*l));
+	l->name = name ? name : "(anonymous spinlock)";
+	if (name)
+		REGISTER(sim, spin_head, spin_tail, l);
+}
+
+void sim_spin_release(struct sim *sim, struct sim_spinlock *l)
+{
+	if (l->owner || l->waiters.head)
+		SIM_BUG("releasing spinlock %s while in use", l->name);
+	UNREGISTER(sim, spin_head, spin_tail, struct sim_spinlock, l);
+}
+
+static void spin_grant(struct sim *sim, struct sim_spinlock *l, uint32_t ref)
+{
+	l->owner = ref;
+	l->acquired_at = sim->now;
+	l->stats.acquisitions++;
+	if (sim->current)
+		sim->current->preempt_count++;
+}
+
+void sim_spin_lock(struct sim *sim, struct sim_spinlock *l)
+{
+	struct sim_task *t = sim->current;
+
+	sim_sync(sim);
+	if (!l->owner) {
+		spin_grant(sim, l, owner_ref(sim));
+		return;
+	}
+	if (!t)
+		SIM_BUG("spinlock %s would spin in engine context", l->name);
+	if (l->owner == t->id + 1)
+		SIM_BUG("task %s takes spinlock %s recursively", t->name, l->name);
+	l->stats.contended++;
+	t->wait_mode = WAIT_EXCL;
+	sim_waiters_append(sim, &l->waiters, t);
+	sim_task_spin_wait(sim);
+	/* the releaser made us the owner */
+	SIM_ASSERT_INTERNAL(l->owner == t->id + 1);
+	t->preempt_count++;
+}
+
+bool sim_spin_trylock(struct sim *sim, struct sim_spinlock *l)
+{
+	sim_sync(sim);
+	if (l->owner) {
+		l->stats.trylock_fail++;
+		return false;
+	}
+	spin_grant(sim, l, owner_ref(sim));
+	return true;
+}
+
+void sim_spin_unlock(struct sim *sim, struct sim_spinlock *l)
+{
+	struct sim_task *t = sim->current;
+	struct sim_task *w;
+
+	sim_sync(sim);
+	if (l->owner != owner_ref(sim))
+		SIM_BUG("spinlock %s released by a non-owner", l->name);
+	l->stats.hold_ns += sim->now - l->acquired_at;
+	w = sim_waiters_pop(sim, &l->waiters);
+	if (w) {
+		l->owner = w->id + 1;
+		l->acquired_at = sim->now;
+		l->stats.acquisitions++;
+		l->stats.wait_ns += sim->now - w->mark;
+		sim_task_spin_granted(sim, w, sim->now);
+	} else {
+		l->owner = 0;
+	}
+	if (t)
+		preempt_enable(sim, t);
+}
+
+bool sim_spin_is_locked(const struct sim_spinlock *l)
+{
+	return l->owner != 0;
+}
+
+/* ---- mutexes ------------------------------------------------------------------- */
+
+void sim_mutex_init(struct sim *sim, struct sim_mutex *m, const char *name)
+{
+	memset(m, 0, sizeof(*m));
+	m->name = name ? name : "(anonymous mutex)";
+	if (name)
+		REGISTER(sim, mutex_head, mutex_tail, m);
+}
+
+void sim_mutex_release(struct sim *sim, struct sim_mutex *m)
+{
+	if (m->owner || m->waiters.head)
+		SIM_BUG("releasing mutex %s while in use", m->name);
+	UNREGISTER(sim, mutex_head, mutex_tail, struct sim_mutex, m);
+}
+
+void sim_mutex_lock(struct sim *sim, struct sim_mutex *m)
+{
+	struct sim_task *t = sim->current;
+
+	sim_sync(sim);
+	if (!m->owner) {
+		m->owner = owner_ref(sim);
+		m->acquired_at = sim->now;
+		m->stats.acquisitions++;
+		return;
+	}
+	if (!t)
+		SIM_BUG("mutex %s would block in engine context", m->name);
+	if (m->owner == t->id + 1)
+		SIM_BUG("task %s takes mutex %s recursively", t->name, m->name);
+	m->stats.contended++;
+	t->wait_mode = WAIT_EXCL;
+	sim_waiters_append(sim, &m->waiters, t);
+	sim_task_block(sim, BLOCK_SLEEP);
+	SIM_ASSERT_INTERNAL(m->owner == t->id + 1);
+}
+
+bool sim_mutex_trylock(struct sim *sim, struct sim_mutex *m)
+{
+	sim_sync(sim);
+	if (m->owner) {
+		m->stats.trylock_fail++;
+		return false;
+	}
+	m->owner = owner_ref(sim);
+	m->acquired_at = sim->now;
+	m->stats.acquisitions++;
+	return true;
+}
+
+void sim_mutex_unlock(struct sim *sim, struct sim_mutex *m)
+{
+	struct sim_task *w;
+
+	sim_sync(sim);
+	if (m->owner != owner_ref(sim))
+		SIM_BUG("mutex %s released by a non-owner", m->name);
+	m->stats.hold_ns += sim->now - m->acquired_at;
+	w = sim_waiters_pop(sim, &m->waiters);
+	if (!w) {
+		m->owner = 0;
+		return;
+	}
+	m->owner = w->id + 1;
+	m->acquired_at = sim->now;
+	m->stats.acquisitions++;
+	m->stats.wait_ns += sim->now - w->mark;
+	sim_task_wake(sim, w, sim->now);
+}
+
+bool sim_mutex_is_locked(const struct sim_mutex *m)
+{
+	return m->owner != 0;
+}
+
+/* ---- reader-writer semaphores ----------------------------------------------------- */
+
+void sim_rwsem_init(struct sim *sim, struct sim_rwsem *s, const char *name)
+{
+	memset(s, 0, sizeof(*s));
+	s->name = name ? name : "(anonymous rwsem)";
+	if (name)
+		REGISTER(sim, rwsem_head, rwsem_tail, s);
+}
+
+void sim_rwsem_release(struct sim *sim, struct sim_rwsem *s)
+{
+	if (s->readers || s->writer || s->waiters.head)
+		SIM_BUG("releasing rwsem %s while in use", s->name);
+	UNREGISTER(sim, rwsem_head, rwsem_tail, struct sim_rwsem, s);
+}
+
+static void rwsem_grant(struct sim *sim, struct sim_rwsem *s, struct sim_task *w, sim_time_t when)
+{
+	if (!s->readers && !s->writer)
+		s->held_since = when;
+	if (w->wait_mode == WAIT_READ)
+		s->readers++;
+	else
+		s->writer = w->id + 1;
+	s->stats.acquisitions++;
+	s->stats.wait_ns += when - w->mark;
+	sim_task_wake(sim, w, when);
+}
+
+/* The lock became free (or reader-only): hand it to the queue head(s). */
+static void rwsem_wake(struct sim *sim, struct sim_rwsem *s)
+{
+	struct sim_task *w;
+	uint32_t ref, next;
+
+	if (!s->waiters.head || s->writer)
+		return;
+	w = sim_task_by_ref(sim, s->waiters.head);
+	if (w->wait_mode == WAIT_EXCL) {
+		if (s->readers)
+			return;
+		sim_waiters_remove(sim, &s->waiters, w);
+		rwsem_grant(sim, s, w, sim_now(sim));
+		return;
+	}
+	for (ref = s->waiters.head; ref; ref = next) {
+		w = sim_task_by_ref(sim, ref);
+		next = w->wait_next;
+		if (w->wait_mode != WAIT_READ)
+			continue;
+		sim_waiters_remove(sim, &s->waiters, w);
+		rwsem_grant(sim, s, w, sim_now(sim));
+	}
+}
+
+static void rwsem_wait(struct sim *sim, struct sim_rwsem *s, enum sim_wait_mode mode)
+{
+	struct sim_task *t = sim->current;
+
+	if (!t)
+		SIM_BUG("rwsem %s would block in engine context", s->name);
+	if (s->writer == t->id + 1)
+		SIM_BUG("task %s takes rwsem %s recursively", t->name, s->name);
+	s->stats.contended++;
+	t->wait_mode = (uint8_t)mode;
+	sim_waiters_append(sim, &s->waiters, t);
+	sim_task_block(sim, BLOCK_SLEEP);
+}
+
+void sim_down_read(struct sim *sim, struct sim_rwsem *s)
+{
+	sim_sync(sim);
+	if (!s->writer && !s->waiters.head) {
+		if (!s->readers)
+			s->held_since = sim->now;
+		s->readers++;
+		s->stats.acquisitions++;
+		return;
+	}
+	rwsem_wait(sim, s, WAIT_READ);
+}
+
+void sim_up_read(struct sim *sim, struct sim_rwsem *s)
+{
+	sim_sync(sim);
+	if (!s->readers)
+		SIM_BUG("up_read on rwsem %s without readers", s->name);
+	if (--s->readers == 0) {
+		s->stats.hold_ns += sim->now - s->held_since;
+		rwsem_wake(sim, s);
+	}
+}
+
+void sim_down_write(struct sim *sim, struct sim_rwsem *s)
+{
+	sim_sync(sim);
+	if (!s->writer && !s->readers && !s->waiters.head) {
+		s->writer = owner_ref(sim);
+		s->held_since = sim->now;
+		s->stats.acquisitions++;
+		return;
+	}
+	rwsem_wait(sim, s, WAIT_EXCL);
+}
+
+void sim_up_write(struct sim *sim, struct sim_rwsem *s)
+{
+	sim_sync(sim);
+	if (s->writer != owner_ref(sim))
+		SIM_BUG("up_write on rwsem %s by a non-owner", s->name);
+	s->writer = 0;
+	s->stats.hold_ns += sim->now - s->held_since;
+	rwsem_wake(sim, s);
+}

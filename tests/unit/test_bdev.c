@@ -1,0 +1,436 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests of the block-device model: IOPS and bandwidth caps, io-unit
+ * accounting, RAID0 striping and concurrency, flush ordering, the latency
+ * distribution, blocking I/O from a task. */
+#include <math.h>
+
+#include "harness.h"
+#include "sim/bdev.h"
+#include "sim_test.h"
+
+#define US SIM_NSEC_PER_USEC
+#define MS SIM_NSEC_PER_MSEC
+#define KiB 1024ULL
+
+struct done_log {
+	unsigned int	n;
+	sim_time_t	t[64];
+	int		tag[64];
+};
+
+struct io_tag {
+	struct done_log	*log;
+	int		tag;
+};
+
+static void io_end(struct sim *sim, void *arg, int error)
+{
+	struct io_tag *it = arg;
+
+	if (error == 0 && it->log->n < 64) {
+		it->log->t[it->log->n] = sim_now(sim);
+		it->log->tag[it->log->n] = it->tag;
+		it->log->n++;
+	}
+}
+
+static struct bdev *mkdev(struct sim *sim, const char *name, uint64_t iops, uint64_t bw,
+			  sim_time_t lat, uint32_t members, uint64_t chunk)
+{
+	struct bdev_config c = {
+		.name = name, .iops = iops, .bandwidth = bw, .lat_mean_ns = lat,
+		.flush_ns = 200 * US, .members = members, .chunk_bytes = chunk,
+	};
+
+	return bdev_create(sim, &c);
+}
+
+/* A test of the IOPS cap: 5 writes of 4 KiB submitted together to a
+ * 1000-IOPS device with a constant 100 us latency.  Expect starts spaced
+ * 1 ms apart (completions at i ms + 100 us), queue time 0+1+2+3+4 = 10 ms,
+ * busy 500 us. */
+TEST(bdev_iops_cap)
+{
+	struct sim *sim = st_sim_exact(1);
+	struct bdev *d = mkdev(sim, "vol", 1000, 0, 100 * US, 1, 0);
+	struct done_log log = { 0 };
+	struct io_tag tags[5];
+	struct bdev_stats st;
+
+	for (int i = 0; i < 5; i++) {
+		tags[i] = (struct io_tag){ &log, i };
+		bdev_submit(sim, d, BIO_WRITE, (uint64_t)i * 4 * KiB, 4 * KiB, io_end, &tags[i]);
+	}
+	sim_run(sim, SIM_TIME_NEVER);
+	ASSERT_EQ(log.n, 5);
+	for (int i = 0; i < 5; i++) {
+		ASSERT_EQ(log.tag[i], i);
+		ASSERT_U64_EQ(log.t[i], (sim_time_t)i * MS + 100 * US);
+	}
+	bdev_get_stats(d, &st);
+	ASSERT_U64_EQ(st.writes, 5);
+	ASSERT_U64_EQ(st.write_bytes, 20 * KiB);
+	ASSERT_U64_EQ(st.queue_ns, 10 * MS);
+	ASSERT_U64_EQ(st.service_ns, 500 * US);
+	ASSERT_U64_EQ(st.busy_ns, 500 * US);
+	ASSERT_U64_EQ(st.io_units, 5);
+	sim_destroy(sim);
+}
+
+/* A test of the bandwidth cap: three 1 MB (10^6 byte) reads on a 1 GB/s
+ * device with zero latency.  Expect each to take 1 ms of transfer, the
+ * next to start when the previous has used the bandwidth: completions at
+ * 1, 2 and 3 ms, busy 3 ms. */
+TEST(bdev_bandwidth_cap)
+{
+	struct sim *sim = st_sim_exact(1);
+	struct bdev *d = mkdev(sim, "vol", 0, 1000000000, 0, 1, 0);
+	struct done_log log = { 0 };
+	struct io_tag tags[3];
+	struct bdev_stats st;
+
+	for (int i = 0; i < 3; i++) {
+		tags[i] = (struct io_tag){ &log, i };
+		bdev_submit(sim, d, BIO_READ, (uint64_t)i * 1000000, 1000000, io_end, &tags[i]);
+	}
+	sim_run(sim, SIM_TIME_NEVER);
+	ASSERT_EQ(log.n, 3);
+	for (int i = 0; i < 3; i++)
+		ASSERT_U64_EQ(log.t[i], (sim_time_t)(i + 1) * MS);
+	bdev_get_stats(d, &st);
+	ASSERT_U64_EQ(st.reads, 3);
+	ASSERT_U64_EQ(st.read_bytes, 3000000);
+	ASSERT_U64_EQ(st.busy_ns, 3 * MS);
+	sim_destroy(sim);
+}
+
+/* A test of io-unit accounting (io2: I/Os over 256 KiB count in 256 KiB
+ * units): on a 1000-IOPS device, a 1 MiB write uses 4 units, so a 4 KiB
+ * write submitted with it starts 4 ms later; a 300 KiB write uses 2.
+ * Expect completions at 50 us, 4.05 ms, 5.05 ms and 7 units in all. */
+TEST(bdev_io_unit_accounting)
+{
+	struct sim *sim = st_sim_exact(1);
+	struct bdev_config c = {
+		.name = "io2", .iops = 1000, .lat_mean_ns = 50 * US, .members = 1,
+		.io_unit_bytes = 256 * KiB,
+	};
+	struct bdev *d = bdev_create(sim, &c);
+	struct done_log log = { 0 };
+	struct io_tag tags[3] = { { &log, 0 }, { &log, 1 }, { &log, 2 } };
+	struct bdev_stats st;
+
+	bdev_submit(sim, d, BIO_WRITE, 0, 1024 * KiB, io_end, &tags[0]);
+	bdev_submit(sim, d, BIO_WRITE, 1024 * KiB, 4 * KiB, io_end, &tags[1]);
+	bdev_submit(sim, d, BIO_WRITE, 2048 * KiB, 300 * KiB, io_end, &tags[2]);
+	sim_run(sim, SIM_TIME_NEVER);
+	ASSERT_EQ(log.n, 3);
+	ASSERT_U64_EQ(log.t[0], 50 * US);
+	ASSERT_U64_EQ(log.t[1], 4 * MS + 50 * US);
+	ASSERT_U64_EQ(log.t[2], 5 * MS + 50 * US);
+	bdev_get_stats(d, &st);
+	ASSERT_U64_EQ(st.io_units, 7);
+	sim_destroy(sim);
+}
+
+/* A test of RAID0 striping: 4 members, 64 KiB chunks, 1000 IOPS and
+ * 100 us per member.
+ *   - a 256 KiB write at 0 covers chunks 0-3, one per member: 4 member
+ *     requests served concurrently, done at 100 us;
+ *   - a 512 KiB write covers 8 chunks, two per member: the second round
+ *     waits for each member's IOPS slot, done at 1.1 ms.
+ * Expect those completions and 12 member requests. */
+TEST(bdev_raid0_striping_concurrency)
+{
+	struct sim *sim = st_sim_exact(1);
+	struct bdev *a = mkdev(sim, "md0", 1000, 0, 100 * US, 4, 64 * KiB);
+	struct bdev *b = mkdev(sim, "md1", 1000, 0, 100 * US, 4, 64 * KiB);
+	struct done_log la = { 0 }, lb = { 0 };
+	struct io_tag ta = { &la, 0 }, tb = { &lb, 0 };
+	struct bdev_stats sa, sb;
+
+	bdev_submit(sim, a, BIO_WRITE, 0, 256 * KiB, io_end, &ta);
+	bdev_submit(sim, b, BIO_WRITE, 0, 512 * KiB, io_end, &tb);
+	sim_run(sim, SIM_TIME_NEVER);
+	ASSERT_EQ(la.n, 1);
+	ASSERT_U64_EQ(la.t[0], 100 * US);
+	ASSERT_EQ(lb.n, 1);
+	ASSERT_U64_EQ(lb.t[0], MS + 100 * US);
+	bdev_get_stats(a, &sa);
+	bdev_get_stats(b, &sb);
+	ASSERT_U64_EQ(sa.writes, 1);
+	ASSERT_U64_EQ(sa.member_ios, 4);
+	ASSERT_U64_EQ(sb.member_ios, 8);
+	ASSERT_U64_EQ(sa.busy_ns, 4 * 100 * US);
+	sim_destroy(sim);
+}
+
+/* A test of the RAID0 address mapping: chunk c is on member c mod 4.  On
+ * a 1000-IOPS-per-member array, 64 KiB writes to chunks 1 and 5 share
+ * member 1 (the second waits 1 ms), chunk 2 is on member 2 (no wait); an
+ * 8 KiB write at 60 KiB straddles chunks 0 and 1 and becomes two member
+ * requests, the half on member 1 waiting for its third slot.  Expect
+ * completions 100 us, 1.1 ms, 100 us and 2.1 ms. */
+TEST(bdev_raid0_chunk_mapping)
+{
+	struct sim *sim = st_sim_exact(1);
+	struct bdev *d = mkdev(sim, "md0", 1000, 0, 100 * US, 4, 64 * KiB);
+	struct done_log log = { 0 };
+	struct io_tag t[4] = { { &log, 1 }, { &log, 5 }, { &log, 2 }, { &log, 0 } };
+	const uint64_t chunk = 64 * KiB;
+	struct bdev_stats st;
+	sim_time_t by_tag[6] = { 0 };
+
+	bdev_submit(sim, d, BIO_WRITE, 1 * chunk, chunk, io_end, &t[0]);
+	bdev_submit(sim, d, BIO_WRITE, 5 * chunk, chunk, io_end, &t[1]);
+	bdev_submit(sim, d, BIO_WRITE, 2 * chunk, chunk, io_end, &t[2]);
+	bdev_submit(sim, d, BIO_WRITE, 60 * KiB, 8 * KiB, io_end, &t[3]);
+	sim_run(sim, SIM_TIME_NEVER);
+	ASSERT_EQ(log.n, 4);
+	for (unsigned int i = 0; i < log.n; i++)
+		by_tag[log.tag[i]] = log.t[i];
+	ASSERT_U64_EQ(by_tag[1], 100 * US);
+	ASSERT_U64_EQ(by_tag[5], MS + 100 * US);
+	ASSERT_U64_EQ(by_tag[2], 100 * US);
+	ASSERT_U64_EQ(by_tag[0], 2 * MS + 100 * US);
+	bdev_get_stats(d, &st);
+	ASSERT_U64_EQ(st.member_ios, 5);
+	sim_destroy(sim);
+}
+
+/* A test of the whole-device cap applied before striping: 4 members with
+ * no limit of their own, total_iops 1000, four 64 KiB writes to different
+ * members.  Expect them spaced 1 ms apart anyway (done at i ms + 10 us). */
+TEST(bdev_total_iops_cap)
+{
+	struct sim *sim = st_sim_exact(1);
+	struct bdev_config c = {
+		.name = "md0", .lat_mean_ns = 10 * US, .members = 4, .chunk_bytes = 64 * KiB,
+		.total_iops = 1000,
+	};
+	struct bdev *d = bdev_create(sim, &c);
+	struct done_log log = { 0 };
+	struct io_tag t[4];
+
+	for (int i = 0; i < 4; i++) {
+		t[i] = (struct io_tag){ &log, i };
+		bdev_submit(sim, d, BIO_WRITE, (uint64_t)i * 64 * KiB, 64 * KiB, io_end, &t[i]);
+	}
+	sim_run(sim, SIM_TIME_NEVER);
+	ASSERT_EQ(log.n, 4);
+	for (int i = 0; i < 4; i++)
+		ASSERT_U64_EQ(log.t[i], (sim_time_t)i * MS + 10 * US);
+	sim_destroy(sim);
+}
+
+/* A test of flush ordering: a flush waits for earlier writes on each
+ * member, then takes flush_ns (200 us).  One member with a 1 ms write:
+ * flush done at 1.2 ms, after the write.  A RAID0 of two where only
+ * member 0 has a write in flight: done at 1.2 ms (member 1 flushes at
+ * once).  An idle device: 200 us.  Expect those, writes first. */
+TEST(bdev_flush_after_earlier_writes)
+{
+	struct sim *sim = st_sim_exact(1);
+	struct bdev *one = mkdev(sim, "one", 0, 0, MS, 1, 0);
+	struct bdev *two = mkdev(sim, "two", 0, 0, MS, 2, 64 * KiB);
+	struct bdev *idle = mkdev(sim, "idle", 0, 0, MS, 1, 0);
+	struct done_log log = { 0 };
+	struct io_tag t[5] = { { &log, 'w' }, { &log, 'f' }, { &log, 'W' }, { &log, 'F' }, { &log, 'i' } };
+	struct bdev_stats st;
+
+	bdev_submit(sim, one, BIO_WRITE, 0, 4 * KiB, io_end, &t[0]);
+	bdev_submit(sim, one, BIO_FLUSH, 0, 0, io_end, &t[1]);
+	bdev_submit(sim, two, BIO_WRITE, 0, 4 * KiB, io_end, &t[2]);
+	bdev_submit(sim, two, BIO_FLUSH, 0, 0, io_end, &t[3]);
+	bdev_submit(sim, idle, BIO_FLUSH, 0, 0, io_end, &t[4]);
+	sim_run(sim, SIM_TIME_NEVER);
+	ASSERT_EQ(log.n, 5);
+	ASSERT_EQ(log.tag[0], 'i');
+	ASSERT_U64_EQ(log.t[0], 200 * US);
+	ASSERT_EQ(log.tag[1], 'w');
+	ASSERT_U64_EQ(log.t[1], MS);
+	ASSERT_EQ(log.tag[2], 'W');
+	ASSERT_EQ(log.tag[3], 'f');
+	ASSERT_U64_EQ(log.t[3], MS + 200 * US);
+	ASSERT_EQ(log.tag[4], 'F');
+	ASSERT_U64_EQ(log.t[4], MS + 200 * US);
+	bdev_get_stats(two, &st);
+	ASSERT_U64_EQ(st.flushes, 1);
+	ASSERT_U64_EQ(st.member_ios, 3);
+	sim_destroy(sim);
+}
+
+#define NLAT 50000
+
+struct lat_log {
+	unsigned int	n;
+	sim_time_t	*t;
+};
+
+static void lat_end(struct sim *sim, void *arg, int error)
+{
+	struct lat_log *l = arg;
+
+	(void)error;
+	l->t[l->n++] = sim_now(sim);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* A test of the lognormal latency fit: 50000 reads submitted at 0 to an
+ * unlimited device with mean 500 us and p99 1.5 ms.  Expect the sample
+ * mean within 2 % of 500 us and the sample p99 within 4 % of 1.5 ms (the
+ * draws are deterministic, so this is a check of the fit, not a flaky
+ * statistical test). */
+TEST(bdev_lognormal_latency_fit)
+{
+	struct sim *sim = st_sim_exact(1);
+	struct bdev_config c = {
+		.name = "ebs", .lat_mean_ns = 500 * US, .lat_p99_ns = 1500 * US, .members = 1,
+	};
+	struct bdev *d = bdev_create(sim, &c);
+	struct lat_log l = { 0, calloc(NLAT, sizeof(sim_time_t)) };
+	double sum = 0;
+
+	ASSERT_TRUE(l.t != NULL);
+	for (int i = 0; i < NLAT; i++)
+		bdev_submit(sim, d, BIO_READ, 0, 4096, lat_end, &l);
+	sim_run(sim, SIM_TIME_NEVER);
+	ASSERT_EQ(l.n, NLAT);
+	for (int i = 0; i < NLAT; i++)
+		sum += (double)l.t[i];
+	qsort(l.t, NLAT, sizeof(l.t[0]), cmp_u64);
+	ASSERT_NEAR(sum / NLAT / (500 * US), 1.0, 0.02);
+	ASSERT_NEAR((double)l.t[NLAT * 99 / 100] / (1500 * US), 1.0, 0.04);
+	free(l.t);
+	sim_destroy(sim);
+}
+
+struct waiter {
+	struct bdev	*d;
+	int		rc;
+	sim_time_t	done;
+};
+
+static void io_task(struct sim *sim, void *p)
+{
+	struct waiter *w = p;
+
+	sim_path_push(sim, "submit_bio_wait");
+	w->rc = bdev_io_wait(sim, w->d, BIO_WRITE, 0, 8 * KiB);
+	sim_path_pop(sim);
+	w->done = sim_now(sim);
+}
+
+/* A test of blocking I/O from a task: an 8 KiB write with 300 us latency.
+ * Expect the task to sleep 300 us (io_ns, on its "submit_bio_wait" node),
+ * its CPU to be idle meanwhile, and 0 returned. */
+TEST(bdev_io_wait_blocks_task)
+{
+	struct sim *sim = st_sim_exact(1);
+	struct waiter w = { mkdev(sim, "vol", 0, 0, 300 * US, 1, 0), -1, 0 };
+	struct sim_task *t = st_task(sim, "writer", 0, false, io_task, &w, 0);
+	struct sim_task_stats st;
+	const struct sim_path_node *nodes;
+	uint32_t n = sim_path_nodes(sim, &nodes);
+	struct sim_cpu_stats cs;
+
+	sim_run(sim, SIM_TIME_NEVER);
+	n = sim_path_nodes(sim, &nodes);
+	ASSERT_EQ(w.rc, 0);
+	ASSERT_U64_EQ(w.done, 300 * US);
+	sim_task_stats(t, &st);
+	ASSERT_U64_EQ(st.io_ns, 300 * US);
+	ASSERT_EQ(n, 2);
+	ASSERT_STR_EQ(nodes[1].name, "submit_bio_wait");
+	ASSERT_U64_EQ(nodes[1].io_ns, 300 * US);
+	sim_cpu_stats(sim, 0, &cs);
+	ASSERT_U64_EQ(cs.idle_ns, 300 * US);
+	sim_destroy(sim);
+}
+
+/* A test that latency draws are a per-device stream: two devices with the
+ * same config in two sims with the same seed draw the same latencies in
+ * the same order, even when a third device is created (and used) first in
+ * one of them; another seed changes them.  Expect equal / different
+ * completion times. */
+TEST(bdev_latency_streams_per_device)
+{
+	sim_time_t t[3][8];
+
+	for (int run = 0; run < 3; run++) {
+		struct cost_table c;
+		struct sim_config cfg = { .ncpus = 1, .seed = run == 2 ? 99 : 5 };
+		struct sim *sim;
+		struct bdev_config bc = {
+			.name = "vol", .lat_mean_ns = 500 * US, .lat_p99_ns = 2 * MS, .members = 1,
+		};
+		struct bdev *d, *other;
+		struct done_log log = { 0 };
+		struct io_tag tags[8];
+
+		cost_table_init(&c);
+		cfg.costs = &c;
+		sim = sim_create(&cfg);
+		if (run == 1) {
+			bc.name = "other";
+			other = bdev_create(sim, &bc);
+			bdev_submit(sim, other, BIO_READ, 0, 4096, NULL, NULL);
+			bc.name = "vol";
+		}
+		d = bdev_create(sim, &bc);
+		for (int i = 0; i < 8; i++) {
+			tags[i] = (struct io_tag){ &log, i };
+			bdev_submit(sim, d, BIO_READ, 0, 4096, io_end, &tags[i]);
+		}
+		sim_run(sim, SIM_TIME_NEVER);
+		ASSERT_EQ(log.n, 8);
+		for (unsigned int i = 0; i < 8; i++)
+			t[run][log.tag[i]] = log.t[i];
+		sim_destroy(sim);
+	}
+	for (int i = 0; i < 8; i++)
+		ASSERT_U64_EQ(t[0][i], t[1][i]);
+	ASSERT_TRUE(memcmp(t[0], t[2], sizeof(t[0])) != 0);
+}
+
+/* A test of configuration checking for user input.  Expect -1 with a
+ * message naming the device for: no members, RAID0 without chunk, p99
+ * below the mean, p99/mean beyond what a lognormal can fit; 0 for a valid
+ * io2-like RAID0. */
+TEST(bdev_config_check_messages)
+{
+	char err[256];
+	struct bdev_config ok = {
+		.name = "md0", .iops = 32000, .bandwidth = 4000ULL << 20, .lat_mean_ns = 500 * US,
+		.lat_p99_ns = 800 * US, .flush_ns = 500 * US, .members = 12,
+		.chunk_bytes = 512 * KiB, .io_unit_bytes = 256 * KiB,
+	};
+	struct bdev_config c;
+
+	ASSERT_EQ(bdev_config_check(&ok, err, sizeof(err)), 0);
+	c = ok;
+	c.members = 0;
+	ASSERT_EQ(bdev_config_check(&c, err, sizeof(err)), -1);
+	ASSERT_STR_EQ(err, "device 'md0': members must be at least 1");
+	c = ok;
+	c.chunk_bytes = 0;
+	ASSERT_EQ(bdev_config_check(&c, err, sizeof(err)), -1);
+	ASSERT_STR_EQ(err, "device 'md0': RAID0 over 12 members needs a chunk size");
+	c = ok;
+	c.lat_p99_ns = 100 * US;
+	ASSERT_EQ(bdev_config_check(&c, err, sizeof(err)), -1);
+	ASSERT_STR_EQ(err, "device 'md0': latency p99 must be at least the mean");
+	c = ok;
+	c.lat_p99_ns = 20 * c.lat_mean_ns;
+	ASSERT_EQ(bdev_config_check(&c, err, sizeof(err)), -1);
+	ASSERT_TRUE(strstr(err, "exceeds") != NULL);
+	c = ok;
+	c.name = NULL;
+	ASSERT_EQ(bdev_config_check(&c, err, sizeof(err)), -1);
+}

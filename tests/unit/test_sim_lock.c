@@ -1,0 +1,486 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests of spinlocks, mutexes, rwsems and wait queues: waiting semantics
+ * (spinners burn their CPU, sleepers free it), FIFO hand-off, exact
+ * contention statistics on constructed schedules, rwsem writer preference,
+ * wait-queue timeouts, engine context. */
+#include "harness.h"
+#include "sim_test.h"
+
+enum { SPIN, MUTEX };
+
+struct lk {
+	int			type;
+	struct sim_spinlock	s;
+	struct sim_mutex	m;
+	struct sim_rwsem	rw;
+	struct st_log		log;
+	int			started_cpu;
+};
+
+static void lk_lock(struct sim *sim, struct lk *k)
+{
+	if (k->type == SPIN)
+		sim_spin_lock(sim, &k->s);
+	else
+		sim_mutex_lock(sim, &k->m);
+}
+
+static void lk_unlock(struct sim *sim, struct lk *k)
+{
+	if (k->type == SPIN)
+		sim_spin_unlock(sim, &k->s);
+	else
+		sim_mutex_unlock(sim, &k->m);
+}
+
+static const struct sim_lock_stats *lk_stats(struct lk *k)
+{
+	return k->type == SPIN ? &k->s.stats : &k->m.stats;
+}
+
+static void holder_1ms(struct sim *sim, void *p)
+{
+	struct lk *k = p;
+
+	lk_lock(sim, k);
+	sim_charge(sim, SIM_NSEC_PER_MSEC);
+	lk_unlock(sim, k);
+}
+
+static void contender_100ns(struct sim *sim, void *p)
+{
+	struct lk *k = p;
+
+	lk_lock(sim, k);
+	sim_charge(sim, 100);
+	lk_unlock(sim, k);
+}
+
+static void bystander(struct sim *sim, void *p)
+{
+	struct lk *k = p;
+
+	k->started_cpu = (int)sim_cpu(sim);
+	st_log_add(&k->log, sim_now(sim), 'C');
+}
+
+/* Shared schedule: A (CPU 0) holds the lock 0..1 ms; B (CPU 1) asks at
+ * 100 ns and holds it 100 ns; C, pinned to CPU 1, becomes runnable at
+ * 200 ns. */
+static void run_spin_vs_mutex(struct lk *k, struct sim_task_stats *b_stats,
+			      struct sim_cpu_stats *cpu1, sim_time_t *end)
+{
+	struct sim *sim = st_sim_exact(2);
+	struct sim_task *b;
+
+	sim_spin_init(sim, &k->s, "L");
+	sim_mutex_init(sim, &k->m, "L");
+	st_task(sim, "A", 0, false, holder_1ms, k, 0);
+	b = st_task(sim, "B", 1, false, contender_100ns, k, 100);
+	st_task(sim, "C", 1, true, bystander, k, 200);
+	sim_run(sim, SIM_TIME_NEVER);
+	sim_task_stats(b, b_stats);
+	sim_cpu_stats(sim, 1, cpu1);
+	*end = sim_now(sim);
+	sim_destroy(sim);
+}
+
+/* A test that a spinning waiter keeps its CPU: B spins on CPU 1 from
+ * 100 ns to 1 ms, so C (pinned to CPU 1) cannot run until B has taken the
+ * lock, held it 100 ns and exited.  Expect C to start at 1 ms + 100 ns,
+ * B's spin 999900 ns, CPU 1 spin 999900 and busy 1000000 ns, and lock
+ * statistics: 2 acquisitions, 1 contended, wait 999900, hold 1000100. */
+TEST(lock_spinner_burns_its_cpu)
+{
+	struct lk k = { .type = SPIN, .started_cpu = -1 };
+	struct sim_task_stats bs;
+	struct sim_cpu_stats c1;
+	sim_time_t end;
+
+	run_spin_vs_mutex(&k, &bs, &c1, &end);
+	ASSERT_EQ(k.log.n, 1);
+	ASSERT_U64_EQ(k.log.t[0], SIM_NSEC_PER_MSEC + 100);
+	ASSERT_EQ(k.started_cpu, 1);
+	ASSERT_U64_EQ(bs.spin_ns, 999900);
+	ASSERT_U64_EQ(bs.sleep_ns, 0);
+	ASSERT_U64_EQ(c1.spin_ns, 999900);
+	ASSERT_U64_EQ(c1.busy_ns, 1000000);
+	ASSERT_U64_EQ(lk_stats(&k)->acquisitions, 2);
+	ASSERT_U64_EQ(lk_stats(&k)->contended, 1);
+	ASSERT_U64_EQ(lk_stats(&k)->wait_ns, 999900);
+	ASSERT_U64_EQ(lk_stats(&k)->hold_ns, 1000100);
+}
+
+/* A test that a mutex waiter sleeps and frees its CPU: the same schedule
+ * with a mutex.  Expect C to run on CPU 1 at 200 ns, B's sleep 999900 ns
+ * and no spin anywhere, CPU 1 busy only B's 100 ns, and the same lock
+ * statistics as the spinlock's. */
+TEST(lock_mutex_sleeper_frees_its_cpu)
+{
+	struct lk k = { .type = MUTEX, .started_cpu = -1 };
+	struct sim_task_stats bs;
+	struct sim_cpu_stats c1;
+	sim_time_t end;
+
+	run_spin_vs_mutex(&k, &bs, &c1, &end);
+	ASSERT_EQ(k.log.n, 1);
+	ASSERT_U64_EQ(k.log.t[0], 200);
+	ASSERT_EQ(k.started_cpu, 1);
+	ASSERT_U64_EQ(bs.spin_ns, 0);
+	ASSERT_U64_EQ(bs.sleep_ns, 999900);
+	ASSERT_U64_EQ(c1.spin_ns, 0);
+	ASSERT_U64_EQ(c1.busy_ns, 100);
+	ASSERT_U64_EQ(end, SIM_NSEC_PER_MSEC + 100);
+	ASSERT_U64_EQ(lk_stats(&k)->acquisitions, 2);
+	ASSERT_U64_EQ(lk_stats(&k)->contended, 1);
+	ASSERT_U64_EQ(lk_stats(&k)->wait_ns, 999900);
+	ASSERT_U64_EQ(lk_stats(&k)->hold_ns, 1000100);
+}
+
+struct fifo {
+	struct lk	*k;
+	int		tag;
+	sim_time_t	hold;
+	bool		try_first;
+};
+
+static void fifo_fn(struct sim *sim, void *p)
+{
+	struct fifo *f = p;
+
+	if (f->try_first && sim_spin_trylock(sim, &f->k->s))
+		SIM_BUG("trylock should fail");
+	lk_lock(sim, f->k);
+	st_log_add(&f->k->log, sim_now(sim), f->tag);
+	sim_charge(sim, f->hold);
+	lk_unlock(sim, f->k);
+}
+
+/* A test of FIFO hand-off and exact statistics for a spinlock with three
+ * waiters: A (0 ns) holds 1000; B (100) and C (200) hold 500; D (300)
+ * first fails a trylock, then waits and holds 0.  Expect grants A@0 B@1000
+ * C@1500 D@2000; acquisitions 4, contended 3, wait 900+1300+1700 = 3900,
+ * hold 2000, trylock_fail 1. */
+TEST(lock_spin_fifo_handoff_stats)
+{
+	struct sim *sim = st_sim_exact(4);
+	struct lk k = { .type = SPIN };
+	struct fifo f[4] = {
+		{ &k, 'A', 1000, false }, { &k, 'B', 500, false },
+		{ &k, 'C', 500, false }, { &k, 'D', 0, true },
+	};
+	const sim_time_t t_expect[4] = { 0, 1000, 1500, 2000 };
+
+	sim_spin_init(sim, &k.s, "zone->lock");
+	for (int i = 0; i < 4; i++)
+		st_task(sim, "w", i, false, fifo_fn, &f[i], (sim_time_t)i * 100);
+	sim_run(sim, SIM_TIME_NEVER);
+	ASSERT_EQ(k.log.n, 4);
+	for (int i = 0; i < 4; i++) {
+		ASSERT_EQ(k.log.tag[i], 'A' + i);
+		ASSERT_U64_EQ(k.log.t[i], t_expect[i]);
+	}
+	ASSERT_U64_EQ(k.s.stats.acquisitions, 4);
+	ASSERT_U64_EQ(k.s.stats.contended, 3);
+	ASSERT_U64_EQ(k.s.stats.wait_ns, 3900);
+	ASSERT_U64_EQ(k.s.stats.hold_ns, 2000);
+	ASSERT_U64_EQ(k.s.stats.trylock_fail, 1);
+	ASSERT_FALSE(sim_spin_is_locked(&k.s));
+	sim_destroy(sim);
+}
+
+/* A test that the spinlock hand-off is charged: with default costs, B gets
+ * the lock from A and pays `spin_handoff` on top of its own work.  Expect
+ * B's cpu_ns = context_switch + spin_handoff + 100. */
+TEST(lock_spin_handoff_cost)
+{
+	struct sim_config cfg = { .ncpus = 2, .seed = 1 };
+	struct sim *sim = sim_create(&cfg);
+	struct lk k = { .type = SPIN };
+	struct sim_task *b;
+	struct sim_task_stats bs;
+	const struct cost_table *c = sim_costs(sim);
+
+	sim_spin_init(sim, &k.s, "L");
+	st_task(sim, "A", 0, false, holder_1ms, &k, 0);
+	b = st_task(sim, "B", 1, false, contender_100ns, &k, 100);
+	sim_run(sim, SIM_TIME_NEVER);
+	sim_task_stats(b, &bs);
+	ASSERT_TRUE(cost_ns(c, COST_spin_handoff, 1) > 0);
+	ASSERT_U64_EQ(bs.cpu_ns, cost_ns(c, COST_context_switch, 1) +
+				 cost_ns(c, COST_spin_handoff, 1) + 100);
+	ASSERT_U64_EQ(k.s.stats.contended, 1);
+	sim_destroy(sim);
+}
+
+struct rw {
+	struct lk	*k;
+	int		tag;
+	bool		write;
+	sim_time_t	hold;
+};
+
+static void rw_fn(struct sim *sim, void *p)
+{
+	struct rw *r = p;
+
+	if (r->write)
+		sim_down_write(sim, &r->k->rw);
+	else
+		sim_down_read(sim, &r->k->rw);
+	st_log_add(&r->k->log, sim_now(sim), r->tag);
+	sim_charge(sim, r->hold);
+	if (r->write)
+		sim_up_write(sim, &r->k->rw);
+	else
+		sim_up_read(sim, &r->k->rw);
+}
+
+/* A test of rwsem writer preference: R1 reads 0..1000; W asks to write at
+ * 100; R2 and R3 ask to read at 200 and 300.  A waiting writer blocks new
+ * readers, so R2 and R3 must not join R1.  Expect grants R1@0 W@1000
+ * (holding 500) R2@1500 R3@1500; acquisitions 4, contended 3, wait
+ * 900+1300+1200 = 3400, hold (any mode) 1000+500+100 = 1600. */
+TEST(lock_rwsem_waiting_writer_blocks_readers)
+{
+	struct sim *sim = st_sim_exact(4);
+	struct lk k = { 0 };
+	struct rw r[4] = {
+		{ &k, 1, false, 1000 }, { &k, 'W', true, 500 },
+		{ &k, 2, false, 100 }, { &k, 3, false, 100 },
+	};
+	const int tag_expect[4] = { 1, 'W', 2, 3 };
+	const sim_time_t t_expect[4] = { 0, 1000, 1500, 1500 };
+
+	sim_rwsem_init(sim, &k.rw, "mmap_lock");
+	for (int i = 0; i < 4; i++)
+		st_task(sim, "rw", i, false, rw_fn, &r[i], (sim_time_t)i * 100);
+	sim_run(sim, SIM_TIME_NEVER);
+	ASSERT_EQ(k.log.n, 4);
+	for (int i = 0; i < 4; i++) {
+		ASSERT_EQ(k.log.tag[i], tag_expect[i]);
+		ASSERT_U64_EQ(k.log.t[i], t_expect[i]);
+	}
+	ASSERT_U64_EQ(k.rw.stats.acquisitions, 4);
+	ASSERT_U64_EQ(k.rw.stats.contended, 3);
+	ASSERT_U64_EQ(k.rw.stats.wait_ns, 3400);
+	ASSERT_U64_EQ(k.rw.stats.hold_ns, 1600);
+	ASSERT_EQ(k.rw.readers, 0);
+	ASSERT_EQ(k.rw.writer, 0);
+	sim_destroy(sim);
+}
+
+/* A test of the reader wake-up on a writer's release: W1 writes 0..1000;
+ * R1 (100) reads, W2 (200) writes, R2 (300) reads.  As rwsem_mark_wake
+ * does, the release wakes every queued reader, W2 keeping its place.
+ * Expect R1@1000 R2@1000 (100 each), then W2@1100. */
+TEST(lock_rwsem_release_wakes_all_readers)
+{
+	struct sim *sim = st_sim_exact(4);
+	struct lk k = { 0 };
+	struct rw r[4] = {
+		{ &k, 'V', true, 1000 }, { &k, 1, false, 100 },
+		{ &k, 'W', true, 100 }, { &k, 2, false, 100 },
+	};
+	const int tag_expect[4] = { 'V', 1, 2, 'W' };
+	const sim_time_t t_expect[4] = { 0, 1000, 1000, 1100 };
+
+	sim_rwsem_init(sim, &k.rw, NULL);
+	for (int i = 0; i < 4; i++)
+		st_task(sim, "rw", i, false, rw_fn, &r[i], (sim_time_t)i * 100);
+	sim_run(sim, SIM_TIME_NEVER);
+	ASSERT_EQ(k.log.n, 4);
+	for (int i = 0; i < 4; i++) {
+		ASSERT_EQ(k.log.tag[i], tag_expect[i]);
+		ASSERT_U64_EQ(k.log.t[i], t_expect[i]);
+	}
+	sim_destroy(sim);
+}
+
+struct wq {
+	struct sim_waitq q;
+	struct st_log	log;
+	sim_time_t	timeout;
+	int		tag;
+	bool		after_sleep;
+};
+
+static void wq_waiter(struct sim *sim, void *p)
+{
+	struct wq *w = p;
+	bool woken = sim_wait(sim, &w->q, w->timeout);
+
+	st_log_add(&w->log, sim_now(sim), woken ? 'W' : 'T');
+	if (w->after_sleep) {
+		sim_sleep(sim, 2000);
+		st_log_add(&w->log, sim_now(sim), 'S');
+	}
+}
+
+static void wq_wake_cb(struct sim *sim, void *p)
+{
+	struct wq *w = p;
+
+	w->tag = (int)sim_wake_one(sim, &w->q);
+}
+
+/* A test of wait-queue timeouts.  T1 waits 1000 ns and nobody wakes it;
+ * T2 waits with the same timeout but is woken at 300, then sleeps 2000.
+ * Expect T1 to time out at 1000 (false), T2 to be woken at 300 (true) and
+ * its stale timeout at 1000 not to cut its sleep short (2300). */
+TEST(lock_waitq_timeout)
+{
+	struct sim *sim = st_sim_exact(2);
+	struct wq w1 = { .timeout = 1000 }, w2 = { .timeout = 1000, .after_sleep = true };
+
+	sim_waitq_init(&w1.q, "w1");
+	sim_waitq_init(&w2.q, "w2");
+	st_task(sim, "T1", 0, false, wq_waiter, &w1, 0);
+	st_task(sim, "T2", 1, false, wq_waiter, &w2, 0);
+	sim_call_at(sim, 300, wq_wake_cb, &w2);
+	sim_run(sim, SIM_TIME_NEVER);
+	ASSERT_EQ(w1.log.n, 1);
+	ASSERT_EQ(w1.log.tag[0], 'T');
+	ASSERT_U64_EQ(w1.log.t[0], 1000);
+	ASSERT_EQ(w2.tag, 1);
+	ASSERT_EQ(w2.log.n, 2);
+	ASSERT_EQ(w2.log.tag[0], 'W');
+	ASSERT_U64_EQ(w2.log.t[0], 300);
+	ASSERT_EQ(w2.log.tag[1], 'S');
+	ASSERT_U64_EQ(w2.log.t[1], 2300);
+	ASSERT_FALSE(sim_waitq_active(&w1.q));
+	sim_destroy(sim);
+}
+
+struct wall {
+	struct sim_waitq *q;
+	struct st_log	*log;
+	int		tag;
+};
+
+static void wall_fn(struct sim *sim, void *p)
+{
+	struct wall *w = p;
+
+	sim_charge(sim, (uint64_t)w->tag * 10);
+	sim_wait(sim, w->q, SIM_TIME_NEVER);
+	st_log_add(w->log, sim_now(sim), w->tag);
+}
+
+static void wall_cb(struct sim *sim, void *p)
+{
+	struct wall *w = p;
+
+	w->tag = (int)sim_wake_all(sim, w->q);
+}
+
+/* A test of sim_wake_all on one CPU: three tasks run one after another,
+ * charge 30, 10 and 20 ns and wait (so they begin to wait at 30, 40 and
+ * 60 in the order tag 3, 1, 2); a callback wakes all at 100.  Expect 3
+ * woken and the tasks to run in the order they began to wait. */
+TEST(lock_waitq_wake_all_fifo)
+{
+	struct sim *sim = st_sim_exact(1);
+	struct sim_waitq q;
+	struct st_log log = { 0 };
+	struct wall w[3] = { { &q, &log, 3 }, { &q, &log, 1 }, { &q, &log, 2 } };
+	struct wall cb = { &q, &log, 0 };
+
+	sim_waitq_init(&q, "q");
+	for (int i = 0; i < 3; i++)
+		st_task(sim, "w", 0, false, wall_fn, &w[i], 0);
+	sim_call_at(sim, 100, wall_cb, &cb);
+	sim_run(sim, SIM_TIME_NEVER);
+	ASSERT_EQ(cb.tag, 3);
+	ASSERT_EQ(log.n, 3);
+	ASSERT_EQ(log.tag[0], 3);
+	ASSERT_EQ(log.tag[1], 1);
+	ASSERT_EQ(log.tag[2], 2);
+	ASSERT_U64_EQ(log.t[0], 100);
+	sim_destroy(sim);
+}
+
+/* A test of engine context: uncontended lock operations succeed and
+ * count, in registration order for reports; anonymous locks are not
+ * listed; a released lock leaves the list.  Expect the list "a", "c" for
+ * spinlocks, "m" for mutexes, one acquisition and one trylock failure. */
+TEST(lock_engine_context_and_registry)
+{
+	struct sim *sim = st_sim_exact(1);
+	struct sim_spinlock a, b, c;
+	struct sim_mutex m;
+	struct sim_rwsem s;
+	const struct sim_spinlock *it;
+
+	sim_spin_init(sim, &a, "a");
+	sim_spin_init(sim, &b, "b");
+	sim_spin_init(sim, &c, "c");
+	sim_spin_release(sim, &b);
+	sim_mutex_init(sim, &m, "m");
+	sim_rwsem_init(sim, &s, "s");
+	sim_spin_lock(sim, &a);
+	ASSERT_TRUE(sim_spin_is_locked(&a));
+	ASSERT_FALSE(sim_spin_trylock(sim, &a));
+	sim_spin_unlock(sim, &a);
+	ASSERT_TRUE(sim_mutex_trylock(sim, &m));
+	sim_mutex_unlock(sim, &m);
+	sim_down_read(sim, &s);
+	sim_down_read(sim, &s);
+	sim_up_read(sim, &s);
+	sim_up_read(sim, &s);
+	sim_down_write(sim, &s);
+	sim_up_write(sim, &s);
+	ASSERT_U64_EQ(a.stats.acquisitions, 1);
+	ASSERT_U64_EQ(a.stats.trylock_fail, 1);
+	ASSERT_U64_EQ(m.stats.acquisitions, 1);
+	ASSERT_U64_EQ(s.stats.acquisitions, 3);
+	it = sim_spinlocks(sim);
+	ASSERT_STR_EQ(it->name, "a");
+	it = it->next_registered;
+	ASSERT_STR_EQ(it->name, "c");
+	ASSERT_TRUE(it->next_registered == NULL);
+	ASSERT_STR_EQ(sim_mutexes(sim)->name, "m");
+	ASSERT_STR_EQ(sim_rwsems(sim)->name, "s");
+	sim_destroy(sim);
+}
+
+static void engine_spin_contended(void *p)
+{
+	struct sim *sim = p;
+	struct sim_spinlock l;
+
+	sim_spin_init(sim, &l, NULL);
+	sim_spin_lock(sim, &l);
+	sim_spin_lock(sim, &l);
+}
+
+static void engine_mutex_contended(void *p)
+{
+	struct sim *sim = p;
+	struct sim_mutex m;
+
+	sim_mutex_init(sim, &m, NULL);
+	sim_mutex_lock(sim, &m);
+	sim_mutex_lock(sim, &m);
+}
+
+static void engine_unlock_free(void *p)
+{
+	struct sim *sim = p;
+	struct sim_mutex m;
+
+	sim_mutex_init(sim, &m, NULL);
+	sim_mutex_unlock(sim, &m);
+}
+
+/* A test that waiting in engine context, and releasing a lock one does not
+ * hold, are bugs.  Expect SIM_BUG (abort) in each case. */
+TEST(lock_engine_context_blocking_is_a_bug)
+{
+	struct sim *sim = st_sim_exact(1);
+
+	ASSERT_TRUE(st_dies(engine_spin_contended, sim));
+	ASSERT_TRUE(st_dies(engine_mutex_contended, sim));
+	ASSERT_TRUE(st_dies(engine_unlock_free, sim));
+	sim_destroy(sim);
+}

@@ -688,9 +688,18 @@ void machine_destroy(struct machine *m)
 {
 	if (!m)
 		return;
+	/* registered locks must leave the engine's report lists before their
+	 * memory goes */
+	sim_mutex_release(m->sim, &m->pcpu_drain_mutex);
 	for (int i = 0; i < MAX_NR_ZONES; i++) {
-		free(m->node.node_zones[i].per_cpu_pageset);
-		free(m->node.node_zones[i].per_cpu_zonestats);
+		struct zone *zone = &m->node.node_zones[i];
+
+		if (zone->per_cpu_pageset)
+			for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++)
+				sim_spin_release(m->sim, &zone->per_cpu_pageset[cpu].lock);
+		sim_spin_release(m->sim, &zone->lock);
+		free(zone->per_cpu_pageset);
+		free(zone->per_cpu_zonestats);
 	}
 	free(m->node.per_cpu_nodestats);
 	free(m->drain_cpumask);

@@ -32,7 +32,7 @@
  *
  * Renderers print /proc/vmstat, buddyinfo, pagetypeinfo, zoneinfo and
  * meminfo byte for byte in the 6.18 layout (fixtures in
- * tests/fixtures/proc-linux-6.18).  They take no locks and change nothing.
+ * tests/fixtures/proc/linux-6.18).  They take no locks and change nothing.
  *
  * Simplifications: NUMA events are per CPU and summed when read (the
  * kernel folds them into the zone on read: same values); the NUMA

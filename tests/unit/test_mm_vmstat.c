@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* test_mm_vmstat.c — the counter machinery (per-CPU diffs, thresholds,
  * folding, costs) and the /proc renderers' layouts against a real 6.18
- * kernel's files (tests/fixtures/proc-linux-6.18). */
+ * kernel's files (tests/fixtures/proc/linux-6.18). */
 #include <ctype.h>
 
 #include "mm_test.h"
 
-#define FIXTURES "tests/fixtures/proc-linux-6.18/"
+#define FIXTURES "tests/fixtures/proc/linux-6.18/"
 
 static bool is_number(const char *t, size_t n)
 {

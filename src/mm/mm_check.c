@@ -49,6 +49,8 @@
 #include <string.h>
 
 #include "mm/internal.h"
+#include "mm/pagemap.h"
+#include "mm/swap.h"
 
 static const char *const page_type_names[NR_PAGE_TYPES] = {
 	"reserved", "buddy", "pcp", "tail", "kernel", "reclaimable", "pgtable",
@@ -369,6 +371,61 @@ static int check_counters(struct checker *c)
 	return 0;
 }
 
+/*
+ * LRU lists: every entry is a PG_lru folio head of an LRU type, on the
+ * list its flags select, linked both ways; the per-list page counts equal
+ * the walk and the node's exact NR_*_ANON/FILE, NR_UNEVICTABLE counters.
+ * Folios in the per-CPU lru_add batches are LRU-type heads without PG_lru
+ * or PG_isolated.
+ */
+static int check_lru(struct checker *c)
+{
+	const struct machine *m = c->m;
+	const struct lruvec *lruvec = &m->node.__lruvec;
+
+	for (int lru = 0; lru < NR_LRU_LISTS; lru++) {
+		unsigned long pages = 0;
+		pfn_t prev = PFN_NONE;
+
+		for (pfn_t pfn = lruvec->lists[lru].head; pfn != PFN_NONE; pfn = m->mem_map[pfn].next) {
+			const struct page *page = &m->mem_map[pfn];
+			enum page_type t = page_type(page);
+
+			if (pfn >= m->nr_pfns)
+				return violation(c, PFN_NONE, "LRU list %d links to pfn %u beyond memory", lru, pfn);
+			if ((t != PGTY_FILE && t != PGTY_SHMEM && t != PGTY_ANON) || !(page->flags & PG_lru) ||
+			    (int)folio_lru_list(page) != lru || page->prev != prev)
+				return violation(c, pfn, "LRU list %d holds a frame that does not belong there", lru);
+			if (test_and_set(c->listed, pfn))
+				return violation(c, pfn, "frame on an LRU list and on another list");
+			pages += 1UL << page_order(page);
+			prev = pfn;
+		}
+		if (prev != lruvec->lists[lru].tail)
+			return violation(c, PFN_NONE, "LRU list %d tail is %u, the walk ended at %u",
+					 lru, lruvec->lists[lru].tail, prev);
+		if (pages != lruvec->nr_pages[lru])
+			return violation(c, PFN_NONE, "LRU list %d counts %lu pages, the walk found %lu",
+					 lru, lruvec->nr_pages[lru], pages);
+		if ((int64_t)pages != node_page_state_exact(&m->node, (enum node_stat_item)(NR_INACTIVE_ANON + lru)))
+			return violation(c, PFN_NONE, "%s is %" PRId64 ", LRU list holds %lu pages",
+					 node_stat_names[NR_INACTIVE_ANON + lru],
+					 node_page_state_exact(&m->node, (enum node_stat_item)(NR_INACTIVE_ANON + lru)),
+					 pages);
+	}
+	for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++) {
+		const struct folio_batch *fb = &m->fbatches[cpu].lru_add;
+
+		for (unsigned int i = 0; i < fb->nr; i++) {
+			const struct page *page = &m->mem_map[fb->pfns[i]];
+
+			if (page->flags & (PG_lru | PG_isolated))
+				return violation(c, fb->pfns[i], "cpu %u lru_add batch holds a folio already on an LRU", cpu);
+		}
+	}
+	return 0;
+}
+
 int mm_check_msg(const struct machine *m, char *buf, size_t len)
 {
 	struct checker c = { .m = m, .buf = buf, .len = len };
@@ -394,6 +451,10 @@ int mm_check_msg(const struct machine *m, char *buf, size_t len)
 	}
 	if (!rc)
 		rc = check_counters(&c);
+	if (!rc)
+		rc = check_lru(&c);
+	if (!rc && mapping_check(m, buf, len))
+		rc = -1;
 	free(c.listed);
 	return rc;
 }

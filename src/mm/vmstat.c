@@ -278,6 +278,16 @@ unsigned long node_page_state_pages(const struct pglist_data *pgdat, enum node_s
 	return clamp0(pgdat->vm_stat[item]);	/* byte items are stored in pages */
 }
 
+long node_page_state_exact(const struct pglist_data *pgdat, enum node_stat_item item)
+{
+	const struct machine *m = pgdat->machine;
+	int64_t x = pgdat->vm_stat[item];
+
+	for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++)
+		x += pgdat->per_cpu_nodestats[cpu].vm_node_stat_diff[item];
+	return (long)x;
+}
+
 unsigned long node_page_state_snapshot(const struct pglist_data *pgdat, enum node_stat_item item)
 {
 	const struct machine *m = pgdat->machine;

@@ -687,6 +687,11 @@ struct machine *machine_create(struct sim *sim, const struct machine_config *cfg
 	return m;
 }
 
+void machine_start(struct machine *m)
+{
+	(void)m;	/* kernel threads register here as their subsystems land */
+}
+
 void machine_destroy(struct machine *m)
 {
 	if (!m)

@@ -101,7 +101,7 @@ warnings-clang:
 
 build/clang-check.stamp: $(LIB_SRC) src/cli/main.c $(TEST_SRC) $(BENCH_SRC)
 	@mkdir -p build/clang
-	@for f in $^; do $(CC) $(REL_CFLAGS) -Itests/unit -Ibench -fsyntax-only $$f || exit 1; done
+	@for f in $^; do $(CC) $(filter-out -MMD -MP,$(REL_CFLAGS)) -Itests/unit -Ibench -fsyntax-only $$f || exit 1; done
 	@touch $@
 
 deps:

@@ -42,6 +42,13 @@ struct machine *machine_create(struct sim *sim, const struct machine_config *cfg
 			       const struct vm_sysctl *sysctl, const struct mm_policy *policy,
 			       char *err, size_t errlen);
 void machine_destroy(struct machine *m);
+/*
+ * Start the machine's kernel threads (kswapd, kcompactd, flushers, the
+ * per-CPU vmstat worker) as engine tasks.  The run driver calls it once,
+ * after machine_create and before the workloads start.  Each subsystem
+ * adds its own start call inside (mm_init.c).
+ */
+void machine_start(struct machine *m);
 struct sim *machine_sim(const struct machine *m);
 
 /*

@@ -49,6 +49,8 @@
 #include <string.h>
 
 #include "mm/internal.h"
+#include "mm/pagemap.h"
+#include "mm/swap.h"
 
 static const char *const page_type_names[NR_PAGE_TYPES] = {
 	"reserved", "buddy", "pcp", "tail", "kernel", "reclaimable", "pgtable",
@@ -125,67 +127,80 @@ static bool test_and_clear(uint8_t *bits, pfn_t pfn)
 	return was;
 }
 
-static int check_free_lists(struct checker *c, const struct zone *zone)
+/*
+ * Walk one free or pcp list: every entry a `type` head of `order` with
+ * `index`, naturally aligned, inside the zone, on no other list, linked
+ * both ways; free blocks also on pageblocks of their list's migratetype
+ * (block_mt >= 0).  Returns the number of entries in *n.
+ */
+static int check_list(struct checker *c, const struct zone *zone, const struct pfn_list *list,
+		      const char *what, enum page_type type, unsigned int order, uint32_t index,
+		      int block_mt, unsigned long *n)
 {
 	const struct machine *m = c->m;
+	pfn_t prev = PFN_NONE, pfn = list->head;
+
+	*n = 0;
+	while (pfn != PFN_NONE) {
+		const struct page *p;
+
+		if (!zone_spans_pfn(zone, pfn))
+			return violation(c, pfn < m->nr_pfns ? pfn : PFN_NONE,
+					 "zone %s %s: pfn %u outside the zone", zone->name, what, pfn);
+		p = pfn_to_page(m, pfn);
+		if (page_type(p) != type || page_order(p) != order || p->index != index)
+			return violation(c, pfn, "zone %s %s: pfn %u is not a %s head of order %u with "
+					 "index %u", zone->name, what, pfn, page_type_names[type], order, index);
+		if (pfn & ((1u << order) - 1))
+			return violation(c, pfn, "zone %s %s: pfn %u not aligned to its order", zone->name,
+					 what, pfn);
+		for (pfn_t b = pfn; block_mt >= 0 && b < pfn + (1u << order); b += pageblock_nr_pages)
+			if (get_pfnblock_migratetype(m, b) != block_mt)
+				return violation(c, b, "zone %s %s: block at pfn %u lies in a %s pageblock",
+						 zone->name, what, pfn,
+						 migratetype_names[get_pfnblock_migratetype(m, b)]);
+		if (p->prev != prev)
+			return violation(c, pfn, "zone %s %s: bad prev link at pfn %u", zone->name, what, pfn);
+		if (test_and_set(c->listed, pfn))
+			return violation(c, pfn, "pfn %u is on two lists (or twice on one)", pfn);
+		if (++*n > zone->spanned_pages)
+			return violation(c, pfn, "zone %s %s: cycle", zone->name, what);
+		prev = pfn;
+		pfn = p->next;
+	}
+	if (list->tail != prev)
+		return violation(c, prev, "zone %s %s: tail is %d, last entry %d", zone->name, what,
+				 list->tail == PFN_NONE ? -1 : (int)list->tail, prev == PFN_NONE ? -1 : (int)prev);
+	return 0;
+}
+
+static int check_free_lists(struct checker *c, const struct zone *zone)
+{
 	long free_pages = 0, free_blocks_pages = 0, free_highatomic = 0;
+	char what[64];
 
 	for (unsigned int order = 0; order < NR_PAGE_ORDERS; order++) {
 		const struct free_area *area = &zone->free_area[order];
 		unsigned long nr_free = 0;
 
 		for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
-			const struct pfn_list *list = &area->free_list[mt];
-			pfn_t prev = PFN_NONE, pfn = list->head;
-			unsigned long n = 0;
+			unsigned long n;
+			long pages;
 
-			while (pfn != PFN_NONE) {
-				const struct page *p;
-
-				if (!zone_spans_pfn(zone, pfn))
-					return violation(c, pfn < m->nr_pfns ? pfn : PFN_NONE,
-							 "zone %s free_area[%u] %s list: pfn %u outside the zone",
-							 zone->name, order, migratetype_names[mt], pfn);
-				p = pfn_to_page(m, pfn);
-				if (page_type(p) != PGTY_BUDDY || page_order(p) != order || p->index != (unsigned)mt)
-					return violation(c, pfn, "zone %s free_area[%u] %s list: pfn %u is not a "
-							 "buddy head of this order and type", zone->name, order,
-							 migratetype_names[mt], pfn);
-				if (pfn & ((1u << order) - 1))
-					return violation(c, pfn, "zone %s free_area[%u]: pfn %u not aligned to "
-							 "its order", zone->name, order, pfn);
-				for (pfn_t b = pfn; b < pfn + (1u << order); b += pageblock_nr_pages)
-					if (get_pfnblock_migratetype(m, b) != mt)
-						return violation(c, b, "zone %s free_area[%u]: block at pfn %u on "
-								 "the %s list lies in a %s pageblock",
-								 zone->name, order, pfn, migratetype_names[mt],
-								 migratetype_names[get_pfnblock_migratetype(m, b)]);
-				if (p->prev != prev)
-					return violation(c, pfn, "zone %s free_area[%u] %s list: bad prev link "
-							 "at pfn %u", zone->name, order, migratetype_names[mt], pfn);
-				if (test_and_set(c->listed, pfn))
-					return violation(c, pfn, "pfn %u is on two lists (or twice on one)", pfn);
-				if (++n > zone->spanned_pages)
-					return violation(c, pfn, "zone %s free_area[%u] %s list: cycle",
-							 zone->name, order, migratetype_names[mt]);
-				if (!is_migrate_isolate(mt))
-					free_pages += 1L << order;
-				if (!is_migrate_isolate(mt) && order >= pageblock_order)
-					free_blocks_pages += 1L << order;
-				if (is_migrate_highatomic(mt))
-					free_highatomic += 1L << order;
-				prev = pfn;
-				pfn = p->next;
-			}
-			if (list->tail != prev)
-				return violation(c, prev, "zone %s free_area[%u] %s list: tail is %d, last "
-						 "entry %d", zone->name, order, migratetype_names[mt],
-						 list->tail == PFN_NONE ? -1 : (int)list->tail,
-						 prev == PFN_NONE ? -1 : (int)prev);
+			snprintf(what, sizeof(what), "free_area[%u] %s list", order, migratetype_names[mt]);
+			if (check_list(c, zone, &area->free_list[mt], what, PGTY_BUDDY, order,
+				       (uint32_t)mt, mt, &n))
+				return -1;
 			if (n != area->nr_free_mt[mt])
-				return violation(c, PFN_NONE, "zone %s free_area[%u] %s: %lu blocks on the "
-						 "list, nr_free_mt says %lu", zone->name, order,
-						 migratetype_names[mt], n, area->nr_free_mt[mt]);
+				return violation(c, PFN_NONE, "zone %s %s: %lu blocks on the list, nr_free_mt "
+						 "says %lu", zone->name, what, n, area->nr_free_mt[mt]);
+			pages = (long)n << order;
+			if (!is_migrate_isolate(mt))
+				free_pages += pages;
+			if (!is_migrate_isolate(mt) && order >= pageblock_order)
+				free_blocks_pages += pages;
+			if (is_migrate_highatomic(mt))
+				free_highatomic += pages;
 			nr_free += n;
 		}
 		if (nr_free != area->nr_free)
@@ -209,46 +224,20 @@ static int check_free_lists(struct checker *c, const struct zone *zone)
 static int check_pcp(struct checker *c, const struct zone *zone)
 {
 	const struct machine *m = c->m;
+	char what[64];
 
 	for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++) {
 		const struct per_cpu_pages *pcp = &zone->per_cpu_pageset[cpu];
 		long pages = 0, bound;
 
 		for (unsigned int pindex = 0; pindex < NR_PCP_LISTS; pindex++) {
-			const struct pfn_list *list = &pcp->lists[pindex];
 			unsigned int order = pindex_to_order(pindex);
-			pfn_t prev = PFN_NONE, pfn = list->head;
-			unsigned long n = 0;
+			unsigned long n;
 
-			while (pfn != PFN_NONE) {
-				const struct page *p;
-
-				if (!zone_spans_pfn(zone, pfn))
-					return violation(c, pfn < m->nr_pfns ? pfn : PFN_NONE,
-							 "zone %s cpu %u pcp list %u: pfn %u outside the zone",
-							 zone->name, cpu, pindex, pfn);
-				p = pfn_to_page(m, pfn);
-				if (page_type(p) != PGTY_PCP || page_order(p) != order || p->index != pindex)
-					return violation(c, pfn, "zone %s cpu %u pcp list %u: pfn %u is not a pcp "
-							 "head of order %u", zone->name, cpu, pindex, pfn, order);
-				if (pfn & ((1u << order) - 1))
-					return violation(c, pfn, "zone %s cpu %u pcp: pfn %u not aligned",
-							 zone->name, cpu, pfn);
-				if (p->prev != prev)
-					return violation(c, pfn, "zone %s cpu %u pcp list %u: bad prev link at "
-							 "pfn %u", zone->name, cpu, pindex, pfn);
-				if (test_and_set(c->listed, pfn))
-					return violation(c, pfn, "pfn %u is on two lists (or twice on one)", pfn);
-				if (++n > zone->spanned_pages)
-					return violation(c, pfn, "zone %s cpu %u pcp list %u: cycle", zone->name,
-							 cpu, pindex);
-				pages += 1L << order;
-				prev = pfn;
-				pfn = p->next;
-			}
-			if (list->tail != prev)
-				return violation(c, prev, "zone %s cpu %u pcp list %u: bad tail", zone->name,
-						 cpu, pindex);
+			snprintf(what, sizeof(what), "cpu %u pcp list %u", cpu, pindex);
+			if (check_list(c, zone, &pcp->lists[pindex], what, PGTY_PCP, order, pindex, -1, &n))
+				return -1;
+			pages += (long)n << order;
 		}
 		if (pages != pcp->count)
 			return violation(c, PFN_NONE, "zone %s cpu %u: pcp count %d, the lists hold %ld pages",
@@ -382,6 +371,61 @@ static int check_counters(struct checker *c)
 	return 0;
 }
 
+/*
+ * LRU lists: every entry is a PG_lru folio head of an LRU type, on the
+ * list its flags select, linked both ways; the per-list page counts equal
+ * the walk and the node's exact NR_*_ANON/FILE, NR_UNEVICTABLE counters.
+ * Folios in the per-CPU lru_add batches are LRU-type heads without PG_lru
+ * or PG_isolated.
+ */
+static int check_lru(struct checker *c)
+{
+	const struct machine *m = c->m;
+	const struct lruvec *lruvec = &m->node.__lruvec;
+
+	for (int lru = 0; lru < NR_LRU_LISTS; lru++) {
+		unsigned long pages = 0;
+		pfn_t prev = PFN_NONE;
+
+		for (pfn_t pfn = lruvec->lists[lru].head; pfn != PFN_NONE; pfn = m->mem_map[pfn].next) {
+			const struct page *page = &m->mem_map[pfn];
+			enum page_type t = page_type(page);
+
+			if (pfn >= m->nr_pfns)
+				return violation(c, PFN_NONE, "LRU list %d links to pfn %u beyond memory", lru, pfn);
+			if ((t != PGTY_FILE && t != PGTY_SHMEM && t != PGTY_ANON) || !(page->flags & PG_lru) ||
+			    (int)folio_lru_list(page) != lru || page->prev != prev)
+				return violation(c, pfn, "LRU list %d holds a frame that does not belong there", lru);
+			if (test_and_set(c->listed, pfn))
+				return violation(c, pfn, "frame on an LRU list and on another list");
+			pages += 1UL << page_order(page);
+			prev = pfn;
+		}
+		if (prev != lruvec->lists[lru].tail)
+			return violation(c, PFN_NONE, "LRU list %d tail is %u, the walk ended at %u",
+					 lru, lruvec->lists[lru].tail, prev);
+		if (pages != lruvec->nr_pages[lru])
+			return violation(c, PFN_NONE, "LRU list %d counts %lu pages, the walk found %lu",
+					 lru, lruvec->nr_pages[lru], pages);
+		if ((int64_t)pages != node_page_state_exact(&m->node, (enum node_stat_item)(NR_INACTIVE_ANON + lru)))
+			return violation(c, PFN_NONE, "%s is %" PRId64 ", LRU list holds %lu pages",
+					 node_stat_names[NR_INACTIVE_ANON + lru],
+					 node_page_state_exact(&m->node, (enum node_stat_item)(NR_INACTIVE_ANON + lru)),
+					 pages);
+	}
+	for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++) {
+		const struct folio_batch *fb = &m->fbatches[cpu].lru_add;
+
+		for (unsigned int i = 0; i < fb->nr; i++) {
+			const struct page *page = &m->mem_map[fb->pfns[i]];
+
+			if (page->flags & (PG_lru | PG_isolated))
+				return violation(c, fb->pfns[i], "cpu %u lru_add batch holds a folio already on an LRU", cpu);
+		}
+	}
+	return 0;
+}
+
 int mm_check_msg(const struct machine *m, char *buf, size_t len)
 {
 	struct checker c = { .m = m, .buf = buf, .len = len };
@@ -407,6 +451,10 @@ int mm_check_msg(const struct machine *m, char *buf, size_t len)
 	}
 	if (!rc)
 		rc = check_counters(&c);
+	if (!rc)
+		rc = check_lru(&c);
+	if (!rc && mapping_check(m, buf, len))
+		rc = -1;
 	free(c.listed);
 	return rc;
 }

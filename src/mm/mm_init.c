@@ -40,6 +40,7 @@
 #include <sys/mman.h>
 
 #include "mm/internal.h"
+#include "mm/pagemap.h"
 
 #define MC(field) offsetof(struct machine_config, field)
 
@@ -680,17 +681,36 @@ struct machine *machine_create(struct sim *sim, const struct machine_config *cfg
 		setup_per_zone_wmarks(m);
 	}
 	sim_mutex_init(sim, &m->pcpu_drain_mutex, "pcpu_drain_mutex");
+	lruvec_init(sim, &m->node.__lruvec);
+	m->fbatches = xcalloc(m, m->nr_cpus, sizeof(struct cpu_fbatches));
 	m->charging = true;
 	return m;
+}
+
+void machine_start(struct machine *m)
+{
+	(void)m;	/* kernel threads register here as their subsystems land */
 }
 
 void machine_destroy(struct machine *m)
 {
 	if (!m)
 		return;
+	/* registered locks must leave the engine's report lists before their
+	 * memory goes */
+	sim_mutex_release(m->sim, &m->pcpu_drain_mutex);
+	sim_spin_release(m->sim, &m->node.__lruvec.lru_lock);
+	mapping_table_release(m);
+	free(m->fbatches);
 	for (int i = 0; i < MAX_NR_ZONES; i++) {
-		free(m->node.node_zones[i].per_cpu_pageset);
-		free(m->node.node_zones[i].per_cpu_zonestats);
+		struct zone *zone = &m->node.node_zones[i];
+
+		if (zone->per_cpu_pageset)
+			for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++)
+				sim_spin_release(m->sim, &zone->per_cpu_pageset[cpu].lock);
+		sim_spin_release(m->sim, &zone->lock);
+		free(zone->per_cpu_pageset);
+		free(zone->per_cpu_zonestats);
 	}
 	free(m->node.per_cpu_nodestats);
 	free(m->drain_cpumask);

@@ -36,6 +36,7 @@
 #include <stdint.h>
 
 #include "mm/list.h"
+#include "mm/swap.h"
 #include "mm/machine.h"
 #include "mm/types.h"
 #include "mm/vmstat.h"
@@ -174,6 +175,7 @@ struct pglist_data {
 	unsigned long	totalreserve_pages;
 	int		kswapd_failures;
 	struct per_cpu_nodestat *per_cpu_nodestats;	/* [nr_cpus] */
+	struct lruvec	__lruvec;		/* the node's LRU lists (swap.h) */
 	int64_t		vm_stat[NR_VM_NODE_STAT_ITEMS];
 	struct machine	*machine;
 };
@@ -221,6 +223,15 @@ struct machine {
 	unsigned long	nr_memmap_boot_pages;
 
 	struct sim_mutex pcpu_drain_mutex;
+
+	/* LRU: per-CPU lru_add batches (swap.h); the lists are node.__lruvec */
+	struct cpu_fbatches *fbatches;		/* [nr_cpus] */
+
+	/* Page-cache/shmem/anon owners (pagemap.h): mapping id -> object.
+	 * Id 0 means "no mapping"; ids are reused lowest-first. */
+	struct address_space **mappings;	/* [nr_mapping_slots] */
+	uint32_t	nr_mapping_slots;
+	uint32_t	nr_mappings;		/* live mappings */
 	bool		*drain_cpumask;		/* [nr_cpus]: __drain_all_pages' cpus_with_pcps */
 
 	/* vmstat: global folded state, per-CPU events, model-only counters */

@@ -32,7 +32,7 @@
  *
  * Renderers print /proc/vmstat, buddyinfo, pagetypeinfo, zoneinfo and
  * meminfo byte for byte in the 6.18 layout (fixtures in
- * tests/fixtures/proc-linux-6.18).  They take no locks and change nothing.
+ * tests/fixtures/proc/linux-6.18).  They take no locks and change nothing.
  *
  * Simplifications: NUMA events are per CPU and summed when read (the
  * kernel folds them into the zone on read: same values); the NUMA
@@ -122,190 +122,122 @@ static void node_page_state_add(long x, struct pglist_data *pgdat, enum node_sta
 	mm_charge(m, COST_atomic_shared, 2);
 }
 
-/* __mod_zone_page_state() (6.12): plain RMW of this CPU's diff; fold all. */
-void __mod_zone_page_state(struct zone *zone, enum zone_stat_item item, long delta)
+/*
+ * The per-CPU diff arithmetic every state update shares (mod_zone_state()
+ * / mod_node_state(), 6.12): add delta to this CPU's s8 diff; when the
+ * result leaves [-t, t], return what goes to the shared counters and leave
+ * -overstep_mode x t/2 in the diff.  overstep_mode is 0 for __mod/mod
+ * (fold everything), +1 for inc and -1 for dec (fold value + t/2, keep
+ * -t/2: a steadily rising counter folds every ~1.5 t updates).  The
+ * kernel's __inc_*_state/__dec_*_state compute exactly the inc/dec case.
+ */
+static long diff_update(int8_t *diff, long delta, long t, int overstep_mode)
 {
-	struct machine *m = zone->machine;
-	struct per_cpu_zonestat *pz = &zone->per_cpu_zonestats[mm_this_cpu(m)];
-	long x = delta + pz->vm_stat_diff[item];
-	long t = pz->stat_threshold;
+	long n = delta + *diff, z = 0;
 
-	mm_charge(m, COST_percpu_add, 1);
-	if (unlikely(labs(x) > t)) {
-		zone_page_state_add(x, zone, item);
-		x = 0;
-	}
-	pz->vm_stat_diff[item] = (int8_t)x;
-}
-
-void __inc_zone_state(struct zone *zone, enum zone_stat_item item)
-{
-	struct machine *m = zone->machine;
-	struct per_cpu_zonestat *pz = &zone->per_cpu_zonestats[mm_this_cpu(m)];
-	int v = pz->vm_stat_diff[item] + 1;
-	int t = pz->stat_threshold;
-
-	mm_charge(m, COST_percpu_add, 1);
-	if (unlikely(v > t)) {
-		int overstep = t >> 1;
-
-		zone_page_state_add(v + overstep, zone, item);
-		v = -overstep;
-	}
-	pz->vm_stat_diff[item] = (int8_t)v;
-}
-
-void __dec_zone_state(struct zone *zone, enum zone_stat_item item)
-{
-	struct machine *m = zone->machine;
-	struct per_cpu_zonestat *pz = &zone->per_cpu_zonestats[mm_this_cpu(m)];
-	int v = pz->vm_stat_diff[item] - 1;
-	int t = pz->stat_threshold;
-
-	mm_charge(m, COST_percpu_add, 1);
-	if (unlikely(v < -t)) {
-		int overstep = t >> 1;
-
-		zone_page_state_add(v - overstep, zone, item);
-		v = overstep;
-	}
-	pz->vm_stat_diff[item] = (int8_t)v;
-}
-
-/* mod_zone_state() (6.12, HAVE_CMPXCHG_LOCAL): the cmpxchg loop with
- * overstep_mode 0 (mod), 1 (inc) or -1 (dec). */
-static void mod_zone_state(struct zone *zone, enum zone_stat_item item, long delta,
-			   int overstep_mode)
-{
-	struct machine *m = zone->machine;
-	struct per_cpu_zonestat *pz = &zone->per_cpu_zonestats[mm_this_cpu(m)];
-	long t = pz->stat_threshold;
-	long n = delta + pz->vm_stat_diff[item];
-	long z = 0;
-
-	mm_charge(m, COST_percpu_cmpxchg, 1);
-	if (labs(n) > t) {
+	if (unlikely(labs(n) > t)) {
 		long os = overstep_mode * (t >> 1);
 
 		z = n + os;
 		n = -os;
 	}
-	pz->vm_stat_diff[item] = (int8_t)n;
+	*diff = (int8_t)n;
+	return z;
+}
+
+/* One zone-counter update: `cost` is percpu_add for the __ variants (IRQs
+ * off, plain RMW) and percpu_cmpxchg for the any-context ones
+ * (this_cpu_cmpxchg loop, HAVE_CMPXCHG_LOCAL on arm64 and x86). */
+static void zone_state_update(struct zone *zone, enum zone_stat_item item, long delta,
+			      int overstep_mode, enum cost_id cost)
+{
+	struct machine *m = zone->machine;
+	struct per_cpu_zonestat *pz = &zone->per_cpu_zonestats[mm_this_cpu(m)];
+	long z;
+
+	mm_charge(m, cost, 1);
+	z = diff_update(&pz->vm_stat_diff[item], delta, pz->stat_threshold, overstep_mode);
 	if (z)
 		zone_page_state_add(z, zone, item);
 }
 
-void mod_zone_page_state(struct zone *zone, enum zone_stat_item item, long delta)
-{
-	mod_zone_state(zone, item, delta, 0);
-}
-
-void inc_zone_state(struct zone *zone, enum zone_stat_item item)
-{
-	mod_zone_state(zone, item, 1, 1);
-}
-
-void dec_zone_state(struct zone *zone, enum zone_stat_item item)
-{
-	mod_zone_state(zone, item, -1, -1);
-}
-
-/* __mod_node_page_state() (6.12): byte-counted items are kept in pages. */
-void __mod_node_page_state(struct pglist_data *pgdat, enum node_stat_item item, long delta)
+/* Byte-counted node items (slab) are kept in pages, as the kernel does. */
+static void node_state_update(struct pglist_data *pgdat, enum node_stat_item item, long delta,
+			      int overstep_mode, enum cost_id cost)
 {
 	struct machine *m = pgdat->machine;
 	struct per_cpu_nodestat *pn = &pgdat->per_cpu_nodestats[mm_this_cpu(m)];
-	long x, t;
+	long z;
 
 	if (vmstat_item_in_bytes(item)) {
 		SIM_ASSERT((delta & (long)(PAGE_SIZE - 1)) == 0);
 		delta >>= PAGE_SHIFT;
 	}
-	x = delta + pn->vm_node_stat_diff[item];
-	t = pn->stat_threshold;
-	mm_charge(m, COST_percpu_add, 1);
-	if (unlikely(labs(x) > t)) {
-		node_page_state_add(x, pgdat, item);
-		x = 0;
-	}
-	pn->vm_node_stat_diff[item] = (int8_t)x;
-}
-
-void __inc_node_state(struct pglist_data *pgdat, enum node_stat_item item)
-{
-	struct machine *m = pgdat->machine;
-	struct per_cpu_nodestat *pn = &pgdat->per_cpu_nodestats[mm_this_cpu(m)];
-	int v = pn->vm_node_stat_diff[item] + 1;
-	int t = pn->stat_threshold;
-
-	SIM_ASSERT(!vmstat_item_in_bytes(item));
-	mm_charge(m, COST_percpu_add, 1);
-	if (unlikely(v > t)) {
-		int overstep = t >> 1;
-
-		node_page_state_add(v + overstep, pgdat, item);
-		v = -overstep;
-	}
-	pn->vm_node_stat_diff[item] = (int8_t)v;
-}
-
-void __dec_node_state(struct pglist_data *pgdat, enum node_stat_item item)
-{
-	struct machine *m = pgdat->machine;
-	struct per_cpu_nodestat *pn = &pgdat->per_cpu_nodestats[mm_this_cpu(m)];
-	int v = pn->vm_node_stat_diff[item] - 1;
-	int t = pn->stat_threshold;
-
-	SIM_ASSERT(!vmstat_item_in_bytes(item));
-	mm_charge(m, COST_percpu_add, 1);
-	if (unlikely(v < -t)) {
-		int overstep = t >> 1;
-
-		node_page_state_add(v - overstep, pgdat, item);
-		v = overstep;
-	}
-	pn->vm_node_stat_diff[item] = (int8_t)v;
-}
-
-/* mod_node_state() (6.12, HAVE_CMPXCHG_LOCAL). */
-static void mod_node_state(struct pglist_data *pgdat, enum node_stat_item item, long delta,
-			   int overstep_mode)
-{
-	struct machine *m = pgdat->machine;
-	struct per_cpu_nodestat *pn = &pgdat->per_cpu_nodestats[mm_this_cpu(m)];
-	long t, n, z = 0;
-
-	if (vmstat_item_in_bytes(item)) {
-		SIM_ASSERT((delta & (long)(PAGE_SIZE - 1)) == 0);
-		delta >>= PAGE_SHIFT;
-	}
-	t = pn->stat_threshold;
-	n = delta + pn->vm_node_stat_diff[item];
-	mm_charge(m, COST_percpu_cmpxchg, 1);
-	if (labs(n) > t) {
-		long os = overstep_mode * (t >> 1);
-
-		z = n + os;
-		n = -os;
-	}
-	pn->vm_node_stat_diff[item] = (int8_t)n;
+	mm_charge(m, cost, 1);
+	z = diff_update(&pn->vm_node_stat_diff[item], delta, pn->stat_threshold, overstep_mode);
 	if (z)
 		node_page_state_add(z, pgdat, item);
 }
 
+void __mod_zone_page_state(struct zone *zone, enum zone_stat_item item, long delta)
+{
+	zone_state_update(zone, item, delta, 0, COST_percpu_add);
+}
+
+void __inc_zone_state(struct zone *zone, enum zone_stat_item item)
+{
+	zone_state_update(zone, item, 1, 1, COST_percpu_add);
+}
+
+void __dec_zone_state(struct zone *zone, enum zone_stat_item item)
+{
+	zone_state_update(zone, item, -1, -1, COST_percpu_add);
+}
+
+void mod_zone_page_state(struct zone *zone, enum zone_stat_item item, long delta)
+{
+	zone_state_update(zone, item, delta, 0, COST_percpu_cmpxchg);
+}
+
+void inc_zone_state(struct zone *zone, enum zone_stat_item item)
+{
+	zone_state_update(zone, item, 1, 1, COST_percpu_cmpxchg);
+}
+
+void dec_zone_state(struct zone *zone, enum zone_stat_item item)
+{
+	zone_state_update(zone, item, -1, -1, COST_percpu_cmpxchg);
+}
+
+void __mod_node_page_state(struct pglist_data *pgdat, enum node_stat_item item, long delta)
+{
+	node_state_update(pgdat, item, delta, 0, COST_percpu_add);
+}
+
+void __inc_node_state(struct pglist_data *pgdat, enum node_stat_item item)
+{
+	node_state_update(pgdat, item, 1, 1, COST_percpu_add);
+}
+
+void __dec_node_state(struct pglist_data *pgdat, enum node_stat_item item)
+{
+	node_state_update(pgdat, item, -1, -1, COST_percpu_add);
+}
+
+/* mod_node_page_state(): the call gup.c makes per pinned folio (spec §10.4). */
 void mod_node_page_state(struct pglist_data *pgdat, enum node_stat_item item, long delta)
 {
-	mod_node_state(pgdat, item, delta, 0);
+	node_state_update(pgdat, item, delta, 0, COST_percpu_cmpxchg);
 }
 
 void inc_node_state(struct pglist_data *pgdat, enum node_stat_item item)
 {
-	mod_node_state(pgdat, item, 1, 1);
+	node_state_update(pgdat, item, 1, 1, COST_percpu_cmpxchg);
 }
 
 void dec_node_state(struct pglist_data *pgdat, enum node_stat_item item)
 {
-	mod_node_state(pgdat, item, -1, -1);
+	node_state_update(pgdat, item, -1, -1, COST_percpu_cmpxchg);
 }
 
 /* ---- state counters: reads --------------------------------------------------------- */
@@ -344,6 +276,16 @@ unsigned long node_page_state(const struct pglist_data *pgdat, enum node_stat_it
 unsigned long node_page_state_pages(const struct pglist_data *pgdat, enum node_stat_item item)
 {
 	return clamp0(pgdat->vm_stat[item]);	/* byte items are stored in pages */
+}
+
+long node_page_state_exact(const struct pglist_data *pgdat, enum node_stat_item item)
+{
+	const struct machine *m = pgdat->machine;
+	int64_t x = pgdat->vm_stat[item];
+
+	for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++)
+		x += pgdat->per_cpu_nodestats[cpu].vm_node_stat_diff[item];
+	return (long)x;
 }
 
 unsigned long node_page_state_snapshot(const struct pglist_data *pgdat, enum node_stat_item item)

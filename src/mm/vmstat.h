@@ -315,6 +315,7 @@ unsigned long zone_page_state_snapshot(const struct zone *zone, enum zone_stat_i
 long zone_page_state_exact(const struct zone *zone, enum zone_stat_item item);	/* model: no clamp, no cost */
 unsigned long node_page_state(const struct pglist_data *pgdat, enum node_stat_item item);
 unsigned long node_page_state_pages(const struct pglist_data *pgdat, enum node_stat_item item);
+long node_page_state_exact(const struct pglist_data *pgdat, enum node_stat_item item);	/* model: no clamp, no cost */
 unsigned long node_page_state_snapshot(const struct pglist_data *pgdat, enum node_stat_item item);
 unsigned long global_zone_page_state(const struct machine *m, enum zone_stat_item item);
 unsigned long global_node_page_state(const struct machine *m, enum node_stat_item item);

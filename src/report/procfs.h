@@ -18,7 +18,7 @@
 #include "report/result.h"
 
 #define PROC_MAX_ORDERS	16
-#define PROC_MAX_ZONES	8
+#define PROC_MAX_ZONES	64	/* zoneinfo lists every zone of every node: 5 per node on x86-64 */
 #define PROC_MAX_MT	8
 
 /* /proc/vmstat and /proc/meminfo: ordered name -> value (meminfo in kB). */

@@ -130,6 +130,27 @@ static inline char *mm_render(const struct machine *m, void (*show)(const struct
 	return buf;
 }
 
+/* A whole file as a malloc'ed string (NULL if unreadable). */
+static inline char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = calloc((size_t)n + 1, 1);
+	if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
 /* Hold / release this CPU's pcp lock of a zone so allocations and frees
  * take the buddy path (as when a remote drain holds it). */
 static inline void mm_hold_pcp(struct machine *m, enum zone_type z, int hold)

@@ -89,8 +89,8 @@ PLANT_TEST(leaked_free_block, "is on no list", {
 })
 
 /* A test that a list entry with the wrong order is found.  Expect "is not
- * a buddy head of this order". */
-PLANT_TEST(wrong_order_on_list, "is not a buddy head of this order", {
+ * a buddy head of order 10". */
+PLANT_TEST(wrong_order_on_list, "is not a buddy head of order 10", {
 	int mt;
 	pfn_t p = first_free(m, 10, &mt);
 

@@ -14,26 +14,6 @@
 
 #define GOLDEN_DIR "tests/golden/1001-mm-buddy-script/expected/"
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = calloc((size_t)n + 1, 1);
-	if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
-}
-
 /* The first differing line, for the failure message. */
 static void first_diff(const char *a, const char *b, char *out, size_t len)
 {
@@ -123,24 +103,24 @@ static struct machine *run_script(struct mm_env *e)
  * text (mm_check clean). */
 TEST(golden_1001_buddy_script)
 {
+	static const struct {
+		const char *name;
+		void (*show)(const struct machine *, FILE *);
+	} files[] = {
+		{ "buddyinfo", mm_show_buddyinfo }, { "pagetypeinfo", mm_show_pagetypeinfo },
+		{ "zoneinfo", mm_show_zoneinfo }, { "vmstat", mm_show_vmstat },
+	};
 	struct mm_env e;
 	struct machine *m = run_script(&e);
 	char *t;
 
 	ASSERT_TRUE(m != NULL);
 	ASSERT_MM_OK(m);
-	t = mm_render(m, mm_show_buddyinfo);
-	check_golden("buddyinfo", t);
-	free(t);
-	t = mm_render(m, mm_show_pagetypeinfo);
-	check_golden("pagetypeinfo", t);
-	free(t);
-	t = mm_render(m, mm_show_zoneinfo);
-	check_golden("zoneinfo", t);
-	free(t);
-	t = mm_render(m, mm_show_vmstat);
-	check_golden("vmstat", t);
-	free(t);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		t = mm_render(m, files[i].show);
+		check_golden(files[i].name, t);
+		free(t);
+	}
 	mm_env_destroy(&e);
 }
 

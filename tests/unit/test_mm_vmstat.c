@@ -1,32 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* test_mm_vmstat.c — the counter machinery (per-CPU diffs, thresholds,
  * folding, costs) and the /proc renderers' layouts against a real 6.18
- * kernel's files (tests/fixtures/proc-linux-6.18). */
+ * kernel's files (tests/fixtures/proc/linux-6.18). */
 #include <ctype.h>
 
 #include "mm_test.h"
 
-#define FIXTURES "tests/fixtures/proc-linux-6.18/"
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = calloc((size_t)n + 1, 1);
-	if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
-}
+#define FIXTURES "tests/fixtures/proc/linux-6.18/"
 
 static bool is_number(const char *t, size_t n)
 {

@@ -1,3 +1,0 @@
-debug.o: src/sim/debug.c src/sim/debug.h
-
-src/sim/debug.h:

@@ -1,1 +1,0 @@
-main.o: src/cli/main.c

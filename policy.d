@@ -1,3 +1,0 @@
-policy.o: src/mm/policy.c src/mm/policy.h
-
-src/mm/policy.h:

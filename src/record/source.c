@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * source.c — where the recorder's /proc text and time come from (the
+ * interface is described in internal.h).
+ *
+ * Two implementations of struct rec_source_ops:
+ *
+ *   live    /proc of the running kernel, CLOCK_MONOTONIC for intervals,
+ *           CLOCK_REALTIME once for the epoch; waits in sigtimedwait().
+ *   replay  --proc-root DIR, captured files; a virtual clock that jumps to
+ *           the next sample time at once, so replays are fast and give the
+ *           same bytes every time.
+ *
+ *   DIR/                       DIR/
+ *     start-epoch  (optional)    vmstat        one snapshot, read
+ *     sys/kernel/osrelease       buddyinfo     at every sample
+ *     stat                       ...
+ *     0001/vmstat ...
+ *     0002/vmstat ...          (numbered: one directory per sample)
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "record/internal.h"
+
+void rec_text_release(struct rec_text *t)
+{
+	free(t->buf);
+	t->buf = NULL;
+	t->len = t->cap = 0;
+}
+
+int rec_read_file(const char *path, struct rec_text *t)
+{
+	int fd, err = 0;
+
+	snprintf(t->path, sizeof(t->path), "%s", path);
+	t->len = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t n;
+
+		if (t->cap - t->len < 4096 + 1) {
+			size_t cap = t->cap ? t->cap * 2 : 65536;
+			char *b = realloc(t->buf, cap);
+
+			if (!b) {
+				err = -ENOMEM;
+				break;
+			}
+			t->buf = b;
+			t->cap = cap;
+		}
+		n = read(fd, t->buf + t->len, t->cap - t->len - 1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		t->len += (size_t)n;
+	}
+	close(fd);
+	if (err)
+		return err;
+	if (!t->buf) {
+		t->buf = malloc(1);
+		if (!t->buf)
+			return -ENOMEM;
+		t->cap = 1;
+	}
+	t->buf[t->len] = '\0';
+	if (memchr(t->buf, '\0', t->len))
+		return -EILSEQ;
+	return 0;
+}
+
+/* ---- live ---------------------------------------------------------------- */
+
+static int64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (int64_t)ts.tv_sec * (int64_t)NS_PER_SEC + ts.tv_nsec;
+}
+
+static int live_read(struct rec_source *s, const char *file, bool per_sample, struct rec_text *t)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", s->root, file);
+	return rec_read_file(path, t);
+}
+
+static bool live_select(struct rec_source *s, unsigned int k)
+{
+	s->cur = k;
+	return true;
+}
+
+static uint64_t live_now(struct rec_source *s)
+{
+	return (uint64_t)(clock_ns(CLOCK_MONOTONIC) - s->mono0_ns);
+}
+
+static int live_wait_until(struct rec_source *s, uint64_t t, const sigset_t *set)
+{
+	for (;;) {
+		uint64_t now = live_now(s);
+		struct timespec ts;
+		int sig;
+
+		if (now >= t)
+			return 0;
+		ts.tv_sec = (time_t)((t - now) / NS_PER_SEC);
+		ts.tv_nsec = (long)((t - now) % NS_PER_SEC);
+		sig = sigtimedwait(set, NULL, &ts);
+		if (sig > 0)
+			return sig;
+		/* EAGAIN: the time has come (checked above); EINTR: again */
+	}
+}
+
+static const struct rec_source_ops live_ops = {
+	.name = "live",
+	.read = live_read,
+	.select = live_select,
+	.now = live_now,
+	.wait_until = live_wait_until,
+};
+
+/* ---- replay -------------------------------------------------------------- */
+
+static int replay_read(struct rec_source *s, const char *file, bool per_sample, struct rec_text *t)
+{
+	char path[4096];
+
+	if (per_sample && s->nr_samples)
+		snprintf(path, sizeof(path), "%s/%04u/%s", s->root, s->cur, file);
+	else
+		snprintf(path, sizeof(path), "%s/%s", s->root, file);
+	return rec_read_file(path, t);
+}
+
+static bool replay_select(struct rec_source *s, unsigned int k)
+{
+	if (s->nr_samples && k > s->nr_samples)
+		return false;
+	s->cur = k;
+	return true;
+}
+
+static uint64_t replay_now(struct rec_source *s)
+{
+	return s->vnow;
+}
+
+static int replay_wait_until(struct rec_source *s, uint64_t t, const sigset_t *set)
+{
+	struct timespec zero = { 0, 0 };
+	int sig = sigtimedwait(set, NULL, &zero);
+
+	if (sig > 0)
+		return sig;
+	if (t > s->vnow)
+		s->vnow = t;
+	return 0;
+}
+
+static const struct rec_source_ops replay_ops = {
+	.name = "replay",
+	.read = replay_read,
+	.select = replay_select,
+	.now = replay_now,
+	.wait_until = replay_wait_until,
+};
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* DIR/start-epoch: one integer (seconds), optional. */
+static int replay_epoch(struct rec_source *s, char *err, size_t errlen)
+{
+	struct rec_text t = { 0 };
+	char path[4096], *end;
+	long long v;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/start-epoch", s->root);
+	rc = rec_read_file(path, &t);
+	if (rc == -ENOENT) {
+		rec_text_release(&t);
+		return 0;
+	}
+	if (rc) {
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+		rec_text_release(&t);
+		return -1;
+	}
+	errno = 0;
+	v = strtoll(t.buf, &end, 10);
+	if (errno || end == t.buf || (*end != '\n' && *end != '\0') || (*end == '\n' && end[1]) ||
+	    v < 0 || v > 1000000000000LL) {
+		snprintf(err, errlen, "%s:1: invalid epoch seconds (want one integer)", path);
+		rec_text_release(&t);
+		return -1;
+	}
+	s->epoch_ns = (int64_t)v * (int64_t)NS_PER_SEC;
+	rec_text_release(&t);
+	return 0;
+}
+
+int rec_source_open(struct rec_source *s, const char *proc_root, char *err, size_t errlen)
+{
+	memset(s, 0, sizeof(*s));
+	if (!proc_root) {
+		s->ops = &live_ops;
+		s->root = strdup("/proc");
+		s->mono0_ns = clock_ns(CLOCK_MONOTONIC);
+		s->epoch_ns = clock_ns(CLOCK_REALTIME);
+		return s->root ? 0 : -1;
+	}
+	if (!is_dir(proc_root)) {
+		snprintf(err, errlen, "--proc-root '%s': not a directory", proc_root);
+		return -1;
+	}
+	s->ops = &replay_ops;
+	s->root = strdup(proc_root);
+	if (!s->root)
+		return -1;
+	for (;;) {
+		char path[4096];
+
+		snprintf(path, sizeof(path), "%s/%04u", proc_root, s->nr_samples + 1);
+		if (!is_dir(path))
+			break;
+		s->nr_samples++;
+	}
+	if (replay_epoch(s, err, errlen)) {
+		rec_source_close(s);
+		return -1;
+	}
+	return 0;
+}
+
+void rec_source_close(struct rec_source *s)
+{
+	free(s->root);
+	s->root = NULL;
+}

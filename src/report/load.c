@@ -1,0 +1,805 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * load.c — reading result folders: result.json, tps.csv and profile.json
+ * (docs/results.md).  Written against the documented schema with jansson;
+ * every malformed input is reported as "<path>[:<line>]: message" and never
+ * crashes.  Iterated folders (DIR/iter-N) are read in numeric order, never
+ * in directory order.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "report/load.h"
+
+const char *const rpt_time_names[RPT_NR_TIMES] = { "cpu", "spin", "sleep", "io", "runq" };
+const char *const rpt_latency_names[5] = { "avg", "p50", "p95", "p99", "max" };
+
+#define PROFILE_MAX_DEPTH 256
+
+void *rpt_xmalloc(size_t n)
+{
+	void *p = calloc(1, n ? n : 1);
+
+	if (!p) {
+		fprintf(stderr, "slowpath: out of memory\n");
+		abort();
+	}
+	return p;
+}
+
+void *rpt_xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (!q) {
+		fprintf(stderr, "slowpath: out of memory\n");
+		abort();
+	}
+	return q;
+}
+
+char *rpt_xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = rpt_xmalloc(n);
+
+	memcpy(d, s, n);
+	return d;
+}
+
+void rpt_grow(void *v, size_t *cap, size_t want, size_t sz)
+{
+	void **pv = v;
+	size_t c = *cap;
+
+	if (want <= c)
+		return;
+	c = c ? c : 8;
+	while (c < want)
+		c *= 2;
+	*pv = rpt_xrealloc(*pv, c * sz);
+	memset((char *)*pv + *cap * sz, 0, (c - *cap) * sz);
+	*cap = c;
+}
+
+int rpt_errf(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+#define fail rpt_errf
+
+char *rpt_read_file(const char *path, size_t *len, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+
+	if (!f) {
+		fail(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		size_t got;
+
+		rpt_grow(&buf, &cap, n + 65536 + 1, 1);
+		got = fread(buf + n, 1, cap - n - 1, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		fail(err, errlen, "%s: read error", path);
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	if (memchr(buf, '\0', n)) {
+		fail(err, errlen, "%s: binary data (NUL byte)", path);
+		free(buf);
+		return NULL;
+	}
+	if (len)
+		*len = n;
+	return buf;
+}
+
+/* ---- named lists --------------------------------------------------------- */
+
+void rpt_named_set(struct rpt_named_list *l, const char *name, double value, const char *unit)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->v[i].name, name) == 0)
+			return;
+	rpt_grow(&l->v, &l->cap, l->n + 1, sizeof(*l->v));
+	l->v[l->n].name = rpt_xstrdup(name);
+	l->v[l->n].value = value;
+	l->v[l->n].unit = unit ? rpt_xstrdup(unit) : NULL;
+	l->n++;
+}
+
+const struct rpt_named *rpt_named_find(const struct rpt_named_list *l, const char *name)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->v[i].name, name) == 0)
+			return &l->v[i];
+	return NULL;
+}
+
+void rpt_named_release(struct rpt_named_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->v[i].name);
+		free(l->v[i].unit);
+	}
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+/* ---- JSON helpers ---------------------------------------------------------- */
+
+static json_t *load_json(const char *path, char *err, size_t errlen)
+{
+	json_error_t je;
+	size_t len;
+	char *text = rpt_read_file(path, &len, err, errlen);
+	json_t *root;
+
+	if (!text)
+		return NULL;
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	free(text);
+	if (!root) {
+		fail(err, errlen, "%s:%d: %s", path, je.line, je.text);
+		return NULL;
+	}
+	if (!json_is_object(root)) {
+		fail(err, errlen, "%s: top level is not an object", path);
+		json_decref(root);
+		return NULL;
+	}
+	return root;
+}
+
+/* Optional number: absent -> *present = false; wrong type -> error. */
+static int get_num(const char *path, json_t *o, const char *key, double *out, bool *present,
+		   char *err, size_t errlen)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (present)
+		*present = v != NULL && !json_is_null(v);
+	if (!v || json_is_null(v))
+		return 0;
+	if (!json_is_number(v))
+		return fail(err, errlen, "%s: '%s' is not a number", path, key);
+	*out = json_number_value(v);
+	if (!isfinite(*out))
+		return fail(err, errlen, "%s: '%s' is not finite", path, key);
+	return 0;
+}
+
+static int get_str(const char *path, json_t *o, const char *key, char **out, bool required,
+		   char *err, size_t errlen)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!v || json_is_null(v)) {
+		if (required)
+			return fail(err, errlen, "%s: missing key '%s'", path, key);
+		return 0;
+	}
+	if (!json_is_string(v))
+		return fail(err, errlen, "%s: '%s' is not a string", path, key);
+	*out = rpt_xstrdup(json_string_value(v));
+	return 0;
+}
+
+/* Object of name -> number into l, in file order. */
+static int get_counters(const char *path, json_t *o, const char *key, struct rpt_named_list *l,
+			char *err, size_t errlen)
+{
+	json_t *obj = json_object_get(o, key), *v;
+	const char *name;
+
+	if (!obj || json_is_null(obj))
+		return 0;
+	if (!json_is_object(obj))
+		return fail(err, errlen, "%s: '%s' is not an object", path, key);
+	json_object_foreach(obj, name, v) {
+		if (!json_is_number(v))
+			return fail(err, errlen, "%s: '%s.%s' is not a number", path, key, name);
+		rpt_named_set(l, name, json_number_value(v), NULL);
+	}
+	return 0;
+}
+
+/* "figures": name -> number, with units in "figure_units": name -> string. */
+static int get_figures(const char *path, json_t *o, struct rpt_named_list *l, char *err, size_t errlen)
+{
+	json_t *obj = json_object_get(o, "figures"), *units = json_object_get(o, "figure_units"), *v;
+	const char *name;
+
+	if (!obj || json_is_null(obj))
+		return 0;
+	if (!json_is_object(obj))
+		return fail(err, errlen, "%s: 'figures' is not an object", path);
+	if (units && !json_is_null(units) && !json_is_object(units))
+		return fail(err, errlen, "%s: 'figure_units' is not an object", path);
+	json_object_foreach(obj, name, v) {
+		json_t *u = units ? json_object_get(units, name) : NULL;
+
+		if (!json_is_number(v))
+			return fail(err, errlen, "%s: 'figures.%s' is not a number", path, name);
+		if (u && !json_is_string(u))
+			return fail(err, errlen, "%s: 'figure_units.%s' is not a string", path, name);
+		rpt_named_set(l, name, json_number_value(v), u ? json_string_value(u) : NULL);
+	}
+	return 0;
+}
+
+/* "slowpath-result/N" with N >= 1; later versions only add keys. */
+static int check_schema(const char *path, json_t *root, const char *prefix, char *err, size_t errlen)
+{
+	json_t *v = json_object_get(root, "schema");
+	const char *s;
+	size_t pl = strlen(prefix);
+	char *end;
+	long ver;
+
+	if (!json_is_string(v))
+		return fail(err, errlen, "%s: missing key 'schema' (not a %s file?)", path, prefix);
+	s = json_string_value(v);
+	if (strncmp(s, prefix, pl) != 0 || s[pl] != '/')
+		return fail(err, errlen, "%s: schema '%s' is not %s/N", path, s, prefix);
+	errno = 0;
+	ver = strtol(s + pl + 1, &end, 10);
+	if (errno || *end || end == s + pl + 1 || ver < 1)
+		return fail(err, errlen, "%s: schema '%s' has no valid version", path, s);
+	return 0;
+}
+
+static char *path_join(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	char *p = rpt_xmalloc(la + lb + 2);
+
+	memcpy(p, a, la);
+	if (la && a[la - 1] != '/')
+		p[la++] = '/';
+	memcpy(p + la, b, lb + 1);
+	return p;
+}
+
+static bool file_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* ---- tps.csv ------------------------------------------------------------- */
+
+static const char tps_header[] = "interval_end_s,tps,lat_avg_ms,lat_max_ms";
+
+int rpt_series_parse(const char *path, char *text, struct rpt_series *s, char *err, size_t errlen)
+{
+	char *line = text, *next;
+	unsigned int lineno = 0;
+
+	for (; line && *line; line = next) {
+		double f[4];
+		char *p;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		if (lineno == 1) {
+			if (strcmp(line, tps_header) != 0)
+				return fail(err, errlen, "%s:1: header is not '%s'", path, tps_header);
+			continue;
+		}
+		p = line;
+		for (int i = 0; i < 4; i++) {
+			char *end;
+
+			errno = 0;
+			f[i] = strtod(p, &end);
+			if (end == p || errno || !isfinite(f[i]) ||
+			    (i < 3 && *end != ',') || (i == 3 && *end != '\0'))
+				return fail(err, errlen, "%s:%u: field %d: expected a number in '%s'",
+					    path, lineno, i + 1, line);
+			p = end + 1;
+		}
+		if (s->n && f[0] <= s->t[s->n - 1])
+			return fail(err, errlen, "%s:%u: interval_end_s %g does not increase",
+				    path, lineno, f[0]);
+		if (s->n == s->cap) {
+			size_t c = s->cap ? 2 * s->cap : 64;
+
+			s->t = rpt_xrealloc(s->t, c * sizeof(double));
+			s->tps = rpt_xrealloc(s->tps, c * sizeof(double));
+			s->lat_avg = rpt_xrealloc(s->lat_avg, c * sizeof(double));
+			s->lat_max = rpt_xrealloc(s->lat_max, c * sizeof(double));
+			s->cap = c;
+		}
+		s->t[s->n] = f[0];
+		s->tps[s->n] = f[1];
+		s->lat_avg[s->n] = f[2];
+		s->lat_max[s->n] = f[3];
+		s->n++;
+	}
+	if (lineno == 0)
+		return fail(err, errlen, "%s: empty file (no header)", path);
+	return 0;
+}
+
+void rpt_series_release(struct rpt_series *s)
+{
+	free(s->t);
+	free(s->tps);
+	free(s->lat_avg);
+	free(s->lat_max);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ---- profile.json -------------------------------------------------------- */
+
+void rpt_profile_init(struct rpt_profile *p)
+{
+	memset(p, 0, sizeof(*p));
+	rpt_grow(&p->v, &p->cap, 1, sizeof(*p->v));
+	p->v[0].name = rpt_xstrdup("");
+	p->n = 1;
+}
+
+uint32_t rpt_profile_child(struct rpt_profile *p, uint32_t parent, const char *name, bool create)
+{
+	struct rpt_prof_node *nd;
+	uint32_t c;
+
+	for (c = p->v[parent].first_child; c != RPT_PROF_NONE; c = p->v[c].next_sibling)
+		if (strcmp(p->v[c].name, name) == 0)
+			return c;
+	if (!create)
+		return RPT_PROF_NONE;
+	rpt_grow(&p->v, &p->cap, p->n + 1, sizeof(*p->v));
+	c = (uint32_t)p->n++;
+	nd = &p->v[c];
+	memset(nd, 0, sizeof(*nd));
+	nd->name = rpt_xstrdup(name);
+	nd->parent = parent;
+	if (p->v[parent].last_child != RPT_PROF_NONE)
+		p->v[p->v[parent].last_child].next_sibling = c;
+	else
+		p->v[parent].first_child = c;
+	p->v[parent].last_child = c;
+	return c;
+}
+
+static void merge_node(struct rpt_profile *dst, uint32_t d, const struct rpt_profile *src,
+		       uint32_t s, double scale)
+{
+	dst->v[d].tasks += scale * src->v[s].tasks;
+	dst->v[d].calls += scale * src->v[s].calls;
+	for (int t = 0; t < RPT_NR_TIMES; t++)
+		dst->v[d].self[t] += scale * src->v[s].self[t];
+	for (uint32_t c = src->v[s].first_child; c != RPT_PROF_NONE; c = src->v[c].next_sibling) {
+		uint32_t dc = rpt_profile_child(dst, d, src->v[c].name, true);
+
+		merge_node(dst, dc, src, c, scale);
+	}
+}
+
+void rpt_profile_merge(struct rpt_profile *dst, const struct rpt_profile *src, double scale)
+{
+	merge_node(dst, 0, src, 0, scale);
+}
+
+/* Children always have higher indices than their parent, so one backward
+ * pass accumulates totals bottom-up. */
+void rpt_profile_totals(struct rpt_profile *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		memcpy(p->v[i].total, p->v[i].self, sizeof(p->v[i].total));
+	for (size_t i = p->n; i-- > 1;)
+		for (int t = 0; t < RPT_NR_TIMES; t++)
+			p->v[p->v[i].parent].total[t] += p->v[i].total[t];
+}
+
+void rpt_profile_release(struct rpt_profile *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		free(p->v[i].name);
+	free(p->v);
+	memset(p, 0, sizeof(*p));
+}
+
+static int parse_prof_node(const char *path, json_t *j, struct rpt_profile *p, uint32_t idx,
+			   int depth, char *err, size_t errlen)
+{
+	json_t *self, *children, *c;
+	double v;
+	bool present;
+	size_t i;
+
+	if (depth > PROFILE_MAX_DEPTH)
+		return fail(err, errlen, "%s: call path deeper than %d", path, PROFILE_MAX_DEPTH);
+	if (get_num(path, j, "calls", &v, &present, err, errlen))
+		return -1;
+	if (present)
+		p->v[idx].calls += v;
+	self = json_object_get(j, "self");
+	if (self) {
+		if (!json_is_object(self))
+			return fail(err, errlen, "%s: node '%s': 'self' is not an object",
+				    path, p->v[idx].name);
+		for (int t = 0; t < RPT_NR_TIMES; t++) {
+			if (get_num(path, self, rpt_time_names[t], &v, &present, err, errlen))
+				return -1;
+			if (present && v < 0)
+				return fail(err, errlen, "%s: node '%s': negative '%s'",
+					    path, p->v[idx].name, rpt_time_names[t]);
+			if (present)
+				p->v[idx].self[t] += v;
+		}
+	}
+	children = json_object_get(j, "children");
+	if (!children)
+		return 0;
+	if (!json_is_array(children))
+		return fail(err, errlen, "%s: node '%s': 'children' is not an array",
+			    path, p->v[idx].name);
+	json_array_foreach(children, i, c) {
+		json_t *name = json_object_get(c, "name");
+		uint32_t ci;
+
+		if (!json_is_object(c) || !json_is_string(name))
+			return fail(err, errlen, "%s: node '%s': child %zu has no 'name'",
+				    path, p->v[idx].name, i);
+		/* A repeated name under one parent merges into one node. */
+		ci = rpt_profile_child(p, idx, json_string_value(name), true);
+		if (parse_prof_node(path, c, p, ci, depth + 1, err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
+int rpt_profile_parse(const char *path, const char *text, struct rpt_profile *out,
+		      char *err, size_t errlen)
+{
+	json_error_t je;
+	json_t *root, *kinds, *k;
+	size_t i;
+	int rc = -1;
+
+	rpt_profile_init(out);
+	root = json_loads(text, JSON_REJECT_DUPLICATES, &je);
+	if (!root) {
+		fail(err, errlen, "%s:%d: %s", path, je.line, je.text);
+		return -1;
+	}
+	if (!json_is_object(root)) {
+		fail(err, errlen, "%s: top level is not an object", path);
+		goto out;
+	}
+	if (check_schema(path, root, "slowpath-profile", err, errlen))
+		goto out;
+	if (!json_is_string(json_object_get(root, "unit")) ||
+	    strcmp(json_string_value(json_object_get(root, "unit")), "ns") != 0) {
+		fail(err, errlen, "%s: 'unit' must be \"ns\"", path);
+		goto out;
+	}
+	kinds = json_object_get(root, "kinds");
+	if (!json_is_array(kinds)) {
+		fail(err, errlen, "%s: 'kinds' is not an array", path);
+		goto out;
+	}
+	json_array_foreach(kinds, i, k) {
+		json_t *kind = json_object_get(k, "kind"), *kroot = json_object_get(k, "root");
+		uint32_t ki;
+		double tasks = 0;
+
+		if (!json_is_object(k) || !json_is_string(kind) || !json_is_object(kroot)) {
+			fail(err, errlen, "%s: kinds[%zu] needs 'kind' (string) and 'root' (object)",
+			     path, i);
+			goto out;
+		}
+		if (get_num(path, k, "tasks", &tasks, NULL, err, errlen))
+			goto out;
+		ki = rpt_profile_child(out, 0, json_string_value(kind), true);
+		out->v[ki].tasks += tasks;
+		if (parse_prof_node(path, kroot, out, ki, 1, err, errlen))
+			goto out;
+	}
+	rpt_profile_totals(out);
+	rc = 0;
+out:
+	json_decref(root);
+	return rc;
+}
+
+/* ---- result folders -------------------------------------------------------- */
+
+static int load_result_json(struct rpt_run *r, const char *path, char *err, size_t errlen)
+{
+	json_t *root = load_json(path, err, errlen), *lat;
+	double v;
+	bool present;
+	int rc = -1;
+
+	if (!root)
+		return -1;
+	if (check_schema(path, root, "slowpath-result", err, errlen))
+		goto out;
+	if (get_str(path, root, "source", &r->source, true, err, errlen))
+		goto out;
+	if (strcmp(r->source, "simulated") != 0 && strcmp(r->source, "recorded") != 0) {
+		fail(err, errlen, "%s: source '%s' is neither \"simulated\" nor \"recorded\"",
+		     path, r->source);
+		goto out;
+	}
+	if (get_str(path, root, "policy", &r->policy, false, err, errlen) ||
+	    get_str(path, root, "scenario", &r->scenario, false, err, errlen) ||
+	    get_str(path, root, "kernel_release", &r->kernel_release, false, err, errlen))
+		goto out;
+	if (get_num(path, root, "seed", &v, &present, err, errlen))
+		goto out;
+	r->seed = present && v > 0 ? (uint64_t)v : 0;
+	if (get_num(path, root, "iteration", &v, &present, err, errlen))
+		goto out;
+	r->iteration = present && v > 0 ? (unsigned int)v : 1;
+	r->virtual_seconds = NAN;
+	r->measure_seconds = NAN;
+	if (get_num(path, root, "virtual_seconds", &r->virtual_seconds, NULL, err, errlen) ||
+	    get_num(path, root, "measure_seconds", &r->measure_seconds, NULL, err, errlen) ||
+	    get_num(path, root, "tps", &r->tps, &r->has_tps, err, errlen))
+		goto out;
+	lat = json_object_get(root, "latency_ms");
+	if (lat && !json_is_null(lat)) {
+		if (!json_is_object(lat)) {
+			fail(err, errlen, "%s: 'latency_ms' is not an object", path);
+			goto out;
+		}
+		r->has_latency = true;
+		for (int i = 0; i < 5; i++) {
+			r->latency[i] = NAN;
+			if (get_num(path, lat, rpt_latency_names[i], &r->latency[i], NULL, err, errlen))
+				goto out;
+		}
+	}
+	if (get_counters(path, root, "vmstat", &r->vmstat, err, errlen) ||
+	    get_counters(path, root, "per_million_written", &r->per_million, err, errlen) ||
+	    get_figures(path, root, &r->figures, err, errlen))
+		goto out;
+	rc = 0;
+out:
+	json_decref(root);
+	return rc;
+}
+
+static int parse_series_file(const char *path, char *text, void *out, char *err, size_t errlen)
+{
+	return rpt_series_parse(path, text, out, err, errlen);
+}
+
+static int parse_profile_file(const char *path, char *text, void *out, char *err, size_t errlen)
+{
+	return rpt_profile_parse(path, text, out, err, errlen);
+}
+
+/* DIR/NAME, when it exists, through parse into out; *have tells whether it
+ * did.  A file that exists but does not parse is an error. */
+static int load_optional(const char *dir, const char *name,
+			 int (*parse)(const char *, char *, void *, char *, size_t),
+			 void *out, bool *have, char *err, size_t errlen)
+{
+	char *path = path_join(dir, name), *text;
+	int rc = 0;
+
+	*have = false;
+	if (file_exists(path)) {
+		text = rpt_read_file(path, NULL, err, errlen);
+		rc = text ? parse(path, text, out, err, errlen) : -1;
+		free(text);
+		*have = rc == 0;
+	}
+	free(path);
+	return rc;
+}
+
+int rpt_run_load(struct rpt_run *r, const char *dir, unsigned int flags, char *err, size_t errlen)
+{
+	char *path;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->dir = rpt_xstrdup(dir);
+	path = path_join(dir, "result.json");
+	if (!file_exists(path)) {
+		fail(err, errlen, "%s: no result.json (not a result folder, or an incomplete run)", dir);
+		free(path);
+		return -1;
+	}
+	rc = load_result_json(r, path, err, errlen);
+	free(path);
+	if (rc)
+		return -1;
+	if ((flags & RPT_LOAD_SERIES) &&
+	    load_optional(dir, "tps.csv", parse_series_file, &r->series, &r->has_series, err, errlen))
+		return -1;
+	if ((flags & RPT_LOAD_PROFILE) &&
+	    load_optional(dir, "profile.json", parse_profile_file, &r->profile, &r->has_profile,
+			  err, errlen))
+		return -1;
+	return 0;
+}
+
+void rpt_run_release(struct rpt_run *r)
+{
+	free(r->dir);
+	free(r->source);
+	free(r->policy);
+	free(r->scenario);
+	free(r->kernel_release);
+	rpt_named_release(&r->vmstat);
+	rpt_named_release(&r->per_million);
+	rpt_named_release(&r->figures);
+	rpt_series_release(&r->series);
+	if (r->profile.v)
+		rpt_profile_release(&r->profile);
+	memset(r, 0, sizeof(*r));
+}
+
+static char *base_name(const char *path)
+{
+	size_t n = strlen(path);
+	const char *b;
+	char *s;
+
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	b = path + n;
+	while (b > path && b[-1] != '/')
+		b--;
+	s = rpt_xmalloc((size_t)(path + n - b) + 1);
+	memcpy(s, b, (size_t)(path + n - b));
+	return s;
+}
+
+int rpt_set_load(struct rpt_set *s, const char *path, unsigned int flags, char *err, size_t errlen)
+{
+	char *rj = path_join(path, "result.json");
+	json_t *root = NULL, *it;
+	long long n = 0;
+	int rc = -1;
+
+	memset(s, 0, sizeof(*s));
+	s->path = rpt_xstrdup(path);
+	s->name = base_name(path);
+	if (!file_exists(rj)) {
+		char *i1 = path_join(path, "iter-1/result.json");
+		bool partial = file_exists(i1);
+
+		free(i1);
+		fail(err, errlen, partial ?
+		     "%s: no result.json beside iter-*/ (an incomplete run?)" :
+		     "%s: no result.json (not a result folder, or an incomplete run)", path);
+		goto out;
+	}
+	root = load_json(rj, err, errlen);
+	if (!root || check_schema(rj, root, "slowpath-result", err, errlen))
+		goto out;
+	it = json_object_get(root, "iterations");
+	if (it && !json_is_null(it)) {
+		if (!json_is_integer(it) || json_integer_value(it) < 1 ||
+		    json_integer_value(it) > 100000) {
+			fail(err, errlen, "%s: 'iterations' is not a positive integer", rj);
+			goto out;
+		}
+		n = json_integer_value(it);
+	}
+	if (n == 0) {
+		s->nr_runs = 1;
+		s->runs = rpt_xmalloc(sizeof(*s->runs));
+		rc = rpt_run_load(&s->runs[0], path, flags, err, errlen);
+		goto out;
+	}
+	s->iterated = true;
+	s->runs = rpt_xmalloc((size_t)n * sizeof(*s->runs));
+	for (long long i = 1; i <= n; i++) {
+		char sub[32], *d;
+
+		snprintf(sub, sizeof(sub), "iter-%lld", i);
+		d = path_join(path, sub);
+		rc = rpt_run_load(&s->runs[s->nr_runs], d, flags, err, errlen);
+		free(d);
+		s->nr_runs++;
+		if (rc)
+			goto out;
+	}
+	rc = 0;
+out:
+	if (root)
+		json_decref(root);
+	free(rj);
+	return rc;
+}
+
+void rpt_set_release(struct rpt_set *s)
+{
+	for (unsigned int i = 0; i < s->nr_runs; i++)
+		rpt_run_release(&s->runs[i]);
+	free(s->runs);
+	free(s->path);
+	free(s->name);
+	memset(s, 0, sizeof(*s));
+}
+
+bool rpt_set_profile(const struct rpt_set *s, struct rpt_profile *out)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < s->nr_runs; i++)
+		n += s->runs[i].has_profile;
+	rpt_profile_init(out);
+	if (n == 0)
+		return false;
+	for (unsigned int i = 0; i < s->nr_runs; i++)
+		if (s->runs[i].has_profile)
+			rpt_profile_merge(out, &s->runs[i].profile, 1.0 / n);
+	rpt_profile_totals(out);
+	return true;
+}
+
+int rpt_sets_load(struct rpt_set *sets, int n, char **paths, unsigned int flags,
+		  char *err, size_t errlen)
+{
+	for (int i = 0; i < n; i++) {
+		if (rpt_set_load(&sets[i], paths[i], flags, err, errlen)) {
+			rpt_sets_release(sets, i + 1);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void rpt_sets_release(struct rpt_set *sets, int n)
+{
+	for (int i = 0; i < n; i++)
+		rpt_set_release(&sets[i]);
+}
+
+int rpt_sets_rename(struct rpt_set *sets, int n, const char *list, char *err, size_t errlen)
+{
+	char *copy = rpt_xstrdup(list), *p = copy, *tok;
+	int i = 0;
+
+	while ((tok = strsep(&p, ",")) != NULL) {
+		if (i == n || !*tok) {
+			free(copy);
+			return fail(err, errlen, "--names '%s': %s", list,
+				    i == n ? "more names than results" : "empty name");
+		}
+		free(sets[i].name);
+		sets[i++].name = rpt_xstrdup(tok);
+	}
+	free(copy);
+	if (i != n)
+		return fail(err, errlen, "--names '%s': %d names for %d results", list, i, n);
+	return 0;
+}

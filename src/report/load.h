@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * load.h — reading result folders (docs/results.md, schema
+ * slowpath-result/1) for compare, explain and report.  This is the reading
+ * side only; writing is result.h.  It follows the documented schema, not
+ * the writer's code, so simulated and recorded folders load alike.
+ *
+ * A *set* is what one command-line argument names: a plain result folder
+ * (one sample) or a folder of iterations (DIR/result.json with
+ * "iterations": N and DIR/iter-1 ... DIR/iter-N, one sample each).
+ *
+ * Errors: "<path>: message" or "<path>:<line>: message" in err, return -1.
+ */
+#ifndef SLOWPATH_REPORT_LOAD_H
+#define SLOWPATH_REPORT_LOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Allocation helpers for report code: abort with a message on exhaustion. */
+void *rpt_xmalloc(size_t n);
+void *rpt_xrealloc(void *p, size_t n);
+char *rpt_xstrdup(const char *s);
+/* Grow *v (element size sz) so that it holds at least want elements. */
+void rpt_grow(void *v, size_t *cap, size_t want, size_t sz);
+
+/* snprintf into err; returns -1 (for "return rpt_errf(...)"). */
+int rpt_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Whole file into a NUL-terminated buffer; NULL with err on failure. */
+char *rpt_read_file(const char *path, size_t *len, char *err, size_t errlen);
+
+/* Ordered name -> value list (first-seen order; later duplicates ignored). */
+struct rpt_named {
+	char	*name;
+	double	value;
+	char	*unit;		/* figures only, else NULL */
+};
+
+struct rpt_named_list {
+	struct rpt_named *v;
+	size_t	n, cap;
+};
+
+void rpt_named_set(struct rpt_named_list *l, const char *name, double value, const char *unit);
+const struct rpt_named *rpt_named_find(const struct rpt_named_list *l, const char *name);
+void rpt_named_release(struct rpt_named_list *l);
+
+/* tps.csv: interval_end_s,tps,lat_avg_ms,lat_max_ms */
+struct rpt_series {
+	size_t	n, cap;
+	double	*t, *tps, *lat_avg, *lat_max;
+};
+
+/* Parse tps.csv text (modified in place: lines are cut). */
+int rpt_series_parse(const char *path, char *text, struct rpt_series *s, char *err, size_t errlen);
+void rpt_series_release(struct rpt_series *s);
+
+/* Times a profile node carries (profile.json "self" keys). */
+enum rpt_time {
+	RPT_T_CPU, RPT_T_SPIN, RPT_T_SLEEP, RPT_T_IO, RPT_T_RUNQ, RPT_NR_TIMES
+};
+extern const char *const rpt_time_names[RPT_NR_TIMES];
+
+/*
+ * Call-path tree.  Node 0 is a synthetic super-root; its children are the
+ * task kinds' roots (name = kind).  Children are linked in first-seen
+ * order.  Values are doubles so merged trees can hold means.
+ */
+#define RPT_PROF_NONE	0u
+struct rpt_prof_node {
+	char		*name;
+	uint32_t	parent, first_child, last_child, next_sibling;
+	double		tasks;			/* kind roots only */
+	double		calls;
+	double		self[RPT_NR_TIMES];	/* ns */
+	double		total[RPT_NR_TIMES];	/* self + children, rpt_profile_totals() */
+};
+
+struct rpt_profile {
+	struct rpt_prof_node *v;
+	size_t		n, cap;
+};
+
+void rpt_profile_init(struct rpt_profile *p);
+/* Child of parent named name; created (zeroed) when create is set, else
+ * RPT_PROF_NONE when absent. */
+uint32_t rpt_profile_child(struct rpt_profile *p, uint32_t parent, const char *name, bool create);
+/* dst += scale * src, matching nodes by path. */
+void rpt_profile_merge(struct rpt_profile *dst, const struct rpt_profile *src, double scale);
+void rpt_profile_totals(struct rpt_profile *p);
+void rpt_profile_release(struct rpt_profile *p);
+int rpt_profile_parse(const char *path, const char *text, struct rpt_profile *out,
+		      char *err, size_t errlen);
+
+/* One result folder (one iteration). */
+struct rpt_run {
+	char		*dir;
+	char		*source, *policy, *scenario, *kernel_release;
+	uint64_t	seed;
+	unsigned int	iteration;
+	double		virtual_seconds, measure_seconds;
+	bool		has_tps;
+	double		tps;
+	bool		has_latency;
+	double		latency[5];		/* avg p50 p95 p99 max, ms */
+	struct rpt_named_list vmstat;		/* deltas over the measured phase */
+	struct rpt_named_list per_million;	/* per 10^6 nr_written */
+	struct rpt_named_list figures;
+	bool		has_series;
+	struct rpt_series series;
+	bool		has_profile;
+	struct rpt_profile profile;
+};
+
+extern const char *const rpt_latency_names[5];
+
+#define RPT_LOAD_SERIES		0x1u	/* tps.csv (optional file) */
+#define RPT_LOAD_PROFILE	0x2u	/* profile.json (optional file) */
+
+struct rpt_set {
+	char		*path;		/* as given */
+	char		*name;		/* label: basename unless renamed */
+	bool		iterated;	/* DIR/iter-N layout */
+	unsigned int	nr_runs;
+	struct rpt_run	*runs;
+};
+
+int rpt_run_load(struct rpt_run *r, const char *dir, unsigned int flags, char *err, size_t errlen);
+void rpt_run_release(struct rpt_run *r);
+int rpt_set_load(struct rpt_set *s, const char *path, unsigned int flags, char *err, size_t errlen);
+void rpt_set_release(struct rpt_set *s);
+/* Mean profile over the set's runs that carry one; false when none does. */
+bool rpt_set_profile(const struct rpt_set *s, struct rpt_profile *out);
+
+/* Load several sets; on error releases what was loaded and returns -1. */
+int rpt_sets_load(struct rpt_set *sets, int n, char **paths, unsigned int flags,
+		  char *err, size_t errlen);
+void rpt_sets_release(struct rpt_set *sets, int n);
+
+/* "a,b,c" -> names of sets; error when the count differs. */
+int rpt_sets_rename(struct rpt_set *sets, int n, const char *list, char *err, size_t errlen);
+
+#endif

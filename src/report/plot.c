@@ -1,0 +1,887 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * plot.c — gnuplot plots of result sets (plot.h, docs/report.md).
+ *
+ * For every plot the data goes to "<plot>-<set>.dat" (plain columns) and
+ * the drawing to "<plot>.gp"; "plots.gp" loads each one twice, once per
+ * terminal (svg, pngcairo).  gnuplot runs once, in the plot folder, as a
+ * child process without a shell.  Nothing host- or time-dependent is
+ * written, so the same sets give the same files.
+ *
+ * A set with iterations contributes the mean over its iterations when all
+ * of them sampled at the same times (simulated runs do), else its first
+ * iteration; the plot's note says which.  Monitor times are shifted so the
+ * first sample is 0 (recorded monitors print epoch seconds).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "report/load.h"
+#include "report/plot.h"
+#include "report/procfs.h"
+#include "report/result.h"
+
+#define fail rpt_errf
+
+/* ---- tables: samples x columns ------------------------------------------- */
+
+struct tab {
+	size_t	n, m;		/* rows (samples), columns */
+	double	*t;		/* [n] */
+	double	*v;		/* [n * m] */
+	char	**names;	/* [m] */
+};
+
+static void tab_init(struct tab *t, size_t n, size_t m)
+{
+	t->n = n;
+	t->m = m;
+	t->t = rpt_xmalloc((n ? n : 1) * sizeof(double));
+	t->v = rpt_xmalloc((n * m > 0 ? n * m : 1) * sizeof(double));
+	t->names = rpt_xmalloc((m ? m : 1) * sizeof(char *));
+}
+
+static void tab_release(struct tab *t)
+{
+	for (size_t j = 0; t->names && j < t->m; j++)
+		free(t->names[j]);
+	free(t->names);
+	free(t->t);
+	free(t->v);
+	memset(t, 0, sizeof(*t));
+}
+
+static bool tab_same_shape(const struct tab *a, const struct tab *b)
+{
+	if (a->n != b->n || a->m != b->m)
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if (a->t[i] != b->t[i])
+			return false;
+	for (size_t j = 0; j < a->m; j++)
+		if (strcmp(a->names[j], b->names[j]) != 0)
+			return false;
+	return true;
+}
+
+/* Mean of runs' tables when they line up, else a copy of the first.
+ * Returns the number of runs averaged (0 when no run had data). */
+static unsigned int tab_combine(struct tab *runs, const bool *have, unsigned int nr, struct tab *out)
+{
+	unsigned int first = nr, used = 0;
+	bool same = true;
+
+	for (unsigned int r = 0; r < nr; r++)
+		if (have[r]) {
+			if (first == nr)
+				first = r;
+			else
+				same &= tab_same_shape(&runs[first], &runs[r]);
+			used++;
+		}
+	if (first == nr)
+		return 0;
+	tab_init(out, runs[first].n, runs[first].m);
+	memcpy(out->t, runs[first].t, runs[first].n * sizeof(double));
+	for (size_t j = 0; j < out->m; j++)
+		out->names[j] = rpt_xstrdup(runs[first].names[j]);
+	if (!same || used == 1) {
+		memcpy(out->v, runs[first].v, out->n * out->m * sizeof(double));
+		return same ? 1 : 0;
+	}
+	for (size_t k = 0; k < out->n * out->m; k++) {
+		double s = 0;
+
+		for (unsigned int r = 0; r < nr; r++)
+			if (have[r])
+				s += runs[r].v[k];
+		out->v[k] = s / used;
+	}
+	return used;
+}
+
+/* ---- reading monitors ------------------------------------------------------ */
+
+/* Error offsets inside a sample become line numbers of the whole file. */
+static void rebase_error(char *err, size_t errlen, const char *path, unsigned int first_line)
+{
+	size_t pl = strlen(path);
+	char *end, rest[512];
+	unsigned long rel;
+
+	if (strncmp(err, path, pl) != 0 || err[pl] != ':')
+		return;
+	rel = strtoul(err + pl + 1, &end, 10);
+	if (end == err + pl + 1 || *end != ':')
+		return;
+	snprintf(rest, sizeof(rest), "%s", end);
+	snprintf(err, errlen, "%s:%lu%s", path, rel + first_line - 1, rest);
+}
+
+/* 1 loaded, 0 no such file, -1 error. */
+static int read_monitor(const char *dir, const char *file, char **path, struct proc_monitor *m,
+			char *err, size_t errlen)
+{
+	size_t n = strlen(dir) + strlen(file) + 2;
+	struct stat st;
+	char *text;
+	int rc;
+
+	*path = rpt_xmalloc(n);
+	snprintf(*path, n, "%s/%s", dir, file);
+	if (stat(*path, &st) != 0)
+		return 0;
+	text = rpt_read_file(*path, NULL, err, errlen);
+	if (!text)
+		return -1;
+	rc = proc_parse_monitor(*path, text, m, err, errlen);
+	free(text);
+	return rc ? -1 : 1;
+}
+
+/* Stall counters plotted over time: per-second rates between samples. */
+static const char *const stall_counters[] = {
+	"allocstall", "compact_stall", "compact_fail", "pgscan_direct", "sim_drain_all_pages",
+};
+#define NR_STALL (sizeof(stall_counters) / sizeof(stall_counters[0]))
+
+static double counter_value(const struct rpt_counters *c, const char *name, bool *found)
+{
+	if (strcmp(name, "allocstall") == 0) {
+		double s = 0;
+
+		*found = false;
+		for (size_t i = 0; i < c->n; i++)
+			if (strncmp(c->v[i].name, "allocstall_", 11) == 0) {
+				s += (double)c->v[i].value;
+				*found = true;
+			}
+		return s;
+	}
+	return (double)rpt_counters_get(c, name, found);
+}
+
+static int load_vmstat_rates(const char *dir, struct tab *t, bool *have, char *err, size_t errlen)
+{
+	struct proc_monitor m;
+	double *prev = NULL;
+	char *path;
+	int rc = read_monitor(dir, "proc-vmstat", &path, &m, err, errlen);
+
+	*have = false;
+	if (rc <= 0) {
+		free(path);
+		return rc;
+	}
+	*have = m.n >= 2;
+	tab_init(t, m.n > 1 ? m.n - 1 : 0, NR_STALL);
+	for (size_t j = 0; j < NR_STALL; j++)
+		t->names[j] = rpt_xstrdup(stall_counters[j]);
+	prev = rpt_xmalloc(NR_STALL * sizeof(double));
+	for (size_t k = 0; k < m.n; k++) {
+		struct rpt_counters c = { 0 };
+
+		if (proc_parse_vmstat(path, m.s[k].text, &c, err, errlen)) {
+			rebase_error(err, errlen, path, m.s[k].first_line);
+			rpt_counters_release(&c);
+			rc = -1;
+			break;
+		}
+		if (k > 0 && !(m.s[k].time > m.s[k - 1].time)) {
+			fail(err, errlen, "%s:%u: time %g does not increase", path,
+			     m.s[k].first_line - 1, m.s[k].time);
+			rpt_counters_release(&c);
+			rc = -1;
+			break;
+		}
+		for (size_t j = 0; j < NR_STALL; j++) {
+			bool found;
+			double v = counter_value(&c, stall_counters[j], &found);
+
+			if (!found)
+				v = NAN;
+			if (k > 0) {
+				t->t[k - 1] = m.s[k].time - m.s[0].time;
+				t->v[(k - 1) * NR_STALL + j] = (v - prev[j]) / (m.s[k].time - m.s[k - 1].time);
+			}
+			prev[j] = v;
+		}
+		rpt_counters_release(&c);
+	}
+	free(prev);
+	free(path);
+	proc_monitor_release(&m);
+	if (rc < 0)
+		*have = false;
+	return rc < 0 ? -1 : 0;
+}
+
+static int load_buddyinfo(const char *dir, struct tab *t, bool *have, char *err, size_t errlen)
+{
+	struct proc_buddyinfo *bi = rpt_xmalloc(sizeof(*bi));
+	struct proc_monitor m;
+	char *path;
+	unsigned int orders = 0;
+	int rc = read_monitor(dir, "proc-buddyinfo", &path, &m, err, errlen);
+
+	*have = false;
+	if (rc <= 0)
+		goto out_nomon;
+	/* the widest zone row sets the number of orders */
+	for (size_t k = 0; k < m.n && rc > 0; k++) {
+		if (proc_parse_buddyinfo(path, m.s[k].text, bi, err, errlen)) {
+			rebase_error(err, errlen, path, m.s[k].first_line);
+			rc = -1;
+			break;
+		}
+		for (unsigned int z = 0; z < bi->nr; z++)
+			if (bi->z[z].nr_orders > orders)
+				orders = bi->z[z].nr_orders;
+	}
+	if (rc > 0) {
+		tab_init(t, m.n, orders);
+		for (unsigned int o = 0; o < orders; o++) {
+			char name[16];
+
+			snprintf(name, sizeof(name), "%u", o);
+			t->names[o] = rpt_xstrdup(name);
+		}
+		for (size_t k = 0; k < m.n; k++) {
+			proc_parse_buddyinfo(path, m.s[k].text, bi, err, errlen);
+			t->t[k] = m.s[k].time - m.s[0].time;
+			for (unsigned int o = 0; o < orders; o++) {
+				double pages = 0;
+
+				for (unsigned int z = 0; z < bi->nr; z++)
+					if (o < bi->z[z].nr_orders)
+						pages += ldexp((double)bi->z[z].free[o], (int)o);
+				t->v[k * orders + o] = pages;
+			}
+		}
+		*have = true;
+	}
+	proc_monitor_release(&m);
+out_nomon:
+	free(path);
+	free(bi);
+	return rc < 0 ? -1 : 0;
+}
+
+static int load_pagetypeinfo(const char *dir, struct tab *t, bool *have, char *err, size_t errlen)
+{
+	struct proc_pagetypeinfo *pi = rpt_xmalloc(sizeof(*pi));
+	struct proc_monitor m;
+	char *path;
+	int rc = read_monitor(dir, "proc-pagetypeinfo", &path, &m, err, errlen);
+
+	*have = false;
+	if (rc <= 0)
+		goto out_nomon;
+	for (size_t k = 0; k < m.n; k++) {
+		double total = 0, blocks[PROC_MAX_MT] = { 0 };
+
+		if (proc_parse_pagetypeinfo(path, m.s[k].text, pi, err, errlen)) {
+			rebase_error(err, errlen, path, m.s[k].first_line);
+			rc = -1;
+			break;
+		}
+		if (k == 0) {
+			tab_init(t, m.n, pi->nr_types);
+			for (unsigned int j = 0; j < pi->nr_types; j++)
+				t->names[j] = rpt_xstrdup(pi->types[j]);
+		} else if (pi->nr_types != t->m) {
+			fail(err, errlen, "%s:%u: %u migratetypes, the first sample had %zu", path,
+			     m.s[k].first_line, pi->nr_types, t->m);
+			rc = -1;
+			break;
+		}
+		for (unsigned int z = 0; z < pi->nr; z++)
+			for (unsigned int j = 0; j < pi->nr_types; j++) {
+				blocks[j] += (double)pi->z[z].blocks[j];
+				total += (double)pi->z[z].blocks[j];
+			}
+		t->t[k] = m.s[k].time - m.s[0].time;
+		for (unsigned int j = 0; j < pi->nr_types; j++)
+			t->v[k * t->m + j] = total > 0 ? blocks[j] * 100.0 / total : 0;
+	}
+	*have = rc > 0;
+	if (rc < 0 && t->names)
+		tab_release(t);
+	proc_monitor_release(&m);
+out_nomon:
+	free(path);
+	free(pi);
+	return rc < 0 ? -1 : 0;
+}
+
+static void load_tps(const struct rpt_run *r, struct tab *t, bool *have)
+{
+	*have = r->has_series && r->series.n > 0;
+	if (!*have)
+		return;
+	tab_init(t, r->series.n, 1);
+	t->names[0] = rpt_xstrdup("tps");
+	memcpy(t->t, r->series.t, r->series.n * sizeof(double));
+	memcpy(t->v, r->series.tps, r->series.n * sizeof(double));
+}
+
+enum source { SRC_TPS, SRC_VMSTAT, SRC_BUDDY, SRC_PAGETYPE, NR_SRC };
+
+/* Per set and source: the combined table and how it was combined. */
+struct set_data {
+	struct tab	tab[NR_SRC];
+	unsigned int	used[NR_SRC];	/* runs averaged; 0 = first iteration only or none */
+	bool		have[NR_SRC];
+};
+
+static int load_set(const struct rpt_set *s, struct set_data *d, char *err, size_t errlen)
+{
+	unsigned int nr = s->nr_runs;
+	int rc = 0;
+
+	memset(d, 0, sizeof(*d));
+	for (int src = 0; src < NR_SRC && rc == 0; src++) {
+		struct tab *runs = rpt_xmalloc(nr * sizeof(*runs));
+		bool *have = rpt_xmalloc(nr * sizeof(*have));
+
+		for (unsigned int r = 0; r < nr && rc == 0; r++) {
+			const char *dir = s->runs[r].dir;
+
+			switch (src) {
+			case SRC_TPS:
+				load_tps(&s->runs[r], &runs[r], &have[r]);
+				break;
+			case SRC_VMSTAT:
+				rc = load_vmstat_rates(dir, &runs[r], &have[r], err, errlen);
+				break;
+			case SRC_BUDDY:
+				rc = load_buddyinfo(dir, &runs[r], &have[r], err, errlen);
+				break;
+			case SRC_PAGETYPE:
+				rc = load_pagetypeinfo(dir, &runs[r], &have[r], err, errlen);
+				break;
+			}
+		}
+		if (rc == 0) {
+			bool any = false;
+
+			for (unsigned int r = 0; r < nr; r++)
+				any |= have[r];
+			if (any) {
+				d->used[src] = tab_combine(runs, have, nr, &d->tab[src]);
+				d->have[src] = true;
+			}
+		}
+		for (unsigned int r = 0; r < nr; r++)
+			if (runs[r].t)
+				tab_release(&runs[r]);
+		free(runs);
+		free(have);
+	}
+	return rc;
+}
+
+static void set_data_release(struct set_data *d)
+{
+	for (int src = 0; src < NR_SRC; src++)
+		if (d->have[src])
+			tab_release(&d->tab[src]);
+}
+
+/* ---- writing ----------------------------------------------------------------- */
+
+struct writer {
+	const char	*dir;
+	const struct rpt_set *sets;
+	int		nr_sets;
+	struct set_data	*data;
+	FILE		*master;
+	struct rpt_plots *out;
+	char		*err;
+	size_t		errlen;
+};
+
+/* A gnuplot single-quoted string: ' is doubled. */
+static void gp_quote(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputc('\'', f);
+		fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+static FILE *open_in(struct writer *w, const char *name, struct rpt_file *rf)
+{
+	if (rpt_file_open(rf, w->dir, name, w->err, w->errlen))
+		return NULL;
+	return rf->f;
+}
+
+static int commit(struct writer *w, struct rpt_file *rf)
+{
+	return rpt_file_commit(rf, w->err, w->errlen);
+}
+
+static void fmt_g(FILE *f, double v)
+{
+	if (isnan(v))
+		fputs("NaN", f);
+	else if (v == floor(v) && fabs(v) < 1e15)
+		fprintf(f, "%.0f", v == 0 ? 0.0 : v);	/* counts, exactly */
+	else
+		fprintf(f, "%.6g", v);
+}
+
+/* Register a plot and write its part of plots.gp (both terminals). */
+static void add_plot(struct writer *w, const char *name, const char *title, const char *note,
+		     int width, int height)
+{
+	struct rpt_plots *p = w->out;
+
+	rpt_grow(&p->v, &p->cap, p->n + 1, sizeof(*p->v));
+	p->v[p->n].name = rpt_xstrdup(name);
+	p->v[p->n].title = rpt_xstrdup(title);
+	p->v[p->n].note = rpt_xstrdup(note);
+	p->n++;
+	fprintf(w->master,
+		"set terminal svg size %d,%d noenhanced font 'Sans,11' background rgb 'white'\n"
+		"set output '%s.svg'\nload '%s.gp'\n"
+		"set terminal pngcairo size %d,%d noenhanced font 'Sans,10' background rgb 'white'\n"
+		"set output '%s.png'\nload '%s.gp'\nunset output\n",
+		width, height, name, name, width, height, name, name);
+}
+
+static void note_for(struct writer *w, enum source src, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int s = 0; s < w->nr_sets; s++) {
+		const struct set_data *d = &w->data[s];
+
+		if (!d->have[src])
+			continue;
+		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s: %s", n ? "; " : "",
+				      w->sets[s].name,
+				      w->sets[s].nr_runs == 1 ? "one run" :
+				      d->used[src] > 1 ? "mean of its iterations" : "iteration 1");
+	}
+}
+
+static int any_have(struct writer *w, enum source src)
+{
+	int n = 0;
+
+	for (int s = 0; s < w->nr_sets; s++)
+		n += w->data[s].have[src];
+	return n;
+}
+
+/* One data file per set: column 1 time, then the given table columns. */
+static int write_series(struct writer *w, const char *plot, int s, const struct tab *t,
+			const size_t *cols, size_t nc)
+{
+	struct rpt_file rf;
+	char name[256];
+	FILE *f;
+
+	snprintf(name, sizeof(name), "%s-%d.dat", plot, s + 1);
+	if (!(f = open_in(w, name, &rf)))
+		return -1;
+	fprintf(f, "# %s: ", plot);
+	fputs(w->sets[s].name, f);
+	fputc('\n', f);
+	for (size_t i = 0; i < t->n; i++) {
+		fmt_g(f, t->t[i]);
+		for (size_t c = 0; c < nc; c++) {
+			fputc(' ', f);
+			fmt_g(f, t->v[i * t->m + cols[c]]);
+		}
+		fputc('\n', f);
+	}
+	return commit(w, &rf);
+}
+
+/* A line plot with one line per set from column 2 of <plot>-<set>.dat. */
+static int line_plot(struct writer *w, const char *plot, enum source src, size_t col,
+		     const char *title, const char *ylabel, const char *style)
+{
+	struct rpt_file rf;
+	char gp[256], note[1024];
+	FILE *f;
+	bool first = true;
+
+	for (int s = 0; s < w->nr_sets; s++)
+		if (w->data[s].have[src] && write_series(w, plot, s, &w->data[s].tab[src], &col, 1))
+			return -1;
+	snprintf(gp, sizeof(gp), "%s.gp", plot);
+	if (!(f = open_in(w, gp, &rf)))
+		return -1;
+	fputs("reset\nset grid\nset key outside bottom center horizontal\nset bmargin 5.5\n"
+	      "set xlabel 'time since the first sample (s)'\nset ylabel ", f);
+	gp_quote(f, ylabel);
+	fputs("\nset title ", f);
+	gp_quote(f, title);
+	fputs("\nset yrange [0:*]\nplot ", f);
+	for (int s = 0; s < w->nr_sets; s++) {
+		if (!w->data[s].have[src])
+			continue;
+		fprintf(f, "%s'%s-%d.dat' using 1:2 with %s lw 2 title ", first ? "" : ", \\\n     ",
+			plot, s + 1, style);
+		gp_quote(f, w->sets[s].name);
+		first = false;
+	}
+	fputc('\n', f);
+	if (commit(w, &rf))
+		return -1;
+	note_for(w, src, note, sizeof(note));
+	add_plot(w, plot, title, note, 900, 420);
+	return 0;
+}
+
+static int plot_tps(struct writer *w)
+{
+	if (!any_have(w, SRC_TPS))
+		return 0;
+	return line_plot(w, "tps", SRC_TPS, 0, "Transactions per second over time (tps.csv)",
+			 "TPS per interval", "fsteps");
+}
+
+static int plot_stalls(struct writer *w)
+{
+	for (size_t j = 0; j < NR_STALL; j++) {
+		char plot[64], title[160];
+		bool any = false;
+
+		for (int s = 0; s < w->nr_sets; s++) {
+			const struct tab *t = &w->data[s].tab[SRC_VMSTAT];
+
+			if (w->data[s].have[SRC_VMSTAT])
+				for (size_t i = 0; i < t->n; i++)
+					any |= !isnan(t->v[i * t->m + j]);
+		}
+		if (!any)
+			continue;
+		snprintf(plot, sizeof(plot), "stall-%s", stall_counters[j]);
+		snprintf(title, sizeof(title), "%s%s per second over time (proc-vmstat)",
+			 stall_counters[j], strcmp(stall_counters[j], "allocstall") == 0 ?
+			 " (sum over zones)" : "");
+		if (line_plot(w, plot, SRC_VMSTAT, j, title, "events per second", "fsteps"))
+			return -1;
+	}
+	return 0;
+}
+
+static int plot_latency_cdf(struct writer *w)
+{
+	static const double q[5] = { 0.0, 0.50, 0.95, 0.99, 1.0 };
+	struct rpt_file rf;
+	FILE *f;
+	char note[1024];
+	size_t n = 0;
+	bool first = true;
+
+	for (int s = 0; s < w->nr_sets; s++) {
+		const struct rpt_set *set = &w->sets[s];
+		double lat[5] = { 0 };
+		unsigned int used = 0;
+		char name[64];
+
+		for (unsigned int r = 0; r < set->nr_runs; r++)
+			if (set->runs[r].has_latency) {
+				for (int i = 1; i < 5; i++)
+					lat[i] += set->runs[r].latency[i];
+				used++;
+			}
+		if (!used)
+			continue;
+		snprintf(name, sizeof(name), "latency-cdf-%d.dat", s + 1);
+		if (!(f = open_in(w, name, &rf)))
+			return -1;
+		fprintf(f, "# latency_ms fraction: %s\n", set->name);
+		for (int i = 1; i < 5; i++) {
+			fmt_g(f, lat[i] / used);
+			fprintf(f, " %.2f\n", q[i]);
+		}
+		if (commit(w, &rf))
+			return -1;
+		n += (size_t)snprintf(note + n, n < sizeof(note) ? sizeof(note) - n : 0, "%s%s: %s",
+				      n ? "; " : "", set->name,
+				      used > 1 ? "mean quantiles of its iterations" : "one run");
+	}
+	if (n == 0)
+		return 0;
+	if (!(f = open_in(w, "latency-cdf.gp", &rf)))
+		return -1;
+	fputs("reset\nset grid\nset key outside bottom center horizontal\nset bmargin 5.5\nset logscale x\n"
+	      "set xlabel 'transaction latency (ms, log scale)'\nset ylabel 'fraction of transactions'\n"
+	      "set yrange [0.4:1.02]\nset ytics 0.1\n"
+	      "set title 'Latency CDF through p50, p95, p99 and max (result.json latency_ms)'\nplot ", f);
+	for (int s = 0; s < w->nr_sets; s++) {
+		char name[64];
+		struct stat st;
+
+		snprintf(name, sizeof(name), "%s/latency-cdf-%d.dat", w->dir, s + 1);
+		if (stat(name, &st) != 0)
+			continue;
+		fprintf(f, "%s'latency-cdf-%d.dat' using 1:2 with linespoints lw 2 pt 7 title ",
+			first ? "" : ", \\\n     ", s + 1);
+		gp_quote(f, w->sets[s].name);
+		first = false;
+	}
+	fputc('\n', f);
+	if (commit(w, &rf))
+		return -1;
+	add_plot(w, "latency-cdf", "Latency CDF (p50, p95, p99, max)", note, 900, 420);
+	return 0;
+}
+
+/* Free pages per order: one heat-map panel per set, boxes from one sample
+ * to the next, colour log10(free pages + 1). */
+static int plot_buddy_heatmap(struct writer *w)
+{
+	struct rpt_file rf;
+	FILE *f;
+	char note[1024];
+	int panels = any_have(w, SRC_BUDDY), row = 0;
+
+	if (!panels)
+		return 0;
+	for (int s = 0; s < w->nr_sets; s++) {
+		const struct tab *t = &w->data[s].tab[SRC_BUDDY];
+		char name[64];
+
+		if (!w->data[s].have[SRC_BUDDY])
+			continue;
+		snprintf(name, sizeof(name), "buddyinfo-heatmap-%d.dat", s + 1);
+		if (!(f = open_in(w, name, &rf)))
+			return -1;
+		fputs("# xlow xhigh order free_pages: ", f);
+		fputs(w->sets[s].name, f);
+		fputc('\n', f);
+		for (size_t i = 0; i < t->n; i++) {
+			double lo = t->t[i], hi;
+
+			if (i + 1 < t->n)
+				hi = t->t[i + 1];
+			else
+				hi = t->n > 1 ? 2 * t->t[i] - t->t[i - 1] : t->t[i] + 1;
+			for (size_t o = 0; o < t->m; o++) {
+				fmt_g(f, lo);
+				fputc(' ', f);
+				fmt_g(f, hi);
+				fprintf(f, " %zu ", o);
+				fmt_g(f, t->v[i * t->m + o]);
+				fputc('\n', f);
+			}
+		}
+		if (commit(w, &rf))
+			return -1;
+	}
+	if (!(f = open_in(w, "buddyinfo-heatmap.gp", &rf)))
+		return -1;
+	fprintf(f, "reset\nset palette defined (0 '#f7fbff', 1 '#9ecae1', 2 '#4292c6', 3 '#08519c', "
+		"4 '#08306b')\nset cblabel 'log10(free 4 KiB pages + 1)'\nset cbrange [0:*]\n"
+		"set ylabel 'order'\nset ytics 1\nset style fill solid 1.0 noborder\n"
+		"set multiplot layout %d,1 title 'Free pages per order over time (proc-buddyinfo, all zones)'\n",
+		panels);
+	for (int s = 0; s < w->nr_sets; s++) {
+		if (!w->data[s].have[SRC_BUDDY])
+			continue;
+		row++;
+		fprintf(f, "set title ");
+		gp_quote(f, w->sets[s].name);
+		fprintf(f, "\nset yrange [-0.5:%zu.5]\n", w->data[s].tab[SRC_BUDDY].m - 1);
+		fprintf(f, row == panels ? "set xlabel 'time since the first sample (s)'\n" : "unset xlabel\n");
+		fprintf(f, "plot 'buddyinfo-heatmap-%d.dat' using (($1+$2)/2):3:1:2:($3-0.5):($3+0.5):"
+			"(log10($4+1)) with boxxyerror fillcolor palette notitle\n", s + 1);
+	}
+	fputs("unset multiplot\n", f);
+	if (commit(w, &rf))
+		return -1;
+	note_for(w, SRC_BUDDY, note, sizeof(note));
+	add_plot(w, "buddyinfo-heatmap", "Free pages per order over time (heat map)", note,
+		 900, 120 + 230 * panels);
+	return 0;
+}
+
+/* Pageblock migratetype mix: one stacked-area panel per set. */
+static int plot_migratetype_mix(struct writer *w)
+{
+	struct rpt_file rf;
+	FILE *f;
+	char note[1024];
+	int panels = any_have(w, SRC_PAGETYPE), row = 0;
+
+	if (!panels)
+		return 0;
+	for (int s = 0; s < w->nr_sets; s++) {
+		const struct tab *t = &w->data[s].tab[SRC_PAGETYPE];
+		char name[64];
+
+		if (!w->data[s].have[SRC_PAGETYPE])
+			continue;
+		snprintf(name, sizeof(name), "migratetype-mix-%d.dat", s + 1);
+		if (!(f = open_in(w, name, &rf)))
+			return -1;
+		fputs("# time then cumulative % of pageblocks:", f);
+		for (size_t j = 0; j < t->m; j++)
+			fprintf(f, " %s", t->names[j]);
+		fputc('\n', f);
+		for (size_t i = 0; i < t->n; i++) {
+			double cum = 0;
+
+			fmt_g(f, t->t[i]);
+			for (size_t j = 0; j < t->m; j++) {
+				cum += t->v[i * t->m + j];
+				fputc(' ', f);
+				fmt_g(f, cum);
+			}
+			fputc('\n', f);
+		}
+		if (commit(w, &rf))
+			return -1;
+	}
+	if (!(f = open_in(w, "migratetype-mix.gp", &rf)))
+		return -1;
+	fprintf(f, "reset\nset ylabel '%% of pageblocks'\nset yrange [0:100]\nset grid front\n"
+		"set key outside right\nset style fill solid 0.85 noborder\n"
+		"set multiplot layout %d,1 title 'Pageblock migratetype mix over time (proc-pagetypeinfo)'\n",
+		panels);
+	for (int s = 0; s < w->nr_sets; s++) {
+		const struct tab *t = &w->data[s].tab[SRC_PAGETYPE];
+
+		if (!w->data[s].have[SRC_PAGETYPE])
+			continue;
+		row++;
+		fprintf(f, "set title ");
+		gp_quote(f, w->sets[s].name);
+		fputc('\n', f);
+		fprintf(f, row == panels ? "set xlabel 'time since the first sample (s)'\n" : "unset xlabel\n");
+		fputs("plot ", f);
+		for (size_t j = 0; j < t->m; j++) {
+			fprintf(f, "%s'migratetype-mix-%d.dat' using 1:", j ? ", \\\n     " : "", s + 1);
+			if (j == 0)
+				fputs("(0)", f);
+			else
+				fprintf(f, "%zu", j + 1);
+			fprintf(f, ":%zu with filledcurves lc %zu title ", j + 2, j + 1);
+			gp_quote(f, t->names[j]);
+		}
+		fputc('\n', f);
+	}
+	fputs("unset multiplot\n", f);
+	if (commit(w, &rf))
+		return -1;
+	note_for(w, SRC_PAGETYPE, note, sizeof(note));
+	add_plot(w, "migratetype-mix", "Pageblock migratetype mix over time", note,
+		 900, 120 + 230 * panels);
+	return 0;
+}
+
+int rpt_plots_write(const char *dir, const struct rpt_set *sets, int nr_sets,
+		    struct rpt_plots *out, char *err, size_t errlen)
+{
+	struct writer w = { .dir = dir, .sets = sets, .nr_sets = nr_sets, .out = out,
+			    .err = err, .errlen = errlen };
+	struct rpt_file master;
+	int rc = -1, loaded = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (rpt_mkdir_p(dir, err, errlen))
+		return -1;
+	w.data = rpt_xmalloc((size_t)nr_sets * sizeof(*w.data));
+	for (; loaded < nr_sets; loaded++)
+		if (load_set(&sets[loaded], &w.data[loaded], err, errlen))
+			goto out;
+	if (rpt_file_open(&master, dir, "plots.gp", err, errlen))
+		goto out;
+	w.master = master.f;
+	fputs("# slowpath plots: run `gnuplot plots.gp` in this folder\n", w.master);
+	if (plot_tps(&w) || plot_latency_cdf(&w) || plot_stalls(&w) ||
+	    plot_buddy_heatmap(&w) || plot_migratetype_mix(&w)) {
+		rpt_file_abort(&master);
+		goto out;
+	}
+	rc = rpt_file_commit(&master, err, errlen);
+out:
+	for (int s = 0; s < loaded; s++)
+		set_data_release(&w.data[s]);
+	if (loaded < nr_sets)
+		set_data_release(&w.data[loaded]);
+	free(w.data);
+	return rc;
+}
+
+int rpt_plots_run_gnuplot(const char *dir, char *err, size_t errlen)
+{
+	size_t ln = strlen(dir) + 32;
+	char *log = rpt_xmalloc(ln);
+	pid_t pid;
+	int status;
+
+	snprintf(log, ln, "%s/gnuplot.log", dir);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		free(log);
+		return fail(err, errlen, "fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		FILE *lf = fopen(log, "w");
+		char *const argv[] = { "gnuplot", "plots.gp", NULL };
+
+		if (!lf || chdir(dir) != 0)
+			_exit(126);
+		dup2(fileno(lf), STDERR_FILENO);
+		dup2(fileno(lf), STDOUT_FILENO);
+		execvp("gnuplot", argv);
+		fprintf(lf, "cannot run gnuplot: %s\n", strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			free(log);
+			return fail(err, errlen, "waitpid: %s", strerror(errno));
+		}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+			fail(err, errlen, "gnuplot not found (install gnuplot-nox: scripts/install-deps.sh)");
+		else
+			fail(err, errlen, "gnuplot failed in %s (see %s)", dir, log);
+		free(log);
+		return -1;
+	}
+	free(log);
+	return 0;
+}
+
+int rpt_plots_make(const char *dir, const struct rpt_set *sets, int nr_sets,
+		   struct rpt_plots *out, char *err, size_t errlen)
+{
+	if (rpt_plots_write(dir, sets, nr_sets, out, err, errlen))
+		return -1;
+	if (rpt_plots_run_gnuplot(dir, err, errlen))
+		return -2;
+	return 0;
+}
+
+void rpt_plots_release(struct rpt_plots *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		free(p->v[i].name);
+		free(p->v[i].title);
+		free(p->v[i].note);
+	}
+	free(p->v);
+	memset(p, 0, sizeof(*p));
+}

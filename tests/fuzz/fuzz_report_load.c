@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fuzz_report_load.c — libFuzzer target for the result-folder readers of
+ * report/load.c that take text users hand us: profile.json (jansson plus
+ * our schema walk, recursion bounded) and tps.csv.
+ *
+ * Input: the first byte picks the reader (even: profile.json, odd:
+ * tps.csv), the rest is the file text up to the first NUL.  A reader must
+ * return 0 or -1 with a "f:" / "f:<line>:" message, and never read out of
+ * bounds, leak or hit undefined behaviour; a parsed profile's totals must
+ * be at least its self times.
+ * Corpus: tests/fuzz/corpus/report_load (fixture profile and tps.csv).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/load.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char err[256] = "";
+	char *text;
+	int rc;
+
+	if (size == 0)
+		return 0;
+	text = malloc(size);
+	memcpy(text, data + 1, size - 1);
+	text[size - 1] = '\0';
+	if (data[0] % 2 == 0) {
+		struct rpt_profile p;
+
+		rc = rpt_profile_parse("f", text, &p, err, sizeof(err));
+		if (rc == 0)
+			for (size_t i = 0; i < p.n; i++)
+				for (int t = 0; t < RPT_NR_TIMES; t++)
+					if (p.v[i].total[t] < p.v[i].self[t])
+						abort();
+		rpt_profile_release(&p);
+	} else {
+		struct rpt_series s = { 0 };
+
+		rc = rpt_series_parse("f", text, &s, err, sizeof(err));
+		rpt_series_release(&s);
+	}
+	if (rc != 0 && (rc != -1 || strncmp(err, "f:", 2) != 0))
+		abort();
+	free(text);
+	return 0;
+}

@@ -1,0 +1,63 @@
+#!/bin/sh
+# `slowpath report --html`: one self-contained page with the comparison,
+# the attribution and the plots.  Checked without a browser here: no
+# script, every src/href is a data: URI or an in-page anchor, the parts
+# are there, the same folders give the same bytes, usage errors give 2.
+# 8005 opens the page in headless Chromium.
+. tests/suites/8000-report.inc
+rpt_init "$1" 8004-report-html
+
+if ! command -v gnuplot >/dev/null 2>&1; then
+	echo "skip: gnuplot not installed"
+	rpt_done
+	exit $?
+fi
+$RPT report "$FIX/base" "$FIX/nonblocking" "$FIX/single" "$FIX/recorded" --html "$TMP/r1.html" \
+	>"$TMP/out" 2>&1 && ok "report written" || { cat "$TMP/out"; ko "report written"; }
+$RPT report "$FIX/base" "$FIX/nonblocking" "$FIX/single" "$FIX/recorded" --html "$TMP/r2.html" \
+	>"$TMP/out" 2>&1
+cmp -s "$TMP/r1.html" "$TMP/r2.html" && ok "deterministic" || ko "deterministic"
+[ ! -e "$TMP/r1.html.tmp" ] && ok "no temporary left" || ko "no temporary left"
+
+P=$TMP/r1.html
+if ! grep -qi '<script' "$P" &&
+   [ -z "$(grep -oE '(src|href)="[^"]*"' "$P" | grep -vE '^(src|href)="(data:|#)')" ]; then
+	ok "self-contained"
+else
+	grep -oE '(src|href)="[^"]*"' "$P" | grep -vE '^(src|href)="(data:|#)' | head -n 5
+	ko "self-contained"
+fi
+n=$(grep -c '<img alt=' "$P")
+[ "$n" -eq 9 ] && ok "nine plots embedded" || { echo "  $n plots"; ko "nine plots embedded"; }
+if grep -q '<span class="sig">\*' "$P" && grep -q 'Ops Compaction cost' "$P" &&
+   grep -q 'base &#8594;\|base → nonblocking' "$P" && grep -q 'LWLockAcquire WALWriteLock' "$P"; then
+	ok "comparison, significance and attribution present"
+else
+	ko "comparison, significance and attribution present"
+fi
+# The page's <pre> comparison is the text table, byte for byte, once the
+# markup is taken out.
+sed -n '/<h2 id="compare">/,/<\/pre>/p' "$P" | sed '1,2d;$d' | sed -e 's/<pre>//' \
+	-e 's/ <span class="sig">/ /g' -e 's/<\/span>//g' -e 's/&gt;/>/g' -e 's/&lt;/</g' \
+	-e 's/&amp;/\&/g' >"$TMP/fromhtml.txt"
+$RPT compare "$FIX/base" "$FIX/nonblocking" "$FIX/single" "$FIX/recorded" >"$TMP/cmp.txt"
+diff -u "$TMP/cmp.txt" "$TMP/fromhtml.txt" >"$TMP/d" && ok "html table = text table" ||
+	{ head -n 20 "$TMP/d"; ko "html table = text table"; }
+
+$RPT report "$FIX/recorded" --html "$TMP/rec.html" --no-plots >"$TMP/out" 2>&1 &&
+	grep -q 'No result carries a profile' "$TMP/rec.html" && ok "recorded only, no plots" ||
+	ko "recorded only, no plots"
+SLOWPATH=$RPT scripts/demo-report.sh -o "$TMP/demo/index.html" "$FIX/base" "$FIX/nonblocking" \
+	>"$TMP/demo.out" 2>&1
+if [ "$(cat "$TMP/demo.out")" = "report: $TMP/demo/index.html" ] && [ -s "$TMP/demo/index.html" ] &&
+   [ -s "$TMP/demo/plots/tps.svg" ]; then
+	ok "scripts/demo-report.sh"
+else
+	cat "$TMP/demo.out"
+	ko "scripts/demo-report.sh"
+fi
+expect_status "no --html" 2 "give --html OUT" $RPT report "$FIX/base"
+expect_status "no folder" 2 "no result folder" $RPT report --html "$TMP/x.html"
+expect_status "bad folder" 2 "nosuch: no result.json" $RPT report "$TMP/nosuch" --html "$TMP/x.html"
+[ ! -e "$TMP/x.html" ] && ok "nothing written on error" || ko "nothing written on error"
+rpt_done

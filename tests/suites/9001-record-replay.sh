@@ -1,0 +1,77 @@
+#!/bin/sh
+# 9001 — `slowpath record --proc-root` replays captured /proc files (the
+# 6.18 captures arranged as samples, plus malformed, truncated and missing
+# variants; tests/fixtures/proc/make-replays.sh) and must produce exactly
+# the expected result folder, stderr and exit status, byte for byte.
+#
+#   tests/suites/9001-record-replay.sh BUILD_DIR
+#   UPDATE_GOLDEN=1 tests/suites/9001-record-replay.sh BUILD_DIR   (rewrite expected/)
+#
+# Each case is tests/fixtures/proc/expected/<case>/ with `args` (the
+# record arguments, one per line, @OUT@ for the output folder), `status`,
+# `stderr` and `out/` (the result folder).  A replay reads no clock, so
+# the expected files hold every key, wall_seconds included.
+build=${1:?usage: $0 BUILD_DIR}
+cd "$(dirname "$0")/../.." || exit 1
+. tests/suites/record-lib.sh
+
+for case_dir in tests/fixtures/proc/expected/*/; do
+	name=$(basename "$case_dir")
+	out=$tmp/$name/out
+	mkdir -p "$tmp/$name"
+	# arguments, one per line (no word splitting inside a line)
+	set --
+	while IFS= read -r a; do
+		[ "$a" = "@OUT@" ] && a=$out
+		set -- "$@" "$a"
+	done <"$case_dir/args"
+	record "$@" >"$tmp/$name/stdout" 2>"$tmp/$name/stderr"
+	echo $? >"$tmp/$name/status"
+	if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
+		rm -rf "$case_dir/out"
+		[ -d "$out" ] && cp -r "$out" "$case_dir/out"
+		cp "$tmp/$name/status" "$tmp/$name/stderr" "$case_dir/"
+		check "updated $name" 0
+		continue
+	fi
+	ok=1
+	for f in status stderr; do
+		if ! cmp -s "$case_dir/$f" "$tmp/$name/$f"; then
+			echo "FAIL $name: $f differs"
+			diff -u "$case_dir/$f" "$tmp/$name/$f" | head -20
+			ok=0
+		fi
+	done
+	# git cannot hold an empty folder: an expected folder that is absent
+	# stands for an empty one
+	[ -d "$case_dir/out" ] || [ ! -d "$out" ] || [ -n "$(ls -A "$out")" ] || rmdir "$out"
+	if [ -d "$case_dir/out" ] || [ -d "$out" ]; then
+		if ! diff -r "$case_dir/out" "$out" >"$tmp/$name/diff" 2>&1; then
+			echo "FAIL $name: result folder differs"
+			head -40 "$tmp/$name/diff"
+			ok=0
+		fi
+	fi
+	check "$name" $((1 - ok))
+done
+
+# The same replay twice gives the same bytes (no clock, no host state).
+record --proc-root tests/fixtures/proc/replay/writeback --out "$tmp/d1" \
+	--metrics-from tests/fixtures/proc/metrics/pgbench-like 2>/dev/null
+record --proc-root tests/fixtures/proc/replay/writeback --out "$tmp/d2" \
+	--metrics-from tests/fixtures/proc/metrics/pgbench-like 2>/dev/null
+[ -f "$tmp/d1/result.json" ] && diff -r "$tmp/d1" "$tmp/d2" >/dev/null
+check replay-deterministic $?
+
+# The replayed proc-vmstat monitor is the mmtests monitor it was cut from.
+cmp -s "$tmp/6.18-3s/out/proc-vmstat" tests/fixtures/proc/linux-6.18/monitor-proc-vmstat
+check monitor-equals-mmtests-capture $?
+
+# A command that cannot run leaves an earlier result in --out alone.
+record --proc-root tests/fixtures/proc/replay/6.18-3s --out "$tmp/keep" 2>/dev/null
+cp "$tmp/keep/result.json" "$tmp/keep.json"
+record --proc-root tests/fixtures/proc/replay/6.18-3s --out "$tmp/keep" -- /nonexistent/cmd 2>/dev/null
+[ $? = 2 ] && cmp -s "$tmp/keep/result.json" "$tmp/keep.json" && ! ls "$tmp/keep"/*.tmp >/dev/null 2>&1
+check failed-start-keeps-earlier-result $?
+
+summary 9001-record-replay

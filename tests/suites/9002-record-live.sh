@@ -1,0 +1,81 @@
+#!/bin/sh
+# 9002 — `slowpath record` on this machine's real /proc: a short --duration
+# recording, a non-root recording (where /proc/pagetypeinfo is root-only
+# and must be listed as missing, not fatal), and SIGTERM to the recorder
+# (the command's whole process group is stopped, the folder is complete).
+# No test here measures time; they only wait for things to happen.
+#
+#   tests/suites/9002-record-live.sh BUILD_DIR
+build=${1:?usage: $0 BUILD_DIR}
+cd "$(dirname "$0")/../.." || exit 1
+. tests/suites/record-lib.sh
+
+key() {		# FILE KEY: the value of a top-level scalar key of result.json
+	sed -n "s/^  \"$2\": \(.*\),\$/\1/p" "$1"
+}
+
+# 1. --duration: samples at 0, 0.25, 0.5, 0.75, 1.0 s of real time
+record --duration 1s --interval 250ms --out "$tmp/d" 2>"$tmp/d.err"
+rc=$?
+ok=1
+[ $rc = 0 ] && [ -f "$tmp/d/result.json" ] || ok=0
+[ "$(key "$tmp/d/result.json" samples)" = 5 ] || ok=0
+[ "$(grep -c '^time: ' "$tmp/d/proc-vmstat")" = 5 ] || ok=0
+[ "$(key "$tmp/d/result.json" source)" = '"recorded"' ] || ok=0
+[ "$(key "$tmp/d/result.json" kernel_release)" = "\"$(cat /proc/sys/kernel/osrelease)\"" ] || ok=0
+grep -q '"nr_free_pages": ' "$tmp/d/result.json" || ok=0
+[ $ok = 1 ] || { cat "$tmp/d.err"; head -c 600 "$tmp/d/result.json" 2>/dev/null; }
+check duration-recording $((1 - ok))
+
+# 2. unreadable files are listed, not fatal: as an unprivileged user
+#    /proc/pagetypeinfo (mode 0400) cannot be read
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	mkdir "$tmp/u"
+	chown nobody "$tmp/u"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		$RECORD_CMD --duration 0.5s --interval 250ms --out "$tmp/u" 2>"$tmp/u.err"
+	rc=$?
+	ok=1
+	[ $rc = 0 ] && [ -f "$tmp/u/result.json" ] || ok=0
+	grep -q '"/proc/pagetypeinfo: Permission denied (3 of 3 samples)"' "$tmp/u/result.json" || ok=0
+	[ ! -e "$tmp/u/proc-pagetypeinfo" ] || ok=0
+	[ -s "$tmp/u/proc-vmstat" ] || ok=0
+	[ $ok = 1 ] || { cat "$tmp/u.err"; sed -n '/missing/,$p' "$tmp/u/result.json" 2>/dev/null; }
+	check unprivileged-missing-pagetypeinfo $((1 - ok))
+elif [ ! -r /proc/pagetypeinfo ]; then
+	record --duration 0.5s --interval 250ms --out "$tmp/u" 2>"$tmp/u.err"
+	grep -q '"/proc/pagetypeinfo: Permission denied' "$tmp/u/result.json" 2>/dev/null
+	check unprivileged-missing-pagetypeinfo $?
+else
+	echo "skip unprivileged-missing-pagetypeinfo (root without setpriv)"
+fi
+
+# 3. SIGTERM to the recorder: the command and its children get SIGTERM,
+#    the folder is complete, the recorder exits 143
+marker=$tmp/started
+# (not the `record` function: $! must be the recorder, not a subshell)
+$RECORD_CMD --interval 100ms --out "$tmp/t" -- sh -c ": >$marker; sleep 9$$ & wait" 2>"$tmp/t.err" &
+rpid=$!
+i=0
+while [ ! -e "$marker" ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i + 1)); done
+sleep 0.3	# a few samples
+kill -TERM $rpid
+wait $rpid
+rc=$?
+ok=1
+[ $rc = 143 ] || ok=0
+[ -f "$tmp/t/result.json" ] || ok=0
+[ "$(key "$tmp/t/result.json" exit_status)" = 143 ] || ok=0
+ls "$tmp/t"/*.tmp >/dev/null 2>&1 && ok=0
+# nothing of the command's group is left running (from /proc: no procps
+# needed; a zombie waiting for init does not count)
+for st in /proc/[0-9]*/stat; do
+	pdir=${st%/stat}
+	[ "$(tr '\0' ' ' <"$pdir/cmdline" 2>/dev/null)" = "sleep 9$$ " ] || continue
+	state=$(sed 's/.*) \(.\).*/\1/' "$st" 2>/dev/null)
+	[ -n "$state" ] && [ "$state" != Z ] && ok=0
+done
+[ $ok = 1 ] || { echo "rc=$rc"; cat "$tmp/t.err"; }
+check sigterm-keeps-recording $((1 - ok))
+
+summary 9002-record-live

@@ -1,0 +1,50 @@
+#!/bin/sh
+# 9003 — the real workload under the recorder: scenarios/real/pgbench-local
+# runs PostgreSQL's pgbench simple-update for 10 s on a throwaway cluster
+# under `slowpath record`; the result folder must hold pgbench's numbers and
+# the kernel's, and they must be plausible: TPS > 0, transactions > 0, the
+# latency object, a per-second tps.csv, nr_written delta > 0 (commits are
+# fsync'ed, so the page cache is written back), the command's exit status 0.
+# Without PostgreSQL binaries the suite says "skipped" and counts nothing
+# as passed.  CI installs PostgreSQL (scripts/install-deps.sh).
+#
+#   tests/suites/9003-record-pgbench.sh BUILD_DIR
+build=${1:?usage: $0 BUILD_DIR}
+cd "$(dirname "$0")/../.." || exit 1
+. tests/suites/record-lib.sh
+
+SLOWPATH_RECORD=$RECORD_CMD scenarios/real/pgbench-local --seconds 10 --out "$tmp/pg" \
+	>"$tmp/log" 2>&1
+rc=$?
+if [ $rc = 77 ]; then
+	grep 'skipped' "$tmp/log"
+	# run-tests.sh shows only the summary line of a passing program: say it there
+	echo "9003-record-pgbench(skipped,no-postgresql): 0 passed, 0 failed"
+	exit 0
+fi
+
+r=$tmp/pg/result.json
+key() { sed -n "s/^  \"$1\": \(.*\),\$/\1/p" "$r"; }
+vm() { sed -n "/^  \"vmstat\": {/,/^  }/s/^    \"$1\": \(-\{0,1\}[0-9]*\),\{0,1\}\$/\1/p" "$r"; }
+positive() { awk -v v="$1" 'BEGIN { exit !(v + 0 > 0) }'; }
+
+[ $rc = 0 ] && [ -f "$r" ]
+check harness-ran $?
+[ -f "$r" ] || { cat "$tmp/log"; echo "9003-record-pgbench: $pass passed, $((fail + 6)) failed"; exit 1; }
+[ "$(key source)" = '"recorded"' ] && [ "$(key exit_status)" = 0 ]
+check recorded-command-succeeded $?
+tps=$(key tps)
+tx=$(key transactions)
+positive "$tps" && positive "$tx" && awk -v t="$tps" 'BEGIN { exit !(t < 1000000) }'
+check tps-plausible $?
+grep -q '^    "p99": [0-9.]*,$' "$r" && grep -q '^    "avg": [0-9.]*,$' "$r"
+check latency-present $?
+written=$(vm nr_written)
+positive "$written"
+check nr_written-delta-positive $?
+[ "$(head -n 1 "$tmp/pg/tps.csv")" = "interval_end_s,tps,lat_avg_ms,lat_max_ms" ] &&
+	[ "$(wc -l <"$tmp/pg/tps.csv")" = 11 ] && [ "$(grep -c '^time: ' "$tmp/pg/proc-vmstat")" -ge 10 ]
+check series-and-monitors $?
+echo "pgbench: tps $tps, transactions $tx, nr_written delta $written pages"
+[ $fail = 0 ] || cat "$tmp/log"
+summary 9003-record-pgbench

@@ -1,0 +1,503 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Tests of report/procfs.c: the /proc parsers read the real 6.18 captures
+ * (tests/fixtures/proc/linux-6.18, copied from ../shared/fixtures), reject
+ * malformed lines with exact "path:line: message" errors, and survive every
+ * truncation of every fixture.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "report/procfs.h"
+
+#define FIX "tests/fixtures/proc/linux-6.18/"
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)n + 1);
+	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	if (buf)
+		buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static int64_t get(const struct rpt_counters *c, const char *name)
+{
+	bool found = false;
+	int64_t v = rpt_counters_get(c, name, &found);
+
+	return found ? v : -999;
+}
+
+/* Which parser to run on a text; 0 or -1, error in err. */
+enum which { P_VMSTAT, P_MEMINFO, P_BUDDY, P_PTYPE, P_ZONE, P_MONITOR };
+
+static int run_parser(enum which w, const char *path, const char *text, char *err, size_t errlen)
+{
+	struct rpt_counters c = { 0 };
+	struct proc_buddyinfo *b = malloc(sizeof(*b));
+	struct proc_pagetypeinfo *p = malloc(sizeof(*p));
+	struct proc_zoneinfo *z = malloc(sizeof(*z));
+	struct proc_monitor m;
+	int rc = -1;
+
+	switch (w) {
+	case P_VMSTAT:	rc = proc_parse_vmstat(path, text, &c, err, errlen); break;
+	case P_MEMINFO:	rc = proc_parse_meminfo(path, text, &c, err, errlen); break;
+	case P_BUDDY:	rc = proc_parse_buddyinfo(path, text, b, err, errlen); break;
+	case P_PTYPE:	rc = proc_parse_pagetypeinfo(path, text, p, err, errlen); break;
+	case P_ZONE:	rc = proc_parse_zoneinfo(path, text, z, err, errlen);
+			proc_zoneinfo_release(z); break;
+	case P_MONITOR:	rc = proc_parse_monitor(path, text, &m, err, errlen);
+			if (rc == 0)
+				proc_monitor_release(&m);
+			break;
+	}
+	rpt_counters_release(&c);
+	free(b);
+	free(p);
+	free(z);
+	return rc;
+}
+
+/* A test that the 6.18 vmstat capture parses into its 192 counters in file
+ * order.  Expect the first, a middle and the last line's values. */
+TEST(vmstat_fixture)
+{
+	char *t = slurp(FIX "vmstat"), err[256] = "";
+	struct rpt_counters c = { 0 };
+
+	ASSERT_TRUE(t != NULL);
+	ASSERT_EQ(proc_parse_vmstat("vmstat", t, &c, err, sizeof(err)), 0);
+	ASSERT_EQ(c.n, 192);
+	ASSERT_STR_EQ(c.v[0].name, "nr_free_pages");
+	ASSERT_EQ(c.v[0].value, 6025166);
+	ASSERT_EQ(get(&c, "nr_written"), 84060778);
+	ASSERT_STR_EQ(c.v[191].name, "nr_unstable");
+	rpt_counters_release(&c);
+	free(t);
+}
+
+/* A test that meminfo keeps kB values as printed and unit-less HugePages
+ * counts as counts.  Expect MemTotal 24684096, HugePages_Total 0, 54 rows. */
+TEST(meminfo_fixture)
+{
+	char *t = slurp(FIX "meminfo"), err[256] = "";
+	struct rpt_counters c = { 0 };
+
+	ASSERT_TRUE(t != NULL);
+	ASSERT_EQ(proc_parse_meminfo("meminfo", t, &c, err, sizeof(err)), 0);
+	ASSERT_EQ(c.n, 54);
+	ASSERT_EQ(get(&c, "MemTotal"), 24684096);
+	ASSERT_EQ(get(&c, "Active(anon)"), 992);
+	ASSERT_EQ(get(&c, "HugePages_Total"), 0);
+	ASSERT_EQ(get(&c, "VmallocTotal"), 34359738367LL);
+	rpt_counters_release(&c);
+	free(t);
+}
+
+/* A test that buddyinfo gives three zones of 11 orders.  Expect DMA order
+ * 10 = 3 and Normal order 0 = 1117. */
+TEST(buddyinfo_fixture)
+{
+	char *t = slurp(FIX "buddyinfo"), err[256] = "";
+	struct proc_buddyinfo b;
+
+	ASSERT_TRUE(t != NULL);
+	ASSERT_EQ(proc_parse_buddyinfo("buddyinfo", t, &b, err, sizeof(err)), 0);
+	ASSERT_EQ(b.nr, 3);
+	ASSERT_STR_EQ(b.z[0].zone, "DMA");
+	ASSERT_STR_EQ(b.z[2].zone, "Normal");
+	ASSERT_EQ(b.z[2].node, 0);
+	ASSERT_EQ(b.z[1].nr_orders, 11);
+	ASSERT_U64_EQ(b.z[0].free[10], 3);
+	ASSERT_U64_EQ(b.z[2].free[0], 1117);
+	ASSERT_U64_EQ(b.z[2].free[10], 4055);
+	free(t);
+}
+
+/* A test that pagetypeinfo yields order 9 pageblocks, 11 orders, the five
+ * migrate types in file order, free counts and block counts per zone.
+ * Expect Normal/Movable order 10 = 4055 and 9606 Movable blocks. */
+TEST(pagetypeinfo_fixture)
+{
+	char *t = slurp(FIX "pagetypeinfo"), err[256] = "";
+	struct proc_pagetypeinfo p;
+
+	ASSERT_TRUE(t != NULL);
+	ASSERT_EQ(proc_parse_pagetypeinfo("pagetypeinfo", t, &p, err, sizeof(err)), 0);
+	ASSERT_EQ(p.pageblock_order, 9);
+	ASSERT_EQ(p.nr_orders, 11);
+	ASSERT_EQ(p.nr_types, 5);
+	ASSERT_STR_EQ(p.types[0], "Unmovable");
+	ASSERT_STR_EQ(p.types[3], "HighAtomic");
+	ASSERT_STR_EQ(p.types[4], "Isolate");
+	ASSERT_EQ(p.nr, 3);
+	ASSERT_STR_EQ(p.z[2].zone, "Normal");
+	ASSERT_U64_EQ(p.z[2].free[1][10], 4055);
+	ASSERT_U64_EQ(p.z[2].free[0][0], 834);
+	ASSERT_U64_EQ(p.z[2].free[3][0], 3);
+	ASSERT_U64_EQ(p.z[2].blocks[1], 9606);
+	ASSERT_U64_EQ(p.z[1].blocks[0], 168);
+	ASSERT_U64_EQ(p.z[0].blocks[1], 7);
+	free(t);
+}
+
+/* A test that zoneinfo reads all five zones (two unpopulated), their
+ * watermarks and sizes, the zone stats, and the per-node stats block.
+ * Expect Normal min 14769 / managed 5394266, Movable managed 0 with no
+ * stats, node nr_written 84060778. */
+TEST(zoneinfo_fixture)
+{
+	char *t = slurp(FIX "zoneinfo"), err[256] = "";
+	struct proc_zoneinfo *z = malloc(sizeof(*z));
+
+	ASSERT_TRUE(t != NULL);
+	ASSERT_EQ(proc_parse_zoneinfo("zoneinfo", t, z, err, sizeof(err)), 0);
+	ASSERT_EQ(z->nr, 5);
+	ASSERT_STR_EQ(z->z[0].zone, "DMA");
+	ASSERT_STR_EQ(z->z[4].zone, "Device");
+	ASSERT_U64_EQ(z->z[0].managed, 3840);
+	ASSERT_U64_EQ(z->z[2].free, 5248807);
+	ASSERT_U64_EQ(z->z[2].min, 14769);
+	ASSERT_U64_EQ(z->z[2].low, 20163);
+	ASSERT_U64_EQ(z->z[2].high, 25557);
+	ASSERT_U64_EQ(z->z[2].promo, 30951);
+	ASSERT_U64_EQ(z->z[2].spanned, 5505024);
+	ASSERT_U64_EQ(z->z[2].present, 5505024);
+	ASSERT_U64_EQ(z->z[2].managed, 5394266);
+	ASSERT_U64_EQ(z->z[3].managed, 0);
+	ASSERT_U64_EQ(z->z[3].min, 32);
+	ASSERT_EQ(z->z[3].stats.n, 0);
+	ASSERT_EQ(get(&z->z[2].stats, "nr_free_pages"), 5248807);
+	ASSERT_EQ(get(&z->z[2].stats, "numa_other"), 0);
+	ASSERT_EQ(get(&z->node_stats, "nr_written"), 84060778);
+	ASSERT_EQ(get(&z->node_stats, "nr_mapped"), 2522);
+	proc_zoneinfo_release(z);
+	free(z);
+	free(t);
+}
+
+/* A test that a monitor file splits into samples with their times, texts
+ * and first line numbers, and that each sample text is a valid vmstat.
+ * Expect three samples at 1795980148..150, text 192 lines each. */
+TEST(monitor_fixture)
+{
+	char *t = slurp(FIX "monitor-proc-vmstat"), err[256] = "";
+	struct proc_monitor m;
+
+	ASSERT_TRUE(t != NULL);
+	ASSERT_EQ(proc_parse_monitor("proc-vmstat", t, &m, err, sizeof(err)), 0);
+	ASSERT_EQ(m.n, 3);
+	ASSERT_NEAR(m.s[0].time, 1795980148, 0);
+	ASSERT_NEAR(m.s[2].time, 1795980150, 0);
+	ASSERT_EQ(m.s[0].first_line, 2);
+	ASSERT_EQ(m.s[1].first_line, 195);
+	for (size_t i = 0; i < m.n; i++) {
+		struct rpt_counters c = { 0 };
+
+		ASSERT_EQ(proc_parse_vmstat("s", m.s[i].text, &c, err, sizeof(err)), 0);
+		ASSERT_EQ(c.n, 192);
+		rpt_counters_release(&c);
+	}
+	proc_monitor_release(&m);
+	free(t);
+}
+
+/* A test that fractional virtual times and empty sample texts are read.
+ * Expect times 0.5 and 1.000, second text empty. */
+TEST(monitor_fractional_and_empty)
+{
+	char err[256] = "";
+	struct proc_monitor m;
+
+	ASSERT_EQ(proc_parse_monitor("m", "time: 0.5\na 1\ntime: 1.000\n", &m, err, sizeof(err)), 0);
+	ASSERT_EQ(m.n, 2);
+	ASSERT_NEAR(m.s[0].time, 0.5, 0);
+	ASSERT_STR_EQ(m.s[0].text, "a 1\n");
+	ASSERT_STR_EQ(m.s[1].text, "");
+	ASSERT_EQ(m.s[1].first_line, 4);
+	proc_monitor_release(&m);
+}
+
+/* Error cases: parser, input, exact message. */
+static const struct {
+	enum which	w;
+	const char	*text;
+	const char	*msg;
+} bad[] = {
+	{ P_VMSTAT, "", "f:1: no counters (empty file)" },
+	{ P_VMSTAT, "nr_free_pages 12\npgfree\n", "f:2: expected 'name value', got 'pgfree'" },
+	{ P_VMSTAT, "nr_free_pages 12x\n", "f:1: invalid value '12x' for 'nr_free_pages'" },
+	{ P_VMSTAT, "a 1\nb 99999999999999999999\n", "f:2: out-of-range value '99999999999999999999' for 'b'" },
+	{ P_VMSTAT, "a 1\na 2\n", "f:2: duplicate counter 'a'" },
+	{ P_VMSTAT, "a 1 2\n", "f:1: unexpected text '2'" },
+	{ P_VMSTAT, "a 1\nb 2", "f:2: line 'b 2' has no newline (truncated file)" },
+	{ P_VMSTAT, "a\x01 1\n", "f:1: invalid character in counter name 'a\\x01'" },
+	{ P_MEMINFO, "MemTotal 12 kB\n", "f:1: expected 'Name: value [kB]', got 'MemTotal 12 kB'" },
+	{ P_MEMINFO, "MemTotal: 12 MB\n", "f:1: unknown unit 'MB' (only 'kB')" },
+	{ P_MEMINFO, "MemTotal:\n", "f:1: missing value for 'MemTotal'" },
+	{ P_MEMINFO, "MemTotal:   -x kB\n", "f:1: invalid value '-x' for 'MemTotal'" },
+	{ P_BUDDY, "Node 0, zone DMA 1 2\nNode 0, zone Normal 1\n",
+	  "f:2: 1 orders for node 0 zone 'Normal', 2 on the lines above" },
+	{ P_BUDDY, "Node x, zone DMA 1\n", "f:1: invalid node number 'x'" },
+	{ P_BUDDY, "Node 0 zone DMA 1\n", "f:1: expected 'Node N,' got 'Node 0 zone DMA 1'" },
+	{ P_BUDDY, "Node 0, zone DMA 1 -2\n", "f:1: invalid free block count '-2'" },
+	{ P_BUDDY, "Node 0, zone DMA\n", "f:1: no free block counts for node 0 zone 'DMA'" },
+	{ P_BUDDY, "Node 0, zone DMA 1\nNode 0, zone DMA 1\n", "f:2: duplicate row for node 0 zone 'DMA'" },
+	{ P_BUDDY, "Node 0, zone AVeryLongZoneNameX 1\n", "f:1: zone name 'AVeryLongZoneNameX' too long" },
+	{ P_PTYPE, "Page block order: 9\nPages per block:  256\n",
+	  "f:2: pages per block 256 does not match page block order 9" },
+	{ P_PTYPE, "Free pages count per migrate type at order 0 2\n", "f:1: order column 1 is labelled 2" },
+	{ P_PTYPE, "Free pages count per migrate type at order 0 1\n"
+		   "Node 0, zone DMA, type Movable 1 2 3\n",
+	  "f:2: more than 2 counts (the header has 2 orders)" },
+	{ P_PTYPE, "Free pages count per migrate type at order 0 1\n"
+		   "Node 0, zone DMA, type Movable 1\n",
+	  "f:2: 1 counts for node 0 zone 'DMA' type 'Movable', the header has 2 orders" },
+	{ P_PTYPE, "Node 0, zone DMA 1\n", "f:1: zone row before any table header" },
+	{ P_PTYPE, "Free pages count per migrate type at order 0 1\n"
+		   "Node 0, zone DMA, type Movable 1 2\n",
+	  "f:2: file ends without a 'Number of blocks' row for node 0 zone 'DMA' (truncated?)" },
+	{ P_PTYPE, "Free pages count per migrate type at order 0 1\n"
+		   "Node 0, zone DMA, type Movable 1 2\n"
+		   "Node 0, zone DMA, type Movable 1 2\n",
+	  "f:3: duplicate row for node 0 zone 'DMA' type 'Movable'" },
+	{ P_PTYPE, "garbage\n", "f:1: unexpected line 'garbage'" },
+	{ P_ZONE, "  pages free 1\n", "f:1: expected 'Node N, zone NAME', got '  pages free 1'" },
+	{ P_ZONE, "Node 0, zone DMA\n  pages free 1\n        min 1\n",
+	  "f:3: node 0 zone 'DMA' (line 1) has no 'low' line" },
+	{ P_ZONE, "Node 0, zone DMA\n  pages free x\n", "f:2: invalid free page count 'x'" },
+	{ P_ZONE, "Node 0, zone DMA\n  pages free 1\n        min 1\n        min 2\n",
+	  "f:4: second 'min' line in node 0 zone 'DMA'" },
+	{ P_ZONE, "Node 0, zone DMA\n  pages free 1\n        min 1\n        low 1\n        high 1\n"
+		  "        spanned 1\n        present 1\n        managed 1\n"
+		  "        protection: (0, 1\n",
+	  "f:9: protection list has no ')'" },
+	{ P_ZONE, "Node 0, zone DMA\n  pages free 1\n        min 1\n        low 1\n        high 1\n"
+		  "        spanned 1\n        present 1\n        managed 1\n"
+		  "        protection: (0, 1)\n      nr_free_pages 1\n  pagesets\n",
+	  "f:11: node 0 zone 'DMA' (line 1) ends before 'start_pfn'" },
+	{ P_ZONE, "Node 0, zone DMA\n  per-node stats\n      nr_a 1\n      nr_a 2\n",
+	  "f:4: duplicate counter 'nr_a'" },
+	{ P_ZONE, "Node 0, zone DMA\n  pages free 1\n        min 1\n        low 1\n        high 1\n"
+		  "        spanned 1\n        present 1\n        managed 1\n"
+		  "        protection: (0, 1)\n",
+	  "f:9: node 0 zone 'DMA' (line 1) ends before 'start_pfn'" },
+	{ P_ZONE, "Node 0, zone DMA\n  pages free 1\n        min 1\n        bogus x\n",
+	  "f:4: invalid value 'x'" },
+	{ P_ZONE, "Node 0, zone DMA\n  pages free 1\n  weird line\n", "f:3: unexpected line '  weird line'" },
+	{ P_MONITOR, "nr_free_pages 1\n", "f:1: expected 'time: <seconds>', got 'nr_free_pages 1'" },
+	{ P_MONITOR, "time: 12a\n", "f:1: invalid time '12a'" },
+	{ P_MONITOR, "time: 1\na 1\ntime: 2\na 2", "f:4: line 'a 2' has no newline (truncated file)" },
+	{ P_MONITOR, "", "f:1: no samples (empty file)" },
+};
+
+/* A test that every malformed input in the table above is rejected with
+ * exactly its "path:line: message".  Expect each message verbatim (an
+ * empty expected message means "any error"). */
+TEST(malformed_inputs_have_precise_messages)
+{
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char err[256] = "";
+
+		if (run_parser(bad[i].w, "f", bad[i].text, err, sizeof(err)) != -1) {
+			harness_fail(__FILE__, __LINE__, "case %zu accepted: %s", i, bad[i].text);
+			return;
+		}
+		if (bad[i].msg[0])
+			ASSERT_STR_EQ(err, bad[i].msg);
+		else
+			ASSERT_TRUE(strncmp(err, "f:", 2) == 0);
+	}
+}
+
+/* A test that zoneinfo of a two-node machine keeps both nodes' zones and
+ * sums their per-node stats by name; the second node here is the fixture
+ * with "Node 0" renamed.  Expect 10 zones and nr_written doubled. */
+TEST(zoneinfo_two_nodes_sum_node_stats)
+{
+	char *t = slurp(FIX "zoneinfo"), err[256] = "";
+	size_t n = strlen(t);
+	char *two = malloc(2 * n + 1), *p;
+	struct proc_zoneinfo *z = malloc(sizeof(*z));
+
+	memcpy(two, t, n);
+	memcpy(two + n, t, n + 1);
+	for (p = two + n; (p = strstr(p, "Node 0,")) != NULL; p += 7)
+		p[5] = '1';
+	if (proc_parse_zoneinfo("zoneinfo", two, z, err, sizeof(err)))
+		harness_fail(__FILE__, __LINE__, "%s", err);
+	ASSERT_OK_SO_FAR();
+	ASSERT_EQ(z->nr, 10);
+	ASSERT_EQ(z->z[7].node, 1);
+	ASSERT_STR_EQ(z->z[7].zone, "Normal");
+	ASSERT_EQ(get(&z->node_stats, "nr_written"), 2 * 84060778LL);
+	ASSERT_EQ(z->node_stats.n, 51);
+	proc_zoneinfo_release(z);
+	free(z);
+	free(two);
+	free(t);
+}
+
+/* A test that pagetypeinfo of two nodes (the header repeated per node, as
+ * the kernel prints it) and a ">" capped count parse.  Expect 6 zones,
+ * node 1 Normal blocks equal to node 0's, the capped count as printed. */
+TEST(pagetypeinfo_two_nodes_and_capped_count)
+{
+	char *t = slurp(FIX "pagetypeinfo"), err[256] = "";
+	size_t n = strlen(t);
+	char *two = malloc(2 * n + 64), *p;
+	struct proc_pagetypeinfo pt;
+
+	memcpy(two, t, n);
+	memcpy(two + n, t, n + 1);
+	for (p = two + n; (p = strstr(p, "Node ")) != NULL; p += 5) {
+		char *d = p + 5;
+
+		while (*d == ' ')
+			d++;
+		*d = '1';
+	}
+	/* Normal Unmovable order 0 capped: "%s%6lu " prints ">100000 " */
+	p = strstr(two, "Unmovable    834 ");
+	ASSERT_TRUE(p != NULL);
+	memmove(p + 18, p + 17, strlen(p + 17) + 1);
+	memcpy(p, "Unmovable >100000 ", 18);
+	if (proc_parse_pagetypeinfo("pagetypeinfo", two, &pt, err, sizeof(err)))
+		harness_fail(__FILE__, __LINE__, "%s", err);
+	ASSERT_OK_SO_FAR();
+	ASSERT_EQ(pt.nr, 6);
+	ASSERT_EQ(pt.z[5].node, 1);
+	ASSERT_U64_EQ(pt.z[5].blocks[1], 9606);
+	ASSERT_U64_EQ(pt.z[2].free[0][0], 100000);
+	free(two);
+	free(t);
+}
+
+/* A test that every prefix of every fixture either parses or fails with a
+ * "path:line:" message, and that a prefix ending inside a line always
+ * fails (truncation is never silent).  Under check-san this also shows no
+ * out-of-bounds access.  Expect no crash and the two properties above. */
+TEST(every_truncation_is_reported_or_harmless)
+{
+	static const struct { const char *file; enum which w; } fx[] = {
+		{ "vmstat", P_VMSTAT }, { "meminfo", P_MEMINFO }, { "buddyinfo", P_BUDDY },
+		{ "pagetypeinfo", P_PTYPE }, { "zoneinfo", P_ZONE },
+		{ "monitor-proc-vmstat", P_MONITOR }, { "monitor-proc-buddyinfo", P_MONITOR },
+	};
+
+	for (size_t f = 0; f < sizeof(fx) / sizeof(fx[0]); f++) {
+		char path[256];
+		char *t;
+		size_t n;
+
+		snprintf(path, sizeof(path), FIX "%s", fx[f].file);
+		t = slurp(path);
+		ASSERT_TRUE(t != NULL);
+		n = strlen(t);
+		for (size_t cut = 0; cut < n; cut += (n > 5000 ? 7 : 1)) {
+			char *pre = malloc(cut + 1), err[256] = "";
+			int rc;
+
+			memcpy(pre, t, cut);
+			pre[cut] = '\0';
+			rc = run_parser(fx[f].w, "t", pre, err, sizeof(err));
+			if (rc != 0 && strncmp(err, "t:", 2) != 0) {
+				harness_fail(__FILE__, __LINE__, "%s cut at %zu: message '%s'",
+					     fx[f].file, cut, err);
+				free(pre);
+				free(t);
+				return;
+			}
+			if (cut > 0 && pre[cut - 1] != '\n' && rc == 0) {
+				harness_fail(__FILE__, __LINE__, "%s cut inside a line at %zu accepted",
+					     fx[f].file, cut);
+				free(pre);
+				free(t);
+				return;
+			}
+			free(pre);
+		}
+		free(t);
+	}
+}
+
+/* A test that zoneinfo and pagetypeinfo cut at a line boundary inside a
+ * zone are rejected (the structural end-of-file checks).  Expect failure
+ * for every line boundary except the ends of complete zone blocks. */
+TEST(structural_truncation_detected)
+{
+	char *t = slurp(FIX "zoneinfo"), err[256];
+	struct proc_zoneinfo *z = malloc(sizeof(*z));
+	size_t n = strlen(t);
+	unsigned int accepted = 0;
+
+	for (size_t cut = 1; cut < n; cut++) {
+		char save;
+
+		if (t[cut - 1] != '\n')
+			continue;
+		save = t[cut];
+		t[cut] = '\0';
+		if (proc_parse_zoneinfo("z", t, z, err, sizeof(err)) == 0) {
+			/* only a cut right before the next "Node" line is complete */
+			ASSERT_TRUE(save == 'N');
+			accepted++;
+		}
+		proc_zoneinfo_release(z);
+		t[cut] = save;
+	}
+	ASSERT_EQ(accepted, 4);		/* after DMA, DMA32, Normal, Movable */
+	free(z);
+	free(t);
+}
+
+/* A test that a folder written by the live recorder (the pgbench-local
+ * fixture) reads back: every monitor splits into samples and every sample
+ * parses with its parser — what compare and the plots do with it.  Expect
+ * 12 samples in each monitor and no parse error. */
+TEST(recorded_folder_reads_back)
+{
+	static const struct { const char *file; enum which w; } mon[] = {
+		{ "proc-vmstat", P_VMSTAT }, { "proc-meminfo", P_MEMINFO },
+		{ "proc-buddyinfo", P_BUDDY }, { "proc-pagetypeinfo", P_PTYPE },
+		{ "proc-zoneinfo", P_ZONE },
+	};
+
+	for (size_t i = 0; i < sizeof(mon) / sizeof(mon[0]); i++) {
+		char path[256], err[256] = "";
+		struct proc_monitor m;
+		char *t;
+
+		snprintf(path, sizeof(path), "tests/fixtures/results/recorded-pgbench-local/%s",
+			 mon[i].file);
+		t = slurp(path);
+		ASSERT_TRUE(t != NULL);
+		ASSERT_EQ(proc_parse_monitor(path, t, &m, err, sizeof(err)), 0);
+		ASSERT_EQ(m.n, 12);
+		for (size_t k = 0; k < m.n; k++)
+			if (run_parser(mon[i].w, path, m.s[k].text, err, sizeof(err))) {
+				harness_fail(__FILE__, __LINE__, "sample %zu: %s", k, err);
+				break;
+			}
+		proc_monitor_release(&m);
+		free(t);
+		ASSERT_OK_SO_FAR();
+	}
+}

@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "record/record.h"
+#include "report/cmd.h"
 
 #define SLOWPATH_VERSION "0.1.0-dev"
 
@@ -27,22 +29,23 @@ struct command {
 
 /*
  * The commands, in the order `slowpath --help` lists them.  The last four
- * belong to other modules and are plugged in when those land:
- *   record   int rec_main(int argc, char **argv)         src/record/record.h
- *   compare  int rpt_cmd_compare(int argc, char **argv)  src/report/cmd.h
- *   explain  int rpt_cmd_explain(int argc, char **argv)  src/report/cmd.h
- *   report   int rpt_cmd_report(int argc, char **argv)   src/report/cmd.h
- * A NULL function means "not in this build".
+ * belong to other modules:
+ *   record   rec_main()         src/record/record.h
+ *   compare  rpt_cmd_compare()  src/report/cmd.h
+ *   explain  rpt_cmd_explain()  src/report/cmd.h
+ *   report   rpt_cmd_report()   src/report/cmd.h
+ * Each gets argv[0] = its command name.  A NULL function would mean "not
+ * in this build".
  */
 static const struct command commands[] = {
 	{ "run",	cli_cmd_run,	"simulate a scenario and write a result folder" },
 	{ "check",	cli_cmd_check,	"print the fully resolved scenario, defaults included" },
 	{ "costs",	cli_cmd_costs,	"print the cost table with units and sources" },
 	{ "policies",	cli_cmd_policies, "print the allocator policy variants" },
-	{ "record",	NULL,		"record a real kernel's counters into a result folder" },
-	{ "compare",	NULL,		"compare result folders side by side with statistics" },
-	{ "explain",	NULL,		"show where the stall time went (attribution tree)" },
-	{ "report",	NULL,		"write an HTML report with plots" },
+	{ "record",	rec_main,		"record a real kernel's counters into a result folder" },
+	{ "compare",	rpt_cmd_compare,		"compare result folders side by side with statistics" },
+	{ "explain",	rpt_cmd_explain,		"show where the stall time went (attribution tree)" },
+	{ "report",	rpt_cmd_report,		"write an HTML report with plots" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -6,7 +6,8 @@
  *
  * One run, step by step:
  *   1. sim_create (CPUs, seed, the [costs] table), machine_create
- *      ([machine], [sysctl], [policy]), bdev_create per [device NAME];
+ *      ([machine], [sysctl], [policy]) and machine_start (kernel threads),
+ *      bdev_create per [device NAME];
  *   2. register the engine callbacks (the monitor files are opened in step
  *      3b, once the workloads have started, so a bad scenario leaves no
  *      folder behind): a monitor sample every
@@ -328,6 +329,8 @@ static int run_once(const struct scenario *s, const char *dir, unsigned int iter
 	m = machine_create(sim, mc, sysctl, mm_policy_find(pol->name), err, sizeof(err));
 	if (m && SIM_CHECK_EXPENSIVE)	/* debug builds: mm_check after every mm operation */
 		mm_set_check_interval(m, 1);
+	if (m)
+		machine_start(m);	/* kernel threads, before any workload task */
 	if (!m) {
 		scn_section_place(s, scn_find(s, "machine", NULL), place, sizeof(place));
 		fprintf(stderr, "%s: [machine]: %s\n", place, err);

@@ -314,6 +314,7 @@ static int run_once(const struct scenario *s, const char *dir, unsigned int iter
 	struct wl_stats *total = calloc(1, sizeof(*total));
 	struct sim *sim;
 	struct machine *m;
+	struct mm_policy policy;
 	struct wl_env env;
 	struct timespec t0, t1;
 	char err[1024], place[300];
@@ -326,7 +327,11 @@ static int run_once(const struct scenario *s, const char *dir, unsigned int iter
 	prog->last_events = 0;
 	prog->iteration = iteration;
 	sim = sim_create(&sc);
-	m = machine_create(sim, mc, sysctl, mm_policy_find(pol->name), err, sizeof(err));
+	policy = *mm_policy_find(pol->name);
+	policy.kernel = (enum kernel_gen)pol->kernel;
+	if (pol->thisnode_exempt > 0)
+		policy.thisnode_exempt = pol->thisnode_exempt == 2;
+	m = machine_create(sim, mc, sysctl, &policy, err, sizeof(err));
 	if (m && SIM_CHECK_EXPENSIVE)	/* debug builds: mm_check after every mm operation */
 		mm_set_check_interval(m, 1);
 	if (m)

@@ -64,15 +64,21 @@ static int global_validate(const struct scn_section_type *t, const char *name, c
 
 /* ---- [policy] ---------------------------------------------------------------- */
 
-static const char *const flow_names[] = { "6.12", "2026", NULL };
+/* order of enum kernel_gen */
+static const char *const kernel_names[] = { "6.12", "6.6", "2026", NULL };
+static const char *const tristate_names[] = { "variant", "0", "1", NULL };
 
 #define P(f) offsetof(struct scn_policy, f)
 const struct opt_def scn_policy_options[] = {
 	{ "name", OPT_STRING, P(name), "baseline", 0, 0, NULL, 0,
 	  "policy variant (`slowpath policies` lists them; --policy NAME overrides)" },
-	{ "flow", OPT_ENUM, P(flow), "6.12", 0, 0, flow_names, 0,
-	  "__alloc_pages_slowpath flow: 6.12 (Linux 6.12.117) or 2026 (mid-2026 mm tree, "
+	{ "kernel", OPT_ENUM, P(kernel), "6.12", 0, 0, kernel_names, 0,
+	  "kernel generation the variant is applied to: 6.12 (Linux 6.12.117), 6.6 (filemap "
+	  "skips order 1, NORETRY above order 0) or 2026 (mid-2026 mm tree slow-path flow, "
 	  "kernel-mm-spec.md §0.6)" },
+	{ "thisnode_exempt", OPT_ENUM, P(thisnode_exempt), "variant", 0, 0, tristate_names, 0,
+	  "V5/V6: whether __GFP_THISNODE requests keep direct reclaim (UNCONFIRMED for the merged "
+	  "patch); 'variant' keeps the variant's own value" },
 	OPT_END
 };
 

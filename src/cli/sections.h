@@ -29,7 +29,8 @@ struct scn_global {
 
 struct scn_policy {
 	char		*name;			/* mm_policies[] row */
-	int		flow;			/* enum slowpath_flow */
+	int		kernel;			/* enum kernel_gen, in kernel_names[] order */
+	int		thisnode_exempt;	/* 0 = the variant's own value, 1 = off, 2 = on */
 };
 
 extern const struct opt_def scn_global_options[];

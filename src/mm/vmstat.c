@@ -44,6 +44,7 @@
 #include <stdlib.h>
 
 #include "mm/internal.h"
+#include "mm/writeback.h"
 
 #define VMSTAT_NAME(e, n) n,
 const char *const zone_stat_names[NR_VM_ZONE_STAT_ITEMS] = { ZONE_STAT_ITEMS(VMSTAT_NAME) };

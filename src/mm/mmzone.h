@@ -193,7 +193,19 @@ struct mm_tunables {
 	bool		defrag_mode;
 	bool		hugepage_pmd_enabled;	/* THP may be used (khugepaged raises min_free_kbytes) */
 	int		page_group_by_mobility_disabled;
+	/* page cache, writeback, processes (page-writeback.c, huge_memory.c, hugetlb.c) */
+	int		vm_dirty_ratio;			/* % of dirtyable memory */
+	int		dirty_background_ratio;		/* % */
+	unsigned int	dirty_expire_interval;		/* centisecs */
+	unsigned int	dirty_writeback_interval;	/* centisecs; 0 = no periodic writeback */
+	unsigned long	nr_hugepages;			/* vm.nr_hugepages asked for */
+	int		thp_enabled;			/* enum thp_mode */
+	int		thp_defrag;			/* enum thp_defrag */
 };
+
+struct wb_domain;
+struct hstate;
+struct super_block;
 
 /* Pageblock byte: migratetype (bits 0-2), compaction skip (bit 3), zone
  * index (bits 4-6). */
@@ -231,6 +243,12 @@ struct machine {
 	/* Page-cache/shmem/anon owners (pagemap.h): mapping id -> object.
 	 * Id 0 means "no mapping"; ids are reused lowest-first. */
 	struct address_space **mappings;	/* [nr_mapping_slots] */
+	/* Page cache, writeback and processes (owned by filemap.c/fs.c,
+	 * page-writeback.c, memory.c, hugetlb.c; NULL until first used). */
+	struct wb_domain *wb_domain;		/* dirty limits, flushers (page-writeback.c) */
+	struct super_block *super_blocks;	/* mounted filesystems, mount order (fs.c) */
+	struct hstate	*hstate;		/* the 2 MiB hugetlb pool (hugetlb.c) */
+	uint32_t	nr_mm_ids;		/* mm_struct ids handed out (memory.c) */
 	uint32_t	nr_mapping_slots;
 	uint32_t	nr_mappings;		/* live mappings */
 	bool		*drain_cpumask;		/* [nr_cpus]: __drain_all_pages' cpus_with_pcps */

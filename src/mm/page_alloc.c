@@ -1718,12 +1718,4 @@ void wakeup_kswapd(struct zone *zone, gfp_t gfp, unsigned int order,
 	sim_stat_inc(zone->machine, SIM_WAKEUP_KSWAPD);
 }
 
-/*
- * node_dirty_ok() — PLACEHOLDER until dirty accounting lands (page-cache
- * issue): always true, as on a node within its dirty limit.
- */
-bool node_dirty_ok(struct pglist_data *pgdat)
-{
-	(void)pgdat;
-	return true;
-}
+/* node_dirty_ok() is in page-writeback.c (the kernel's place for it). */

@@ -44,6 +44,7 @@
 #include <stdlib.h>
 
 #include "mm/internal.h"
+#include "mm/writeback.h"
 
 #define VMSTAT_NAME(e, n) n,
 const char *const zone_stat_names[NR_VM_ZONE_STAT_ITEMS] = { ZONE_STAT_ITEMS(VMSTAT_NAME) };
@@ -499,8 +500,13 @@ static void vmstat_walk(const struct machine *m, mm_counter_fn fn, void *ctx, bo
 			v /= HPAGE_PMD_NR;
 		fn(ctx, node_stat_names[i], (int64_t)v);
 	}
-	fn(ctx, vm_stat_names[NR_DIRTY_THRESHOLD], 0);		/* not modelled yet */
-	fn(ctx, vm_stat_names[NR_DIRTY_BG_THRESHOLD], 0);	/* not modelled yet */
+	{
+		unsigned long bg, thresh;	/* vmstat_start(): global_dirty_limits() */
+
+		global_dirty_limits(m, &bg, &thresh);
+		fn(ctx, vm_stat_names[NR_DIRTY_THRESHOLD], (int64_t)thresh);
+		fn(ctx, vm_stat_names[NR_DIRTY_BG_THRESHOLD], (int64_t)bg);
+	}
 	fn(ctx, vm_stat_names[NR_MEMMAP_PAGES], 0);		/* no hotplug memmap */
 	fn(ctx, vm_stat_names[NR_MEMMAP_BOOT_PAGES], (int64_t)m->nr_memmap_boot_pages);
 	for (int i = 0; i < NR_VM_EVENT_ITEMS; i++) {

@@ -456,6 +456,8 @@ pfn_t filemap_alloc_folio(struct machine *m, gfp_t gfp, unsigned int order)
 	SIM_ASSERT(order <= MAX_PAGECACHE_ORDER);
 	sim_path_push(m->sim, "filemap_alloc_folio");
 	sim_stat_inc(m, (enum sim_stat_item)(SIM_PAGECACHE_ATTEMPT_ORDER0 + order));
+	if (!(gfp & __GFP_DIRECT_RECLAIM))
+		sim_stat_inc(m, SIM_PAGECACHE_NONBLOCKING);
 	pfn = __alloc_pages(m, gfp | __GFP_COMP, order, NULL);
 	if (pfn != PFN_NONE)
 		sim_stat_inc(m, (enum sim_stat_item)(SIM_PAGECACHE_ALLOC_ORDER0 + order));

@@ -248,6 +248,7 @@
 #define SIM_PAGECACHE_STAT_ITEMS(X)					\
 	SIM_PAGECACHE_ORDERS(X, SIM_PAGECACHE_ATTEMPT_ORDER, "sim_pagecache_attempt_order") \
 	SIM_PAGECACHE_ORDERS(X, SIM_PAGECACHE_ALLOC_ORDER, "sim_pagecache_alloc_order") \
+	X(SIM_PAGECACHE_NONBLOCKING, "sim_pagecache_attempt_nonblocking") /* attempts without __GFP_DIRECT_RECLAIM */ \
 	X(SIM_PAGECACHE_EEXIST,	"sim_pagecache_eexist")	/* filemap_add_folio lost a race: -EEXIST */ \
 	X(SIM_PAGECACHE_ENOMEM,	"sim_pagecache_enomem")	/* __filemap_get_folio failed every order */ \
 	X(SIM_DIRTY_THROTTLE,	"sim_dirty_throttle")	/* balance_dirty_pages pauses */ \

@@ -112,6 +112,7 @@ struct mm_struct {
 	unsigned long		mmap_base;	/* next top-down mmap address */
 	unsigned long		anon_next;	/* next free index in `anon` for a new VMA */
 	struct sim_rwsem	mmap_lock;
+	struct mm_struct	*list_prev, *list_next;	/* machine's mm_list */
 };
 
 /* ---- processes ---------------------------------------------------------------- */

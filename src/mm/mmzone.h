@@ -272,6 +272,9 @@ struct machine {
 
 	bool		charging;		/* false while booting: no CPU time charged */
 	uint64_t	mm_ops;			/* public mm operations (debug checks) */
+	unsigned int	mm_busy;		/* allocations/frees in flight: a task inside one
+						 * may sit at a sync point (a lock) with its
+						 * lists half-updated, so mm_check waits */
 	uint64_t	check_every;		/* SIM_DEBUG>=3: mm_check every N ops (0 = never) */
 	size_t		footprint;		/* bytes the machine allocated */
 };

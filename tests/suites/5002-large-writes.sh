@@ -10,6 +10,7 @@
 cli_init "$1" 5002-large-writes
 
 SCN=scenarios/large-writes.ini
+scale_init 4	# the writer's count and sizes do not scale: the numbers stay
 COUNT=$(ini_get $SCN writer count)
 SIZES=$(ini_get $SCN writer write_sizes)
 NSIZES=$(echo "$SIZES" | tr ',' '\n' | wc -l)
@@ -41,7 +42,7 @@ got_orders() {	# DIR KIND(attempt|alloc)
 
 run_case() {	# CASE MODE ARGS... (not $name: check() sets that)
 	cn=$1; mode=$2; shift 2
-	"$SP" run $SCN --out "$TMP/$cn" "$@" >/dev/null 2>"$TMP/err"
+	"$SP" run $SCN $SCALE_ARGS --out "$TMP/$cn" "$@" >/dev/null 2>"$TMP/err"
 	want=$(expect_orders $mode)
 	check "$cn: run exits 0 with $COUNT writes, none failed" "[ -s '$TMP/$cn/result.json' ] && [ ! -s '$TMP/err' ] &&
 		[ '$(figure "$TMP/$cn" writes)' = '$COUNT' ] && [ '$(figure "$TMP/$cn" write_errors)' = 0 ]"

@@ -47,7 +47,25 @@ struct hugetlb_file {
 	struct hugetlb_pmd_share	**shares;	/* [nr_gib] */
 	unsigned long			nr_gib;
 	unsigned int			refs;
+	struct hugetlb_file		*list_prev, *list_next;	/* machine's hugetlb_list */
 };
+
+static void hugetlb_file_free(struct hugetlb_file *f)
+{
+	struct machine *m = f->m;
+
+	if (f->list_prev)
+		f->list_prev->list_next = f->list_next;
+	else
+		m->hugetlb_list = f->list_next;
+	if (f->list_next)
+		f->list_next->list_prev = f->list_prev;
+	for (unsigned long g = 0; g < f->nr_gib; g++)
+		free(f->shares[g]);
+	free(f->pages);
+	free(f->shares);
+	free(f);
+}
 
 static struct hstate *hstate_get(struct machine *m)
 {
@@ -87,6 +105,8 @@ void hugetlb_pool_init(struct machine *m)
 
 void hugetlb_release(struct machine *m)
 {
+	while (m->hugetlb_list)
+		hugetlb_file_free(m->hugetlb_list);
 	free(m->hstate);
 	m->hstate = NULL;
 }
@@ -118,6 +138,10 @@ struct hugetlb_file *hugetlb_file_create(struct machine *m, unsigned long size, 
 	for (unsigned long i = 0; i < f->nr_pages; i++)
 		f->pages[i] = PFN_NONE;
 	f->refs = 1;
+	f->list_next = m->hugetlb_list;
+	if (m->hugetlb_list)
+		m->hugetlb_list->list_prev = f;
+	m->hugetlb_list = f;
 	return f;
 }
 
@@ -143,9 +167,7 @@ void hugetlb_file_put(struct hugetlb_file *f)
 	}
 	for (unsigned long g = 0; g < f->nr_gib; g++)
 		SIM_ASSERT(!f->shares[g]);	/* every mapper has unshared */
-	free(f->pages);
-	free(f->shares);
-	free(f);
+	hugetlb_file_free(f);
 }
 
 pfn_t hugetlb_file_get_page(struct hugetlb_file *f, unsigned long hidx)
@@ -185,6 +207,13 @@ struct hugetlb_pmd_share *huge_pmd_share(struct hugetlb_file *f, unsigned long f
 	pfn = pgtable_alloc(m, NULL);
 	if (pfn == PFN_NONE)
 		return NULL;
+	if ((s = f->shares[fidx])) {
+		/* another process installed it while we waited in the allocator */
+		pgtable_free(m, NULL, pfn);
+		s->refs++;
+		sim_stat_inc(m, SIM_HUGETLB_PMD_SHARED);
+		return s;
+	}
 	pgtable_ctor(m, pfn);
 	s = calloc(1, sizeof(*s));
 	if (!s)

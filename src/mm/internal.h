@@ -112,8 +112,11 @@ static inline const struct mm_policy *mm_pol(const struct machine *m)
  * machine_destroy / machine_start (mm_init.c). */
 void fs_release_all(struct machine *m);		/* fs.c: unmounts, frees inodes */
 void writeback_release(struct machine *m);	/* page-writeback.c */
-void hugetlb_release(struct machine *m);	/* hugetlb.c */
+void hugetlb_release(struct machine *m);	/* hugetlb.c: files and pool state */
+void memory_release_all(struct machine *m);	/* memory.c + shmem.c: live mms, shmem objects */
+void shmem_release_all(struct machine *m);
 void hugetlb_pool_init(struct machine *m);	/* hugetlb.c: vm.nr_hugepages at start */
+void vmstat_start_workers(struct machine *m);	/* vmstat.c: the per-CPU vmstat_update */
 
 /* ---- charging and debug ------------------------------------------------------ */
 

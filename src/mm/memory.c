@@ -67,6 +67,8 @@
 
 #define FAULT_AROUND_PAGES	16	/* fault_around_bytes = 64 KiB */
 
+static void mm_free_host(struct mm_struct *mm);
+
 static void *xcalloc1(size_t size)
 {
 	void *p = calloc(1, size);
@@ -597,6 +599,10 @@ static struct mm_struct *mm_alloc(struct machine *m)
 
 	mm->m = m;
 	mm->id = ++m->nr_mm_ids;
+	mm->list_next = m->mm_list;
+	if (m->mm_list)
+		m->mm_list->list_prev = mm;
+	m->mm_list = mm;
 	pfn_list_init(&mm->pt_pages);
 	mm->mmap_base = MMAP_BASE;
 	snprintf(name, sizeof(name), "anon-mm%u", mm->id);
@@ -836,9 +842,49 @@ void mm_exit(struct mm_struct *mm)
 		pgtable_free(m, mm, mm->pgd);
 	SIM_ASSERT(pfn_list_empty(&mm->pt_pages));
 	mapping_destroy(m, mm->anon);
+	mm_free_host(mm);
+	sim_path_pop(m->sim);
+	mm_op_done(m);
+}
+
+/* ---- machine teardown ---------------------------------------------------------------- */
+
+/* Free the host memory of the model's tables and the struct itself; the
+ * simulated pages are the machine's business. */
+static void mm_free_host(struct mm_struct *mm)
+{
+	struct machine *m = mm->m;
+
+	for (unsigned int g = 0; g < PTRS_PER_PT; g++) {
+		struct pt_pud *pud = mm->pud[g];
+
+		if (!pud)
+			continue;
+		for (unsigned int u = 0; u < PTRS_PER_PT; u++) {
+			struct pt_pmd *pmd = pud->pmd[u];
+
+			if (!pmd)
+				continue;
+			for (unsigned int e = 0; e < PTRS_PER_PT; e++)
+				free(pmd->pte[e]);
+			free(pmd);
+		}
+		free(pud);
+	}
+	if (mm->list_prev)
+		mm->list_prev->list_next = mm->list_next;
+	else
+		m->mm_list = mm->list_next;
+	if (mm->list_next)
+		mm->list_next->list_prev = mm->list_prev;
 	sim_rwsem_release(m->sim, &mm->mmap_lock);
 	free(mm->vmas);
 	free(mm);
-	sim_path_pop(m->sim);
-	mm_op_done(m);
+}
+
+/* machine_destroy: processes still alive when the run ended. */
+void memory_release_all(struct machine *m)
+{
+	while (m->mm_list)
+		mm_free_host(m->mm_list);
 }

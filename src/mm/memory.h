@@ -46,11 +46,15 @@ struct inode;
 #define PUD_SIZE	(1UL << PUD_SHIFT)
 #define TASK_SIZE	(1UL << 48)
 /* Where the model puts things: the stack just below TASK_SIZE, mmap()
- * regions top-down from MMAP_BASE (stack rlimit 8 MiB + the kernel's
- * minimum 128 MiB gap, mmap_base()). */
+ * regions top-down from MMAP_BASE, one GiB below the top.  The kernel's
+ * mmap_base() is TASK_SIZE minus a gap of at least 128 MiB (stack rlimit
+ * + guard) minus a random offset (ASLR), so the stack's GiB (its PMD
+ * table) is seldom shared with mappings; the model makes that certain so
+ * the per-process page-table baseline is a fixed 3 pages
+ * (docs/pagecache.md). */
 #define STACK_TOP	TASK_SIZE
 #define STACK_SIZE	(8UL << 20)
-#define MMAP_BASE	(TASK_SIZE - (STACK_SIZE + (128UL << 20)))
+#define MMAP_BASE	(TASK_SIZE - (1UL << 30))
 
 /* vm_flags (include/linux/mm.h) */
 #define VM_READ		0x00000001UL
@@ -108,6 +112,7 @@ struct mm_struct {
 	unsigned long		mmap_base;	/* next top-down mmap address */
 	unsigned long		anon_next;	/* next free index in `anon` for a new VMA */
 	struct sim_rwsem	mmap_lock;
+	struct mm_struct	*list_prev, *list_next;	/* machine's mm_list */
 };
 
 /* ---- processes ---------------------------------------------------------------- */

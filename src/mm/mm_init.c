@@ -552,6 +552,7 @@ static void apply_user_tunables(struct machine *m, const struct vm_sysctl *sc)
 	m->t.nr_hugepages = (unsigned long)sc->nr_hugepages;
 	m->t.thp_enabled = sc->thp_enabled;
 	m->t.thp_defrag = sc->thp_defrag;
+	m->t.stat_interval = sc->stat_interval;
 }
 
 static void apply_tunables(struct machine *m, const struct vm_sysctl *sc, const int ratio[MAX_NR_ZONES])
@@ -711,6 +712,7 @@ void machine_start(struct machine *m)
 	/* kernel threads register here as their subsystems land; flushers
 	 * start when a filesystem is mounted on a device (fs.c) */
 	hugetlb_pool_init(m);
+	vmstat_start_workers(m);
 }
 
 void machine_destroy(struct machine *m)
@@ -721,9 +723,12 @@ void machine_destroy(struct machine *m)
 	 * memory goes */
 	sim_mutex_release(m->sim, &m->pcpu_drain_mutex);
 	sim_spin_release(m->sim, &m->node.__lruvec.lru_lock);
+	free(m->vmstat_workers);
+	memory_release_all(m);
+	shmem_release_all(m);
+	hugetlb_release(m);
 	fs_release_all(m);
 	writeback_release(m);
-	hugetlb_release(m);
 	mapping_table_release(m);
 	free(m->fbatches);
 	for (int i = 0; i < MAX_NR_ZONES; i++) {

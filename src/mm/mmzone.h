@@ -201,10 +201,15 @@ struct mm_tunables {
 	unsigned long	nr_hugepages;			/* vm.nr_hugepages asked for */
 	int		thp_enabled;			/* enum thp_mode */
 	int		thp_defrag;			/* enum thp_defrag */
+	uint64_t	stat_interval;			/* ns, vm.stat_interval (vmstat workers) */
 };
 
 struct wb_domain;
 struct hstate;
+struct mm_struct;
+struct shmem_object;
+struct hugetlb_file;
+struct vmstat_worker;
 struct super_block;
 
 /* Pageblock byte: migratetype (bits 0-2), compaction skip (bit 3), zone
@@ -248,6 +253,12 @@ struct machine {
 	struct wb_domain *wb_domain;		/* dirty limits, flushers (page-writeback.c) */
 	struct super_block *super_blocks;	/* mounted filesystems, mount order (fs.c) */
 	struct hstate	*hstate;		/* the 2 MiB hugetlb pool (hugetlb.c) */
+	/* live processes and shared-memory objects, so machine_destroy can
+	 * free their host memory whatever state a run ended in (memory.c) */
+	struct mm_struct *mm_list;
+	struct shmem_object *shmem_list;
+	struct hugetlb_file *hugetlb_list;
+	struct vmstat_worker *vmstat_workers;	/* [nr_cpus] once started (vmstat.c) */
 	uint32_t	nr_mm_ids;		/* mm_struct ids handed out (memory.c) */
 	uint32_t	nr_mapping_slots;
 	uint32_t	nr_mappings;		/* live mappings */
@@ -261,6 +272,9 @@ struct machine {
 
 	bool		charging;		/* false while booting: no CPU time charged */
 	uint64_t	mm_ops;			/* public mm operations (debug checks) */
+	unsigned int	mm_busy;		/* allocations/frees in flight: a task inside one
+						 * may sit at a sync point (a lock) with its
+						 * lists half-updated, so mm_check waits */
 	uint64_t	check_every;		/* SIM_DEBUG>=3: mm_check every N ops (0 = never) */
 	size_t		footprint;		/* bytes the machine allocated */
 };

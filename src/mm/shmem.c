@@ -15,6 +15,7 @@
  * machine's setting), no swap, no size limit (the object's size is only
  * checked by assertion), no memcg charge.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -29,7 +30,32 @@ struct shmem_object {
 	struct address_space	*mapping;
 	unsigned long		size;		/* bytes */
 	unsigned int		refs;
+	struct shmem_object	*list_prev, *list_next;	/* machine's shmem_list */
 };
+
+static void shmem_unlist(struct shmem_object *obj)
+{
+	struct machine *m = obj->m;
+
+	if (obj->list_prev)
+		obj->list_prev->list_next = obj->list_next;
+	else
+		m->shmem_list = obj->list_next;
+	if (obj->list_next)
+		obj->list_next->list_prev = obj->list_prev;
+}
+
+/* machine_destroy: objects still referenced when the run ended (their
+ * mappings go with the machine's mapping table). */
+void shmem_release_all(struct machine *m)
+{
+	while (m->shmem_list) {
+		struct shmem_object *obj = m->shmem_list;
+
+		shmem_unlist(obj);
+		free(obj);
+	}
+}
 
 struct shmem_object *shmem_create(struct machine *m, unsigned long size, const char *name)
 {
@@ -40,6 +66,10 @@ struct shmem_object *shmem_create(struct machine *m, unsigned long size, const c
 	obj->m = m;
 	obj->size = size;
 	obj->refs = 1;
+	obj->list_next = m->shmem_list;
+	if (m->shmem_list)
+		m->shmem_list->list_prev = obj;
+	m->shmem_list = obj;
 	obj->mapping = mapping_create(m, MAPPING_SHMEM, GFP_HIGHUSER_MOVABLE, 0, 0,
 				      AS_MIGRATE_NONBLOCKING, obj, name);
 	if (!obj->mapping)
@@ -67,6 +97,7 @@ void shmem_put(struct shmem_object *obj)
 		return;
 	truncate_inode_pages_range(m, obj->mapping, 0, UINT64_MAX);
 	mapping_destroy(m, obj->mapping);
+	shmem_unlist(obj);
 	free(obj);
 }
 
@@ -84,6 +115,12 @@ pfn_t shmem_get_folio(struct shmem_object *obj, unsigned long index)
 	if (pfn == PFN_NONE)
 		return PFN_NONE;
 	mm_charge(m, COST_clear_page, 1);
-	SIM_ASSERT(filemap_add_folio(m, obj->mapping, pfn, index) == 0);
+	if (filemap_add_folio(m, obj->mapping, pfn, index) == -EEXIST) {
+		/* another task faulted it in while the allocation waited on a
+		 * lock: use theirs (shmem_get_folio_gfp retries the lookup) */
+		sim_stat_inc(m, SIM_PAGECACHE_EEXIST);
+		free_pages(m, pfn, 0);
+		pfn = filemap_lookup(m, obj->mapping, index);
+	}
 	return pfn;
 }

@@ -1,0 +1,602 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pg_bufmgr.c — PostgreSQL's shared buffer pool (PostgreSQL 17:
+ * src/backend/storage/buffer/bufmgr.c, freelist.c, buf_table.c).
+ *
+ * State per buffer (struct pg_bufpool, 11 bytes per 8 KiB buffer):
+ *
+ *   tag[b]       global block id held (BufferTag), PG_NONE when free
+ *   state[b]     BM_DIRTY | BM_VALID | BM_IO_IN_PROGRESS |
+ *                BM_CHECKPOINT_NEEDED | BM_JUST_DIRTIED | usage count 0..5
+ *   refcount[b]  pins
+ *   lsn[b]       page LSN / 256 (rounded up; clamped to the insert
+ *                position when used), for FlushBuffer's XLogFlush
+ *
+ * and per database block: blk_buf[blk] (the buffer mapping hash, as a
+ * direct table) and blk_epoch[blk] (pg_xlog.c: the checkpoint epoch of
+ * the page's last change, standing in for "page LSN <= RedoRecPtr").
+ *
+ * ReadBuffer (ReadBuffer_common -> BufferAlloc):
+ *   1. BufTableLookup; on a hit PinBuffer (usage_count + 1, max 5) and, if
+ *      the buffer is still being read by another backend, WaitIO.
+ *   2. On a miss, GetVictimBuffer: StrategyGetBuffer (the freelist while
+ *      buffers were never used, then the clock sweep: the hand advances,
+ *      usage counts of unpinned buffers drop by one, the first unpinned
+ *      buffer at zero is the victim); a dirty victim is written by the
+ *      backend (FlushBuffer: XLogFlush up to its LSN, checksum copy,
+ *      8 KiB pwrite via mdwrite); if it was pinned or dirtied again in the
+ *      meantime, another victim is chosen; the old tag leaves the hash.
+ *   3. The new tag enters the hash with usage count 1, BM_IO_IN_PROGRESS;
+ *      mdread (8 KiB pread) fills it; BM_VALID; waiters wake.
+ *
+ * Checkpoint writes (BufferSync): mark every dirty buffer
+ * BM_CHECKPOINT_NEEDED, sort them by (relation, block), write those still
+ * marked, paced by CheckpointWriteDelay (pg_aux.c), with a writeback
+ * request (sync_file_range) every checkpoint_flush_after.
+ * bgwriter (BgBufferSync): scan ahead of the clock hand for the buffers the
+ * next round of allocations will need, writing dirty ones with usage 0, at
+ * most bgwriter_lru_maxpages per round.
+ *
+ * Memory touches: every access touches the hash entry, the BufferDesc
+ * (atomic pin) and the 8 KiB block (both 4 KiB pages) through the
+ * process's own page tables (pg_touch -> mm_touch), so first touches
+ * fault and allocate PTE pages as the kernel would.
+ *
+ * Simplifications: content LWLocks are not modelled as locks (a writer
+ * waits only for an in-progress write of the same buffer, as a flusher
+ * holds the share lock); buffer-mapping partition locks and
+ * buffer_strategy_lock are charged as CPU (pg_buffer_access,
+ * pg_buffer_alloc), not contended; no buffer access strategies (rings) —
+ * simple-update uses none; no local buffers; the hash's memory is touched
+ * at one entry per lookup.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mm/types.h"
+#include "workload/pg_internal.h"
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p)
+		SIM_BUG("out of memory (%zu x %zu bytes)", n, size);
+	return p;
+}
+
+int pg_bufmgr_init(struct pg *pg)
+{
+	struct pg_bufpool *bp = &pg->bp;
+	uint32_t n = bp->nbuffers;
+
+	bp->tag = xcalloc(n, sizeof(*bp->tag));
+	bp->state = xcalloc(n, sizeof(*bp->state));
+	bp->refcount = xcalloc(n, sizeof(*bp->refcount));
+	bp->lsn = xcalloc(n, sizeof(*bp->lsn));
+	bp->free_stack = xcalloc(n, sizeof(*bp->free_stack));
+	memset(bp->tag, 0xff, (size_t)n * sizeof(*bp->tag));
+	bp->free_next = 0;
+	bp->nr_free_stack = 0;
+	sim_waitq_init(&bp->io_wq, "pg WaitIO");
+	pg->ckpt.sort_keys = xcalloc(n, sizeof(*pg->ckpt.sort_keys));
+	pg->bgw.smoothed_density = 10.0;	/* BgBufferSync's initial value */
+	return 0;
+}
+
+void pg_bufmgr_release(struct pg *pg)
+{
+	struct pg_bufpool *bp = &pg->bp;
+
+	free(bp->tag);
+	free(bp->state);
+	free(bp->refcount);
+	free(bp->lsn);
+	free(bp->free_stack);
+	free(bp->blk_buf);
+	free(bp->blk_epoch);
+	free(pg->ckpt.sort_keys);
+	memset(bp, 0, sizeof(*bp));
+	pg->ckpt.sort_keys = NULL;
+}
+
+/* The hash entry a lookup of `blk` touches (one element of the dynahash
+ * that holds NBuffers + partitions entries of ~40 bytes). */
+static unsigned long hash_addr(const struct pg *pg, uint32_t blk)
+{
+	uint64_t h = (uint64_t)blk * 0x9e3779b97f4a7c15ULL;
+
+	return pg->shm_base + pg->off_hash + (unsigned long)((h >> 32) % pg->bp.nbuffers) * 40;
+}
+
+static void touch_block(struct pg_proc *p, uint32_t buf, bool write)
+{
+	unsigned long a = pg_buf_block_addr(p->pg, buf);
+
+	pg_touch(p, a, write);
+	pg_touch(p, a + PAGE_SIZE, write);
+}
+
+static uint64_t buf_lsn(const struct pg *pg, uint32_t buf)
+{
+	uint64_t lsn = (uint64_t)pg->bp.lsn[buf] << 8;
+
+	return lsn < pg->xlog.insert ? lsn : pg->xlog.insert;
+}
+
+/* WaitIO(): sleep until the buffer's I/O is over. */
+static void wait_io(struct pg_proc *p, uint32_t buf)
+{
+	struct pg_bufpool *bp = &p->pg->bp;
+	struct sim *sim = p->pg->sim;
+
+	sim_sync(sim);
+	while (bp->state[buf] & BM_IO_IN_PROGRESS) {
+		bp->io_waiters++;
+		sim_path_push(sim, "WaitIO");
+		sim_wait(sim, &bp->io_wq, SIM_TIME_NEVER);
+		sim_path_pop(sim);
+		bp->io_waiters--;
+	}
+}
+
+static void io_done(struct pg *pg, uint32_t buf)
+{
+	struct pg_bufpool *bp = &pg->bp;
+
+	bp->state[buf] &= (uint8_t)~BM_IO_IN_PROGRESS;
+	if (bp->io_waiters)
+		sim_wake_all(pg->sim, &bp->io_wq);
+}
+
+/* PinBuffer(): one more pin, usage count + 1 (BM_MAX_USAGE_COUNT caps it). */
+static void pin_buffer(struct pg_proc *p, uint32_t buf)
+{
+	struct pg_bufpool *bp = &p->pg->bp;
+
+	pg_touch(p, pg_buf_desc_addr(p->pg, buf), true);
+	bp->refcount[buf]++;
+	if ((bp->state[buf] & PG_BUF_USAGE_MASK) < PG_MAX_USAGE_COUNT)
+		bp->state[buf]++;
+}
+
+void pg_release_buffer(struct pg_proc *p, uint32_t buf)
+{
+	SIM_ASSERT(p->pg->bp.refcount[buf] > 0);
+	p->pg->bp.refcount[buf]--;
+}
+
+void pg_mark_dirty(struct pg *pg, uint32_t buf, uint64_t lsn)
+{
+	struct pg_bufpool *bp = &pg->bp;
+
+	SIM_ASSERT(bp->refcount[buf] > 0 && (bp->state[buf] & BM_VALID));
+	bp->state[buf] |= BM_DIRTY | BM_JUST_DIRTIED;
+	bp->lsn[buf] = (uint32_t)((lsn + 255) >> 8);
+}
+
+/*
+ * StrategyGetBuffer() (freelist.c): the freelist first, then the clock
+ * sweep.  Returns a buffer with refcount 0 and usage count 0, not yet
+ * pinned (the caller pins it before anything can block).
+ */
+uint32_t pg_strategy_get_buffer(struct pg_proc *p)
+{
+	struct pg *pg = p->pg;
+	struct pg_bufpool *bp = &pg->bp;
+	unsigned long last_page = ~0UL;
+	uint32_t trycounter = bp->nbuffers;
+
+	bp->num_allocs++;
+	if (pg->bgw.sleeping) {		/* SetLatch(bgwprocno) */
+		pg->bgw.sleeping = false;
+		sim_wake_one(pg->sim, &pg->bgw.latch);
+	}
+	while (bp->nr_free_stack || bp->free_next < bp->nbuffers) {
+		uint32_t buf = bp->nr_free_stack ? bp->free_stack[--bp->nr_free_stack] : bp->free_next++;
+
+		sim_charge_cost(pg->sim, COST_pg_clock_sweep, 1);
+		pg_touch(p, pg_buf_desc_addr(pg, buf), true);
+		if (bp->refcount[buf] == 0 && (bp->state[buf] & PG_BUF_USAGE_MASK) == 0)
+			return buf;
+	}
+	for (;;) {
+		uint32_t buf = (uint32_t)(bp->next_victim++ % bp->nbuffers);	/* ClockSweepTick */
+		unsigned long page = pg_buf_desc_addr(pg, buf) >> PAGE_SHIFT;
+
+		sim_charge_cost(pg->sim, COST_pg_clock_sweep, 1);
+		if (page != last_page) {
+			pg_touch(p, page << PAGE_SHIFT, true);
+			last_page = page;
+		}
+		if (bp->refcount[buf] == 0) {
+			if ((bp->state[buf] & PG_BUF_USAGE_MASK) == 0)
+				return buf;
+			bp->state[buf]--;
+			trycounter = bp->nbuffers;
+		} else if (--trycounter == 0) {
+			SIM_BUG("pgbench: no unpinned buffers available");
+		}
+	}
+}
+
+/* StrategyFreeBuffer(): back on the freelist. */
+static void strategy_free_buffer(struct pg_bufpool *bp, uint32_t buf)
+{
+	bp->free_stack[bp->nr_free_stack++] = buf;
+}
+
+/*
+ * FlushBuffer() (bufmgr.c): write a dirty buffer that the caller has
+ * pinned.  Returns false when there was nothing to write (someone else
+ * wrote it first).
+ */
+static bool flush_buffer(struct pg_proc *p, uint32_t buf)
+{
+	struct pg *pg = p->pg;
+	struct pg_bufpool *bp = &pg->bp;
+	uint32_t blk;
+
+	/* StartBufferIO(forInput = false) */
+	for (;;) {
+		if (!(bp->state[buf] & BM_DIRTY))
+			return false;
+		if (!(bp->state[buf] & BM_IO_IN_PROGRESS))
+			break;
+		wait_io(p, buf);
+	}
+	bp->state[buf] |= BM_IO_IN_PROGRESS;
+	bp->state[buf] &= (uint8_t)~BM_JUST_DIRTIED;
+	blk = bp->tag[buf];
+	sim_path_push(pg->sim, "FlushBuffer");
+	pg_xlog_flush(p, buf_lsn(pg, buf));
+	touch_block(p, buf, false);		/* PageSetChecksumCopy reads the page */
+	sim_charge_cost(pg->sim, COST_pg_flush_buffer, 1);
+	pg_mdwrite(p, blk);
+	sim_path_pop(pg->sim);
+	/* TerminateBufferIO(clear_dirty = true) */
+	if (!(bp->state[buf] & BM_JUST_DIRTIED))
+		bp->state[buf] &= (uint8_t)~(BM_DIRTY | BM_CHECKPOINT_NEEDED);
+	io_done(pg, buf);
+	p->st.buffers_written++;
+	return true;
+}
+
+/*
+ * GetVictimBuffer() (bufmgr.c, PostgreSQL 16+): a buffer for a new page,
+ * pinned once, clean, out of the mapping table, flags cleared.
+ */
+uint32_t pg_get_victim_buffer(struct pg_proc *p)
+{
+	struct pg *pg = p->pg;
+	struct pg_bufpool *bp = &pg->bp;
+
+	for (;;) {
+		uint32_t buf = pg_strategy_get_buffer(p);
+
+		bp->refcount[buf]++;			/* PinBuffer_Locked */
+		if (bp->state[buf] & BM_DIRTY) {
+			flush_buffer(p, buf);
+			/* backend_flush_after: ScheduleBufferTagForWriteback */
+			if (p->wb.max && bp->tag[buf] != PG_NONE)
+				pg_schedule_writeback(p, bp->tag[buf]);
+			if (bp->refcount[buf] != 1 || (bp->state[buf] & BM_DIRTY)) {
+				bp->refcount[buf]--;	/* somebody wants it: try another */
+				continue;
+			}
+		}
+		/* InvalidateVictimBuffer() */
+		if (bp->tag[buf] != PG_NONE) {
+			pg_touch(p, hash_addr(pg, bp->tag[buf]), true);
+			bp->blk_buf[bp->tag[buf]] = PG_NONE;
+			bp->tag[buf] = PG_NONE;
+		}
+		bp->state[buf] = 0;
+		return buf;
+	}
+}
+
+uint32_t pg_read_buffer(struct pg_proc *p, uint32_t blk, bool write)
+{
+	struct pg *pg = p->pg;
+	struct pg_bufpool *bp = &pg->bp;
+
+	for (;;) {
+		uint32_t buf;
+
+		sim_charge_cost(pg->sim, COST_pg_buffer_access, 1);
+		pg_touch(p, hash_addr(pg, blk), false);		/* BufTableLookup */
+		buf = bp->blk_buf[blk];
+		if (buf != PG_NONE) {
+			pin_buffer(p, buf);
+			/* a read in progress (WaitIO), or for a writer, a write in
+			 * progress that holds the content lock share */
+			if (!(bp->state[buf] & BM_VALID) || (write && (bp->state[buf] & BM_IO_IN_PROGRESS)))
+				wait_io(p, buf);
+			if (bp->tag[buf] != blk || !(bp->state[buf] & BM_VALID)) {
+				pg_release_buffer(p, buf);
+				continue;
+			}
+			touch_block(p, buf, write);
+			p->st.buffer_hits++;
+			return buf;
+		}
+		buf = pg_get_victim_buffer(p);
+		if (bp->blk_buf[blk] != PG_NONE) {	/* loaded by someone meanwhile */
+			bp->refcount[buf]--;
+			strategy_free_buffer(bp, buf);
+			continue;
+		}
+		sim_charge_cost(pg->sim, COST_pg_buffer_alloc, 1);
+		pg_touch(p, hash_addr(pg, blk), true);		/* BufTableInsert */
+		bp->tag[buf] = blk;
+		bp->blk_buf[blk] = buf;
+		bp->state[buf] = BM_IO_IN_PROGRESS | 1;	/* BM_TAG_VALID, BUF_USAGECOUNT_ONE */
+		touch_block(p, buf, true);		/* the kernel copies into the buffer */
+		pg_mdread(p, blk);
+		bp->state[buf] |= BM_VALID;
+		io_done(pg, buf);
+		p->st.buffer_misses++;
+		return buf;
+	}
+}
+
+void pg_assign_new_buffer(struct pg_proc *p, uint32_t buf, uint32_t blk)
+{
+	struct pg *pg = p->pg;
+	struct pg_bufpool *bp = &pg->bp;
+
+	SIM_ASSERT(bp->blk_buf[blk] == PG_NONE && bp->refcount[buf] == 1);
+	sim_charge_cost(pg->sim, COST_pg_buffer_alloc, 1);
+	pg_touch(p, hash_addr(pg, blk), true);
+	bp->tag[buf] = blk;
+	bp->blk_buf[blk] = buf;
+	bp->state[buf] = BM_VALID | 1;
+	touch_block(p, buf, true);		/* the zeroed page */
+}
+
+/* ---- writeback requests (ScheduleBufferTagForWriteback, IssuePendingWritebacks) ---- */
+
+void pg_wb_context_init(struct pg_wb_context *wb, uint64_t flush_after_bytes)
+{
+	uint64_t max = flush_after_bytes / PG_BLCKSZ;
+
+	wb->max = (uint32_t)(max > 256 ? 256 : max);	/* WRITEBACK_MAX_PENDING_FLUSHES */
+	wb->nr = 0;
+	free(wb->tags);
+	wb->tags = wb->max ? xcalloc(wb->max, sizeof(*wb->tags)) : NULL;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void pg_issue_pending_writebacks(struct pg_proc *p)
+{
+	struct pg *pg = p->pg;
+	struct pg_wb_context *wb = &p->wb;
+
+	if (!wb->nr)
+		return;
+	qsort(wb->tags, wb->nr, sizeof(*wb->tags), cmp_u32);
+	for (uint32_t i = 0; i < wb->nr;) {
+		uint32_t start = wb->tags[i], n = 1, rel0, r;
+		enum pg_rel rel = pg_blk_rel(pg, start, &rel0);
+
+		/* merge following tags of the same relation segment that are
+		 * the same or the next block */
+		for (i++; i < wb->nr; i++) {
+			uint32_t t = wb->tags[i];
+
+			if (t == start + n - 1)
+				continue;
+			if (t != start + n || pg_blk_rel(pg, t, &r) != rel ||
+			    r / PG_RELSEG_BLOCKS != rel0 / PG_RELSEG_BLOCKS)
+				break;
+			n++;
+		}
+		pg_mdwriteback(p, start, n);
+	}
+	wb->nr = 0;
+}
+
+void pg_schedule_writeback(struct pg_proc *p, uint32_t blk)
+{
+	struct pg_wb_context *wb = &p->wb;
+
+	if (!wb->max)
+		return;
+	wb->tags[wb->nr++] = blk;
+	if (wb->nr >= wb->max)
+		pg_issue_pending_writebacks(p);
+}
+
+int pg_sync_one_buffer(struct pg_proc *p, uint32_t buf, bool skip_recently_used)
+{
+	struct pg *pg = p->pg;
+	struct pg_bufpool *bp = &pg->bp;
+	int result = 0;
+	uint32_t blk;
+
+	if (bp->refcount[buf] == 0 && (bp->state[buf] & PG_BUF_USAGE_MASK) == 0)
+		result |= BUF_REUSABLE;
+	else if (skip_recently_used)
+		return result;
+	if (!(bp->state[buf] & BM_VALID) || !(bp->state[buf] & BM_DIRTY))
+		return result;
+	blk = bp->tag[buf];
+	bp->refcount[buf]++;
+	if (!flush_buffer(p, buf)) {
+		bp->refcount[buf]--;
+		return result;
+	}
+	bp->refcount[buf]--;
+	pg_schedule_writeback(p, blk);
+	return result | BUF_WRITTEN;
+}
+
+/* ---- BufferSync (the checkpoint's writes) ------------------------------------------ */
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+uint64_t pg_buffer_sync(struct pg_proc *p)
+{
+	struct pg *pg = p->pg;
+	struct pg_bufpool *bp = &pg->bp;
+	uint64_t *keys = pg->ckpt.sort_keys, written = 0;
+	unsigned long last_page = ~0UL;
+	uint32_t n = 0, lg = 0;
+
+	sim_path_push(pg->sim, "BufferSync");
+	for (uint32_t buf = 0; buf < bp->nbuffers; buf++) {
+		unsigned long page = pg_buf_desc_addr(pg, buf) >> PAGE_SHIFT;
+
+		if (page != last_page) {
+			pg_touch(p, page << PAGE_SHIFT, true);
+			last_page = page;
+		}
+		if (bp->state[buf] & BM_DIRTY) {
+			bp->state[buf] |= BM_CHECKPOINT_NEEDED;
+			keys[n++] = (uint64_t)bp->tag[buf] << 32 | buf;
+		}
+	}
+	sim_charge_cost(pg->sim, COST_pg_ckpt_scan, bp->nbuffers);
+	/* sort_checkpoint_bufferids: CkptBufferIds in shared memory */
+	for (uint32_t k = n; k > 1; k >>= 1)
+		lg++;
+	qsort(keys, n, sizeof(*keys), cmp_u64);
+	sim_charge_cost(pg->sim, COST_pg_ckpt_sort, (uint64_t)n * (lg + 1));
+	for (unsigned long off = 0; off < (unsigned long)n * 20; off += PAGE_SIZE)
+		pg_touch(p, pg->shm_base + pg->off_ckpt + off, true);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t buf = (uint32_t)keys[i];
+
+		pg_touch(p, pg_buf_desc_addr(pg, buf), true);
+		if ((bp->state[buf] & BM_CHECKPOINT_NEEDED) &&
+		    (pg_sync_one_buffer(p, buf, false) & BUF_WRITTEN))
+			written++;
+		/* CheckpointWriteDelay */
+		if (pg_checkpoint_on_schedule(pg, (double)(i + 1) / n)) {
+			sim_path_push(pg->sim, "CheckpointWriteDelay");
+			sim_sleep(pg->sim, PG_CHECKPOINT_NAP_NS);
+			sim_path_pop(pg->sim);
+		}
+	}
+	pg_issue_pending_writebacks(p);
+	sim_path_pop(pg->sim);
+	return written;
+}
+
+/* ---- BgBufferSync (one bgwriter round) ---------------------------------------------- */
+
+#define BGW_SMOOTHING_SAMPLES	16	/* smoothing_samples */
+#define BGW_SCAN_WHOLE_POOL_MS	120000	/* scan_whole_pool_milliseconds */
+
+bool pg_bg_buffer_sync(struct pg_proc *p)
+{
+	struct pg *pg = p->pg;
+	struct pg_bufpool *bp = &pg->bp;
+	struct pg_bgw *g = &pg->bgw;
+	int64_t n = bp->nbuffers;
+	int64_t strategy_buf_id = (int64_t)(bp->next_victim % bp->nbuffers);
+	uint64_t strategy_passes = bp->next_victim / bp->nbuffers;
+	uint64_t recent_alloc = bp->num_allocs;	/* StrategySyncStart resets the count */
+	int64_t strategy_delta = 0, bufs_to_lap, bufs_ahead, num_to_scan, num_written = 0;
+	double reusable_buffers_est, upcoming_alloc_est, min_scan_buffers, reusable_buffers;
+	uint64_t delay_ms = pg->cfg.bgwriter_delay / SIM_NSEC_PER_MSEC;
+	unsigned long last_page = ~0UL;
+
+	bp->num_allocs = 0;
+	if (pg->cfg.bgwriter_lru_maxpages == 0) {
+		g->saved_info_valid = false;
+		return true;
+	}
+	if (g->saved_info_valid) {
+		int64_t passes_delta = (int64_t)(strategy_passes - g->prev_strategy_passes);
+
+		strategy_delta = strategy_buf_id - g->prev_strategy_buf_id + passes_delta * n;
+		if ((int64_t)(g->next_passes - strategy_passes) > 0) {
+			bufs_to_lap = strategy_buf_id - g->next_to_clean;	/* a lap ahead */
+		} else if (g->next_passes == strategy_passes && g->next_to_clean >= strategy_buf_id) {
+			bufs_to_lap = n - (g->next_to_clean - strategy_buf_id);
+		} else {				/* behind: start at the hand */
+			g->next_to_clean = strategy_buf_id;
+			g->next_passes = strategy_passes;
+			bufs_to_lap = n;
+		}
+	} else {
+		strategy_delta = 0;
+		g->next_to_clean = strategy_buf_id;
+		g->next_passes = strategy_passes;
+		bufs_to_lap = n;
+	}
+	g->prev_strategy_buf_id = strategy_buf_id;
+	g->prev_strategy_passes = strategy_passes;
+	g->saved_info_valid = true;
+	if (strategy_delta > 0 && recent_alloc > 0) {
+		double scans_per_alloc = (double)strategy_delta / (double)recent_alloc;
+
+		g->smoothed_density += (scans_per_alloc - g->smoothed_density) / BGW_SMOOTHING_SAMPLES;
+	}
+	bufs_ahead = n - bufs_to_lap;
+	reusable_buffers_est = (double)bufs_ahead / g->smoothed_density;
+	if (g->smoothed_alloc <= (double)recent_alloc)
+		g->smoothed_alloc = (double)recent_alloc;
+	else
+		g->smoothed_alloc += ((double)recent_alloc - g->smoothed_alloc) / BGW_SMOOTHING_SAMPLES;
+	upcoming_alloc_est = g->smoothed_alloc * pg->lru_multiplier;
+	if (upcoming_alloc_est == 0)
+		g->smoothed_alloc = 0;
+	min_scan_buffers = (double)n / (BGW_SCAN_WHOLE_POOL_MS / (double)(delay_ms ? delay_ms : 1));
+	if (upcoming_alloc_est < min_scan_buffers + reusable_buffers_est)
+		upcoming_alloc_est = min_scan_buffers + reusable_buffers_est;
+	num_to_scan = bufs_to_lap;
+	reusable_buffers = reusable_buffers_est;
+	sim_path_push(pg->sim, "BgBufferSync");
+	while (num_to_scan > 0 && reusable_buffers < upcoming_alloc_est) {
+		uint32_t buf = (uint32_t)g->next_to_clean;
+		unsigned long page = pg_buf_desc_addr(pg, buf) >> PAGE_SHIFT;
+		int sync_state;
+
+		if (page != last_page) {
+			pg_touch(p, page << PAGE_SHIFT, true);
+			last_page = page;
+		}
+		sim_charge_cost(pg->sim, COST_pg_bgwriter_scan, 1);
+		sync_state = pg_sync_one_buffer(p, buf, true);
+		if (++g->next_to_clean >= n) {
+			g->next_to_clean = 0;
+			g->next_passes++;
+		}
+		num_to_scan--;
+		if (sync_state & BUF_WRITTEN) {
+			reusable_buffers++;
+			g->written++;
+			if (++num_written >= (int64_t)pg->cfg.bgwriter_lru_maxpages)
+				break;
+		} else if (sync_state & BUF_REUSABLE) {
+			reusable_buffers++;
+		}
+	}
+	sim_path_pop(pg->sim);
+	{
+		int64_t new_strategy_delta = bufs_to_lap - num_to_scan;
+		double new_recent_alloc = reusable_buffers - reusable_buffers_est;
+
+		if (new_strategy_delta > 0 && new_recent_alloc > 0) {
+			double scans_per_alloc = (double)new_strategy_delta / new_recent_alloc;
+
+			g->smoothed_density += (scans_per_alloc - g->smoothed_density) / BGW_SMOOTHING_SAMPLES;
+		}
+	}
+	g->rounds++;
+	return bufs_to_lap == 0 && recent_alloc == 0;
+}

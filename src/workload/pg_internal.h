@@ -1,0 +1,382 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pg_internal.h — what the files of the PostgreSQL + pgbench model share
+ * (pgbench.c, pg_bufmgr.c, pg_xlog.c, pg_aux.c, pg_smgr.c).  docs/pgbench.md
+ * is the overview; each file's head comment names the PostgreSQL source it
+ * models (PostgreSQL 17, with the 18 differences that matter noted).
+ *
+ * Everything hangs off one struct pg per [pgbench] section; there is no
+ * file-scope state.  Block numbers are "global block ids": the three
+ * relations are laid end to end in one u32 space (accounts heap, then
+ * pgbench_accounts_pkey, then pgbench_history, which grows), so the
+ * per-block arrays are plain vectors and the checkpoint's sort key
+ * (relation, block) is the id itself.
+ *
+ *   global block id:  [ accounts heap | accounts_pkey | history ... ]
+ *
+ * Shared memory is one shmem (or hugetlb) object mapped by the
+ * postmaster and inherited by every forked process; its layout follows
+ * CreateOrAttachShmemStructs (PostgreSQL 17):
+ *
+ *   [ XLOG: wal_buffers | BufferDescriptors | BufferBlocks (8 KiB each)
+ *     | CkptBufferIds | buffer mapping hash | misc (PGPROC, locks, ...) ]
+ */
+#ifndef SLOWPATH_WORKLOAD_PG_INTERNAL_H
+#define SLOWPATH_WORKLOAD_PG_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/rng.h"
+#include "sim/sim.h"
+#include "workload/workload.h"
+
+struct machine;
+struct inode;
+struct super_block;
+struct mm_struct;
+struct shmem_object;
+struct hugetlb_file;
+
+#define PG_BLCKSZ		8192u
+#define PG_RELSEG_BLOCKS	131072u		/* RELSEG_SIZE: 1 GiB segment files */
+#define PG_XLOG_BLCKSZ		8192u
+#define PG_XLOG_SHORT_PHD	24u		/* SizeOfXLogShortPHD */
+#define PG_XLOG_LONG_PHD	40u		/* SizeOfXLogLongPHD (first page of a segment) */
+#define PG_MAX_USAGE_COUNT	5u		/* BM_MAX_USAGE_COUNT */
+#define PG_NONE			UINT32_MAX
+#define PG_MAX_BTREE_LEVELS	8
+/* CheckpointWriteDelay's nap when the checkpoint is on schedule
+ * (checkpointer.c: WaitLatch(..., 100, WAIT_EVENT_CHECKPOINT_WRITE_DELAY)) */
+#define PG_CHECKPOINT_NAP_NS	(100 * SIM_NSEC_PER_MSEC)
+
+/* Buffer state bits (struct pg.buf_state, one byte per buffer; the
+ * kernel of the idea is BufferDesc.state in buf_internals.h).  The usage
+ * count lives in the low three bits. */
+#define PG_BUF_USAGE_MASK	0x07u
+#define BM_DIRTY		0x08u
+#define BM_VALID		0x10u
+#define BM_IO_IN_PROGRESS	0x20u
+#define BM_CHECKPOINT_NEEDED	0x40u
+#define BM_JUST_DIRTIED		0x80u
+
+/* SyncOneBuffer's result bits */
+#define BUF_WRITTEN		0x01
+#define BUF_REUSABLE		0x02
+
+enum pg_rel { PG_REL_ACCOUNTS, PG_REL_PKEY, PG_REL_HISTORY, PG_NR_RELS };
+enum pg_huge_pages { PG_HUGE_OFF, PG_HUGE_ON, PG_HUGE_TRY };
+
+/* The [pgbench] section: pgbench options and the PostgreSQL GUCs under
+ * their own names (postgresql.conf of aws/repro-collection, workload.md §1). */
+struct pg_config {
+	/* pgbench */
+	uint64_t	clients;		/* -c */
+	uint64_t	scale;			/* -s at pgbench -i */
+	uint64_t	fillfactor;		/* --fillfactor at pgbench -i, percent */
+	/* PostgreSQL */
+	uint64_t	shared_buffers;		/* bytes; 0 = MemTotal/4 (repro's main.sh) */
+	int		huge_pages;		/* enum pg_huge_pages */
+	uint64_t	wal_buffers;		/* bytes */
+	uint64_t	wal_segment_size;	/* initdb --wal-segsize, bytes */
+	uint64_t	checkpoint_timeout;	/* ns */
+	uint64_t	checkpoint_completion_target;	/* ppm */
+	uint64_t	checkpoint_flush_after;	/* bytes */
+	uint64_t	max_wal_size, min_wal_size;	/* bytes */
+	bool		wal_recycle, wal_init_zero, full_page_writes, synchronous_commit;
+	uint64_t	wal_writer_delay;	/* ns */
+	uint64_t	wal_writer_flush_after;	/* bytes */
+	uint64_t	bgwriter_delay;		/* ns */
+	uint64_t	bgwriter_lru_maxpages;
+	char		*bgwriter_lru_multiplier;	/* decimal text ("2.0") */
+	uint64_t	bgwriter_flush_after, backend_flush_after;	/* bytes */
+	/* the machine side */
+	char		*device;		/* [device NAME] holding the data directory */
+	uint64_t	data_cached;		/* ppm of data-file blocks in the page cache at start */
+	uint64_t	wal_recycled;		/* bytes of recycled WAL segments waiting at start */
+	uint64_t	backend_memory;		/* private memory each backend touches, bytes */
+	uint64_t	progress_interval;	/* ns between TPS samples for the checkpoint figures */
+};
+
+/* One relation: its 1 GiB segment files (md.c) and where its blocks sit
+ * in the global id space. */
+struct pg_relation {
+	const char	*name;
+	uint32_t	relfilenode;
+	uint32_t	first;			/* global id of block 0 */
+	uint32_t	nblocks;		/* blocks that exist (mdnblocks) */
+	struct inode	**seg;			/* [nsegs] */
+	uint8_t		*sync_req;		/* [nsegs]: an fsync request is pending */
+	uint32_t	nsegs, cap_segs;
+};
+
+/* Pending writeback requests of one process (WritebackContext, bufmgr.c). */
+struct pg_wb_context {
+	uint32_t	*tags;			/* global block ids */
+	uint32_t	nr, max;		/* max = *_flush_after / BLCKSZ; 0 = off */
+};
+
+/* Per-process counters that the report sums. */
+struct pg_proc_stats {
+	uint64_t	buffer_hits, buffer_misses, buffers_written, writeback_calls;
+	uint64_t	fault_errors, io_errors;
+};
+
+/* One PostgreSQL process: a backend (one per pgbench client) or an
+ * auxiliary process (checkpointer, bgwriter, walwriter). */
+struct pg_proc {
+	struct pg		*pg;
+	struct mm_struct	*mm;
+	struct sim_rng		rng;
+	uint32_t		id;
+	struct pg_wb_context	wb;
+	struct pg_proc_stats	st;
+	/* backends */
+	uint32_t		hist_blk;	/* relcache target block of pgbench_history */
+	uint32_t		hist_rows;	/* rows on it */
+	unsigned long		private_base;	/* backend-local memory (palloc arenas) */
+};
+
+/* The buffer mapping hash, BufferDescriptors and BufferBlocks as arrays. */
+struct pg_bufpool {
+	uint32_t	nbuffers;
+	uint32_t	*tag;			/* [nbuffers] global block id or PG_NONE */
+	uint8_t		*state;			/* [nbuffers] BM_* | usage count */
+	uint16_t	*refcount;		/* [nbuffers] pins */
+	uint32_t	*lsn;			/* [nbuffers] page LSN / 256, rounded up */
+	uint32_t	*blk_buf;		/* [nblk_cap] buffer of a block, or PG_NONE */
+	uint16_t	*blk_epoch;		/* [nblk_cap] checkpoint epoch of the last change */
+	uint32_t	nblk_cap;
+	/* the freelist: buffers 0..nbuffers-1 start on it in order
+	 * (StrategyInitialize); returned buffers are pushed on a stack */
+	uint32_t	free_next;		/* next never-used buffer */
+	uint32_t	*free_stack, nr_free_stack;
+	/* clock sweep (freelist.c) */
+	uint64_t	next_victim;		/* nextVictimBuffer, not wrapped */
+	uint64_t	num_allocs;		/* numBufferAllocs since the bgwriter's last look */
+	struct sim_waitq io_wq;			/* WaitIO: a buffer's I/O finished */
+	uint32_t	io_waiters;
+};
+
+/*
+ * An LWLock in exclusive use (storage/lmgr/lwlock.c): release frees the
+ * lock and wakes waiters, who then compete for it again (no hand-off, so
+ * a running process may take it first); LW_WAIT_UNTIL_FREE sleepers
+ * (LWLockAcquireOrWait) are all woken, exclusive sleepers one at a time.
+ */
+struct pg_lwlock {
+	const char	*name;
+	uint32_t	holder;			/* task id + 1, 0 = free */
+	struct sim_waitq excl, until_free;
+	sim_time_t	acquired_at;
+	uint64_t	acquisitions, contended, hold_ns;
+};
+
+/* WAL (xlog.c).  LSNs are byte positions in the WAL stream, page headers
+ * included. */
+struct pg_xlog {
+	uint64_t	insert;			/* end of the last reserved record */
+	uint64_t	rqst_write;		/* LogwrtRqst.Write: last completed page boundary */
+	uint64_t	write, flush;		/* LogwrtResult */
+	uint64_t	redo;			/* RedoRecPtr */
+	uint16_t	epoch;			/* changes of RedoRecPtr: FPI needed iff a page's epoch differs */
+	uint32_t	nslots;			/* wal_buffers / XLOG_BLCKSZ */
+	uint64_t	seg_size, seg_pages;
+	struct pg_lwlock write_lock;		/* WALWriteLock */
+	/* segment files by segment number (pg_wal/); NULL = no such file */
+	struct inode	**seg;
+	uint64_t	nseg;			/* capacity of seg[] */
+	uint64_t	oldest_seg;		/* lowest segno that may still have a file */
+	uint64_t	open_seg;		/* openLogSegNo, UINT64_MAX = none */
+	double		distance_estimate;	/* CheckPointDistanceEstimate, bytes */
+	uint64_t	prior_redo;
+	uint64_t	ckpt_segments;		/* CheckPointSegments */
+	bool		ckpt_requested;		/* RequestCheckpoint(CHECKPOINT_CAUSE_XLOG) */
+	sim_time_t	walwriter_last_flush;
+	/* statistics */
+	uint64_t	records, fpi, fpi_bytes, bytes;
+	uint64_t	writes, write_bytes, fsyncs, flush_calls, leader_flushes;
+	uint64_t	segs_zeroed, segs_recycled, segs_removed, segs_opened;
+	uint64_t	buffer_full_waits;
+	uint64_t	write_hist[16];		/* pwrite sizes: bucket k = [2^k, 2^(k+1)) pages */
+};
+
+/* Checkpointer state (checkpointer.c, CreateCheckPoint in xlog.c). */
+struct pg_ckpt {
+	sim_time_t	last_start;		/* last_checkpoint_time */
+	uint64_t	start_lsn;		/* ckpt_start_recptr */
+	double		cached_elapsed;		/* ckpt_cached_elapsed */
+	bool		running;
+	uint64_t	*sort_keys;		/* CkptBufferIds: (tag << 32 | buf), sorted */
+	/* history of completed checkpoints for the TPS figures */
+	uint32_t	nr, cap;
+	sim_time_t	*t_start, *t_write_end, *t_end;
+	uint64_t	*buffers_written;
+	uint64_t	total_written;
+};
+
+/* bgwriter state (BgBufferSync's statics). */
+struct pg_bgw {
+	bool		saved_info_valid;
+	int64_t		prev_strategy_buf_id;
+	uint64_t	prev_strategy_passes;
+	int64_t		next_to_clean;
+	uint64_t	next_passes;
+	double		smoothed_alloc, smoothed_density;
+	bool		sleeping;
+	struct sim_waitq latch;
+	uint64_t	written, rounds;
+};
+
+struct pg {
+	struct pg_config	cfg;		/* copy; strings borrowed from the scenario */
+	struct machine		*m;
+	struct sim		*sim;
+	struct super_block	*sb;
+	struct wl_stats		*stats;
+	double			lru_multiplier;
+	struct sim_rng		init_rng;	/* start state choices (data_cached) */
+
+	/* derived sizes */
+	uint64_t		naccounts;	/* 100000 x scale */
+	uint32_t		rows_per_page;	/* accounts heap rows per page at the fillfactor */
+	uint32_t		heap_fpi_bytes;	/* an FPI of an accounts page: page minus hole + headers */
+	uint32_t		leaf_tuples;	/* pkey entries per leaf */
+	uint32_t		nlevels;	/* btree levels, leaf = 0 */
+	uint32_t		level_first[PG_MAX_BTREE_LEVELS];	/* block of each level's first page */
+	uint32_t		level_pages[PG_MAX_BTREE_LEVELS];
+	uint32_t		fanout;		/* internal page fanout */
+	struct pg_relation	rel[PG_NR_RELS];
+
+	/* shared memory */
+	bool			hugetlb;
+	struct shmem_object	*shm;
+	struct hugetlb_file	*hshm;
+	unsigned long		shm_base, shm_size;
+	unsigned long		off_xlog, off_desc, off_blocks, off_ckpt, off_hash, off_misc;
+
+	struct pg_bufpool	bp;
+	struct pg_xlog		xlog;
+	struct pg_ckpt		ckpt;
+	struct pg_bgw		bgw;
+
+	/* pgbench_history tail (RelationGetBufferForTuple + RelationAddBlocks) */
+	uint32_t		*hist_fsm;	/* extended pages not yet anybody's target (the FSM) */
+	uint32_t		hist_fsm_head, hist_fsm_tail, hist_fsm_cap;	/* FIFO */
+	struct sim_mutex	hist_ext_lock;	/* relation extension lock */
+	uint32_t		hist_ext_waiters;
+
+	/* processes */
+	struct mm_struct	*postmaster;
+	struct pg_proc		*backends;
+	uint32_t		nbackends;
+	struct pg_proc		checkpointer, bgwriter, walwriter;
+	struct sim_waitq	ckpt_latch;	/* the checkpointer's latch */
+
+	/* TPS samples for the checkpoint figures (every cfg.progress_interval) */
+	uint64_t		*tps_tx;
+	uint32_t		nr_tps, cap_tps;
+	uint64_t		tx_total;
+	unsigned long		pt_peak;	/* NR_PAGETABLE peak (pages) */
+	uint64_t		*pt_samples;	/* NR_PAGETABLE at each sample */
+
+	/* model-level counters */
+	uint64_t		tx_fpi, hist_extends, hist_extend_blocks;
+	uint64_t		heap_hits, heap_accesses;
+};
+
+/* ---- pgbench.c ------------------------------------------------------------- */
+/* A process touches shared or private memory at `addr` (the MMU; faults). */
+void pg_touch(struct pg_proc *p, unsigned long addr, bool write);
+static inline unsigned long pg_buf_block_addr(const struct pg *pg, uint32_t buf)
+{
+	return pg->shm_base + pg->off_blocks + (unsigned long)buf * PG_BLCKSZ;
+}
+static inline unsigned long pg_buf_desc_addr(const struct pg *pg, uint32_t buf)
+{
+	return pg->shm_base + pg->off_desc + (unsigned long)buf * 64;
+}
+
+/* ---- pg_smgr.c: relation files (md.c, fd.c) ---------------------------------- */
+int pg_smgr_init(struct pg *pg);
+void pg_smgr_release(struct pg *pg);
+/* Relation and block of a global block id. */
+enum pg_rel pg_blk_rel(const struct pg *pg, uint32_t blk, uint32_t *relblk);
+/* mdread / mdwrite of one block: pread/pwrite of 8 KiB; mdwrite
+ * registers the segment for the next checkpoint's fsync. */
+void pg_mdread(struct pg_proc *p, uint32_t blk);
+void pg_mdwrite(struct pg_proc *p, uint32_t blk);
+/* mdzeroextend: add `n` zeroed blocks at the end of `rel` (fallocate
+ * above 8 blocks, else pg_pwrite_zeros). */
+void pg_mdzeroextend(struct pg_proc *p, enum pg_rel rel, uint32_t n);
+/* mdwriteback: sync_file_range(SYNC_FILE_RANGE_WRITE) over blocks
+ * [blk, blk + n) of one segment. */
+void pg_mdwriteback(struct pg_proc *p, uint32_t blk, uint32_t n);
+/* ProcessSyncRequests: fsync every segment with a pending request. */
+uint32_t pg_process_sync_requests(struct pg_proc *p);
+/* Block arrays must cover `blk` (history grows). */
+void pg_blocks_reserve(struct pg *pg, uint32_t nblk);
+
+/* ---- pg_bufmgr.c: the buffer pool --------------------------------------------- */
+int pg_bufmgr_init(struct pg *pg);
+void pg_bufmgr_release(struct pg *pg);
+/* ReadBuffer: the buffer holding `blk`, pinned (loaded on a miss). */
+uint32_t pg_read_buffer(struct pg_proc *p, uint32_t blk, bool write);
+void pg_release_buffer(struct pg_proc *p, uint32_t buf);
+/* GetVictimBuffer: a clean buffer out of the mapping, pinned once. */
+uint32_t pg_get_victim_buffer(struct pg_proc *p);
+/* ExtendBufferedRelShared's step for one new (zeroed) block: give the
+ * victim `buf` the tag `blk`, valid. */
+void pg_assign_new_buffer(struct pg_proc *p, uint32_t buf, uint32_t blk);
+/* MarkBufferDirty + PageSetLSN */
+void pg_mark_dirty(struct pg *pg, uint32_t buf, uint64_t lsn);
+/* StrategyGetBuffer: a victim with refcount 0 and usage 0 (not pinned yet). */
+uint32_t pg_strategy_get_buffer(struct pg_proc *p);
+/* SyncOneBuffer: BUF_WRITTEN | BUF_REUSABLE */
+int pg_sync_one_buffer(struct pg_proc *p, uint32_t buf, bool skip_recently_used);
+/* ScheduleBufferTagForWriteback / IssuePendingWritebacks */
+void pg_schedule_writeback(struct pg_proc *p, uint32_t blk);
+void pg_issue_pending_writebacks(struct pg_proc *p);
+void pg_wb_context_init(struct pg_wb_context *wb, uint64_t flush_after_bytes);
+/* BufferSync: the checkpoint's buffer writes; returns buffers written. */
+uint64_t pg_buffer_sync(struct pg_proc *p);
+/* BgBufferSync: one bgwriter round; true when it may hibernate. */
+bool pg_bg_buffer_sync(struct pg_proc *p);
+
+/* ---- pg_xlog.c: WAL ------------------------------------------------------------- */
+void pg_lwlock_init(struct pg_lwlock *l, const char *name);
+void pg_lwlock_acquire(struct sim *sim, struct pg_lwlock *l);
+/* LWLockAcquireOrWait: true with the lock, or false after sleeping until
+ * it was released (without it). */
+bool pg_lwlock_acquire_or_wait(struct sim *sim, struct pg_lwlock *l);
+void pg_lwlock_release(struct sim *sim, struct pg_lwlock *l);
+int pg_xlog_init(struct pg *pg);
+void pg_xlog_release(struct pg *pg);
+/* XLogInsertRecord: reserve and copy `len` bytes; returns the end LSN. */
+uint64_t pg_xlog_insert(struct pg_proc *p, uint32_t len);
+/* XLogFlush(lsn): group commit. */
+void pg_xlog_flush(struct pg_proc *p, uint64_t lsn);
+/* XLogBackgroundFlush: one walwriter round; true if it did work. */
+bool pg_xlog_background_flush(struct pg_proc *p);
+/* Position arithmetic (exposed for tests). */
+uint64_t pg_xlog_advance(const struct pg_xlog *x, uint64_t pos, uint64_t len);
+/* CreateCheckPoint's WAL side: the REDO point, and after the buffers are
+ * written the checkpoint record, the distance estimate, recycling
+ * (RemoveOldXlogFiles) and PreallocXlogFiles. */
+void pg_xlog_set_redo(struct pg_proc *p);
+void pg_xlog_checkpoint_done(struct pg_proc *p);
+/* XLOGfileslop (exposed for tests). */
+uint64_t pg_xlog_recycle_segno(const struct pg *pg, uint64_t redo);
+
+/* ---- pg_aux.c: checkpointer, bgwriter, walwriter -------------------------------- */
+void pg_checkpointer_main(struct sim *sim, void *arg);
+void pg_bgwriter_main(struct sim *sim, void *arg);
+void pg_walwriter_main(struct sim *sim, void *arg);
+/* CreateCheckPoint (the whole checkpoint, in the checkpointer). */
+void pg_create_checkpoint(struct pg_proc *p);
+/* RequestCheckpoint */
+void pg_request_checkpoint(struct pg *pg);
+/* IsCheckpointOnSchedule (exposed for tests) */
+bool pg_checkpoint_on_schedule(struct pg *pg, double progress);
+
+#endif /* SLOWPATH_WORKLOAD_PG_INTERNAL_H */

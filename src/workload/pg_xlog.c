@@ -1,0 +1,565 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pg_xlog.c — PostgreSQL's write-ahead log (PostgreSQL 17:
+ * src/backend/access/transam/xlog.c, xloginsert.c, postmaster/walwriter.c,
+ * common/file_utils.c).
+ *
+ * Positions are LSNs: byte offsets in the WAL stream, page headers
+ * included (24 bytes per 8 KiB page, 40 on a segment's first page).
+ *
+ *   insert        end of the last reserved record (CurrBytePos)
+ *   rqst_write    the last completed page boundary (LogwrtRqst.Write)
+ *   write, flush  LogwrtResult: written / fdatasync'ed up to here
+ *
+ * wal_buffers is a ring of nslots 8 KiB pages: WAL page P lives in slot
+ * P % nslots, and a record may only go into page P once page P - nslots
+ * has been written (AdvanceXLInsertBuffer; if not, the inserter takes
+ * WALWriteLock and writes it itself).
+ *
+ * XLogFlush(lsn) — group commit:
+ *   1. flushed already?  done.
+ *   2. LWLockAcquireOrWait(WALWriteLock): if it is held, sleep until it is
+ *      released (without taking it) and go to 1: the holder's flush
+ *      probably covered this record;
+ *   3. got it: recheck, then XLogWrite up to the current insert position
+ *      (everything reserved so far, all the waiting backends' commit
+ *      records with it) and fdatasync; release, waking every sleeper.
+ *
+ * XLogWrite(upto): from the page holding `write` (a partial page is
+ * written again) to the page holding upto - 1, one pwrite per contiguous
+ * run, a run ending at the end of the ring or of a segment; a finished
+ * segment is fdatasync'ed at once.  Opening a segment that does not exist
+ * creates it (XLogFileInit): with wal_init_zero the whole segment is
+ * written with zeroes in 256 KiB pwritev calls (pg_pwrite_zeros:
+ * PG_IOV_MAX = 32 blocks of 8 KiB) and fsync'ed, under WALWriteLock.
+ * Recycled segments (renamed old files) keep their page-cache pages, which
+ * then need no allocation when written again.
+ *
+ * Full-page images: a change to a page whose last change happened before
+ * the latest checkpoint's REDO point logs the whole page.  The model keeps
+ * per database block the checkpoint epoch of its last change (blk_epoch);
+ * the REDO point bumps the epoch, so the decay of FPIs after a checkpoint
+ * comes from which pages have been touched since, not from a formula.
+ *
+ * Checkpoint side (called by pg_aux.c): the REDO point, the checkpoint
+ * record, UpdateCheckPointDistanceEstimate, RemoveOldXlogFiles with
+ * XLOGfileslop (recycle by rename up to the estimated need, between
+ * min_wal_size and max_wal_size; unlink the rest), PreallocXlogFiles.
+ *
+ * Simplifications: no WAL insertion locks (records are reserved and
+ * copied in one inline step: WaitXLogInsertionsToFinish never waits);
+ * records are not split into chunks across the ring wait (the ring space
+ * for a record is secured before it is reserved); XLogWrite writes the
+ * whole request even when flexible; the rename's directory fsync is
+ * approximated by fsyncing the file twice (durable_rename: old and new
+ * name); the control file update is not modelled; no archiving, no
+ * walsenders, no async commit (synchronous_commit=off only skips the
+ * flush wait).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mm/fs.h"
+#include "mm/types.h"
+#include "workload/pg_internal.h"
+
+#define PG_ZERO_CHUNK		(32u * PG_XLOG_BLCKSZ)	/* pg_pwrite_zeros: PG_IOV_MAX blocks */
+#define PG_CHECKPOINT_RECORD	112u	/* XLOG_CHECKPOINT_ONLINE: header + CheckPoint */
+#define PG_REDO_RECORD		32u	/* XLOG_CHECKPOINT_REDO (PostgreSQL 17) */
+
+static void seg_reserve(struct pg_xlog *x, uint64_t segno)
+{
+	uint64_t cap = x->nseg;
+
+	if (segno < cap)
+		return;
+	while (cap <= segno)
+		cap = cap ? cap * 2 : 64;
+	x->seg = realloc(x->seg, cap * sizeof(*x->seg));
+	if (!x->seg)
+		SIM_BUG("out of memory for WAL segments");
+	memset(x->seg + x->nseg, 0, (cap - x->nseg) * sizeof(*x->seg));
+	x->nseg = cap;
+}
+
+static struct inode *seg_file(const struct pg_xlog *x, uint64_t segno)
+{
+	return segno < x->nseg ? x->seg[segno] : NULL;
+}
+
+static struct inode *seg_create(struct pg *pg, uint64_t segno, const char *what)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "pg_wal/%s%08llX%016llX", what, 1ULL, (unsigned long long)segno);
+	return fs_create(pg->sb, name);
+}
+
+/* A segment file as a previous run left it: full size, allocated, clean,
+ * not in the page cache. */
+static int seg_existing(struct pg *pg, uint64_t segno)
+{
+	struct pg_xlog *x = &pg->xlog;
+	struct inode *inode = seg_create(pg, segno, "");
+	struct fs_extent ext;
+
+	if (fs_iomap_begin(pg->m, inode, 0, x->seg_size, true, &ext))
+		return -1;
+	inode->i_size = x->seg_size;
+	inode->i_state = 0;
+	seg_reserve(x, segno);
+	x->seg[segno] = inode;
+	return 0;
+}
+
+int pg_xlog_init(struct pg *pg)
+{
+	struct pg_xlog *x = &pg->xlog;
+	const struct pg_config *c = &pg->cfg;
+	uint64_t recycled = c->wal_recycled / c->wal_segment_size;
+	double segs;
+
+	x->seg_size = c->wal_segment_size;
+	x->seg_pages = x->seg_size / PG_XLOG_BLCKSZ;
+	x->nslots = (uint32_t)(c->wal_buffers / PG_XLOG_BLCKSZ);
+	/* the run starts at the beginning of segment 1, just after a
+	 * checkpoint whose REDO point is there */
+	x->insert = x->rqst_write = x->write = x->flush = x->seg_size;
+	x->redo = x->prior_redo = x->insert;
+	x->epoch = 1;		/* every page's last change predates it */
+	x->open_seg = UINT64_MAX;
+	x->oldest_seg = 1;
+	segs = (double)(c->max_wal_size / c->wal_segment_size) /
+	       (1.0 + (double)c->checkpoint_completion_target / 1e6);	/* CalculateCheckpointSegments */
+	x->ckpt_segments = segs < 1 ? 1 : (uint64_t)segs;
+	pg_lwlock_init(&x->write_lock, "WALWriteLock");
+	for (uint64_t s = 1; s <= 1 + recycled; s++)
+		if (seg_existing(pg, s))
+			return -1;
+	return 0;
+}
+
+void pg_xlog_release(struct pg *pg)
+{
+	free(pg->xlog.seg);
+	pg->xlog.seg = NULL;
+	pg->xlog.nseg = 0;
+}
+
+uint64_t pg_xlog_advance(const struct pg_xlog *x, uint64_t pos, uint64_t len)
+{
+	while (len) {
+		uint64_t room, n;
+
+		if (pos % PG_XLOG_BLCKSZ == 0)
+			pos += pos % x->seg_size == 0 ? PG_XLOG_LONG_PHD : PG_XLOG_SHORT_PHD;
+		room = PG_XLOG_BLCKSZ - pos % PG_XLOG_BLCKSZ;
+		n = room < len ? room : len;
+		pos += n;
+		len -= n;
+	}
+	return pos;
+}
+
+/* ---- LWLocks in exclusive mode (lwlock.c) ------------------------------------------ */
+
+void pg_lwlock_init(struct pg_lwlock *l, const char *name)
+{
+	memset(l, 0, sizeof(*l));
+	l->name = name;
+	sim_waitq_init(&l->excl, name);
+	sim_waitq_init(&l->until_free, name);
+}
+
+static void lwlock_take(struct sim *sim, struct pg_lwlock *l)
+{
+	l->holder = sim_task_id(sim_current(sim)) + 1;
+	l->acquired_at = sim_now(sim);
+	l->acquisitions++;
+}
+
+void pg_lwlock_acquire(struct sim *sim, struct pg_lwlock *l)
+{
+	sim_sync(sim);
+	if (l->holder)
+		l->contended++;
+	while (l->holder)
+		sim_wait(sim, &l->excl, SIM_TIME_NEVER);
+	lwlock_take(sim, l);
+}
+
+bool pg_lwlock_acquire_or_wait(struct sim *sim, struct pg_lwlock *l)
+{
+	sim_sync(sim);
+	if (!l->holder) {
+		lwlock_take(sim, l);
+		return true;
+	}
+	l->contended++;
+	sim_wait(sim, &l->until_free, SIM_TIME_NEVER);
+	return false;
+}
+
+void pg_lwlock_release(struct sim *sim, struct pg_lwlock *l)
+{
+	sim_sync(sim);
+	SIM_ASSERT(l->holder == sim_task_id(sim_current(sim)) + 1);
+	l->hold_ns += sim_now(sim) - l->acquired_at;
+	l->holder = 0;
+	sim_wake_one(sim, &l->excl);
+	sim_wake_all(sim, &l->until_free);
+}
+
+static void write_lock_release(struct pg *pg)
+{
+	pg_lwlock_release(pg->sim, &pg->xlog.write_lock);
+}
+
+static void count_write(struct pg_xlog *x, uint64_t bytes)
+{
+	uint64_t pages = bytes / PG_XLOG_BLCKSZ;
+	unsigned int k = 0;
+
+	while (pages > 1 && k < 15) {
+		pages >>= 1;
+		k++;
+	}
+	x->write_hist[k]++;
+	x->writes++;
+	x->write_bytes += bytes;
+}
+
+/* durable_rename(): fsync the file under its old and its new name (the
+ * directory's fsync is folded into the second). */
+static void durable_rename(struct pg *pg, struct inode *inode)
+{
+	vfs_fsync(pg->m, inode, false);
+	vfs_fsync(pg->m, inode, false);
+}
+
+/*
+ * XLogFileInitInternal() + InstallXLogFileSegment(find_free): create a
+ * new segment (zero-filled with wal_init_zero) and install it as the
+ * first free segment number >= segno (and <= max_segno).  Returns the
+ * segment number it got, or UINT64_MAX (nothing free: the file is
+ * unlinked again).
+ */
+static uint64_t xlog_file_create(struct pg_proc *p, uint64_t segno, uint64_t max_segno)
+{
+	struct pg *pg = p->pg;
+	struct pg_xlog *x = &pg->xlog;
+	struct inode *inode = seg_create(pg, segno, "xlogtemp.");
+
+	sim_path_push(pg->sim, "XLogFileInit");
+	if (pg->cfg.wal_init_zero) {
+		sim_path_push(pg->sim, "pg_pwrite_zeros");
+		for (uint64_t off = 0; off < x->seg_size; off += PG_ZERO_CHUNK) {
+			uint64_t n = x->seg_size - off < PG_ZERO_CHUNK ? x->seg_size - off : PG_ZERO_CHUNK;
+
+			if (ksys_pwrite64(pg->m, inode, off, n) < 0)
+				p->st.io_errors++;
+		}
+		sim_path_pop(pg->sim);
+	} else if (ksys_pwrite64(pg->m, inode, x->seg_size - 1, 1) < 0) {
+		p->st.io_errors++;
+	}
+	vfs_fsync(pg->m, inode, false);		/* pg_fsync */
+	x->segs_zeroed++;
+	while (segno <= max_segno && seg_file(x, segno))
+		segno++;
+	if (segno > max_segno) {
+		do_unlinkat(pg->m, inode);
+		sim_path_pop(pg->sim);
+		return UINT64_MAX;
+	}
+	durable_rename(pg, inode);
+	seg_reserve(x, segno);
+	x->seg[segno] = inode;
+	sim_path_pop(pg->sim);
+	return segno;
+}
+
+/* The open segment file for `segno` (XLogWrite's XLogFileInit/open). */
+static struct inode *xlog_open_seg(struct pg_proc *p, uint64_t segno)
+{
+	struct pg_xlog *x = &p->pg->xlog;
+
+	if (segno == x->open_seg)
+		return x->seg[segno];
+	/* XLogFileClose: wal_level=replica keeps the pages cached (no fadvise) */
+	x->open_seg = segno;
+	if (!seg_file(x, segno))
+		xlog_file_create(p, segno, segno);
+	/* (a concurrent PreallocXlogFiles may have installed it first) */
+	SIM_ASSERT(seg_file(x, segno));
+	x->segs_opened++;
+	return x->seg[segno];
+}
+
+/* XLogCheckpointNeeded() after finishing segment `segno`. */
+static void xlog_checkpoint_needed(struct pg *pg, uint64_t segno)
+{
+	struct pg_xlog *x = &pg->xlog;
+
+	if (segno >= x->redo / x->seg_size + (x->ckpt_segments ? x->ckpt_segments - 1 : 0))
+		pg_request_checkpoint(pg);
+}
+
+/*
+ * XLogWrite(): write [write, upto) and, when `flush`, fdatasync.  The
+ * caller holds WALWriteLock.
+ */
+static void xlog_write(struct pg_proc *p, uint64_t upto, bool flush)
+{
+	struct pg *pg = p->pg;
+	struct pg_xlog *x = &pg->xlog;
+
+	sim_path_push(pg->sim, "XLogWrite");
+	while (x->write < upto) {
+		uint64_t page = x->write / PG_XLOG_BLCKSZ;
+		uint64_t segno = x->write / x->seg_size;
+		uint64_t last = (upto - 1) / PG_XLOG_BLCKSZ;
+		uint64_t ring_end = page - page % x->nslots + x->nslots - 1;
+		uint64_t seg_end = (segno + 1) * x->seg_pages - 1;
+		uint64_t run_last = last < ring_end ? last : ring_end;
+		uint64_t off = (page % x->seg_pages) * PG_XLOG_BLCKSZ, bytes;
+		struct inode *inode;
+
+		if (seg_end < run_last)
+			run_last = seg_end;
+		bytes = (run_last - page + 1) * PG_XLOG_BLCKSZ;
+		inode = xlog_open_seg(p, segno);
+		/* the kernel reads the pages from wal_buffers */
+		for (uint64_t q = page; q <= run_last; q++) {
+			unsigned long a = pg->shm_base + pg->off_xlog + (q % x->nslots) * PG_XLOG_BLCKSZ;
+
+			pg_touch(p, a, false);
+			pg_touch(p, a + PAGE_SIZE, false);
+		}
+		if (ksys_pwrite64(pg->m, inode, off, bytes) < 0)
+			p->st.io_errors++;
+		count_write(x, bytes);
+		x->write = (run_last + 1) * PG_XLOG_BLCKSZ < upto ? (run_last + 1) * PG_XLOG_BLCKSZ : upto;
+		if (run_last == seg_end && x->write == (run_last + 1) * PG_XLOG_BLCKSZ) {
+			/* finishing_seg: fsync it now */
+			vfs_fsync(pg->m, inode, true);
+			x->fsyncs++;
+			if (x->flush < x->write)
+				x->flush = x->write;
+			xlog_checkpoint_needed(pg, segno);
+		}
+	}
+	if (flush && x->flush < x->write) {
+		vfs_fsync(pg->m, xlog_open_seg(p, (x->write - 1) / x->seg_size), true);	/* issue_xlog_fsync */
+		x->fsyncs++;
+		x->flush = x->write;
+	}
+	sim_path_pop(pg->sim);
+}
+
+/* XLogInsertRecord(): reserve and copy; *startp gets the record's start. */
+static uint64_t xlog_insert(struct pg_proc *p, uint32_t len, uint64_t *startp)
+{
+	struct pg *pg = p->pg;
+	struct pg_xlog *x = &pg->xlog;
+	const struct cost_table *ct = sim_costs(pg->sim);
+	uint64_t start, end;
+
+	len = (len + 7) & ~7u;			/* MAXALIGN */
+	sim_charge_cost(pg->sim, COST_pg_xlog_record, 1);
+	sim_charge(pg->sim, (ct->ps[COST_pg_xlog_copy] * len / 1024 + 500) / 1000);
+	for (;;) {
+		uint64_t last_page, need;
+
+		start = x->insert;
+		end = pg_xlog_advance(x, start, len);
+		last_page = (end - 1) / PG_XLOG_BLCKSZ;
+		if (last_page < x->nslots)
+			break;
+		need = (last_page + 1 - x->nslots) * PG_XLOG_BLCKSZ;	/* OldPageRqstPtr */
+		if (x->write >= need)
+			break;
+		/* AdvanceXLInsertBuffer: the ring slot still holds an unwritten page */
+		x->buffer_full_waits++;
+		sim_path_push(pg->sim, "AdvanceXLInsertBuffer");
+		pg_lwlock_acquire(pg->sim, &x->write_lock);
+		if (x->write < need)
+			xlog_write(p, need, false);
+		write_lock_release(pg);
+		sim_path_pop(pg->sim);
+	}
+	x->insert = end;
+	if (end / PG_XLOG_BLCKSZ != start / PG_XLOG_BLCKSZ) {
+		uint64_t done = end / PG_XLOG_BLCKSZ * PG_XLOG_BLCKSZ;
+
+		if (x->rqst_write < done)
+			x->rqst_write = done;
+	}
+	/* CopyXLogRecordToWAL writes the record into wal_buffers */
+	for (uint64_t a = start & ~(uint64_t)(PAGE_SIZE - 1); a < end; a += PAGE_SIZE) {
+		uint64_t page = a / PG_XLOG_BLCKSZ;
+
+		pg_touch(p, pg->shm_base + pg->off_xlog + (page % x->nslots) * PG_XLOG_BLCKSZ +
+			 a % PG_XLOG_BLCKSZ, true);
+	}
+	x->records++;
+	x->bytes += len;
+	if (startp)
+		*startp = start % PG_XLOG_BLCKSZ ? start :
+			  start + (start % x->seg_size ? PG_XLOG_SHORT_PHD : PG_XLOG_LONG_PHD);
+	return end;
+}
+
+uint64_t pg_xlog_insert(struct pg_proc *p, uint32_t len)
+{
+	return xlog_insert(p, len, NULL);
+}
+
+void pg_xlog_flush(struct pg_proc *p, uint64_t lsn)
+{
+	struct pg *pg = p->pg;
+	struct pg_xlog *x = &pg->xlog;
+
+	if (lsn <= x->flush)
+		return;
+	x->flush_calls++;
+	sim_path_push(pg->sim, "XLogFlush");
+	while (lsn > x->flush) {
+		uint64_t target;
+
+		if (!pg_lwlock_acquire_or_wait(pg->sim, &x->write_lock))
+			continue;	/* the holder released it: recheck */
+		if (lsn <= x->flush) {
+			write_lock_release(pg);
+			break;
+		}
+		target = x->insert;		/* WaitXLogInsertionsToFinish */
+		xlog_write(p, target, true);
+		x->leader_flushes++;
+		write_lock_release(pg);
+	}
+	sim_path_pop(pg->sim);
+}
+
+bool pg_xlog_background_flush(struct pg_proc *p)
+{
+	struct pg *pg = p->pg;
+	struct pg_xlog *x = &pg->xlog;
+	uint64_t target = x->rqst_write - x->rqst_write % PG_XLOG_BLCKSZ;
+	uint64_t flush_after = pg->cfg.wal_writer_flush_after / PG_XLOG_BLCKSZ;
+	sim_time_t now = sim_now(pg->sim);
+	bool flush;
+
+	if (target <= x->flush)
+		return false;
+	if (!flush_after || !x->walwriter_last_flush)
+		flush = true;
+	else if (now - x->walwriter_last_flush >= pg->cfg.wal_writer_delay)
+		flush = true;
+	else
+		flush = target / PG_XLOG_BLCKSZ - x->flush / PG_XLOG_BLCKSZ >= flush_after;
+	if (flush)
+		x->walwriter_last_flush = now;
+	sim_path_push(pg->sim, "XLogBackgroundFlush");
+	pg_lwlock_acquire(pg->sim, &x->write_lock);
+	if (target > x->write || (flush && target > x->flush))
+		xlog_write(p, target, flush);
+	write_lock_release(pg);
+	sim_path_pop(pg->sim);
+	return true;
+}
+
+/* ---- checkpoints --------------------------------------------------------------- */
+
+void pg_xlog_set_redo(struct pg_proc *p)
+{
+	struct pg_xlog *x = &p->pg->xlog;
+	uint64_t start;
+
+	/* PostgreSQL 17: RedoRecPtr is where XLOG_CHECKPOINT_REDO starts */
+	xlog_insert(p, PG_REDO_RECORD, &start);
+	x->redo = start;
+	x->epoch++;
+}
+
+uint64_t pg_xlog_recycle_segno(const struct pg *pg, uint64_t redo)
+{
+	const struct pg_xlog *x = &pg->xlog;
+	uint64_t seg = x->seg_size;
+	uint64_t min_segs = pg->cfg.min_wal_size / seg, max_segs = pg->cfg.max_wal_size / seg;
+	uint64_t minseg = redo / seg + (min_segs ? min_segs - 1 : 0);
+	uint64_t maxseg = redo / seg + (max_segs ? max_segs - 1 : 0);
+	double distance = (1.0 + (double)pg->cfg.checkpoint_completion_target / 1e6) *
+			  x->distance_estimate * 1.10;
+	uint64_t recycle = (uint64_t)ceil(((double)redo + distance) / (double)seg);
+
+	if (recycle < minseg)
+		recycle = minseg;
+	if (recycle > maxseg)
+		recycle = maxseg;
+	return recycle;
+}
+
+/* RemoveXlogFile(): recycle the segment into a future name, or unlink it. */
+static void remove_xlog_file(struct pg_proc *p, uint64_t segno, uint64_t recycle_segno,
+			     uint64_t *endlogsegno)
+{
+	struct pg *pg = p->pg;
+	struct pg_xlog *x = &pg->xlog;
+	struct inode *inode = x->seg[segno];
+
+	x->seg[segno] = NULL;
+	if (x->open_seg == segno)
+		x->open_seg = UINT64_MAX;
+	if (pg->cfg.wal_recycle && *endlogsegno <= recycle_segno) {
+		while (*endlogsegno <= recycle_segno && seg_file(x, *endlogsegno))
+			(*endlogsegno)++;
+		if (*endlogsegno <= recycle_segno) {
+			durable_rename(pg, inode);
+			seg_reserve(x, *endlogsegno);
+			x->seg[*endlogsegno] = inode;
+			(*endlogsegno)++;
+			x->segs_recycled++;
+			return;
+		}
+	}
+	do_unlinkat(pg->m, inode);
+	x->segs_removed++;
+}
+
+void pg_xlog_checkpoint_done(struct pg_proc *p)
+{
+	struct pg *pg = p->pg;
+	struct pg_xlog *x = &pg->xlog;
+	uint64_t end, nbytes, redo_seg, recycle, endlogsegno;
+
+	end = pg_xlog_insert(p, PG_CHECKPOINT_RECORD);
+	pg_xlog_flush(p, end);
+	/* UpdateCheckPointDistanceEstimate(RedoRecPtr - PriorRedoPtr) */
+	nbytes = x->redo - x->prior_redo;
+	if (x->distance_estimate < (double)nbytes)
+		x->distance_estimate = (double)nbytes;
+	else
+		x->distance_estimate = 0.90 * x->distance_estimate + 0.10 * (double)nbytes;
+	x->prior_redo = x->redo;
+	/* RemoveOldXlogFiles(segments before the REDO point's) */
+	sim_path_push(pg->sim, "RemoveOldXlogFiles");
+	redo_seg = x->redo / x->seg_size;
+	recycle = pg_xlog_recycle_segno(pg, x->redo);
+	endlogsegno = end / x->seg_size;
+	for (uint64_t s = x->oldest_seg; s < redo_seg; s++)
+		if (seg_file(x, s))
+			remove_xlog_file(p, s, recycle, &endlogsegno);
+	if (x->oldest_seg < redo_seg)
+		x->oldest_seg = redo_seg;
+	sim_path_pop(pg->sim);
+	/* PreallocXlogFiles(): one segment ahead when 75 % of this one is used */
+	if (x->insert % x->seg_size >= x->seg_size / 4 * 3) {
+		uint64_t next = x->insert / x->seg_size + 1;
+
+		if (!seg_file(x, next))
+			xlog_file_create(p, next, recycle > next ? recycle : next);
+	}
+}

@@ -1,0 +1,837 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pgbench.c — workload kind `pgbench`: PostgreSQL under pgbench
+ * simple-update (`pgbench -b simple-update -M prepared`), the case of
+ * DESIGN.md §1.  docs/pgbench.md is the overview; pg_internal.h the
+ * shared state; pg_bufmgr.c, pg_xlog.c, pg_aux.c and pg_smgr.c the
+ * PostgreSQL parts.
+ *
+ * Processes (workload.md §3): the postmaster creates the main shared
+ * memory segment — a shared anonymous mapping (shmem), or with
+ * huge_pages=on|try a MAP_HUGETLB one from the hugetlb pool — and forks
+ * one backend per client plus the checkpointer, bgwriter and walwriter.
+ * fork copies no page tables for the shared mapping, so every process
+ * builds its own by faulting as it touches buffers (mm_touch), 4 KiB of
+ * PTE page per 2 MiB it has touched; with hugetlb the PMD pages are shared
+ * and no PTE pages exist.  Each backend also touches `backend_memory` of
+ * private memory once.
+ *
+ * One client = one task: a closed loop (pgbench -c, no think time).  One
+ * loop, one transaction:
+ *
+ *   latency starts
+ *   backend CPU (pg_tx_cpu)                           inline
+ *   5 round trips to the client (pgbench_round_trip)  one timer sleep
+ *   UPDATE pgbench_accounts ... WHERE aid = :aid      pkey descent (root ..
+ *                                                     leaf, read), heap page
+ *                                                     (write): HOT_UPDATE
+ *                                                     record, + FPI if the
+ *                                                     page's first change
+ *                                                     since the REDO point
+ *   SELECT abalance ... WHERE aid = :aid              descent + heap (read)
+ *   INSERT INTO pgbench_history ...                   the backend's target
+ *                                                     page (extension when
+ *                                                     full): INSERT record
+ *   END                                               COMMIT record,
+ *                                                     XLogFlush: group commit
+ *   latency ends
+ *
+ * aid is uniform over 1..100000 x scale; heap block = (aid-1) / rows per
+ * page at the fillfactor (55 at 90 %); the leaf is (aid-1) / entries per
+ * leaf (366 at the btree's 90 % leaf fill) and the inner levels follow by
+ * the inner fanout (285 at 70 %): 4 levels at scale 8470 (workload.md
+ * §2.2-2.3).  11 buffer accesses per transaction.
+ *
+ * The CPU of a transaction is charged before the round-trip sleep rather
+ * than between the statements: the closed loop's cycle (CPU + round trips
+ * + commit wait) is the same, and the WAL records are inserted at the
+ * virtual time the commit happens, so group commit sees them in the right
+ * order.  The five round trips are one sleep (one event instead of five).
+ *
+ * --scale 1/N (pg_scale): the scale factor, explicit shared_buffers and
+ * wal_buffers, WAL segment and max/min_wal_size, the recycled WAL at start
+ * and the bgwriter's page budget shrink N-fold with the machine; clients
+ * do not.  Page tables per backend are shared_buffers/512, so keeping the
+ * client count keeps the page tables' share of RAM (the mechanism) while
+ * memory, CPUs and transactions shrink; docs/pgbench.md has the argument.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mm/fs.h"
+#include "mm/memory.h"
+#include "mm/mmzone.h"
+#include "mm/vmstat.h"
+#include "sim/bdev.h"
+#include "workload/pg_internal.h"
+#include "workload/pgbench.h"
+
+/* WAL record sizes from pg_waldump of pgbench (workload.md §2.4) */
+#define PG_REC_HOT_UPDATE	72u
+#define PG_REC_INSERT		79u
+#define PG_REC_COMMIT		34u
+#define PG_BKP_IMAGE_HEADER	5u	/* XLogRecordBlockImageHeader */
+/* tuples: pgbench_accounts 121 bytes -> 128 aligned (+4 line pointer);
+ * pgbench_history 47 -> 48 (+4); btree entries (int4) 16 (+4) */
+#define PG_ACCOUNTS_TUPLE	128u
+#define PG_HISTORY_TUPLE	48u
+#define PG_BTREE_TUPLE		16u
+#define PG_LINE_POINTER		4u
+#define PG_PAGE_HEADER		24u
+#define PG_BTREE_SPECIAL	16u
+#define PG_HISTORY_ROWS		157u	/* (8168 - 52) / 52 + 1 at fillfactor 100 */
+#define PG_BTREE_LEAF_FILL	90u	/* BTREE_DEFAULT_FILLFACTOR */
+#define PG_BTREE_INNER_FILL	70u	/* BTREE_NONLEAF_FILLFACTOR */
+#define PG_MAX_EXTEND		64u	/* MAX_BUFFERS_TO_EXTEND_BY */
+
+static const char *const huge_pages_names[] = { "off", "on", "try", NULL };
+
+#define C(f) offsetof(struct pg_config, f)
+static const struct opt_def pg_options[] = {
+	{ "clients", OPT_UINT, C(clients), "1024", 1, 100000, NULL, 0,
+	  "pgbench -c: clients, one backend each (--scale keeps it: docs/pgbench.md)" },
+	{ "scale", OPT_UINT, C(scale), "8470", 1, 1000000, NULL, 0,
+	  "pgbench -i -s: 100000 x scale rows in pgbench_accounts (--scale 1/N divides it)" },
+	{ "fillfactor", OPT_UINT, C(fillfactor), "90", 10, 100, NULL, 0,
+	  "pgbench -i --fillfactor, percent (pgbench_accounts heap)" },
+	{ "shared_buffers", OPT_SIZE, C(shared_buffers), "0", 0, 0, NULL, 0,
+	  "buffer pool size; 0 = MemTotal/4 in MB, as aws/repro-collection's main.sh" },
+	{ "huge_pages", OPT_ENUM, C(huge_pages), "off", 0, 0, huge_pages_names, 0,
+	  "off: shared memory in 4 KiB pages; on: MAP_HUGETLB from the pool (vm.nr_hugepages), error if "
+	  "too small; try: hugetlb if the pool suffices, else 4 KiB" },
+	{ "wal_buffers", OPT_SIZE, C(wal_buffers), "64m", 32768, 1ULL << 31, NULL, 0,
+	  "WAL buffer ring (--scale 1/N divides it)" },
+	{ "wal_segment_size", OPT_SIZE, C(wal_segment_size), "64m", 1 << 20, 1ULL << 30, NULL, 0,
+	  "initdb --wal-segsize: a power of two, 1 MiB..1 GiB (--scale 1/N divides it)" },
+	{ "checkpoint_timeout", OPT_TIME, C(checkpoint_timeout), "5m", 30 * SIM_NSEC_PER_SEC,
+	  86400 * SIM_NSEC_PER_SEC, NULL, SIM_NSEC_PER_SEC, "time between checkpoints; bare numbers are s" },
+	{ "checkpoint_completion_target", OPT_PERCENT, C(checkpoint_completion_target), "0.9", 0, 1000000,
+	  NULL, 0, "share of checkpoint_timeout the checkpoint's writes are spread over" },
+	{ "checkpoint_flush_after", OPT_SIZE, C(checkpoint_flush_after), "256k", 0, 2 << 20, NULL, 0,
+	  "sync_file_range(WRITE) after this much checkpoint writing; 0 = never" },
+	{ "max_wal_size", OPT_SIZE, C(max_wal_size), "512g", 2 << 20, 0, NULL, 0,
+	  "WAL between REDO points that triggers a checkpoint; caps recycling (--scale divides it)" },
+	{ "min_wal_size", OPT_SIZE, C(min_wal_size), "1g", 2 << 20, 0, NULL, 0,
+	  "WAL segments always kept for recycling (--scale divides it)" },
+	{ "wal_recycle", OPT_BOOL, C(wal_recycle), "on", 0, 0, NULL, 0,
+	  "recycle old WAL segments by renaming them (else unlink)" },
+	{ "wal_init_zero", OPT_BOOL, C(wal_init_zero), "on", 0, 0, NULL, 0,
+	  "zero-fill new WAL segments (pg_pwrite_zeros)" },
+	{ "full_page_writes", OPT_BOOL, C(full_page_writes), "on", 0, 0, NULL, 0,
+	  "log a full-page image at a page's first change after each checkpoint" },
+	{ "synchronous_commit", OPT_BOOL, C(synchronous_commit), "on", 0, 0, NULL, 0,
+	  "commits wait for their WAL flush (off: they do not)" },
+	{ "wal_writer_delay", OPT_TIME, C(wal_writer_delay), "200ms", SIM_NSEC_PER_MSEC,
+	  10 * SIM_NSEC_PER_SEC, NULL, SIM_NSEC_PER_MSEC, "walwriter round interval; bare numbers are ms" },
+	{ "wal_writer_flush_after", OPT_SIZE, C(wal_writer_flush_after), "1m", 0, 0, NULL, 0,
+	  "walwriter flushes once this much WAL is written but not flushed (--scale divides it)" },
+	{ "bgwriter_delay", OPT_TIME, C(bgwriter_delay), "200ms", 10 * SIM_NSEC_PER_MSEC,
+	  10 * SIM_NSEC_PER_SEC, NULL, SIM_NSEC_PER_MSEC, "bgwriter round interval; bare numbers are ms" },
+	{ "bgwriter_lru_maxpages", OPT_UINT, C(bgwriter_lru_maxpages), "100", 0, 1073741823, NULL, 0,
+	  "bgwriter writes at most this many buffers per round; 0 disables (--scale divides it)" },
+	{ "bgwriter_lru_multiplier", OPT_STRING, C(bgwriter_lru_multiplier), "2.0", 0, 0, NULL, 0,
+	  "bgwriter cleans this multiple of the recent allocation rate ahead of the clock hand (0..10)" },
+	{ "bgwriter_flush_after", OPT_SIZE, C(bgwriter_flush_after), "512k", 0, 2 << 20, NULL, 0,
+	  "sync_file_range(WRITE) after this much bgwriter writing; 0 = never" },
+	{ "backend_flush_after", OPT_SIZE, C(backend_flush_after), "0", 0, 2 << 20, NULL, 0,
+	  "sync_file_range(WRITE) after this much backend eviction writing; 0 = never" },
+	{ "device", OPT_STRING, C(device), "", 0, 0, NULL, 0,
+	  "the [device NAME] with the XFS-like filesystem holding the data directory and pg_wal" },
+	{ "data_cached", OPT_PERCENT, C(data_cached), "100%", 0, 1000000, NULL, 0,
+	  "share of the data files' blocks in the page cache at start (pgbench -i just wrote them)" },
+	{ "wal_recycled", OPT_SIZE, C(wal_recycled), "128g", 0, 0, NULL, 0,
+	  "recycled WAL segments ready ahead of the insert position at start, as the last "
+	  "checkpoint of pgbench -i leaves them (not cached); --scale divides it" },
+	{ "backend_memory", OPT_SIZE, C(backend_memory), "4m", 0, 1ULL << 32, NULL, 0,
+	  "private memory each backend touches once (workload.md §3: 2-10 MiB per connection)" },
+	OPT_END
+};
+#undef C
+
+/* ---- options ---------------------------------------------------------------------- */
+
+static int parse_multiplier(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return -1;
+	v = strtod(s, &end);
+	if (*end || !(v >= 0 && v <= 10))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static bool is_pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+static int pg_validate(const void *config, char *err, size_t errlen)
+{
+	const struct pg_config *c = config;
+	double mult;
+
+	if (!c->device || !c->device[0]) {
+		snprintf(err, errlen, "device= is required (the [device NAME] holding the database)");
+		return -1;
+	}
+	if (parse_multiplier(c->bgwriter_lru_multiplier, &mult)) {
+		snprintf(err, errlen, "invalid bgwriter_lru_multiplier '%s' (expected a number 0..10)",
+			 c->bgwriter_lru_multiplier ? c->bgwriter_lru_multiplier : "");
+		return -1;
+	}
+	if (!is_pow2(c->wal_segment_size)) {
+		snprintf(err, errlen, "wal_segment_size must be a power of two");
+		return -1;
+	}
+	if (c->wal_buffers % PG_XLOG_BLCKSZ) {
+		snprintf(err, errlen, "wal_buffers must be a multiple of 8 KiB");
+		return -1;
+	}
+	if (c->shared_buffers && c->shared_buffers < 16 * PG_BLCKSZ) {
+		snprintf(err, errlen, "shared_buffers must be at least 128 KiB (16 buffers)");
+		return -1;
+	}
+	if (c->min_wal_size < 2 * c->wal_segment_size || c->max_wal_size < 2 * c->wal_segment_size) {
+		snprintf(err, errlen, "min_wal_size and max_wal_size must be at least 2 WAL segments");
+		return -1;
+	}
+	if (c->min_wal_size > c->max_wal_size) {
+		snprintf(err, errlen, "min_wal_size is above max_wal_size");
+		return -1;
+	}
+	return 0;
+}
+
+static uint64_t div_min(uint64_t v, unsigned int n, uint64_t min)
+{
+	return v / n > min ? v / n : (v < min ? v : min);
+}
+
+static void pg_scale(void *config, unsigned int n)
+{
+	struct pg_config *c = config;
+	uint64_t seg = c->wal_segment_size / n;
+
+	c->scale = c->scale / n ? c->scale / n : 1;
+	if (c->shared_buffers)
+		c->shared_buffers = div_min(c->shared_buffers, n, 16 * PG_BLCKSZ) / PG_BLCKSZ * PG_BLCKSZ;
+	c->wal_buffers = div_min(c->wal_buffers, n, 32768) / PG_XLOG_BLCKSZ * PG_XLOG_BLCKSZ;
+	while (seg & (seg - 1))			/* round down to a power of two */
+		seg &= seg - 1;
+	c->wal_segment_size = seg < (1u << 20) ? (c->wal_segment_size < (1u << 20) ? c->wal_segment_size : 1u << 20)
+					       : seg;
+	c->max_wal_size = div_min(c->max_wal_size, n, 2 * c->wal_segment_size);
+	c->min_wal_size = div_min(c->min_wal_size, n, 2 * c->wal_segment_size);
+	c->wal_recycled /= n;
+	c->wal_writer_flush_after /= n;
+	if (c->bgwriter_lru_maxpages)
+		c->bgwriter_lru_maxpages = div_min(c->bgwriter_lru_maxpages, n, 1);
+}
+
+/* ---- memory ------------------------------------------------------------------------ */
+
+void pg_touch(struct pg_proc *p, unsigned long addr, bool write)
+{
+	if (mm_touch(p->mm, addr, write))
+		p->st.fault_errors++;
+}
+
+/* ---- transactions ------------------------------------------------------------------ */
+
+static bool needs_fpi(const struct pg *pg, uint32_t blk)
+{
+	return pg->cfg.full_page_writes && pg->bp.blk_epoch[blk] != pg->xlog.epoch;
+}
+
+/* _bt_search: root to leaf, each page read-locked and released before
+ * the child (_bt_relandgetbuf). */
+static void btree_descend(struct pg_proc *p, uint64_t row)
+{
+	struct pg *pg = p->pg;
+	uint64_t leaf = row / pg->leaf_tuples;
+
+	for (int l = (int)pg->nlevels - 1; l >= 0; l--) {
+		uint64_t idx = leaf;
+
+		for (int k = 0; k < l; k++)
+			idx /= pg->fanout;
+		pg_release_buffer(p, pg_read_buffer(p, pg->level_first[l] + (uint32_t)idx, false));
+	}
+}
+
+static void hist_fsm_push(struct pg *pg, uint32_t blk)
+{
+	if (pg->hist_fsm_tail - pg->hist_fsm_head == pg->hist_fsm_cap) {
+		uint32_t cap = pg->hist_fsm_cap ? pg->hist_fsm_cap * 2 : 256;
+		uint32_t *v = malloc(cap * sizeof(*v));
+
+		if (!v)
+			SIM_BUG("out of memory for the history FSM");
+		for (uint32_t i = pg->hist_fsm_head; i != pg->hist_fsm_tail; i++)
+			v[i - pg->hist_fsm_head] = pg->hist_fsm[i % pg->hist_fsm_cap];
+		pg->hist_fsm_tail -= pg->hist_fsm_head;
+		pg->hist_fsm_head = 0;
+		free(pg->hist_fsm);
+		pg->hist_fsm = v;
+		pg->hist_fsm_cap = cap;
+	}
+	pg->hist_fsm[pg->hist_fsm_tail++ % pg->hist_fsm_cap] = blk;
+}
+
+/*
+ * RelationAddBlocks() (hio.c, PostgreSQL 16+): extend pgbench_history by
+ * 1 + (backends waiting for the extension lock), at most 64 blocks; the
+ * victim buffers are found before the lock is taken; the first block is
+ * this backend's new target (returned pinned), the others go to the FSM.
+ */
+static uint32_t history_extend(struct pg_proc *p, uint32_t *blkp)
+{
+	struct pg *pg = p->pg;
+	struct pg_relation *rel = &pg->rel[PG_REL_HISTORY];
+	uint32_t n = 1 + pg->hist_ext_waiters, bufs[PG_MAX_EXTEND], first;
+
+	if (n > PG_MAX_EXTEND)
+		n = PG_MAX_EXTEND;
+	sim_path_push(pg->sim, "RelationAddBlocks");
+	for (uint32_t i = 0; i < n; i++)
+		bufs[i] = pg_get_victim_buffer(p);
+	pg->hist_ext_waiters++;
+	sim_mutex_lock(pg->sim, &pg->hist_ext_lock);	/* LockRelationForExtension */
+	pg->hist_ext_waiters--;
+	first = rel->first + rel->nblocks;
+	pg_mdzeroextend(p, PG_REL_HISTORY, n);
+	for (uint32_t i = 0; i < n; i++)
+		pg_assign_new_buffer(p, bufs[i], first + i);
+	sim_mutex_unlock(pg->sim, &pg->hist_ext_lock);
+	for (uint32_t i = 1; i < n; i++) {
+		pg_release_buffer(p, bufs[i]);
+		hist_fsm_push(pg, first + i);
+	}
+	pg->hist_extends++;
+	pg->hist_extend_blocks += n;
+	sim_path_pop(pg->sim);
+	*blkp = first;
+	return bufs[0];
+}
+
+/* heap_insert into pgbench_history via RelationGetBufferForTuple. */
+static void history_insert(struct pg_proc *p)
+{
+	struct pg *pg = p->pg;
+	uint32_t buf, blk, len = PG_REC_INSERT;
+	bool init_page = false;
+	uint64_t lsn;
+
+	sim_path_push(pg->sim, "INSERT");
+	if (p->hist_blk != PG_NONE && p->hist_rows < PG_HISTORY_ROWS) {
+		blk = p->hist_blk;
+		buf = pg_read_buffer(p, blk, true);
+	} else if (pg->hist_fsm_head != pg->hist_fsm_tail) {
+		blk = pg->hist_fsm[pg->hist_fsm_head++ % pg->hist_fsm_cap];	/* GetPageWithFreeSpace */
+		buf = pg_read_buffer(p, blk, true);
+		p->hist_rows = 0;
+		init_page = true;
+	} else {
+		buf = history_extend(p, &blk);
+		p->hist_rows = 0;
+		init_page = true;
+	}
+	p->hist_blk = blk;
+	/* XLOG_HEAP_INSERT; on an empty page with XLOG_HEAP_INIT_PAGE (no image) */
+	if (!init_page && needs_fpi(pg, blk)) {
+		len += PG_PAGE_HEADER + p->hist_rows * (PG_HISTORY_TUPLE + PG_LINE_POINTER) + PG_BKP_IMAGE_HEADER;
+		pg->xlog.fpi++;
+		pg->tx_fpi++;
+	}
+	lsn = pg_xlog_insert(p, len);
+	pg->bp.blk_epoch[blk] = pg->xlog.epoch;
+	pg_mark_dirty(pg, buf, lsn);
+	p->hist_rows++;
+	pg_release_buffer(p, buf);
+	sim_path_pop(pg->sim);
+}
+
+static void pg_transaction(struct pg_proc *p)
+{
+	struct pg *pg = p->pg;
+	uint64_t row = rng_below(&p->rng, pg->naccounts);	/* aid - 1 */
+	uint32_t heap = (uint32_t)(row / pg->rows_per_page), buf, len = PG_REC_HOT_UPDATE;
+	uint64_t lsn, misses;
+
+	/* UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid */
+	sim_path_push(pg->sim, "UPDATE");
+	btree_descend(p, row);
+	misses = p->st.buffer_misses;
+	buf = pg_read_buffer(p, heap, true);
+	pg->heap_accesses++;
+	pg->heap_hits += p->st.buffer_misses == misses;
+	if (needs_fpi(pg, heap)) {
+		len += pg->heap_fpi_bytes;
+		pg->xlog.fpi++;
+		pg->tx_fpi++;
+	}
+	lsn = pg_xlog_insert(p, len);			/* XLOG_HEAP_HOT_UPDATE */
+	pg->bp.blk_epoch[heap] = pg->xlog.epoch;
+	pg_mark_dirty(pg, buf, lsn);
+	pg_release_buffer(p, buf);
+	sim_path_pop(pg->sim);
+
+	/* SELECT abalance FROM pgbench_accounts WHERE aid = :aid */
+	sim_path_push(pg->sim, "SELECT");
+	btree_descend(p, row);
+	pg_release_buffer(p, pg_read_buffer(p, heap, false));
+	sim_path_pop(pg->sim);
+
+	/* INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) */
+	history_insert(p);
+
+	/* END: RecordTransactionCommit */
+	sim_path_push(pg->sim, "COMMIT");
+	/* the backend's PGPROC and the shared ProcArray */
+	pg_touch(p, pg->shm_base + pg->off_misc, true);
+	pg_touch(p, pg->shm_base + pg->off_misc + PAGE_SIZE + (unsigned long)p->id * 1024, true);
+	lsn = pg_xlog_insert(p, PG_REC_COMMIT);
+	if (pg->cfg.synchronous_commit)
+		pg_xlog_flush(p, lsn);
+	sim_path_pop(pg->sim);
+}
+
+static void pg_backend_main(struct sim *sim, void *arg)
+{
+	struct pg_proc *p = arg;
+	struct pg *pg = p->pg;
+	sim_time_t rtt = cost_ns(sim_costs(sim), COST_pgbench_round_trip, 5);
+
+	/* backend start-up: catalog caches, palloc arenas */
+	for (unsigned long off = 0; off < pg->cfg.backend_memory; off += PAGE_SIZE)
+		pg_touch(p, p->private_base + off, true);
+	for (;;) {
+		sim_time_t t0 = sim_now(sim);
+
+		sim_path_push(sim, "exec");
+		sim_charge_cost(sim, COST_pg_tx_cpu, 1);
+		sim_path_pop(sim);
+		sim_path_push(sim, "client round trips");
+		sim_sleep(sim, rtt);
+		sim_path_pop(sim);
+		pg_transaction(p);
+		wl_stats_tx(pg->stats, sim_now(sim), sim_now(sim) - t0);
+		pg->tx_total++;
+	}
+}
+
+/* ---- start -------------------------------------------------------------------------- */
+
+/* Rows per heap page at a fillfactor: the insert stops when the free space
+ * after it would drop below BLCKSZ * (100 - ff) / 100 (workload.md §2.2). */
+static uint32_t heap_rows_per_page(uint64_t ff)
+{
+	uint32_t save = (uint32_t)(PG_BLCKSZ * (100 - ff) / 100);
+	uint32_t item = PG_ACCOUNTS_TUPLE + PG_LINE_POINTER;
+	uint32_t usable = PG_BLCKSZ - PG_PAGE_HEADER - PG_LINE_POINTER - PG_ACCOUNTS_TUPLE;
+
+	return usable >= save ? (usable - save) / item + 1 : 1;
+}
+
+static void pg_shapes(struct pg *pg)
+{
+	uint32_t usable = PG_BLCKSZ - PG_PAGE_HEADER - PG_BTREE_SPECIAL;
+	uint64_t pages, hole;
+	uint32_t l = 0;
+
+	pg->naccounts = 100000 * pg->cfg.scale;
+	pg->rows_per_page = heap_rows_per_page(pg->cfg.fillfactor);
+	hole = PG_BLCKSZ - PG_PAGE_HEADER - (uint64_t)pg->rows_per_page * (PG_ACCOUNTS_TUPLE + PG_LINE_POINTER);
+	pg->heap_fpi_bytes = (uint32_t)(PG_BLCKSZ - hole + PG_BKP_IMAGE_HEADER);
+	pg->leaf_tuples = usable * PG_BTREE_LEAF_FILL / 100 / (PG_BTREE_TUPLE + PG_LINE_POINTER);
+	pg->fanout = usable * PG_BTREE_INNER_FILL / 100 / (PG_BTREE_TUPLE + PG_LINE_POINTER);
+	pages = (pg->naccounts + pg->leaf_tuples - 1) / pg->leaf_tuples;
+	for (;;) {
+		pg->level_pages[l] = (uint32_t)pages;
+		l++;
+		if (pages == 1 || l == PG_MAX_BTREE_LEVELS)
+			break;
+		pages = (pages + pg->fanout - 1) / pg->fanout;
+	}
+	pg->nlevels = l;
+}
+
+static unsigned long page_align(unsigned long v)
+{
+	return (v + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+}
+
+/* CalculateShmemSize's big parts, in CreateOrAttachShmemStructs' order. */
+static void pg_shmem_layout(struct pg *pg)
+{
+	unsigned long n = pg->bp.nbuffers, off = 0;
+
+	pg->off_xlog = off;
+	off += page_align(pg->cfg.wal_buffers + pg->xlog.nslots * 8UL + PAGE_SIZE);
+	pg->off_desc = off;
+	off += page_align(n * 64);
+	pg->off_blocks = off;
+	off += n * PG_BLCKSZ;
+	pg->off_ckpt = off;
+	off += page_align(n * 20);
+	pg->off_hash = off;
+	off += page_align(n * 40);
+	pg->off_misc = off;
+	/* PGPROC array, lock tables, CLOG buffers, ...: est. 64 MiB + 1 KiB per client */
+	off += page_align((64UL << 20) + pg->cfg.clients * 1024UL);
+	pg->shm_size = off;
+}
+
+static struct pg_proc *proc_init(struct pg *pg, struct pg_proc *p, uint32_t id, const char *kind)
+{
+	p->pg = pg;
+	p->id = id;
+	p->hist_blk = PG_NONE;
+	rng_init(&p->rng, sim_seed(pg->sim), rng_stream_id(kind, id));
+	p->mm = mm_fork(pg->postmaster);
+	if (!p->mm)
+		SIM_BUG("pgbench: fork failed: page-table allocation failed at start");
+	return p;
+}
+
+static void proc_release(struct pg_proc *p)
+{
+	free(p->wb.tags);
+	p->wb.tags = NULL;
+}
+
+static void pg_free(struct pg *pg)
+{
+	if (!pg)
+		return;
+	pg_bufmgr_release(pg);
+	pg_xlog_release(pg);
+	pg_smgr_release(pg);
+	for (uint32_t i = 0; i < pg->nbackends; i++)
+		proc_release(&pg->backends[i]);
+	proc_release(&pg->checkpointer);
+	proc_release(&pg->bgwriter);
+	proc_release(&pg->walwriter);
+	free(pg->backends);
+	free(pg->ckpt.t_start);
+	free(pg->ckpt.t_write_end);
+	free(pg->ckpt.t_end);
+	free(pg->ckpt.buffers_written);
+	free(pg->hist_fsm);
+	free(pg->pt_samples);
+	free(pg->tps_tx);
+	free(pg);
+}
+
+/* Page-table pages every interval (engine callback). */
+static void pg_sample(struct sim *sim, void *arg)
+{
+	struct pg *pg = arg;
+	unsigned long pt = global_node_page_state(pg->m, NR_PAGETABLE);
+
+	if (pg->nr_tps == pg->cap_tps) {
+		pg->cap_tps = pg->cap_tps ? pg->cap_tps * 2 : 256;
+		pg->pt_samples = realloc(pg->pt_samples, pg->cap_tps * sizeof(*pg->pt_samples));
+		pg->tps_tx = realloc(pg->tps_tx, pg->cap_tps * sizeof(*pg->tps_tx));
+		if (!pg->pt_samples || !pg->tps_tx)
+			SIM_BUG("out of memory for pgbench samples");
+	}
+	pg->pt_samples[pg->nr_tps] = pt;
+	pg->tps_tx[pg->nr_tps] = pg->tx_total;
+	pg->nr_tps++;
+	if (pt > pg->pt_peak)
+		pg->pt_peak = pt;
+	sim_call_at(sim, sim_now(sim) + pg->stats->interval_ns, pg_sample, pg);
+}
+
+static void start_task(struct pg *pg, struct pg_proc *p, int kind, const char *name, sim_task_fn fn)
+{
+	struct sim_task_config tc = { .name = name, .kind = kind, .cpu = SIM_CPU_ANY };
+
+	sim_task_create(pg->sim, &tc, fn, p, 0);
+}
+
+static void *pg_start_env(const struct wl_env *env, const void *config, const char *instance,
+			  struct wl_stats *stats, char *err, size_t errlen)
+{
+	const struct pg_config *c = config;
+	struct pg *pg = calloc(1, sizeof(*pg));
+	struct machine *m = env->machine;
+	struct bdev *bdev;
+	uint64_t memtotal, sb, need_huge;
+	unsigned long addr;
+	int kind;
+
+	(void)instance;
+	if (!pg)
+		SIM_BUG("out of memory");
+	if (!m) {
+		snprintf(err, errlen, "the pgbench workload needs a machine");
+		free(pg);
+		return NULL;
+	}
+	bdev = wl_env_bdev(env, c->device);
+	if (!bdev) {
+		snprintf(err, errlen, "device '%s' does not exist (no [device %s] section)", c->device, c->device);
+		free(pg);
+		return NULL;
+	}
+	pg->cfg = *c;
+	pg->m = m;
+	pg->sim = env->sim;
+	pg->stats = stats;
+	parse_multiplier(c->bgwriter_lru_multiplier, &pg->lru_multiplier);
+	rng_init(&pg->init_rng, sim_seed(pg->sim), rng_stream_id("pgbench-init", 0));
+
+	/* shared_buffers = MemTotal_MB / 4 MB unless given */
+	memtotal = (uint64_t)m->totalram_pages * PAGE_SIZE;
+	sb = c->shared_buffers ? c->shared_buffers : (memtotal >> 20) / 4 << 20;
+	pg->bp.nbuffers = (uint32_t)(sb / PG_BLCKSZ);
+	if (pg->bp.nbuffers < 16 || pg->bp.nbuffers < 4 * c->clients) {
+		snprintf(err, errlen, "shared_buffers (%llu buffers) is too small for %llu clients (4 buffers each)",
+			 (unsigned long long)pg->bp.nbuffers, (unsigned long long)c->clients);
+		free(pg);
+		return NULL;
+	}
+	pg->xlog.nslots = (uint32_t)(c->wal_buffers / PG_XLOG_BLCKSZ);
+	pg_shapes(pg);
+	pg_shmem_layout(pg);
+
+	/* the postmaster and its shared memory (PGSharedMemoryCreate) */
+	pg->postmaster = mm_create(m);
+	if (!pg->postmaster)
+		SIM_BUG("pgbench: the postmaster's page tables cannot be allocated");
+	need_huge = (pg->shm_size + PMD_SIZE - 1) / PMD_SIZE;
+	if (c->huge_pages != PG_HUGE_OFF && hugetlb_free_pages(m) >= need_huge) {
+		pg->hugetlb = true;
+		pg->shm_size = need_huge * PMD_SIZE;
+		pg->hshm = hugetlb_file_create(m, pg->shm_size, "PostgreSQL.main");
+		addr = mm_mmap(pg->postmaster, pg->shm_size, VM_READ | VM_WRITE | VM_SHARED, NULL, NULL,
+			       pg->hshm, 0, PMD_SIZE);
+		hugetlb_file_put(pg->hshm);	/* the mapping holds it */
+	} else if (c->huge_pages == PG_HUGE_ON) {
+		snprintf(err, errlen, "huge_pages=on needs %llu free hugetlb pages for %llu MiB of shared memory, "
+			 "the pool has %lu (set vm.nr_hugepages)", (unsigned long long)need_huge,
+			 (unsigned long long)(pg->shm_size >> 20), hugetlb_free_pages(m));
+		mm_exit(pg->postmaster);
+		free(pg);
+		return NULL;
+	} else {
+		pg->shm = shmem_create(m, pg->shm_size, "PostgreSQL.main");
+		addr = mm_mmap(pg->postmaster, pg->shm_size, VM_READ | VM_WRITE | VM_SHARED, pg->shm, NULL,
+			       NULL, 0, PAGE_SIZE);
+		shmem_put(pg->shm);
+	}
+	if (!addr)
+		SIM_BUG("pgbench: cannot map %lu bytes of shared memory", pg->shm_size);
+	pg->shm_base = addr;
+
+	/* the database files, WAL and the buffer pool */
+	pg->sb = fs_mount(m, bdev, c->device, 0);
+	if (pg_smgr_init(pg) || pg_xlog_init(pg) || pg_bufmgr_init(pg)) {
+		snprintf(err, errlen, "the database (%llu MiB at scale %llu) does not fit on device '%s' or in memory",
+			 (unsigned long long)((uint64_t)pg->rel[PG_REL_HISTORY].first * PG_BLCKSZ >> 20),
+			 (unsigned long long)c->scale, c->device);
+		pg_free(pg);
+		return NULL;
+	}
+	sim_mutex_init(pg->sim, &pg->hist_ext_lock, "pgbench_history extension");
+	sim_waitq_init(&pg->ckpt_latch, "checkpointer latch");
+	sim_waitq_init(&pg->bgw.latch, "bgwriter latch");
+
+	/* fork: one backend per client, then the auxiliary processes */
+	pg->nbackends = (uint32_t)c->clients;
+	pg->backends = calloc(pg->nbackends, sizeof(*pg->backends));
+	if (!pg->backends)
+		SIM_BUG("out of memory");
+	proc_init(pg, &pg->checkpointer, 0, "checkpointer");
+	pg_wb_context_init(&pg->checkpointer.wb, c->checkpoint_flush_after);
+	proc_init(pg, &pg->bgwriter, 0, "bgwriter");
+	pg_wb_context_init(&pg->bgwriter.wb, c->bgwriter_flush_after);
+	proc_init(pg, &pg->walwriter, 0, "walwriter");
+	for (uint32_t i = 0; i < pg->nbackends; i++) {
+		struct pg_proc *p = proc_init(pg, &pg->backends[i], i, "backend");
+
+		pg_wb_context_init(&p->wb, c->backend_flush_after);
+		if (c->backend_memory)
+			p->private_base = mm_mmap(p->mm, c->backend_memory, VM_READ | VM_WRITE, NULL, NULL, NULL,
+						  0, PAGE_SIZE);
+	}
+
+	/* tasks */
+	start_task(pg, &pg->checkpointer, sim_task_kind(pg->sim, "checkpointer"), "checkpointer",
+		   pg_checkpointer_main);
+	start_task(pg, &pg->bgwriter, sim_task_kind(pg->sim, "bgwriter"), "bgwriter", pg_bgwriter_main);
+	start_task(pg, &pg->walwriter, sim_task_kind(pg->sim, "walwriter"), "walwriter", pg_walwriter_main);
+	kind = sim_task_kind(pg->sim, "backend");
+	for (uint32_t i = 0; i < pg->nbackends; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "backend/%u", i);
+		start_task(pg, &pg->backends[i], kind, name, pg_backend_main);
+	}
+	sim_call_at(pg->sim, stats->measure_start, pg_sample, pg);
+	return pg;
+}
+
+/* ---- report --------------------------------------------------------------------------- */
+
+/* TPS of the measured intervals [from, to) (times in ns; whole intervals only). */
+struct tps_window {
+	double		sum;
+	uint32_t	n;
+};
+
+static void tps_add(struct tps_window *w, const struct wl_stats *st, uint32_t k)
+{
+	w->sum += (double)st->interval_tx[k] * 1e9 / (double)st->interval_ns;
+	w->n++;
+}
+
+/*
+ * The checkpoint dip (DESIGN.md §1: "during checkpoints the 10-second TPS
+ * drops to roughly a third of its between-checkpoint rate"): mean TPS of
+ * the intervals that lie within a checkpoint's write phase, over the mean
+ * TPS of the intervals that lie outside every checkpoint (after the first
+ * checkpoint started, so that the warm-up does not count as "between").
+ * Also the lowest interval during a checkpoint over that mean.
+ */
+static void checkpoint_figures(const struct pg *pg, struct wl_report *out)
+{
+	const struct wl_stats *st = pg->stats;
+	const struct pg_ckpt *c = &pg->ckpt;
+	struct tps_window during = { 0 }, between = { 0 };
+	double lowest = -1;
+	uint32_t full = st->nr_intervals ? st->nr_intervals - 1 : 0;	/* the last may be partial */
+
+	if (!c->nr)
+		return;
+	for (uint32_t k = 0; k < full; k++) {
+		sim_time_t lo = st->measure_start + k * st->interval_ns, hi = lo + st->interval_ns;
+		bool in_write = false, overlaps = false;
+
+		if (lo < c->t_start[0])
+			continue;
+		for (uint32_t i = 0; i < c->nr + (c->running ? 1 : 0); i++) {
+			sim_time_t s = i < c->nr ? c->t_start[i] : c->last_start;
+			sim_time_t we = i < c->nr ? c->t_write_end[i] : SIM_TIME_NEVER;
+			sim_time_t e = i < c->nr ? c->t_end[i] : SIM_TIME_NEVER;
+
+			if (lo >= s && hi <= we)
+				in_write = true;
+			if (hi > s && lo < e)
+				overlaps = true;
+		}
+		if (in_write) {
+			double t = (double)st->interval_tx[k] * 1e9 / (double)st->interval_ns;
+
+			tps_add(&during, st, k);
+			if (lowest < 0 || t < lowest)
+				lowest = t;
+		} else if (!overlaps) {
+			tps_add(&between, st, k);
+		}
+	}
+	if (during.n && between.n && between.sum > 0) {
+		double b = between.sum / between.n;
+
+		wl_report_figure(out, "checkpoint_tps_ratio", during.sum / during.n / b, "");
+		wl_report_figure(out, "checkpoint_tps_lowest_ratio", lowest / b, "");
+	}
+	wl_report_figure(out, "tps_during_checkpoint", during.n ? during.sum / during.n : 0, "TPS");
+	wl_report_figure(out, "tps_between_checkpoints", between.n ? between.sum / between.n : 0, "TPS");
+}
+
+static void pg_report(void *state, struct wl_report *out)
+{
+	struct pg *pg = state;
+	const struct pg_xlog *x = &pg->xlog;
+	struct pg_proc_stats sum = { 0 };
+	double secs = (double)sim_now(pg->sim) / 1e9;
+	double memtotal = (double)pg->m->totalram_pages;
+	unsigned long pt = global_node_page_state(pg->m, NR_PAGETABLE);
+	uint64_t tx = pg->tx_total ? pg->tx_total : 1;
+	uint64_t written_ckpt = pg->checkpointer.st.buffers_written, written_bgw = pg->bgwriter.st.buffers_written;
+
+	for (uint32_t i = 0; i < pg->nbackends; i++) {
+		const struct pg_proc_stats *s = &pg->backends[i].st;
+
+		sum.buffer_hits += s->buffer_hits;
+		sum.buffer_misses += s->buffer_misses;
+		sum.buffers_written += s->buffers_written;
+		sum.fault_errors += s->fault_errors;
+		sum.io_errors += s->io_errors;
+	}
+	sum.fault_errors += pg->checkpointer.st.fault_errors + pg->bgwriter.st.fault_errors +
+			    pg->walwriter.st.fault_errors;
+	sum.io_errors += pg->checkpointer.st.io_errors + pg->bgwriter.st.io_errors + pg->walwriter.st.io_errors;
+	if (pt > pg->pt_peak)
+		pg->pt_peak = pt;
+	out->has_transactions = true;
+	out->stats = pg->stats;
+	wl_report_figure(out, "pagetables_share", 100.0 * (double)pt / memtotal, "%");
+	wl_report_figure(out, "pagetables_share_peak", 100.0 * (double)pg->pt_peak / memtotal, "%");
+	wl_report_figure(out, "shared_buffers", (double)pg->bp.nbuffers * PG_BLCKSZ / (1 << 20), "MiB");
+	wl_report_figure(out, "huge_pages_used", pg->hugetlb, "");
+	checkpoint_figures(pg, out);
+	wl_report_figure(out, "checkpoints", pg->ckpt.nr, "");
+	wl_report_figure(out, "buffer_hit_ratio",
+			 100.0 * (double)sum.buffer_hits / (double)(sum.buffer_hits + sum.buffer_misses + !sum.buffer_hits), "%");
+	wl_report_figure(out, "heap_hit_ratio",
+			 100.0 * (double)pg->heap_hits / (double)(pg->heap_accesses ? pg->heap_accesses : 1), "%");
+	wl_report_figure(out, "fpi_per_tx", (double)pg->tx_fpi / (double)tx, "");
+	wl_report_figure(out, "wal_bytes_per_tx", (double)x->bytes / (double)tx, "B");
+	wl_report_figure(out, "wal_mb_per_s", (double)x->bytes / secs / 1e6, "MB/s");
+	wl_report_figure(out, "wal_writes_per_s", (double)x->writes / secs, "");
+	wl_report_figure(out, "wal_write_kib_avg", x->writes ? (double)x->write_bytes / (double)x->writes / 1024 : 0, "KiB");
+	wl_report_figure(out, "wal_fsyncs_per_s", (double)x->fsyncs / secs, "");
+	wl_report_figure(out, "commits_per_flush", x->leader_flushes ? (double)tx / (double)x->leader_flushes : 0, "");
+	wl_report_figure(out, "wal_buffer_full_waits", (double)x->buffer_full_waits, "");
+	wl_report_figure(out, "wal_segments_zero_filled", (double)x->segs_zeroed, "");
+	wl_report_figure(out, "wal_segments_recycled", (double)x->segs_recycled, "");
+	wl_report_figure(out, "wal_segments_removed", (double)x->segs_removed, "");
+	wl_report_figure(out, "backend_writes_per_tx", (double)sum.buffers_written / (double)tx, "");
+	wl_report_figure(out, "checkpoint_buffers_written", (double)written_ckpt, "");
+	wl_report_figure(out, "bgwriter_buffers_written", (double)written_bgw, "");
+	wl_report_figure(out, "history_extensions", (double)pg->hist_extends, "");
+	wl_report_figure(out, "fault_errors", (double)sum.fault_errors, "");
+	wl_report_figure(out, "io_errors", (double)sum.io_errors, "");
+	wl_report_figure(out, "wal_write_lock_busy",
+			 100.0 * (double)x->write_lock.hold_ns / (double)(sim_now(pg->sim) ? sim_now(pg->sim) : 1), "%");
+	for (unsigned int k = 0; k < 16; k++) {
+		static const char *const names[16] = {
+			"wal_writes_8k", "wal_writes_16k", "wal_writes_32k", "wal_writes_64k",
+			"wal_writes_128k", "wal_writes_256k", "wal_writes_512k", "wal_writes_1m",
+			"wal_writes_2m", "wal_writes_4m", "wal_writes_8m", "wal_writes_16m",
+			"wal_writes_32m", "wal_writes_64m", "wal_writes_128m", "wal_writes_256m",
+		};
+
+		if (x->write_hist[k])
+			wl_report_figure(out, names[k], (double)x->write_hist[k], "");
+	}
+}
+
+static void pg_destroy(void *state)
+{
+	pg_free(state);
+}
+
+const struct workload_type pgbench_workload = {
+	.kind = "pgbench",
+	.help = "PostgreSQL under pgbench simple-update: backends, buffer pool, WAL, checkpoints",
+	.options = pg_options,
+	.config_size = sizeof(struct pg_config),
+	.multiple = false,
+	.validate = pg_validate,
+	.scale = pg_scale,
+	.start_env = pg_start_env,
+	.report = pg_report,
+	.destroy = pg_destroy,
+};

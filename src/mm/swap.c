@@ -235,8 +235,9 @@ void folio_lru_forget(struct machine *m, pfn_t pfn)
 		return;
 	}
 	if (page->flags & PG_isolated) {
-		page->flags &= (uint8_t)~PG_isolated;
-		mod_node_page_state(&m->node, isolated_item(page), -(long)folio_nr_pages(page));
+		/* Reclaim or compaction holds it (the kernel's isolation
+		 * reference): the isolator frees it when it finds the owner
+		 * gone (__free_pages defers the free, slowpath issue). */
 		return;
 	}
 	/* Still in a per-CPU lru_add batch: the kernel would drain the batch

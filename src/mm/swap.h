@@ -150,7 +150,12 @@ void folio_putback_lru(struct machine *m, pfn_t pfn);
 
 /* Remove a folio from wherever the LRU machinery holds it — its list or a
  * per-CPU batch — before it is freed (the kernel's folios_put path via
- * __folio_clear_lru_flags + lruvec_del_folio).  No-op if it holds none. */
+ * __folio_clear_lru_flags + lruvec_del_folio).  No-op if it holds none.
+ * A folio isolated by reclaim or compaction (PG_isolated) stays isolated:
+ * the isolator holds what in the kernel is its own reference, so the
+ * owner's __free_pages() leaves the block to it, and the isolator frees
+ * it when it sees the folio has no mapping any more (putback_isolated_folio,
+ * migrate_pages, shrink_folio_list). */
 void folio_lru_forget(struct machine *m, pfn_t pfn);
 
 #endif /* SLOWPATH_MM_SWAP_H */

@@ -466,6 +466,65 @@ void vmstat_update(struct machine *m, unsigned int cpu)
 	mm_op_done(m);
 }
 
+struct vmstat_worker_arg {
+	struct machine	*m;
+	unsigned int	cpu;
+};
+
+/*
+ * The per-CPU vmstat worker: the kernel queues vmstat_update as deferrable
+ * delayed work on each CPU every vm.stat_interval (and vmstat_shepherd
+ * re-arms it for CPUs with pending diffs).  The model runs one pinned task
+ * per CPU ("kworker/N:vmstat", kind "vmstat") that sleeps stat_interval
+ * and runs vmstat_update on its CPU, so the fold and decay_pcp_high take
+ * the CPU's pcp lock and zone->lock like any task.  A pinned task waits
+ * behind the CPU's running task as a work item waits for a kworker slot.
+ * Simplified: no shepherd (every CPU folds every interval, busy or idle;
+ * the kernel skips idle CPUs with nothing pending), no deferrable-timer
+ * slack.
+ */
+static void vmstat_worker(struct sim *sim, void *arg)
+{
+	struct vmstat_worker_arg *a = arg;
+
+	for (;;) {
+		sim_sleep(sim, a->m->t.stat_interval ? a->m->t.stat_interval : SIM_NSEC_PER_SEC);
+		sim_path_push(sim, "vmstat_update");
+		vmstat_update(a->m, a->cpu);
+		sim_path_pop(sim);
+	}
+}
+
+void vmstat_worker_run(struct machine *m, int kind)
+{
+	static const char *const name_fmt = "kworker/%u:vmstat";
+
+	if (m->vmstat_workers)
+		return;
+	m->vmstat_workers = calloc(m->nr_cpus, sizeof(*m->vmstat_workers));
+	m->vmstat_worker_args = calloc(m->nr_cpus, sizeof(struct vmstat_worker_arg));
+	if (!m->vmstat_workers || !m->vmstat_worker_args)
+		SIM_BUG("out of memory");
+	for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++) {
+		struct vmstat_worker_arg *a = &((struct vmstat_worker_arg *)m->vmstat_worker_args)[cpu];
+		char name[32];
+		struct sim_task_config cfg = { .name = name, .kind = kind, .cpu = (int)cpu, .pinned = true };
+
+		a->m = m;
+		a->cpu = cpu;
+		snprintf(name, sizeof(name), name_fmt, cpu);
+		m->vmstat_workers[cpu] = sim_task_create(m->sim, &cfg, vmstat_worker, a, sim_now(m->sim));
+	}
+}
+
+void vmstat_worker_release(struct machine *m)
+{
+	free(m->vmstat_workers);
+	free(m->vmstat_worker_args);
+	m->vmstat_workers = NULL;
+	m->vmstat_worker_args = NULL;
+}
+
 /* ---- model-only counters ----------------------------------------------------------- */
 
 void sim_stat_add(struct machine *m, enum sim_stat_item item, uint64_t delta)

@@ -1592,7 +1592,9 @@ out:
 
 /*
  * compaction_capture() with task_capc() (mm/page_alloc.c, 6.12): a block
- * freed by a direct compactor (never a kernel thread) in the zone it
+ * freed by a direct compactor (never a kernel thread: kcompactd passes no
+ * capture control; engine-context tests count as one "current") in the
+ * zone it
  * compacts, of exactly the requested order, not ISOLATE, and not a
  * MOVABLE block below pageblock order for a non-movable request, goes to
  * the compactor.
@@ -1600,11 +1602,9 @@ out:
 bool compaction_capture(struct machine *m, struct zone *zone, pfn_t pfn, unsigned int order,
 			int migratetype)
 {
-	struct sim_task *cur = sim_current(m->sim);
+	struct sim_task *cur = sim_current(m->sim);	/* NULL: engine context (tests) */
 	struct capture_control *capc;
 
-	if (!cur)
-		return false;
 	for (capc = m->capc_list; capc; capc = capc->next)
 		if (capc->task == cur)
 			break;

@@ -117,4 +117,34 @@ static inline void frag_clear_flags(struct machine *m, pfn_t pfn, uint8_t flags)
 	pfn_to_page(m, pfn)->flags &= (uint8_t)~flags;
 }
 
+/* Run fn(m, arg) inside an engine task (task context: it may sleep and
+ * take contended locks), then run the engine until `until` ns. */
+struct frag_task_call {
+	void		(*fn)(struct machine *m, void *arg);
+	struct machine	*m;
+	void		*arg;
+	bool		done;
+};
+
+static inline void frag_task_trampoline(struct sim *sim, void *a)
+{
+	struct frag_task_call *c = a;
+
+	(void)sim;
+	c->fn(c->m, c->arg);
+	c->done = true;
+}
+
+static inline struct sim_task *frag_task(struct machine *m, struct frag_task_call *c, const char *name,
+					  int cpu, sim_time_t start)
+{
+	struct sim_task_config cfg = {
+		.name = name, .kind = sim_task_kind(machine_sim(m), "test"), .cpu = cpu,
+	};
+
+	c->m = m;
+	c->done = false;
+	return sim_task_create(machine_sim(m), &cfg, frag_task_trampoline, c, start);
+}
+
 #endif

@@ -608,7 +608,10 @@ struct machine *machine_create(struct sim *sim, const struct machine_config *cfg
 		SIM_BUG("out of memory");
 	m->footprint = sizeof(*m);
 	m->sim = sim;
-	m->policy = policy ? policy : mm_policy_find("baseline");
+	/* the machine keeps its own copy: the caller may have applied
+	 * [policy] overrides to a temporary */
+	m->policy_copy = policy ? *policy : mm_policies[0];
+	m->policy = &m->policy_copy;
 	m->nr_cpus = (unsigned int)cfg->cpus;
 	m->memory = cfg->memory;
 	m->nr_pfns = (pfn_t)(cfg->memory >> PAGE_SHIFT);

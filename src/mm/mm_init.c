@@ -543,6 +543,22 @@ static void free_boot_range(struct machine *m, struct zone *zone, pfn_t start, p
 	}
 }
 
+/* The tunables of the page cache, writeback, hugetlb and THP: plain
+ * values read where they are used (page-writeback.c, hugetlb.c,
+ * huge_memory.c).  A changed vm.nr_hugepages takes effect at
+ * machine_start (hugetlb_pool_init) only. */
+static void apply_user_tunables(struct machine *m, const struct vm_sysctl *sc)
+{
+	m->t.vm_dirty_ratio = (int)sc->dirty_ratio;
+	m->t.dirty_background_ratio = (int)sc->dirty_background_ratio;
+	m->t.dirty_expire_interval = (unsigned int)sc->dirty_expire_centisecs;
+	m->t.dirty_writeback_interval = (unsigned int)sc->dirty_writeback_centisecs;
+	m->t.nr_hugepages = (unsigned long)sc->nr_hugepages;
+	m->t.thp_enabled = sc->thp_enabled;
+	m->t.thp_defrag = sc->thp_defrag;
+	m->t.stat_interval = sc->stat_interval;
+}
+
 static void apply_tunables(struct machine *m, const struct vm_sysctl *sc, const int ratio[MAX_NR_ZONES])
 {
 	m->t.watermark_scale_factor = (int)sc->watermark_scale_factor;
@@ -553,10 +569,10 @@ static void apply_tunables(struct machine *m, const struct vm_sysctl *sc, const 
 	m->t.extfrag_threshold = (int)sc->extfrag_threshold;
 	m->t.compaction_proactiveness = (int)sc->compaction_proactiveness;
 	m->t.compact_unevictable_allowed = sc->compact_unevictable_allowed;
-	m->t.stat_interval = sc->stat_interval;
 	m->t.swappiness = (int)sc->swappiness;
 	/* hugepage_pmd_enabled() (mm/khugepaged.c): anon THP or shmem THP on */
 	m->t.hugepage_pmd_enabled = sc->thp_enabled != THP_NEVER || sc->thp_shmem_enabled != THP_NEVER;
+	apply_user_tunables(m, sc);
 }
 
 struct machine *machine_create(struct sim *sim, const struct machine_config *cfg,
@@ -714,18 +730,22 @@ struct machine *machine_create(struct sim *sim, const struct machine_config *cfg
 
 /*
  * machine_start(): the kernel threads as engine tasks — kswapd0 and
- * kcompactd0 (bound to the node: any CPU) and one pinned vmstat worker
- * per CPU.  Other subsystems add theirs here.
+ * kcompactd0 (bound to the node: any CPU), one pinned vmstat worker per
+ * CPU (vmstat.c) — and the hugetlb pool.  Other subsystems add theirs
+ * here.
  */
 void machine_start(struct machine *m)
 {
 	if (m->started)
 		return;
 	m->started = true;
+	hugetlb_pool_init(m);
 	kswapd_run(m);
 	mm_kthread_kind(m, "kcompactd");
 	kcompactd_run(m);
-	vmstat_worker_run(m, mm_kthread_kind(m, "vmstat"));
+	vmstat_start_workers(m);
+	mm_kthread_kind(m, "vmstat");	/* the workers' kind: reclaim does not throttle them */
+	/* flushers start when a filesystem is mounted on a device (fs.c) */
 }
 
 void machine_destroy(struct machine *m)
@@ -738,8 +758,13 @@ void machine_destroy(struct machine *m)
 	sim_mutex_release(m->sim, &m->pcpu_drain_mutex);
 	sim_mutex_release(m->sim, &m->oom_lock);
 	sim_spin_release(m->sim, &m->node.__lruvec.lru_lock);
+	free(m->vmstat_workers);
+	memory_release_all(m);
+	shmem_release_all(m);
+	hugetlb_release(m);
+	fs_release_all(m);
+	writeback_release(m);
 	folio_lock_table_destroy(m);
-	vmstat_worker_release(m);
 	mapping_table_release(m);
 	free(m->fbatches);
 	for (int i = 0; i < MAX_NR_ZONES; i++) {
@@ -793,8 +818,8 @@ int machine_apply_sysctl(struct machine *m, const struct vm_sysctl *sc, char *er
 	m->t.extfrag_threshold = (int)sc->extfrag_threshold;
 	m->t.compaction_proactiveness = (int)sc->compaction_proactiveness;
 	m->t.compact_unevictable_allowed = sc->compact_unevictable_allowed;
-	m->t.stat_interval = sc->stat_interval;
 	m->t.swappiness = (int)sc->swappiness;
+	apply_user_tunables(m, sc);
 	if (memcmp(ratio, m->t.lowmem_reserve_ratio, sizeof(ratio)) != 0) {
 		memcpy(m->t.lowmem_reserve_ratio, ratio, sizeof(ratio));
 		setup_per_zone_lowmem_reserve(m);

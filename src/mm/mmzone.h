@@ -257,9 +257,25 @@ struct mm_tunables {
 	int		extfrag_threshold;
 	int		compaction_proactiveness;
 	bool		compact_unevictable_allowed;
-	uint64_t	stat_interval;		/* ns */
 	int		swappiness;
+	/* page cache, writeback, processes (page-writeback.c, huge_memory.c, hugetlb.c) */
+	int		vm_dirty_ratio;			/* % of dirtyable memory */
+	int		dirty_background_ratio;		/* % */
+	unsigned int	dirty_expire_interval;		/* centisecs */
+	unsigned int	dirty_writeback_interval;	/* centisecs; 0 = no periodic writeback */
+	unsigned long	nr_hugepages;			/* vm.nr_hugepages asked for */
+	int		thp_enabled;			/* enum thp_mode */
+	int		thp_defrag;			/* enum thp_defrag */
+	uint64_t	stat_interval;			/* ns, vm.stat_interval (vmstat workers) */
 };
+
+struct wb_domain;
+struct hstate;
+struct mm_struct;
+struct shmem_object;
+struct hugetlb_file;
+struct vmstat_worker;
+struct super_block;
 
 /* Pageblock byte: migratetype (bits 0-2), compaction skip (bit 3), zone
  * index (bits 4-6). */
@@ -297,6 +313,18 @@ struct machine {
 	/* Page-cache/shmem/anon owners (pagemap.h): mapping id -> object.
 	 * Id 0 means "no mapping"; ids are reused lowest-first. */
 	struct address_space **mappings;	/* [nr_mapping_slots] */
+	/* Page cache, writeback and processes (owned by filemap.c/fs.c,
+	 * page-writeback.c, memory.c, hugetlb.c; NULL until first used). */
+	struct wb_domain *wb_domain;		/* dirty limits, flushers (page-writeback.c) */
+	struct super_block *super_blocks;	/* mounted filesystems, mount order (fs.c) */
+	struct hstate	*hstate;		/* the 2 MiB hugetlb pool (hugetlb.c) */
+	/* live processes and shared-memory objects, so machine_destroy can
+	 * free their host memory whatever state a run ended in (memory.c) */
+	struct mm_struct *mm_list;
+	struct shmem_object *shmem_list;
+	struct hugetlb_file *hugetlb_list;
+	struct vmstat_worker *vmstat_workers;	/* [nr_cpus] once started (vmstat.c) */
+	uint32_t	nr_mm_ids;		/* mm_struct ids handed out (memory.c) */
 	uint32_t	nr_mapping_slots;
 	uint32_t	nr_mappings;		/* live mappings */
 	bool		*drain_cpumask;		/* [nr_cpus]: __drain_all_pages' cpus_with_pcps */
@@ -310,12 +338,10 @@ struct machine {
 	/* The slow path's model-only helpers (docs/slowpath.md):
 	 * the step trace (mm/trace.c, NULL when off), the capture controls
 	 * of direct compactors currently running (compaction_capture), the
-	 * folio lock table (folio_lock.c), the per-CPU vmstat workers. */
+	 * folio lock table (folio_lock.c). */
 	struct mm_trace	*trace;
 	struct capture_control *capc_list;
 	struct folio_lock_table *folio_locks;
-	struct sim_task	**vmstat_workers;	/* [nr_cpus], NULL until machine_start */
-	void		*vmstat_worker_args;	/* [nr_cpus] (vmstat.c) */
 	bool		started;		/* machine_start ran */
 	uint64_t	kthread_kinds;		/* bit per task kind that is a kernel thread */
 	struct sim_mutex oom_lock;

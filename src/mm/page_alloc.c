@@ -1314,11 +1314,6 @@ bool prepare_alloc_pages(struct machine *m, gfp_t gfp, unsigned int order,
 
 /* ---- the slow path (spec §0.5, §0.6, §4) ------------------------------------------ */
 
-static const struct mm_policy *mm_pol(const struct machine *m)
-{
-	return m->policy;
-}
-
 /*
  * gfp_to_alloc_flags() (6.12; spec §0.5 step 2): min watermark, cpuset,
  * __GFP_HIGH -> ALLOC_MIN_RESERVE, __GFP_KSWAPD_RECLAIM -> ALLOC_KSWAPD;
@@ -2310,14 +2305,5 @@ bool take_page_off_buddy(struct machine *m, pfn_t pfn)
 	return ret;
 }
 
-/* ---- placeholders owned by other subsystems --------------------------------------- */
-
-/*
- * node_dirty_ok() — PLACEHOLDER until dirty accounting lands (page-cache
- * issue): always true, as on a node within its dirty limit.
- */
-bool node_dirty_ok(struct pglist_data *pgdat)
-{
-	(void)pgdat;
-	return true;
-}
+/* wakeup_kswapd() is in vmscan.c, node_dirty_ok() in page-writeback.c (the
+ * kernel's places for them). */

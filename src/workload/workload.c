@@ -20,7 +20,9 @@
 #include <string.h>
 
 #include "sim/debug.h"
+#include "workload/forker.h"
 #include "workload/synthetic.h"
+#include "workload/writer.h"
 #include "workload/workload.h"
 
 #define LIN_BITS	7			/* values below 2^7 are exact */
@@ -31,6 +33,8 @@
 /* The registry, in the fixed order `slowpath check` and reports use. */
 const struct workload_type *const workload_types[] = {
 	&synthetic_workload,
+	&writer_workload,
+	&forker_workload,
 	NULL
 };
 

@@ -900,6 +900,7 @@ static void isolate_lru_folio_for_migration(struct machine *m, pfn_t pfn)
 	struct page *page = pfn_to_page(m, pfn);
 
 	lruvec_del_folio(m, folio_lruvec(m, pfn), pfn);
+	folio_isolation_get(m, pfn);
 	page->flags |= PG_isolated;
 	__mod_node_page_state(&m->node, folio_is_file_lru(page) ? NR_ISOLATED_FILE : NR_ISOLATED_ANON,
 			      (long)folio_nr_pages(page));

@@ -137,10 +137,10 @@ int migrate_pages(struct machine *m, struct pfn_list *from, new_folio_t get_new,
 		  free_folio_t put_new, void *priv, enum migrate_mode mode,
 		  enum migrate_reason reason, unsigned int *nr_succeeded);
 /* putback_movable_pages(): return isolated folios to the LRU (or free the
- * ones whose owner freed them meanwhile). */
+ * ones whose owner freed them meanwhile: folio_putback_lru). */
 void putback_movable_pages(struct machine *m, struct pfn_list *list);
-/* Undo a folio's isolation: back through the LRU add batch, or freed if
- * its owner let it go while it was isolated (mapping cleared). */
-void putback_isolated_folio(struct machine *m, pfn_t pfn);
+/* folio_mapped(): mapped by a process (anon always; page cache and shmem
+ * when a page of the folio has a map count). */
+bool folio_mapped_model(const struct machine *m, pfn_t pfn);
 
 #endif

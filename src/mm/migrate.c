@@ -4,22 +4,25 @@
  * Linux 6.12.117; spec §5.4 step 5c).
  *
  * migrate_pages(from, get_new, put_new, ...) takes each isolated folio:
- *   1. If its owner let it go while it was isolated (the model's stand-in
- *      for "refcount 1: freed from under us"), free it: a success.
+ *   1. If its owner let it go while it was isolated (the isolation
+ *      registry's orphan mark, the model's "refcount 1: freed from under
+ *      us"), free it: a success.
  *   2. Get a destination (compaction_alloc: the free scanner's pages);
  *      none left -> -ENOMEM, the rest stay isolated for the caller.
  *   3. Lock the folio: async mode only try-locks (-EAGAIN, retried a few
  *      passes in the kernel, a failure here since nothing can change
  *      within one stretch of model time); direct compactors never sleep
  *      for it; kcompactd (sync-light) waits.
- *   4. Writeback: only MIGRATE_SYNC would wait, others fail (-EBUSY).
+ *   4. Writeback: only MIGRATE_SYNC would wait for it; the model fails it
+ *      in every mode (-EBUSY; nothing modelled migrates synchronously).
  *      Dirty folios whose mapping cannot migrate without writeback fail
  *      outside MIGRATE_SYNC (fallback_migrate_folio).
  *   5. Move: the destination takes the folio's identity and index slots
  *      (folio_migrate_mapping), its flags, and goes on the LRU; the
  *      source is freed (where a block of the compactor's order may be
  *      captured).  Cost: migrate_folio per folio, migrate_copy per page,
- *      rmap_walk for mapped (shmem, anon) folios.
+ *      rmap_walk for mapped folios (anon; page cache and shmem with a
+ *      map count).
  * Failed folios stay on `from`; pgmigrate_success / pgmigrate_fail count
  * pages, thp_migration_* count PMD-sized folios.
  *
@@ -39,59 +42,34 @@ static enum node_stat_item isolated_item(const struct page *page)
 	return folio_is_file_lru(page) ? NR_ISOLATED_FILE : NR_ISOLATED_ANON;
 }
 
-/* The owner freed the folio (and cleared its mapping) while it was
- * isolated; __free_pages left the block to the isolator. */
-static bool folio_orphaned(const struct page *page)
-{
-	return page->mapping == 0;
-}
-
-/* Drop the isolation: flags and NR_ISOLATED_*. */
-static void folio_clear_isolated(struct machine *m, pfn_t pfn)
-{
-	struct page *page = pfn_to_page(m, pfn);
-
-	SIM_ASSERT(page->flags & PG_isolated);
-	page->flags &= (uint8_t)~PG_isolated;
-	mod_node_page_state(&m->node, isolated_item(page), -(long)folio_nr_pages(page));
-}
-
-/* Free an isolated folio whose owner has let it go. */
-static void free_orphan(struct machine *m, pfn_t pfn)
-{
-	struct page *page = pfn_to_page(m, pfn);
-	unsigned int order = page_order(page);
-
-	folio_clear_isolated(m, pfn);
-	page->flags = 0;
-	free_unref_page(m, pfn, order);
-}
-
-void putback_isolated_folio(struct machine *m, pfn_t pfn)
-{
-	if (folio_orphaned(pfn_to_page(m, pfn))) {
-		free_orphan(m, pfn);
-		return;
-	}
-	folio_putback_lru(m, pfn);
-}
-
-/* putback_movable_pages() (6.12): every folio on the list goes back. */
+/* putback_movable_pages() (6.12): every folio on the list goes back (or
+ * is freed if its owner let it go while it was isolated). */
 void putback_movable_pages(struct machine *m, struct pfn_list *list)
 {
 	while (!pfn_list_empty(list)) {
 		pfn_t pfn = list->head;
 
 		pfn_list_del(m->mem_map, list, pfn);
-		putback_isolated_folio(m, pfn);
+		folio_putback_lru(m, pfn);
 	}
 }
 
-static bool folio_mapped_model(const struct page *page)
+/* folio_mapped(): is the folio mapped by a process?  Anonymous memory is
+ * (its owner is a process); page cache and shmem when some page of it has
+ * a map count (memory.c's side table). */
+bool folio_mapped_model(const struct machine *m, pfn_t pfn)
 {
-	/* shmem (PostgreSQL's shared buffers) and anonymous memory are
-	 * mapped by processes; page cache is read and written, not mapped */
-	return page_type(page) == PGTY_SHMEM || page_type(page) == PGTY_ANON;
+	const struct page *page = pfn_to_page(m, pfn);
+	const struct address_space *mapping = page_mapping_of(m, pfn);
+
+	if (page_type(page) == PGTY_ANON)
+		return true;
+	if (!mapping)
+		return false;
+	for (unsigned long i = 0; i < folio_nr_pages(page); i++)
+		if (page_mapcount(mapping, page->index + i))
+			return true;
+	return false;
 }
 
 /*
@@ -106,13 +84,19 @@ static int migrate_one(struct machine *m, pfn_t src, new_folio_t get_new, free_f
 	unsigned int order = page_order(s);
 	pfn_t dst;
 
+	if (!s->mapping)		/* being torn down by its owner: leave it */
+		return -EAGAIN;
 	dst = get_new(m, src, priv);
 	if (dst == PFN_NONE)
 		return -ENOMEM;
 	/* get_new may have run the free scanner, which can sync: recheck */
-	if (folio_orphaned(s)) {
+	if (folio_isolation_orphaned(m, src)) {
 		put_new(m, dst, priv);
 		return 1;
+	}
+	if (!s->mapping) {
+		put_new(m, dst, priv);
+		return -EAGAIN;
 	}
 	if (!folio_trylock(m, src)) {
 		bool may_wait = mode != MIGRATE_ASYNC && sim_current(m->sim) &&
@@ -123,13 +107,17 @@ static int migrate_one(struct machine *m, pfn_t src, new_folio_t get_new, free_f
 			return -EAGAIN;
 		}
 		folio_lock(m, src);
-		if (folio_orphaned(s)) {
+		if (folio_isolation_orphaned(m, src) || !s->mapping) {
+			bool orphan = folio_isolation_orphaned(m, src);
+
 			folio_unlock(m, src);
 			put_new(m, dst, priv);
-			return 1;
+			return orphan ? 1 : -EAGAIN;
 		}
 	}
-	if ((s->flags & PG_writeback) && mode != MIGRATE_SYNC) {
+	/* writeback: MIGRATE_SYNC would wait for it; the model fails it in
+	 * every mode (no modelled caller migrates synchronously under I/O) */
+	if (s->flags & PG_writeback) {
 		folio_unlock(m, src);
 		put_new(m, dst, priv);
 		return -EBUSY;
@@ -145,14 +133,14 @@ static int migrate_one(struct machine *m, pfn_t src, new_folio_t get_new, free_f
 	/* move: identity, index slots and flags to dst; dst onto the LRU */
 	mm_charge(m, COST_migrate_folio, 1);
 	mm_charge(m, COST_migrate_copy, 1UL << order);
-	if (folio_mapped_model(s))
+	if (folio_mapped_model(m, src))
 		mm_charge(m, COST_rmap_walk, 1);
 	folio_migrate_mapping(m, dst, src);
 	folio_unlock(m, src);
 	folio_add_lru(m, dst);
 
 	/* the source is freed */
-	s = pfn_to_page(m, src);
+	(void)folio_isolation_put(m, src);
 	mod_node_page_state(&m->node, isolated_item(pfn_to_page(m, dst)), -(long)(1UL << order));
 	s->flags = 0;
 	free_unref_page(m, src, order);
@@ -182,14 +170,10 @@ int migrate_pages(struct machine *m, struct pfn_list *from, new_folio_t get_new,
 		int r;
 
 		pfn_list_del(m->mem_map, from, src);
-		if (folio_orphaned(s)) {
-			free_orphan(m, src);
-			succeeded += 1UL << order;
-			continue;
-		}
-		r = migrate_one(m, src, get_new, put_new, priv, mode);
-		if (r == 1) {
-			free_orphan(m, src);
+		r = folio_isolation_orphaned(m, src) ? 1 : migrate_one(m, src, get_new, put_new, priv, mode);
+		if (r == 1) {		/* freed from under us: done */
+			(void)folio_isolation_put(m, src);
+			folio_free_orphan(m, src);
 			succeeded += 1UL << order;
 		} else if (r == 0) {
 			succeeded += 1UL << order;

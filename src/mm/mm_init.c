@@ -712,6 +712,7 @@ struct machine *machine_create(struct sim *sim, const struct machine_config *cfg
 	sim_mutex_init(sim, &m->oom_lock, "oom_lock");
 	lruvec_init(sim, &m->node.__lruvec);
 	folio_lock_table_create(m);
+	pfn_set_init(&m->isolated);
 	for (int i = 0; i < MAX_NR_ZONES; i++)
 		if (populated_zone(&m->node.node_zones[i]))
 			compaction_zone_init(&m->node.node_zones[i]);
@@ -765,6 +766,7 @@ void machine_destroy(struct machine *m)
 	fs_release_all(m);
 	writeback_release(m);
 	folio_lock_table_destroy(m);
+	pfn_set_release(&m->isolated);
 	mapping_table_release(m);
 	free(m->fbatches);
 	for (int i = 0; i < MAX_NR_ZONES; i++) {

@@ -36,6 +36,7 @@
 #include <stdint.h>
 
 #include "mm/list.h"
+#include "mm/pfnset.h"
 #include "mm/swap.h"
 #include "mm/machine.h"
 #include "mm/types.h"
@@ -338,10 +339,11 @@ struct machine {
 	/* The slow path's model-only helpers (docs/slowpath.md):
 	 * the step trace (mm/trace.c, NULL when off), the capture controls
 	 * of direct compactors currently running (compaction_capture), the
-	 * folio lock table (folio_lock.c). */
+	 * folio lock table (folio_lock.c), the isolation references. */
 	struct mm_trace	*trace;
 	struct capture_control *capc_list;
 	struct folio_lock_table *folio_locks;
+	struct pfn_set	isolated;		/* folios reclaim/compaction hold isolated (swap.c) */
 	bool		started;		/* machine_start ran */
 	uint64_t	kthread_kinds;		/* bit per task kind that is a kernel thread */
 	struct sim_mutex oom_lock;

@@ -62,6 +62,7 @@
 
 #include "mm/compaction.h"
 #include "mm/internal.h"
+#include "mm/swap.h"
 #include "mm/trace.h"
 #include "mm/vmscan.h"
 
@@ -2086,12 +2087,13 @@ void __free_pages(struct machine *m, pfn_t pfn, unsigned int order)
 		     (page->flags & (PG_lru | PG_writeback))))
 		SIM_BUG("__free_pages: pfn %u is not a freeable order-%u block (type %d order %u flags %#x)",
 			pfn, order, page_type(page), page_order(page), page->flags);
-	if (unlikely(page->flags & PG_isolated)) {
+	if (unlikely(m->isolated.nr) && folio_isolation_held(m, pfn)) {
 		/* reclaim or compaction holds it: the owner's reference goes,
-		 * the isolator's put frees it (it sees mapping == 0) */
+		 * the isolator's put frees it */
 		if (page->mapping)
 			SIM_BUG("__free_pages: isolated folio at pfn %u freed while still in mapping %u",
 				pfn, page->mapping);
+		folio_isolation_orphan(m, pfn);
 		sim_stat_inc(m, SIM_ISOLATED_FREE_DEFERRED);
 		mm_op_done(m);
 		return;

@@ -25,7 +25,9 @@
  *                                activate (left to the flushers; kswapd's
  *                                pageout needs ->writepage, which the
  *                                model's file systems, like XFS, lack)
- *     clean                      __filemap_remove_folio + free
+ *     mapped by a process        PG_referenced, kept; activated if it
+ *                                was referenced already
+ *     clean                      remove_mapping() (filemap.c) + free
  *   then the rest go back to the LRU, pgsteal/pgscan are counted.
  * shrink_active_list deactivates active file folios (they are not mapped
  *   in the model, so folio_referenced finds no references).
@@ -42,8 +44,9 @@
  * Simplifications: no memcg (one lruvec), no MGLRU, no swap (anon and
  * shmem are unreclaimable, as the spec asks), no slab shrinkers, no
  * workingset refault detection (so may_deactivate follows only the
- * inactive:active ratio), folios are unmapped for reclaim (page cache is
- * read and written, not mmapped), no laptop mode, no demotion.
+ * inactive:active ratio), no young bits (a mapped folio always counts as
+ * referenced) and no try_to_unmap (mapped folios are never freed), no
+ * laptop mode, no demotion.
  */
 #include <string.h>
 
@@ -301,6 +304,7 @@ static unsigned long isolate_lru_folios(struct machine *m, unsigned long nr_to_s
 		}
 		scan += nr_pages;
 		lruvec_del_folio(m, lruvec, pfn);
+		folio_isolation_get(m, pfn);
 		page->flags |= PG_isolated;
 		pfn_list_add_tail(m->mem_map, dst, pfn);
 		nr_taken += nr_pages;
@@ -322,8 +326,9 @@ static unsigned long isolate_lru_folios(struct machine *m, unsigned long nr_to_s
 	return nr_taken;
 }
 
-/* Undo an isolation from reclaim: the folio goes to the head of its list
- * (move_folios_to_lru), or is freed if its owner let it go meanwhile. */
+/* Undo an isolation from reclaim (move_folios_to_lru, with the
+ * NR_ISOLATED_* update done per folio): the folio goes to the head of its
+ * list, or is freed if its owner let it go meanwhile. */
 static unsigned int move_folios_to_lru(struct machine *m, struct lruvec *lruvec, struct pfn_list *list)
 {
 	unsigned int nr_moved = 0;
@@ -334,14 +339,13 @@ static unsigned int move_folios_to_lru(struct machine *m, struct lruvec *lruvec,
 		unsigned long nr = folio_nr_pages(page);
 
 		pfn_list_del(m->mem_map, list, pfn);
-		page->flags &= (uint8_t)~PG_isolated;
-		if (page->mapping == 0) {	/* the owner freed it while we held it */
-			unsigned int order = page_order(page);
-
-			page->flags = 0;
-			free_unref_page(m, pfn, order);
+		if (folio_isolation_put(m, pfn)) {	/* the owner freed it while we held it */
+			folio_free_orphan(m, pfn);
 			continue;
 		}
+		page->flags &= (uint8_t)~PG_isolated;
+		__mod_node_page_state(&m->node, folio_is_file_lru(page) ? NR_ISOLATED_FILE : NR_ISOLATED_ANON,
+				      -(long)nr);
 		lruvec_add_folio(m, lruvec, pfn);
 		nr_moved += (unsigned int)nr;
 		mm_charge(m, COST_lru_move, 1);
@@ -372,7 +376,7 @@ static unsigned long shrink_folio_list(struct machine *m, struct pfn_list *folio
 		bool dirty, writeback, referenced, file = folio_is_file_lru(page);
 
 		pfn_list_del(m->mem_map, folio_list, pfn);
-		if (page->mapping == 0 || !folio_trylock(m, pfn))
+		if (folio_isolation_orphaned(m, pfn) || !page->mapping || !folio_trylock(m, pfn))
 			goto keep;
 		sc->nr_scanned += nr_pages;
 		if (page->flags & PG_unevictable)
@@ -399,10 +403,21 @@ static unsigned long shrink_folio_list(struct machine *m, struct pfn_list *folio
 			goto activate_locked;
 		}
 
-		/* folio_check_references(): not mapped, so only PG_referenced,
+		/* folio_check_references(): a mapped folio counts as referenced
+		 * by its page tables (the model has no young bits): it gets
+		 * PG_referenced and one more trip, and is activated if it was
+		 * referenced already; an unmapped one has only PG_referenced,
 		 * which spares a dirty folio (RECLAIM_CLEAN) but not a clean one */
 		referenced = page->flags & PG_referenced;
 		page->flags &= (uint8_t)~PG_referenced;
+		if (folio_mapped_model(m, pfn)) {
+			mm_charge(m, COST_rmap_walk, 1);
+			page->flags |= PG_referenced;
+			if (referenced)
+				goto activate_locked;
+			stat->nr_ref_keep += (unsigned int)nr_pages;
+			goto keep_locked;
+		}
 
 		if (!file)	/* anon/shmem: no swap to go to (add_to_swap fails) */
 			goto activate_locked;
@@ -422,13 +437,15 @@ static unsigned long shrink_folio_list(struct machine *m, struct pfn_list *folio
 			goto activate_locked;
 		}
 
-		/* __remove_mapping() + free */
-		__filemap_remove_folio(m, pfn);
+		/* __remove_mapping() + the final put: the page cache's hook */
 		folio_unlock(m, pfn);
-		page->flags = 0;
+		(void)folio_isolation_put(m, pfn);
+		if (!remove_mapping(m, pfn)) {
+			folio_isolation_get(m, pfn);
+			goto keep;
+		}
 		mod_node_page_state(pgdat, NR_ISOLATED_FILE, -(long)nr_pages);
 		mm_charge(m, COST_reclaim_free, 1);
-		free_unref_page(m, pfn, page_order(page));
 		nr_reclaimed += nr_pages;
 		continue;
 
@@ -497,13 +514,6 @@ static unsigned long shrink_inactive_list(struct machine *m, unsigned long nr_to
 	sim_path_pop(m->sim);
 
 	sim_spin_lock(m->sim, &lruvec->lru_lock);
-	{
-		unsigned long still = 0;
-
-		for (pfn_t p = folio_list.head; p != PFN_NONE; p = m->mem_map[p].next)
-			still += folio_nr_pages(pfn_to_page(m, p));
-		__mod_node_page_state(pgdat, file ? NR_ISOLATED_FILE : NR_ISOLATED_ANON, -(long)still);
-	}
 	move_folios_to_lru(m, lruvec, &folio_list);
 	__count_vm_events(m, sc->kswapd ? PGSTEAL_KSWAPD : PGSTEAL_DIRECT, nr_reclaimed);
 	__count_vm_events(m, file ? PGSTEAL_FILE : PGSTEAL_ANON, nr_reclaimed);
@@ -560,7 +570,6 @@ static void shrink_active_list(struct machine *m, unsigned long nr_to_scan, stru
 	}
 
 	sim_spin_lock(m->sim, &lruvec->lru_lock);
-	__mod_node_page_state(pgdat, file ? NR_ISOLATED_FILE : NR_ISOLATED_ANON, -(long)nr_taken);
 	move_folios_to_lru(m, lruvec, &hold);
 	if (nr_deactivate)
 		__count_vm_events(m, PGDEACTIVATE, nr_deactivate);

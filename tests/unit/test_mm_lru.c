@@ -119,7 +119,7 @@ TEST(remove_and_free)
 	free_pages(m, pfn, 0);
 	ASSERT_EQ(sim_stat_read(m, SIM_ISOLATED_FREE_DEFERRED), 1);
 	ASSERT_EQ(page_type(pfn_to_page(m, pfn)), PGTY_SHMEM);
-	putback_isolated_folio(m, pfn);
+	folio_putback_lru(m, pfn);
 	ASSERT_EQ(node_page_state_exact(&m->node, NR_ISOLATED_ANON), 0);
 	drain_all_pages(m, NULL);
 	ASSERT_EQ(mapping->nrpages, 0);
@@ -196,7 +196,9 @@ TEST(migrate_mapping)
 	ASSERT_TRUE(pfn_to_page(m, dst)->flags & PG_dirty);
 	ASSERT_EQ(pfn_to_page(m, dst)->index, 10);
 	ASSERT_EQ(pfn_to_page(m, src)->mapping, 0);
-	putback_isolated_folio(m, src);		/* no mapping any more: freed */
+	folio_lru_forget(m, src);		/* the isolator holds it */
+	free_pages(m, src, 1);			/* deferred */
+	folio_putback_lru(m, src);		/* the isolator's put frees it */
 	folio_add_lru(m, dst);
 	lru_add_drain(m);
 	ASSERT_EQ(m->node.__lruvec.nr_pages[LRU_INACTIVE_FILE], 2);

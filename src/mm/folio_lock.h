@@ -14,10 +14,12 @@
  *
  * Who uses it: a task that keeps a folio's pfn across a sync point (a lock
  * operation, I/O, a sleep) must hold the folio lock, as the kernel's
- * write_begin/write_end and read paths do; reclaim (shrink_folio_list) and
- * migration (migrate_pages) try-lock every folio and leave locked ones
- * alone, which is also how the kernel keeps them from freeing or moving a
- * folio someone is using.
+ * write_begin/write_end and read paths do (__filemap_get_folio locks a new
+ * folio while it inserts it); reclaim (shrink_folio_list) and migration
+ * (migrate_pages) try-lock every folio and leave locked ones alone, which
+ * is also how the kernel keeps them from freeing or moving a folio someone
+ * is using.  Neither ever sleeps on a folio lock, so a holder that unlocks
+ * wakes nobody and its unlock is no sync point.
  */
 #ifndef SLOWPATH_MM_FOLIO_LOCK_H
 #define SLOWPATH_MM_FOLIO_LOCK_H

@@ -12,7 +12,7 @@
  *   3. Lock the folio: async mode only try-locks (-EAGAIN, retried a few
  *      passes in the kernel, a failure here since nothing can change
  *      within one stretch of model time); direct compactors never sleep
- *      for it; kcompactd (sync-light) waits.
+ *      for it; kcompactd (sync-light) would, the model fails it too.
  *   4. Writeback: only MIGRATE_SYNC would wait for it; the model fails it
  *      in every mode (-EBUSY; nothing modelled migrates synchronously).
  *      Dirty folios whose mapping cannot migrate without writeback fail
@@ -28,7 +28,8 @@
  *
  * Simplifications: no NUMA or hugetlb migration, no splitting of large
  * folios that cannot be migrated whole, no batching of the TLB flush (its
- * saving is in the per-folio cost), no retry passes (see step 3).
+ * saving is in the per-folio cost), no retry passes and no waiting for a
+ * folio lock (see step 3).
  */
 #include <errno.h>
 
@@ -98,22 +99,13 @@ static int migrate_one(struct machine *m, pfn_t src, new_folio_t get_new, free_f
 		put_new(m, dst, priv);
 		return -EAGAIN;
 	}
+	/* a locked folio is in use (being inserted or written): async and
+	 * direct compaction fail it; kcompactd's sync-light mode would wait
+	 * for the lock, the model fails it too (folio lock holders never
+	 * expect a waiter, see folio_lock.h) */
 	if (!folio_trylock(m, src)) {
-		bool may_wait = mode != MIGRATE_ASYNC && sim_current(m->sim) &&
-				sim_current(m->sim) == m->node.kcompactd;
-
-		if (!may_wait) {
-			put_new(m, dst, priv);
-			return -EAGAIN;
-		}
-		folio_lock(m, src);
-		if (folio_isolation_orphaned(m, src) || !s->mapping) {
-			bool orphan = folio_isolation_orphaned(m, src);
-
-			folio_unlock(m, src);
-			put_new(m, dst, priv);
-			return orphan ? 1 : -EAGAIN;
-		}
+		put_new(m, dst, priv);
+		return -EAGAIN;
 	}
 	/* writeback: MIGRATE_SYNC would wait for it; the model fails it in
 	 * every mode (no modelled caller migrates synchronously under I/O) */

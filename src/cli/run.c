@@ -331,6 +331,7 @@ static int run_once(const struct scenario *s, const char *dir, unsigned int iter
 	policy.kernel = (enum kernel_gen)pol->kernel;
 	if (pol->thisnode_exempt > 0)
 		policy.thisnode_exempt = pol->thisnode_exempt == 2;
+	policy.k2026_noretry_bail = pol->noretry_bail_2026;
 	m = machine_create(sim, mc, sysctl, &policy, err, sizeof(err));
 	if (m && SIM_CHECK_EXPENSIVE)	/* debug builds: mm_check after every mm operation */
 		mm_set_check_interval(m, 1);

@@ -79,6 +79,10 @@ const struct opt_def scn_policy_options[] = {
 	{ "thisnode_exempt", OPT_ENUM, P(thisnode_exempt), "variant", 0, 0, tristate_names, 0,
 	  "V5/V6: whether __GFP_THISNODE requests keep direct reclaim (UNCONFIRMED for the merged "
 	  "patch); 'variant' keeps the variant's own value" },
+	{ "noretry_bail_2026", OPT_BOOL, P(noretry_bail_2026), "0", 0, 0, NULL, 0,
+	  "kernel=2026 only: keep 6.12's early failure of a costly __GFP_NORETRY request whose "
+	  "first compaction was skipped or deferred (kernel-mm-spec.md §0.6 item 3, UNCONFIRMED; "
+	  "the transliteration has none)" },
 	OPT_END
 };
 

@@ -31,6 +31,7 @@ struct scn_policy {
 	char		*name;			/* mm_policies[] row */
 	int		kernel;			/* enum kernel_gen, in kernel_names[] order */
 	int		thisnode_exempt;	/* 0 = the variant's own value, 1 = off, 2 = on */
+	bool		noretry_bail_2026;	/* mm_policy.k2026_noretry_bail */
 };
 
 extern const struct opt_def scn_global_options[];

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "mm/fs.h"
+#include "mm/folio_lock.h"
 #include "mm/internal.h"
 #include "mm/mmzone.h"
 #include "mm/pagemap.h"
@@ -571,7 +572,12 @@ repeat:
 			if (pfn != PFN_NONE) {
 				if (fgp_flags & FGP_ACCESSED)
 					pfn_to_page(m, pfn)->flags |= PG_referenced;
+				/* slowpath glue: the new folio is locked while it is
+				 * inserted (filemap_add_folio may sync on lru_lock), so
+				 * reclaim and migration leave it alone until we return */
+				folio_trylock(m, pfn);
 				e = filemap_add_folio(m, mapping, pfn, index);
+				folio_unlock(m, pfn);
 				if (e == 0)
 					break;
 				sim_stat_inc(m, SIM_PAGECACHE_EEXIST);

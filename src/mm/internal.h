@@ -75,6 +75,10 @@ void __free_one_page(struct machine *m, struct zone *zone, pfn_t pfn, unsigned i
 		     int migratetype, unsigned int fpi_flags);
 bool take_page_off_buddy(struct machine *m, pfn_t pfn);
 int move_freepages_block(struct machine *m, struct zone *zone, pfn_t pfn, int old_mt, int new_mt);
+/* __isolate_free_page(): take a free block off the buddy lists for
+ * compaction (min watermark + the block must stay free); the head becomes
+ * a PGTY_ALLOC block.  Returns 2^order, or 0.  Caller holds zone->lock. */
+int __isolate_free_page(struct machine *m, pfn_t pfn, unsigned int order);
 
 void reserve_highatomic_pageblock(struct machine *m, pfn_t pfn, unsigned int order,
 				  struct zone *zone);
@@ -95,12 +99,19 @@ void setup_per_zone_wmarks(struct machine *m);
 void setup_per_zone_lowmem_reserve(struct machine *m);
 unsigned long nr_free_buffer_pages(const struct machine *m);
 
-/* Placeholder for a function other subsystems own; see page_alloc.c. */
+/* wakeup_kswapd() lives in vmscan.c. */
 void wakeup_kswapd(struct zone *zone, gfp_t gfp, unsigned int order,
 		   enum zone_type highest_zoneidx);
 /* page-writeback.c: the node is within vm.dirty_ratio of its dirtyable
  * memory (get_page_from_freelist's __GFP_WRITE spreading). */
 bool node_dirty_ok(struct pglist_data *pgdat);
+
+/* The slow path's step counters per order (vmstat.h SIM_ORDERS). */
+static inline void sim_stat_inc_order(struct machine *m, enum sim_stat_item base, unsigned int order)
+{
+	sim_stat_inc(m, (enum sim_stat_item)(base + (order > MAX_PAGE_ORDER ? MAX_PAGE_ORDER : order)));
+}
+
 
 /* The policy in force (tests may build a machine without one: baseline). */
 static inline const struct mm_policy *mm_pol(const struct machine *m)
@@ -124,6 +135,39 @@ static inline void mm_charge(struct machine *m, enum cost_id id, uint64_t n)
 {
 	if (likely(m->charging))
 		sim_charge_cost(m->sim, id, n);
+}
+
+/*
+ * The kernel's timeouts in jiffies (costs.def row `jiffy` is one tick; HZ
+ * is one second over it): jiffies_ns(m, n), HZ/div as HZ_DIV_NS(m, div)
+ * (HZ/10 = 100 ms at any HZ), msecs_to_jiffies(ms) rounded up to ticks.
+ */
+static inline sim_time_t jiffies_ns(const struct machine *m, uint64_t n)
+{
+	return cost_ns(sim_costs(m->sim), COST_jiffy, n);
+}
+
+static inline uint64_t mm_hz(const struct machine *m)
+{
+	uint64_t j = jiffies_ns(m, 1);
+
+	return j ? SIM_NSEC_PER_SEC / j : 1;
+}
+
+static inline sim_time_t hz_div_ns(const struct machine *m, uint64_t div)
+{
+	uint64_t n = mm_hz(m) / div;
+
+	return jiffies_ns(m, n ? n : 1);
+}
+
+static inline sim_time_t msecs_to_jiffies_ns(const struct machine *m, uint64_t ms)
+{
+	uint64_t j = jiffies_ns(m, 1);
+
+	if (!j)
+		return ms * SIM_NSEC_PER_MSEC;
+	return (ms * SIM_NSEC_PER_MSEC + j - 1) / j * j;
 }
 
 static inline unsigned int mm_this_cpu(const struct machine *m)

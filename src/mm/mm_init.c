@@ -39,8 +39,12 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "mm/compaction.h"
+#include "mm/folio_lock.h"
 #include "mm/internal.h"
 #include "mm/pagemap.h"
+#include "mm/trace.h"
+#include "mm/vmscan.h"
 
 #define MC(field) offsetof(struct machine_config, field)
 
@@ -562,6 +566,10 @@ static void apply_tunables(struct machine *m, const struct vm_sysctl *sc, const 
 	m->t.percpu_pagelist_high_fraction = (int)sc->percpu_pagelist_high_fraction;
 	memcpy(m->t.lowmem_reserve_ratio, ratio, sizeof(m->t.lowmem_reserve_ratio));
 	m->t.defrag_mode = sc->defrag_mode;
+	m->t.extfrag_threshold = (int)sc->extfrag_threshold;
+	m->t.compaction_proactiveness = (int)sc->compaction_proactiveness;
+	m->t.compact_unevictable_allowed = sc->compact_unevictable_allowed;
+	m->t.swappiness = (int)sc->swappiness;
 	/* hugepage_pmd_enabled() (mm/khugepaged.c): anon THP or shmem THP on */
 	m->t.hugepage_pmd_enabled = sc->thp_enabled != THP_NEVER || sc->thp_shmem_enabled != THP_NEVER;
 	apply_user_tunables(m, sc);
@@ -701,18 +709,44 @@ struct machine *machine_create(struct sim *sim, const struct machine_config *cfg
 		setup_per_zone_wmarks(m);
 	}
 	sim_mutex_init(sim, &m->pcpu_drain_mutex, "pcpu_drain_mutex");
+	sim_mutex_init(sim, &m->oom_lock, "oom_lock");
 	lruvec_init(sim, &m->node.__lruvec);
+	folio_lock_table_create(m);
+	pfn_set_init(&m->isolated);
+	for (int i = 0; i < MAX_NR_ZONES; i++)
+		if (populated_zone(&m->node.node_zones[i]))
+			compaction_zone_init(&m->node.node_zones[i]);
+	/* kswapd and kcompactd state (their tasks start in machine_start) */
+	m->node.kswapd_highest_zoneidx = MAX_NR_ZONES;
+	m->node.kcompactd_highest_zoneidx = m->node.nr_zones - 1;
+	sim_waitq_init(&m->node.kswapd_wait, "kswapd_wait");
+	sim_waitq_init(&m->node.pfmemalloc_wait, "pfmemalloc_wait");
+	sim_waitq_init(&m->node.kcompactd_wait, "kcompactd_wait");
+	for (int r = 0; r < NR_VMSCAN_THROTTLE; r++)
+		sim_waitq_init(&m->node.reclaim_wait[r], "reclaim_wait");
 	m->fbatches = xcalloc(m, m->nr_cpus, sizeof(struct cpu_fbatches));
 	m->charging = true;
 	return m;
 }
 
+/*
+ * machine_start(): the kernel threads as engine tasks — kswapd0 and
+ * kcompactd0 (bound to the node: any CPU), one pinned vmstat worker per
+ * CPU (vmstat.c) — and the hugetlb pool.  Other subsystems add theirs
+ * here.
+ */
 void machine_start(struct machine *m)
 {
-	/* kernel threads register here as their subsystems land; flushers
-	 * start when a filesystem is mounted on a device (fs.c) */
+	if (m->started)
+		return;
+	m->started = true;
 	hugetlb_pool_init(m);
+	kswapd_run(m);
+	mm_kthread_kind(m, "kcompactd");
+	kcompactd_run(m);
 	vmstat_start_workers(m);
+	mm_kthread_kind(m, "vmstat");	/* the workers' kind: reclaim does not throttle them */
+	/* flushers start when a filesystem is mounted on a device (fs.c) */
 }
 
 void machine_destroy(struct machine *m)
@@ -721,7 +755,9 @@ void machine_destroy(struct machine *m)
 		return;
 	/* registered locks must leave the engine's report lists before their
 	 * memory goes */
+	mm_trace_stop(m);
 	sim_mutex_release(m->sim, &m->pcpu_drain_mutex);
+	sim_mutex_release(m->sim, &m->oom_lock);
 	sim_spin_release(m->sim, &m->node.__lruvec.lru_lock);
 	free(m->vmstat_workers);
 	memory_release_all(m);
@@ -729,6 +765,8 @@ void machine_destroy(struct machine *m)
 	hugetlb_release(m);
 	fs_release_all(m);
 	writeback_release(m);
+	folio_lock_table_destroy(m);
+	pfn_set_release(&m->isolated);
 	mapping_table_release(m);
 	free(m->fbatches);
 	for (int i = 0; i < MAX_NR_ZONES; i++) {
@@ -779,6 +817,10 @@ int machine_apply_sysctl(struct machine *m, const struct vm_sysctl *sc, char *er
 		setup_per_zone_wmarks(m);
 	m->t.watermark_boost_factor = (int)sc->watermark_boost_factor;
 	m->t.defrag_mode = sc->defrag_mode;
+	m->t.extfrag_threshold = (int)sc->extfrag_threshold;
+	m->t.compaction_proactiveness = (int)sc->compaction_proactiveness;
+	m->t.compact_unevictable_allowed = sc->compact_unevictable_allowed;
+	m->t.swappiness = (int)sc->swappiness;
 	apply_user_tunables(m, sc);
 	if (memcmp(ratio, m->t.lowmem_reserve_ratio, sizeof(ratio)) != 0) {
 		memcpy(m->t.lowmem_reserve_ratio, ratio, sizeof(ratio));

@@ -36,6 +36,7 @@
 #include <stdint.h>
 
 #include "mm/list.h"
+#include "mm/pfnset.h"
 #include "mm/swap.h"
 #include "mm/machine.h"
 #include "mm/types.h"
@@ -63,6 +64,30 @@ enum zone_watermarks {
 	WMARK_HIGH,
 	WMARK_PROMO,
 	NR_WMARK
+};
+
+/* reclaim_throttle() reasons (include/linux/mmzone.h, 6.12) */
+enum vmscan_throttle_state {
+	VMSCAN_THROTTLE_WRITEBACK,
+	VMSCAN_THROTTLE_ISOLATED,
+	VMSCAN_THROTTLE_NOPROGRESS,
+	VMSCAN_THROTTLE_CONGESTED,
+	NR_VMSCAN_THROTTLE,
+};
+
+/* pgdat->flags bits */
+enum pgdat_flags {
+	PGDAT_DIRTY,		/* reclaim scanning has recently found many dirty file pages
+				 * at the tail of the LRU */
+	PGDAT_WRITEBACK,	/* reclaim scanning has recently found many pages under
+				 * writeback */
+	PGDAT_RECLAIM_LOCKED,	/* prevents concurrent reclaim */
+};
+
+/* pgdat->lruvec_flags bits (lruvec->flags in the kernel) */
+enum lruvec_flags {
+	LRUVEC_CGROUP_CONGESTED,
+	LRUVEC_NODE_CONGESTED,
 };
 
 /* zone->flags bits */
@@ -162,6 +187,19 @@ struct zone {
 	 * set_pageblock_migratetype; /proc/pagetypeinfo's block counts). */
 	unsigned long	nr_pageblocks[MIGRATE_TYPES];
 
+	/* Compaction state (mm/compaction.c, spec §1.1, §5.2-5.4): the
+	 * scanners' cached positions ([0] async, [1] sync), where a full
+	 * pass starts, the deferral state, and whether kswapd should clear
+	 * the skip bits when it next sleeps. */
+	unsigned long	compact_cached_free_pfn;
+	unsigned long	compact_cached_migrate_pfn[2];
+	unsigned long	compact_init_migrate_pfn;
+	unsigned long	compact_init_free_pfn;
+	unsigned int	compact_considered;
+	unsigned int	compact_defer_shift;
+	int		compact_order_failed;
+	bool		compact_blockskip_flush;
+
 	int64_t		vm_stat[NR_VM_ZONE_STAT_ITEMS];	/* folded state counters */
 };
 
@@ -175,6 +213,29 @@ struct pglist_data {
 	unsigned long	totalreserve_pages;
 	int		kswapd_failures;
 	struct per_cpu_nodestat *per_cpu_nodestats;	/* [nr_cpus] */
+
+	/* kswapd (mm/vmscan.c, spec §6.3-6.5): the task, its wait queue, the
+	 * order and highest zone requested since it last read them
+	 * (kswapd_highest_zoneidx == MAX_NR_ZONES: none), the direct
+	 * reclaimers throttled on pfmemalloc reserves, the reclaim_throttle
+	 * queues, PGDAT_* flags and the node lruvec's LRUVEC_* flags. */
+	struct sim_task	*kswapd;
+	struct sim_waitq kswapd_wait;
+	struct sim_waitq pfmemalloc_wait;
+	struct sim_waitq reclaim_wait[NR_VMSCAN_THROTTLE];
+	int		kswapd_order;
+	int		kswapd_highest_zoneidx;
+	int		nr_writeback_throttled;
+	unsigned long	nr_reclaim_start;
+	unsigned long	flags;			/* 1 << enum pgdat_flags */
+	unsigned long	lruvec_flags;		/* 1 << enum lruvec_flags */
+
+	/* kcompactd (mm/compaction.c, spec §5.6) */
+	struct sim_task	*kcompactd;
+	struct sim_waitq kcompactd_wait;
+	int		kcompactd_max_order;
+	int		kcompactd_highest_zoneidx;
+	bool		proactive_compact_trigger;
 	struct lruvec	__lruvec;		/* the node's LRU lists (swap.h) */
 	int64_t		vm_stat[NR_VM_NODE_STAT_ITEMS];
 	struct machine	*machine;
@@ -193,6 +254,11 @@ struct mm_tunables {
 	bool		defrag_mode;
 	bool		hugepage_pmd_enabled;	/* THP may be used (khugepaged raises min_free_kbytes) */
 	int		page_group_by_mobility_disabled;
+	/* compaction and reclaim (mm/compaction.c, mm/vmscan.c, mm/vmstat.c) */
+	int		extfrag_threshold;
+	int		compaction_proactiveness;
+	bool		compact_unevictable_allowed;
+	int		swappiness;
 	/* page cache, writeback, processes (page-writeback.c, huge_memory.c, hugetlb.c) */
 	int		vm_dirty_ratio;			/* % of dirtyable memory */
 	int		dirty_background_ratio;		/* % */
@@ -269,6 +335,22 @@ struct machine {
 	int64_t		vm_node_stat[NR_VM_NODE_STAT_ITEMS];
 	uint64_t	*vm_event_states;	/* [nr_cpus][NR_VM_EVENT_ITEMS] */
 	uint64_t	sim_stat[NR_SIM_STAT_ITEMS];
+
+	/* The slow path's model-only helpers (docs/slowpath.md):
+	 * the step trace (mm/trace.c, NULL when off), the capture controls
+	 * of direct compactors currently running (compaction_capture), the
+	 * folio lock table (folio_lock.c), the isolation references. */
+	struct mm_trace	*trace;
+	struct capture_control *capc_list;
+	struct folio_lock_table *folio_locks;
+	struct pfn_set	isolated;		/* folios reclaim/compaction hold isolated (swap.c) */
+	bool		started;		/* machine_start ran */
+	uint64_t	kthread_kinds;		/* bit per task kind that is a kernel thread */
+	struct sim_mutex oom_lock;
+	/* Hooks other subsystems install (NULL: not modelled yet).  Reclaim
+	 * calls wakeup_flusher_threads(WB_REASON_VMSCAN) when it finds only
+	 * dirty folios that are not queued for writeback (mm/vmscan.c). */
+	void		(*wakeup_flusher_threads)(struct machine *m, int reason);
 
 	bool		charging;		/* false while booting: no CPU time charged */
 	uint64_t	mm_ops;			/* public mm operations (debug checks) */

@@ -60,7 +60,11 @@
  */
 #include <string.h>
 
+#include "mm/compaction.h"
 #include "mm/internal.h"
+#include "mm/swap.h"
+#include "mm/trace.h"
+#include "mm/vmscan.h"
 
 /* ---- pageblocks ------------------------------------------------------------ */
 
@@ -209,8 +213,9 @@ static bool buddy_merge_likely(const struct machine *m, pfn_t pfn, pfn_t buddy_p
  * at order >= pageblock_order refuse to merge a non-mergeable type
  * (HIGHATOMIC, ISOLATE) with another type and retype a mergeable buddy's
  * pageblocks to ours; insert at the tail when the next merge is likely
- * or the caller asks (FPI_TO_TAIL).  Simplified: no compaction capture
- * (added with compaction), no guard pages, no shuffling.
+ * or the caller asks (FPI_TO_TAIL); a block a direct compactor of this
+ * task waits for is captured (compaction_capture).  Simplified: no guard
+ * pages, no shuffling.
  */
 void __free_one_page(struct machine *m, struct zone *zone, pfn_t pfn, unsigned int order,
 		     int migratetype, unsigned int fpi_flags)
@@ -226,6 +231,10 @@ void __free_one_page(struct machine *m, struct zone *zone, pfn_t pfn, unsigned i
 	while (order < MAX_PAGE_ORDER) {
 		int buddy_mt = migratetype;
 
+		if (unlikely(m->capc_list) && compaction_capture(m, zone, pfn, order, migratetype)) {
+			account_freepages(zone, -(1L << order), migratetype);
+			return;
+		}
 		buddy_pfn = pfn ^ (1u << order);
 		if (!page_is_buddy(m, buddy_pfn, order))
 			break;
@@ -426,6 +435,47 @@ int move_freepages_block(struct machine *m, struct zone *zone, pfn_t pfn, int ol
 	if (!prep_move_freepages_block(m, zone, pfn, &start_pfn, NULL, NULL))
 		return -1;
 	return __move_freepages_block(m, zone, start_pfn, old_mt, new_mt);
+}
+
+/*
+ * __isolate_free_page() (6.12): compaction takes a free block as if it
+ * were allocated: the zone must stay above min + the block's size (an
+ * order-0 check with a raised watermark stands in for the high-order
+ * one); a block of at least half a pageblock turns its pageblocks
+ * MOVABLE.  The head becomes a PGTY_ALLOC block (the kernel's "post
+ * allocation" page with its order in page_private).  Caller holds
+ * zone->lock.
+ */
+int __isolate_free_page(struct machine *m, pfn_t pfn, unsigned int order)
+{
+	struct zone *zone = page_zone(m, pfn);
+	int mt = get_pfnblock_migratetype(m, pfn);
+	struct page *page = pfn_to_page(m, pfn);
+
+	SIM_ASSERT_INTERNAL(page_type(page) == PGTY_BUDDY && page_order(page) == order);
+	if (!is_migrate_isolate(mt)) {
+		unsigned long watermark = zone->_watermark[WMARK_MIN] + (1UL << order);
+
+		if (!zone_watermark_ok(zone, 0, watermark, 0, ALLOC_CMA))
+			return 0;
+	}
+	del_page_from_free_list(m, zone, pfn, order, mt);
+	if (order >= pageblock_order - 1) {
+		pfn_t endpage = pfn + (1u << order) - 1;
+
+		for (pfn_t p = pfn; p < endpage; p += pageblock_nr_pages) {
+			int bmt = get_pfnblock_migratetype(m, p);
+
+			if (migratetype_is_mergeable(bmt))
+				move_freepages_block(m, zone, p, bmt, MIGRATE_MOVABLE);
+		}
+	}
+	set_page_type_order(page, PGTY_ALLOC, order);
+	page->next = page->prev = PFN_NONE;
+	page->index = 0;
+	page->mapping = 0;
+	page->flags = 0;
+	return 1 << order;
 }
 
 /*
@@ -1263,21 +1313,560 @@ bool prepare_alloc_pages(struct machine *m, gfp_t gfp, unsigned int order,
 	return true;
 }
 
+/* ---- the slow path (spec §0.5, §0.6, §4) ------------------------------------------ */
+
 /*
- * __alloc_pages_slowpath() — NOT MODELLED YET.  The slow-path issue
- * replaces this body with spec §0.5 (kswapd wake, min-watermark attempt,
- * compaction, reclaim + drain, retries, OOM).  Until then every request
- * that the fast path cannot satisfy fails here and is counted in
- * sim_slowpath_unmodelled, so no result can silently depend on it.
+ * gfp_to_alloc_flags() (6.12; spec §0.5 step 2): min watermark, cpuset,
+ * __GFP_HIGH -> ALLOC_MIN_RESERVE, __GFP_KSWAPD_RECLAIM -> ALLOC_KSWAPD;
+ * requests that cannot reclaim get ALLOC_NON_BLOCK (and ALLOC_HIGHATOMIC
+ * for high-order __GFP_HIGH), and non-blocking __GFP_HIGH drops the cpuset
+ * check.  6.15 defrag_mode adds ALLOC_NOFRAGMENT (spec §9.1).  Not
+ * modelled: real-time tasks' ALLOC_MIN_RESERVE, CMA.
+ */
+static unsigned int gfp_to_alloc_flags(const struct machine *m, gfp_t gfp, unsigned int order)
+{
+	unsigned int alloc_flags = ALLOC_WMARK_MIN | ALLOC_CPUSET;
+
+	_Static_assert(__GFP_HIGH == ALLOC_MIN_RESERVE, "gfp_to_alloc_flags relies on it");
+	alloc_flags |= gfp & (__GFP_HIGH | __GFP_KSWAPD_RECLAIM);
+	if (!(gfp & __GFP_DIRECT_RECLAIM)) {
+		if (!(gfp & __GFP_NOMEMALLOC)) {
+			alloc_flags |= ALLOC_NON_BLOCK;
+			if (order > 0 && (alloc_flags & ALLOC_MIN_RESERVE))
+				alloc_flags |= ALLOC_HIGHATOMIC;
+		}
+		if (alloc_flags & ALLOC_MIN_RESERVE)
+			alloc_flags &= ~(unsigned int)ALLOC_CPUSET;
+	}
+	if (m->t.defrag_mode)
+		alloc_flags |= ALLOC_NOFRAGMENT;
+	return alloc_flags;
+}
+
+/* __gfp_pfmemalloc_flags() (6.12): reserves for __GFP_MEMALLOC and for the
+ * reclaimers themselves (PF_MEMALLOC: kswapd in the model).  OOM victims
+ * are not modelled. */
+static unsigned int __gfp_pfmemalloc_flags(const struct machine *m, gfp_t gfp)
+{
+	if (gfp & __GFP_NOMEMALLOC)
+		return 0;
+	if (gfp & __GFP_MEMALLOC)
+		return ALLOC_NO_WATERMARKS;
+	if (current_is_kswapd(m))
+		return ALLOC_NO_WATERMARKS;
+	return 0;
+}
+
+/*
+ * wake_all_kswapds() (6.12; spec §0.5 step 4): one wakeup_kswapd per node
+ * of the zonelist (one node here).  6.15 defrag_mode asks kswapd for at
+ * least pageblock order (spec §9.2).
+ */
+static void wake_all_kswapds(struct machine *m, unsigned int order, gfp_t gfp,
+			     const struct alloc_context *ac)
+{
+	unsigned int reclaim_order = order;
+
+	if (m->t.defrag_mode && reclaim_order < pageblock_order)
+		reclaim_order = pageblock_order;
+	mm_trace(m, "wake_all_kswapds order=%u", reclaim_order);
+	for (unsigned int i = ac->preferred_zoneref; i < m->nr_zonelist; i++) {
+		struct zone *zone = m->zonelist[i];
+
+		if (zone_idx(zone) > ac->highest_zoneidx || !managed_zone(zone))
+			continue;
+		wakeup_kswapd(zone, gfp, reclaim_order, ac->highest_zoneidx);
+		break;		/* one node: the first eligible zone's pgdat */
+	}
+}
+
+/* get_page_from_freelist() with a trace line (the slow path's attempts). */
+static pfn_t slowpath_freelist(struct machine *m, gfp_t gfp, unsigned int order,
+			       unsigned int alloc_flags, const struct alloc_context *ac, const char *why)
+{
+	pfn_t pfn = get_page_from_freelist(m, gfp, order, alloc_flags, ac);
+
+	mm_trace(m, "get_page_from_freelist (%s) order=%u flags=%s -> %s", why, order,
+		 mm_trace_alloc_flags(m, alloc_flags), pfn == PFN_NONE ? "none" : "page");
+	return pfn;
+}
+
+/* The K2026 order promotion (spec §0.6 item 4, UNCONFIRMED): non-movable
+ * requests under ALLOC_NOFRAGMENT reclaim and compact for a pageblock. */
+static unsigned int promoted_order(const struct machine *m, unsigned int order, unsigned int alloc_flags,
+				   const struct alloc_context *ac)
+{
+	if (mm_pol(m)->kernel == KERNEL_2026 && (alloc_flags & ALLOC_NOFRAGMENT) &&
+	    ac->migratetype != MIGRATE_MOVABLE && order < pageblock_order)
+		return pageblock_order;
+	return order;
+}
+
+/*
+ * __alloc_pages_direct_compact() — models mm/page_alloc.c (6.12; spec
+ * §4.2): try_to_compact_pages at `prio`; SKIPPED counts nothing (K2026:
+ * DEFERRED neither); otherwise compact_stall, then the captured block or
+ * a freelist attempt: success resets the zone's deferral and counts
+ * compact_success, failure compact_fail.  PSI and delay accounting are not
+ * modelled.  Under the K2026 order promotion the compaction target is the
+ * pageblock and no capture of the smaller request is attempted.
+ */
+static pfn_t __alloc_pages_direct_compact(struct machine *m, gfp_t gfp, unsigned int order,
+					  unsigned int alloc_flags, const struct alloc_context *ac,
+					  enum compact_priority prio, enum compact_result *compact_result)
+{
+	const bool costly = order > PAGE_ALLOC_COSTLY_ORDER;
+	unsigned int corder = promoted_order(m, order, alloc_flags, ac);
+	pfn_t page = PFN_NONE;
+
+	if (!order)
+		return PFN_NONE;
+	sim_stat_inc(m, SIM_DIRECT_COMPACT);
+	if (costly)
+		sim_stat_inc(m, SIM_DIRECT_COMPACT_COSTLY);
+	sim_path_push(m->sim, "__alloc_pages_direct_compact");
+	*compact_result = try_to_compact_pages(m, gfp, corder, alloc_flags, ac, prio, &page);
+	if (page != PFN_NONE && corder != order) {
+		free_one_page(m, page_zone(m, page), page, corder, FPI_NONE);
+		page = PFN_NONE;
+	}
+	mm_trace(m, "__alloc_pages_direct_compact order=%u prio=%s -> %s%s", corder, compact_prio_name(prio),
+		 compact_result_name(*compact_result), page != PFN_NONE ? " (captured)" : "");
+	if (*compact_result == COMPACT_SKIPPED ||
+	    (mm_pol(m)->kernel == KERNEL_2026 && *compact_result == COMPACT_DEFERRED)) {
+		sim_path_pop(m->sim);
+		return PFN_NONE;
+	}
+	count_vm_event(m, COMPACTSTALL);
+	if (costly)
+		sim_stat_inc(m, SIM_COMPACT_STALL_COSTLY);
+	if (page != PFN_NONE)
+		prep_new_page(m, page, order, gfp, alloc_flags);
+	else
+		page = slowpath_freelist(m, gfp, order, alloc_flags, ac, "after compaction");
+	if (page != PFN_NONE) {
+		struct zone *zone = page_zone(m, page);
+
+		zone->compact_blockskip_flush = false;
+		compaction_defer_reset(zone, (int)order, true);
+		count_vm_event(m, COMPACTSUCCESS);
+		sim_path_pop(m->sim);
+		return page;
+	}
+	count_vm_event(m, COMPACTFAIL);
+	sim_path_pop(m->sim);
+	sim_cond_resched(m->sim);
+	return PFN_NONE;
+}
+
+/* __perform_reclaim() (6.12): cond_resched, try_to_free_pages, cond_resched.
+ * PSI, fs_reclaim lockdep annotations and cpuset pressure are not modelled. */
+static unsigned long __perform_reclaim(struct machine *m, gfp_t gfp, unsigned int order,
+				       const struct alloc_context *ac)
+{
+	unsigned long progress;
+
+	sim_cond_resched(m->sim);
+	progress = try_to_free_pages(m, ac, order, gfp);
+	sim_cond_resched(m->sim);
+	return progress;
+}
+
+/*
+ * __alloc_pages_direct_reclaim() — models mm/page_alloc.c (6.12; spec
+ * §4.1): reclaim; no progress -> NULL (no drain); else a freelist attempt
+ * and, if it fails, once: unreserve_highatomic_pageblock(ac, false),
+ * drain_all_pages(NULL), another attempt.  Policy Va (noretry_skip_drain)
+ * skips that post-reclaim step for costly __GFP_NORETRY requests.
+ */
+static pfn_t __alloc_pages_direct_reclaim(struct machine *m, gfp_t gfp, unsigned int order,
+					  unsigned int alloc_flags, const struct alloc_context *ac,
+					  unsigned long *did_some_progress)
+{
+	const bool costly = order > PAGE_ALLOC_COSTLY_ORDER;
+	pfn_t page = PFN_NONE;
+	bool drained = false;
+
+	sim_stat_inc(m, SIM_DIRECT_RECLAIM);
+	if (costly)
+		sim_stat_inc(m, SIM_DIRECT_RECLAIM_COSTLY);
+	sim_path_push(m->sim, "__alloc_pages_direct_reclaim");
+	*did_some_progress = __perform_reclaim(m, gfp, promoted_order(m, order, alloc_flags, ac), ac);
+	if (!*did_some_progress)
+		goto out;
+retry:
+	page = slowpath_freelist(m, gfp, order, alloc_flags, ac, drained ? "after drain" : "after reclaim");
+	if (page == PFN_NONE && !drained) {
+		if (mm_pol(m)->noretry_skip_drain && costly && (gfp & __GFP_NORETRY)) {
+			mm_trace(m, "noretry-skip-drain: no unreserve/drain/retry");
+			goto out;
+		}
+		unreserve_highatomic_pageblock(m, ac, false);
+		mm_trace(m, "drain_all_pages(NULL)");
+		sim_stat_inc(m, SIM_DIRECT_DRAIN);
+		if (costly)
+			sim_stat_inc(m, SIM_DIRECT_DRAIN_COSTLY);
+		__drain_all_pages(m, NULL, false);
+		drained = true;
+		goto retry;
+	}
+out:
+	sim_path_pop(m->sim);
+	return page;
+}
+
+/*
+ * should_reclaim_retry() — models mm/page_alloc.c (6.12; spec §4.3).
+ * cond_resched at the end; the workqueue-worker sleep is not modelled.
+ */
+static bool should_reclaim_retry(struct machine *m, gfp_t gfp, unsigned int order,
+				 const struct alloc_context *ac, unsigned int alloc_flags,
+				 bool did_some_progress, int *no_progress_loops)
+{
+	bool ret = false;
+
+	(void)gfp;
+	if (did_some_progress && order <= PAGE_ALLOC_COSTLY_ORDER)
+		*no_progress_loops = 0;
+	else
+		(*no_progress_loops)++;
+	if (*no_progress_loops > MAX_RECLAIM_RETRIES)
+		goto out;
+	for (unsigned int i = ac->preferred_zoneref; i < m->nr_zonelist; i++) {
+		struct zone *zone = m->zonelist[i];
+		unsigned long available;
+
+		if (zone_idx(zone) > ac->highest_zoneidx)
+			continue;
+		available = zone_reclaimable_pages(zone);
+		available += zone_page_state_snapshot(zone, NR_FREE_PAGES);
+		if (__zone_watermark_ok(zone, order, min_wmark_pages(zone), (int)ac->highest_zoneidx,
+					alloc_flags, (long)available)) {
+			ret = true;
+			break;
+		}
+	}
+	sim_cond_resched(m->sim);
+out:
+	if (!ret)
+		ret = unreserve_highatomic_pageblock(m, ac, true);
+	mm_trace(m, "should_reclaim_retry no_progress_loops=%d -> %d", *no_progress_loops, ret);
+	return ret;
+}
+
+/* should_compact_retry() — models mm/page_alloc.c (6.12; spec §4.4). */
+static bool should_compact_retry(struct machine *m, const struct alloc_context *ac, unsigned int order,
+				 unsigned int alloc_flags, enum compact_result compact_result,
+				 enum compact_priority *compact_priority, int *compaction_retries)
+{
+	int max_retries = MAX_COMPACT_RETRIES, min_priority;
+	bool ret = false;
+
+	if (!order)
+		return false;
+	if (compact_result == COMPACT_SKIPPED) {
+		ret = compaction_zonelist_suitable(m, ac, (int)order, alloc_flags);
+		goto out;
+	}
+	if (compact_result == COMPACT_SUCCESS) {
+		if (order > PAGE_ALLOC_COSTLY_ORDER)
+			max_retries /= 4;
+		if (++(*compaction_retries) <= max_retries) {
+			ret = true;
+			goto out;
+		}
+	}
+	min_priority = order > PAGE_ALLOC_COSTLY_ORDER ? MIN_COMPACT_COSTLY_PRIORITY : MIN_COMPACT_PRIORITY;
+	if ((int)*compact_priority > min_priority) {
+		(*compact_priority)--;
+		*compaction_retries = 0;
+		ret = true;
+	}
+out:
+	mm_trace(m, "should_compact_retry result=%s -> %d prio=%s", compact_result_name(compact_result), ret,
+		 compact_prio_name(*compact_priority));
+	return ret;
+}
+
+/* __alloc_pages_cpuset_fallback() (6.12): no cpusets, one attempt. */
+static pfn_t __alloc_pages_cpuset_fallback(struct machine *m, gfp_t gfp, unsigned int order,
+					   unsigned int alloc_flags, const struct alloc_context *ac)
+{
+	return slowpath_freelist(m, gfp, order, alloc_flags | ALLOC_CPUSET, ac, "cpuset fallback");
+}
+
+/*
+ * __alloc_pages_may_oom() — models mm/page_alloc.c (6.12; spec §4.5) as
+ * an outcome: oom_lock trylock (held elsewhere: report progress and sleep
+ * a jiffy), a freelist attempt at the high watermark without direct
+ * reclaim, then the bail-outs (costly order, __GFP_RETRY_MAYFAIL,
+ * __GFP_THISNODE, lowmem-only requests: sim_oom_skipped).  Where the
+ * kernel would call out_of_memory() the model kills nothing: it counts
+ * sim_oom and reports no progress, so the request fails (oom_kill stays
+ * 0).  A __GFP_NOFAIL request gets the kernel's no-watermark attempt.
+ */
+static pfn_t __alloc_pages_may_oom(struct machine *m, gfp_t gfp, unsigned int order,
+				   const struct alloc_context *ac, unsigned long *did_some_progress)
+{
+	pfn_t page;
+
+	*did_some_progress = 0;
+	mm_charge(m, COST_oom_check, 1);
+	if (!sim_mutex_trylock(m->sim, &m->oom_lock)) {
+		*did_some_progress = 1;
+		if (sim_current(m->sim))
+			sim_sleep(m->sim, jiffies_ns(m, 1));
+		return PFN_NONE;
+	}
+	page = slowpath_freelist(m, (gfp | __GFP_HARDWALL) & ~__GFP_DIRECT_RECLAIM, order,
+				 ALLOC_WMARK_HIGH | ALLOC_CPUSET, ac, "oom, high watermark");
+	if (page != PFN_NONE)
+		goto out;
+	if (order > PAGE_ALLOC_COSTLY_ORDER || (gfp & (__GFP_RETRY_MAYFAIL | __GFP_THISNODE)) ||
+	    ac->highest_zoneidx < ZONE_NORMAL) {
+		sim_stat_inc(m, SIM_OOM_SKIPPED);
+		mm_trace(m, "__alloc_pages_may_oom: no OOM kill for this request");
+		goto out;
+	}
+	sim_stat_inc(m, SIM_OOM);
+	mm_trace(m, "__alloc_pages_may_oom: out_of_memory (not modelled: nothing is killed)");
+	if (gfp & __GFP_NOFAIL) {
+		*did_some_progress = 1;
+		page = __alloc_pages_cpuset_fallback(m, gfp, order, ALLOC_NO_WATERMARKS, ac);
+	}
+out:
+	sim_mutex_unlock(m->sim, &m->oom_lock);
+	return page;
+}
+
+/* __GFP_NOFAIL: the kernel loops until it gets a page.  The model gives up
+ * after this many passes through nopage (sim_nofail_giveup) so a run can
+ * never hang; a result that counts any has simulated a livelock. */
+#define NOFAIL_MAX_PASSES	64
+
+/*
+ * __alloc_pages_slowpath() — models mm/page_alloc.c (6.12 in the order of
+ * spec §0.5; the K2026 compact_first flow of spec §0.6 when
+ * m->policy->kernel is KERNEL_2026), with the page-allocator policy
+ * variants at the places their patches change:
+ *   V5/V6 (costly_noretry_noreclaim): at entry, before anything is derived
+ *     from the gfp, costly __GFP_NORETRY loses __GFP_DIRECT_RECLAIM
+ *     (V6 keeps it for __GFP_THISNODE when thisnode_exempt);
+ *   V4 (costly_noretry_kcompactd): after the freelist attempt and the
+ *     no-reclaim / PF_MEMALLOC checks, before any direct reclaim or
+ *     compaction (in the 6.12 flow: before the initial compaction), costly
+ *     __GFP_NORETRY wakes kcompactd for the preferred zone and fails;
+ *   Va (noretry_skip_drain): in __alloc_pages_direct_reclaim;
+ *   Vb (noretry_no_compaction): in gfp_compaction_allowed().
+ * Not modelled: cpusets and their retry cookies, memory policies, the
+ * stall warning (check_alloc_stall_warn), warn_alloc output, OOM victims.
+ * __GFP_NOFAIL is bounded (NOFAIL_MAX_PASSES).
  */
 static pfn_t __alloc_pages_slowpath(struct machine *m, gfp_t gfp, unsigned int order,
 				    struct alloc_context *ac)
 {
-	(void)gfp;
-	(void)order;
-	(void)ac;
-	sim_stat_inc(m, SIM_SLOWPATH_UNMODELLED);
+	const struct mm_policy *pol = mm_pol(m);
+	const bool costly = order > PAGE_ALLOC_COSTLY_ORDER;
+	const bool k2026 = pol->kernel == KERNEL_2026;
+	const bool costly_noretry = costly && (gfp & __GFP_NORETRY);
+	bool can_direct_reclaim, can_compact, nofail, compact_first = false, nofrag_retry_done = false;
+	enum compact_priority compact_priority;
+	enum compact_result compact_result;
+	unsigned long did_some_progress = 0;
+	int compaction_retries, no_progress_loops, nofail_passes = 0;
+	unsigned int alloc_flags, reserve_flags;
+	pfn_t page = PFN_NONE;
+
+	sim_path_push(m->sim, "__alloc_pages_slowpath");
+	sim_stat_inc(m, SIM_SLOWPATH);
+	sim_stat_inc_order(m, SIM_SLOWPATH_ORDER_0, order);
+	if (costly_noretry) {
+		sim_stat_inc(m, SIM_COSTLY_NORETRY);
+		sim_stat_inc(m, (enum sim_stat_item)(SIM_COSTLY_NORETRY_ORDER_4 + (order - 4)));
+	}
+	mm_trace(m, "__alloc_pages_slowpath order=%u gfp=%s flow=%s", order, mm_trace_gfp(m, gfp),
+		 k2026 ? "2026" : "6.12");
+
+	/* V5/V6: clear direct reclaim at entry for costly NORETRY */
+	if (pol->costly_noretry_noreclaim && costly_noretry &&
+	    !(pol->thisnode_exempt && (gfp & __GFP_THISNODE))) {
+		gfp &= ~(gfp_t)__GFP_DIRECT_RECLAIM;
+		sim_stat_inc(m, SIM_POLICY_NORECLAIM);
+		mm_trace(m, "policy %s: costly __GFP_NORETRY loses __GFP_DIRECT_RECLAIM", pol->name);
+	}
+	can_direct_reclaim = gfp & __GFP_DIRECT_RECLAIM;
+	can_compact = gfp_compaction_allowed(m, gfp);
+	if (k2026)
+		can_compact = can_compact && can_direct_reclaim;
+	nofail = gfp & __GFP_NOFAIL;
+
+	/* restart: (cpuset and zonelist races are not modelled) */
+	mm_charge(m, COST_slowpath_entry, 1);
+	compaction_retries = 0;
+	no_progress_loops = 0;
+	compact_result = COMPACT_SKIPPED;
+	compact_priority = DEF_COMPACT_PRIORITY;
+	alloc_flags = gfp_to_alloc_flags(m, gfp, order);
+	if (ac->no_zone)
+		goto nopage;
+	if (k2026) {
+		/* the 2026 loop starts at retry: one wake + freelist per pass */
+		compact_first = can_compact &&
+				(costly || (order > 0 && ac->migratetype != MIGRATE_MOVABLE));
+		if (compact_first)
+			compact_priority = COMPACT_PRIO_ASYNC;
+		goto retry;
+	}
+
+	if (alloc_flags & ALLOC_KSWAPD)
+		wake_all_kswapds(m, order, gfp, ac);
+	page = slowpath_freelist(m, gfp, order, alloc_flags, ac, "min watermark");
+	if (page != PFN_NONE)
+		goto got_pg;
+
+	{
+		/* V4 in the 6.12 flow: before the initial compaction */
+		if (pol->costly_noretry_kcompactd && costly_noretry && can_direct_reclaim)
+			goto kcompactd_handoff;
+		/* initial compaction for costly and non-movable high orders */
+		if (can_direct_reclaim && can_compact &&
+		    (costly || (order > 0 && ac->migratetype != MIGRATE_MOVABLE)) &&
+		    !__gfp_pfmemalloc_flags(m, gfp)) {
+			page = __alloc_pages_direct_compact(m, gfp, order, alloc_flags, ac,
+							    INIT_COMPACT_PRIORITY, &compact_result);
+			if (page != PFN_NONE)
+				goto got_pg;
+			if (costly_noretry) {
+				if (compact_result == COMPACT_SKIPPED || compact_result == COMPACT_DEFERRED) {
+					mm_trace(m, "costly __GFP_NORETRY: compaction %s, fail",
+						 compact_result_name(compact_result));
+					goto nopage;
+				}
+				if (gfp & __GFP_THISNODE)
+					goto nopage;
+				compact_priority = INIT_COMPACT_PRIORITY;
+			}
+		}
+	}
+
+retry:
+	if (alloc_flags & ALLOC_KSWAPD)
+		wake_all_kswapds(m, order, gfp, ac);
+	reserve_flags = __gfp_pfmemalloc_flags(m, gfp);
+	if (reserve_flags)
+		alloc_flags = reserve_flags | (alloc_flags & ALLOC_KSWAPD);
+	page = slowpath_freelist(m, gfp, order, alloc_flags, ac, "retry");
+	if (page != PFN_NONE)
+		goto got_pg;
+
+	if (!can_direct_reclaim) {
+		/* K2026 under defrag_mode: one retry without NOFRAGMENT first */
+		if (k2026 && m->t.defrag_mode && (alloc_flags & ALLOC_NOFRAGMENT) && !nofrag_retry_done) {
+			alloc_flags &= ~(unsigned int)ALLOC_NOFRAGMENT;
+			nofrag_retry_done = true;
+			goto retry;
+		}
+		goto nopage;
+	}
+	if (current_is_kswapd(m))	/* PF_MEMALLOC: no reclaim recursion */
+		goto nopage;
+
+	/* V4 in the 2026 flow: after the stall-warning check, before direct
+	 * reclaim or compaction */
+	if (k2026 && pol->costly_noretry_kcompactd && costly_noretry)
+		goto kcompactd_handoff;
+
+	if (!compact_first) {
+		page = __alloc_pages_direct_reclaim(m, gfp, order, alloc_flags, ac, &did_some_progress);
+		if (page != PFN_NONE)
+			goto got_pg;
+	}
+	page = __alloc_pages_direct_compact(m, gfp, order, alloc_flags, ac, compact_priority,
+					    &compact_result);
+	if (page != PFN_NONE)
+		goto got_pg;
+
+	if (compact_first) {
+		/* UNCONFIRMED switch: 6.12's early bail kept in the 2026 flow */
+		if (pol->k2026_noretry_bail && costly_noretry &&
+		    (compact_result == COMPACT_SKIPPED || compact_result == COMPACT_DEFERRED))
+			goto nopage;
+		if ((gfp & __GFP_NORETRY) && (gfp & __GFP_THISNODE))
+			goto nopage;
+		if (!(gfp & __GFP_NORETRY))
+			compact_priority = DEF_COMPACT_PRIORITY;
+		compact_first = false;
+		sim_stat_inc(m, SIM_SLOWPATH_RETRY);
+		goto retry;
+	}
+
+	if (gfp & __GFP_NORETRY)
+		goto nopage;
+	if (costly && (!can_compact || !(gfp & __GFP_RETRY_MAYFAIL)))
+		goto nopage;
+	if (should_reclaim_retry(m, gfp, order, ac, alloc_flags, did_some_progress > 0, &no_progress_loops)) {
+		sim_stat_inc(m, SIM_RECLAIM_RETRY);
+		sim_stat_inc(m, SIM_SLOWPATH_RETRY);
+		goto retry;
+	}
+	if (did_some_progress > 0 && can_compact &&
+	    should_compact_retry(m, ac, order, alloc_flags, compact_result, &compact_priority,
+				 &compaction_retries)) {
+		sim_stat_inc(m, SIM_COMPACT_RETRY);
+		sim_stat_inc(m, SIM_SLOWPATH_RETRY);
+		goto retry;
+	}
+	/* 6.15 defrag_mode: reclaim and compaction failed to prevent the
+	 * fallback; allow it once */
+	if (m->t.defrag_mode && (alloc_flags & ALLOC_NOFRAGMENT)) {
+		alloc_flags &= ~(unsigned int)ALLOC_NOFRAGMENT;
+		sim_stat_inc(m, SIM_SLOWPATH_RETRY);
+		goto retry;
+	}
+	page = __alloc_pages_may_oom(m, gfp, order, ac, &did_some_progress);
+	if (page != PFN_NONE)
+		goto got_pg;
+	if (did_some_progress) {
+		no_progress_loops = 0;
+		sim_stat_inc(m, SIM_SLOWPATH_RETRY);
+		goto retry;
+	}
+	goto nopage;
+
+kcompactd_handoff:
+	sim_stat_inc(m, SIM_POLICY_KCOMPACTD);
+	mm_trace(m, "policy %s: costly __GFP_NORETRY wakes kcompactd and fails", pol->name);
+	wakeup_kcompactd(m->zonelist[ac->preferred_zoneref]->zone_pgdat, (int)order, (int)ac->highest_zoneidx);
+	/* fall through */
+nopage:
+	if (nofail) {
+		if (!can_direct_reclaim)
+			goto fail;
+		page = __alloc_pages_cpuset_fallback(m, gfp, order, ALLOC_MIN_RESERVE, ac);
+		if (page != PFN_NONE)
+			goto got_pg;
+		if (++nofail_passes >= NOFAIL_MAX_PASSES) {
+			sim_stat_inc(m, SIM_NOFAIL_GIVEUP);
+			goto fail;
+		}
+		sim_cond_resched(m->sim);
+		sim_stat_inc(m, SIM_SLOWPATH_RETRY);
+		goto retry;
+	}
+fail:
+	sim_stat_inc(m, SIM_SLOWPATH_FAIL);
+	sim_stat_inc_order(m, SIM_SLOWPATH_FAIL_ORDER_0, order);
+	if (costly_noretry) {
+		sim_stat_inc(m, SIM_COSTLY_NORETRY_FAIL);
+		sim_stat_inc(m, (enum sim_stat_item)(SIM_COSTLY_NORETRY_FAIL_ORDER_4 + (order - 4)));
+	}
+	mm_trace(m, "__alloc_pages_slowpath order=%u -> fail", order);
+	sim_path_pop(m->sim);
 	return PFN_NONE;
+got_pg:
+	mm_trace(m, "__alloc_pages_slowpath order=%u -> page", order);
+	sim_path_pop(m->sim);
+	return page;
 }
 
 /*
@@ -1302,19 +1891,23 @@ pfn_t __alloc_pages(struct machine *m, gfp_t gfp, unsigned int order, struct all
 	prepare_alloc_pages(m, gfp, order, &ac, &alloc_flags);
 	alloc_flags |= alloc_flags_nofragment(m, ac.no_zone ? NULL : m->zonelist[ac.preferred_zoneref],
 					      gfp);
-
+	mm_trace(m, "__alloc_pages order=%u gfp=%s", order, mm_trace_gfp(m, gfp));
 	pfn = get_page_from_freelist(m, gfp, order, alloc_flags, &ac);
 	if (likely(pfn != PFN_NONE)) {
 		info->fast_path = true;
 		goto out;
 	}
+	mm_trace(m, "get_page_from_freelist (fast path) order=%u flags=%s -> none", order,
+		 mm_trace_alloc_flags(m, alloc_flags));
 	sim_stat_inc(m, SIM_FASTPATH_FAIL);
 	ac.spread_dirty_pages = false;
 	info->slow_path = true;
 	pfn = __alloc_pages_slowpath(m, gfp, order, &ac);
 out:
-	if (pfn != PFN_NONE)
+	if (pfn != PFN_NONE) {
 		info->zone = zone_idx(page_zone(m, pfn));
+		mm_trace(m, "__alloc_pages order=%u -> pfn %u (%s)", order, pfn, zone_names[info->zone]);
+	}
 	m->mm_busy--;
 	mm_op_done(m);
 	return pfn;
@@ -1480,9 +2073,11 @@ void free_unref_page(struct machine *m, pfn_t pfn, unsigned int order)
 
 /*
  * __free_pages() (6.12): the model has no refcounts, so this is the last
- * reference.  free_pages_prepare()'s bad-page checks become assertions:
- * the pfn must be the head of an allocated block of this order, off the
- * LRU and not under writeback.
+ * reference — unless reclaim or compaction has the folio isolated, whose
+ * reference then is the last one (the isolator frees it).
+ * free_pages_prepare()'s bad-page checks become assertions: the pfn must
+ * be the head of an allocated block of this order, off the LRU and not
+ * under writeback.
  */
 void __free_pages(struct machine *m, pfn_t pfn, unsigned int order)
 {
@@ -1495,6 +2090,18 @@ void __free_pages(struct machine *m, pfn_t pfn, unsigned int order)
 		SIM_BUG("__free_pages: pfn %u is not a freeable order-%u block (type %d order %u flags %#x)",
 			pfn, order, page_type(page), page_order(page), page->flags);
 	m->mm_busy++;
+	if (unlikely(m->isolated.nr) && folio_isolation_held(m, pfn)) {
+		/* reclaim or compaction holds it: the owner's reference goes,
+		 * the isolator's put frees it */
+		if (page->mapping)
+			SIM_BUG("__free_pages: isolated folio at pfn %u freed while still in mapping %u",
+				pfn, page->mapping);
+		folio_isolation_orphan(m, pfn);
+		sim_stat_inc(m, SIM_ISOLATED_FREE_DEFERRED);
+		m->mm_busy--;
+		mm_op_done(m);
+		return;
+	}
 	free_unref_page(m, pfn, order);
 	m->mm_busy--;
 	mm_op_done(m);
@@ -1705,21 +2312,5 @@ bool take_page_off_buddy(struct machine *m, pfn_t pfn)
 	return ret;
 }
 
-/* ---- placeholders owned by other subsystems --------------------------------------- */
-
-/*
- * wakeup_kswapd() — PLACEHOLDER until mm/vmscan.c lands (reclaim issue):
- * the request is only counted (sim_wakeup_kswapd); no kswapd runs, so the
- * watermark boost is never worked off.  The reclaim issue deletes this
- * definition (a duplicate symbol would fail the link).
- */
-void wakeup_kswapd(struct zone *zone, gfp_t gfp, unsigned int order,
-		   enum zone_type highest_zoneidx)
-{
-	(void)gfp;
-	(void)order;
-	(void)highest_zoneidx;
-	sim_stat_inc(zone->machine, SIM_WAKEUP_KSWAPD);
-}
-
-/* node_dirty_ok() is in page-writeback.c (the kernel's place for it). */
+/* wakeup_kswapd() is in vmscan.c, node_dirty_ok() in page-writeback.c (the
+ * kernel's places for them). */

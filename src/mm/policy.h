@@ -61,6 +61,10 @@ struct mm_policy {
 
 	/* ---- base, not part of a variant (set by the run driver) ---- */
 	enum kernel_gen kernel;
+	bool k2026_noretry_bail;	/* KERNEL_2026 only: keep 6.12's early bail-out of a costly
+					 * NORETRY request whose first compaction was SKIPPED or
+					 * DEFERRED (spec §0.6 item 3: UNCONFIRMED; the
+					 * transliteration has no bail, so the default is off) */
 };
 
 extern const struct mm_policy mm_policies[];

@@ -196,6 +196,55 @@ static enum node_stat_item isolated_item(const struct page *page)
  * NR_ISOLATED_* accounting to its callers; every caller does it, so the
  * model does it here.
  */
+/* ---- the isolation reference (see swap.h) ------------------------------------ */
+
+#define ISOLATION_ORPHAN	1	/* tag: the owner freed it */
+
+void folio_isolation_get(struct machine *m, pfn_t pfn)
+{
+	if (!pfn_set_add(&m->isolated, pfn))
+		SIM_BUG("folio at pfn %u isolated twice", pfn);
+}
+
+bool folio_isolation_held(const struct machine *m, pfn_t pfn)
+{
+	return pfn_set_has(&m->isolated, pfn);
+}
+
+bool folio_isolation_orphaned(const struct machine *m, pfn_t pfn)
+{
+	uint8_t *tag = pfn_set_tag((struct pfn_set *)&m->isolated, pfn);
+
+	return tag && (*tag & ISOLATION_ORPHAN);
+}
+
+void folio_isolation_orphan(struct machine *m, pfn_t pfn)
+{
+	uint8_t *tag = pfn_set_tag(&m->isolated, pfn);
+
+	SIM_ASSERT(tag);
+	*tag |= ISOLATION_ORPHAN;
+}
+
+bool folio_isolation_put(struct machine *m, pfn_t pfn)
+{
+	bool orphan = folio_isolation_orphaned(m, pfn);
+
+	if (!pfn_set_del(&m->isolated, pfn))
+		SIM_BUG("folio at pfn %u released but not isolated", pfn);
+	return orphan;
+}
+
+void folio_free_orphan(struct machine *m, pfn_t pfn)
+{
+	struct page *page = pfn_to_page(m, pfn);
+	unsigned int order = page_order(page);
+
+	mod_node_page_state(&m->node, isolated_item(page), -(long)folio_nr_pages(page));
+	page->flags = 0;
+	free_unref_page(m, pfn, order);
+}
+
 bool folio_isolate_lru(struct machine *m, pfn_t pfn)
 {
 	struct lruvec *lruvec = folio_lruvec(m, pfn);
@@ -205,6 +254,7 @@ bool folio_isolate_lru(struct machine *m, pfn_t pfn)
 		return false;
 	sim_spin_lock(m->sim, &lruvec->lru_lock);
 	lruvec_del_folio(m, lruvec, pfn);
+	folio_isolation_get(m, pfn);
 	page->flags |= PG_isolated;
 	mod_node_page_state(&m->node, isolated_item(page), (long)folio_nr_pages(page));
 	mm_charge(m, COST_lru_move, 1);
@@ -212,10 +262,16 @@ bool folio_isolate_lru(struct machine *m, pfn_t pfn)
 	return true;
 }
 
+/* folio_putback_lru(): back through the lru_add batch, or — the owner
+ * having let go meanwhile — freed (the isolator's put was the last). */
 void folio_putback_lru(struct machine *m, pfn_t pfn)
 {
 	struct page *page = pfn_to_page(m, pfn);
 
+	if (folio_isolation_put(m, pfn)) {
+		folio_free_orphan(m, pfn);
+		return;
+	}
 	SIM_ASSERT(page->flags & PG_isolated);
 	page->flags &= (uint8_t)~PG_isolated;
 	mod_node_page_state(&m->node, isolated_item(page), -(long)folio_nr_pages(page));
@@ -234,9 +290,10 @@ void folio_lru_forget(struct machine *m, pfn_t pfn)
 		sim_spin_unlock(m->sim, &lruvec->lru_lock);
 		return;
 	}
-	if (page->flags & PG_isolated) {
-		page->flags &= (uint8_t)~PG_isolated;
-		mod_node_page_state(&m->node, isolated_item(page), -(long)folio_nr_pages(page));
+	if (folio_isolation_held(m, pfn)) {
+		/* Reclaim or compaction holds it (the kernel's isolation
+		 * reference): the isolator frees it when it finds the owner
+		 * gone (__free_pages defers the free). */
 		return;
 	}
 	/* Still in a per-CPU lru_add batch: the kernel would drain the batch

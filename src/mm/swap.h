@@ -148,9 +148,32 @@ void folio_rotate_reclaimable(struct machine *m, pfn_t pfn);
 bool folio_isolate_lru(struct machine *m, pfn_t pfn);
 void folio_putback_lru(struct machine *m, pfn_t pfn);
 
+/*
+ * The isolation reference.  In the kernel an isolator (reclaim,
+ * compaction, folio_isolate_lru's callers) holds a folio reference, so an
+ * owner that truncates or unmaps the folio meanwhile only drops its own
+ * and the isolator's final put frees it.  The model has no refcounts:
+ * isolators register the folio here (folio_isolation_get); an owner's
+ * __free_pages on a registered folio only marks it orphaned; the
+ * isolator's folio_isolation_put says whether it must free the folio.
+ * PG_isolated stays the flag others see; the registry is what decides,
+ * so an owner clearing page flags before freeing changes nothing.
+ */
+void folio_isolation_get(struct machine *m, pfn_t pfn);
+bool folio_isolation_held(const struct machine *m, pfn_t pfn);
+bool folio_isolation_orphaned(const struct machine *m, pfn_t pfn);
+void folio_isolation_orphan(struct machine *m, pfn_t pfn);	/* __free_pages */
+bool folio_isolation_put(struct machine *m, pfn_t pfn);		/* true: free it now */
+/* Free an isolated folio whose owner let go: the isolation count and
+ * flags are cleared and the block freed (the kernel's last folio_put). */
+void folio_free_orphan(struct machine *m, pfn_t pfn);
+
 /* Remove a folio from wherever the LRU machinery holds it — its list or a
  * per-CPU batch — before it is freed (the kernel's folios_put path via
- * __folio_clear_lru_flags + lruvec_del_folio).  No-op if it holds none. */
+ * __folio_clear_lru_flags + lruvec_del_folio).  No-op if it holds none.
+ * A folio an isolator holds (folio_isolation_held) stays isolated: the
+ * owner's __free_pages() then leaves the block to the isolator, whose
+ * folio_isolation_put() frees it. */
 void folio_lru_forget(struct machine *m, pfn_t pfn);
 
 #endif /* SLOWPATH_MM_SWAP_H */

@@ -230,12 +230,72 @@
 	X(SIM_WATERMARK_BOOST,	"sim_watermark_boost")	/* boost_watermark raised the boost */ \
 	X(SIM_NOFRAGMENT_RETRY,	"sim_nofragment_retry")	/* second zonelist pass without NOFRAGMENT */ \
 	X(SIM_ZONE_BELOW_HIGH,	"sim_zone_below_high")	/* ZONE_BELOW_HIGH set by the probe */ \
-	X(SIM_WAKEUP_KSWAPD,	"sim_wakeup_kswapd")	/* kswapd wake requests (kswapd not yet modelled) */ \
+	X(SIM_WAKEUP_KSWAPD,	"sim_wakeup_kswapd")	/* wakeup_kswapd() calls (wake requests) */ \
 	X(SIM_HIGHATOMIC_RESERVE, "sim_highatomic_reserve") /* pageblocks reserved HIGHATOMIC */ \
 	X(SIM_HIGHATOMIC_UNRESERVE, "sim_highatomic_unreserve") /* reserves released */ \
 	X(SIM_FASTPATH_FAIL,	"sim_fastpath_fail")	/* first get_page_from_freelist failed */ \
-	X(SIM_SLOWPATH_UNMODELLED, "sim_slowpath_unmodelled") /* failed: slow path not built yet */ \
+	SIM_SLOWPATH_ITEMS(X) \
 	SIM_PAGECACHE_STAT_ITEMS(X)
+
+/* FOR_ALL_ORDERS(): one model counter per order 0..10, or per costly
+ * order 4..10, in order. */
+#define SIM_ORDERS(X, E, n)						\
+	X(E##_0, n "0") X(E##_1, n "1") X(E##_2, n "2") X(E##_3, n "3")	\
+	SIM_COSTLY_ORDERS(X, E, n)
+#define SIM_COSTLY_ORDERS(X, E, n)					\
+	X(E##_4, n "4") X(E##_5, n "5") X(E##_6, n "6") X(E##_7, n "7")	\
+	X(E##_8, n "8") X(E##_9, n "9") X(E##_10, n "10")
+
+/*
+ * Model-only counters of the slow path, compaction, reclaim and the kernel
+ * threads (docs/slowpath.md lists where each moves).  "costly" counters
+ * count only requests of order > PAGE_ALLOC_COSTLY_ORDER, which is how the
+ * policy comparison separates the page-cache large-folio attempts from
+ * everything else.
+ */
+#define SIM_SLOWPATH_ITEMS(X)						\
+	X(SIM_SLOWPATH,		"sim_slowpath")		/* __alloc_pages_slowpath entries */ \
+	SIM_ORDERS(X, SIM_SLOWPATH_ORDER, "sim_slowpath_order")		\
+	X(SIM_SLOWPATH_FAIL,	"sim_slowpath_fail")	/* slow path returned no page */ \
+	SIM_ORDERS(X, SIM_SLOWPATH_FAIL_ORDER, "sim_slowpath_fail_order")	\
+	X(SIM_SLOWPATH_RETRY,	"sim_slowpath_retry")	/* goto retry taken */ \
+	X(SIM_COSTLY_NORETRY,	"sim_costly_noretry")	/* costly __GFP_NORETRY slow-path entries */ \
+	SIM_COSTLY_ORDERS(X, SIM_COSTLY_NORETRY_ORDER, "sim_costly_noretry_order") \
+	X(SIM_COSTLY_NORETRY_FAIL, "sim_costly_noretry_fail") /* ... that failed */ \
+	SIM_COSTLY_ORDERS(X, SIM_COSTLY_NORETRY_FAIL_ORDER, "sim_costly_noretry_fail_order") \
+	X(SIM_POLICY_NORECLAIM,	"sim_policy_noreclaim")	/* V5/V6 cleared __GFP_DIRECT_RECLAIM */ \
+	X(SIM_POLICY_KCOMPACTD,	"sim_policy_kcompactd")	/* V4 handed off to kcompactd and failed */ \
+	X(SIM_DIRECT_COMPACT,	"sim_direct_compact")	/* __alloc_pages_direct_compact calls, order > 0 */ \
+	X(SIM_DIRECT_COMPACT_COSTLY, "sim_direct_compact_costly") /* ... of costly requests */ \
+	X(SIM_COMPACT_STALL_COSTLY, "sim_compact_stall_costly") /* compact_stall of costly requests */ \
+	X(SIM_COMPACT_SKIPPED,	"sim_compact_skipped")	/* try_to_compact_pages -> SKIPPED */ \
+	X(SIM_COMPACT_DEFERRED,	"sim_compact_deferred")	/* ... -> DEFERRED */ \
+	X(SIM_COMPACT_CONTENDED, "sim_compact_contended") /* compact_zone -> CONTENDED */ \
+	X(SIM_COMPACT_CAPTURE,	"sim_compact_capture")	/* a freed block captured for the compactor */ \
+	X(SIM_COMPACT_DEFER,	"sim_compact_defer")	/* defer_compaction() */ \
+	X(SIM_COMPACT_RESTART,	"sim_compact_restart")	/* skip bits cleared by compaction_restarting */ \
+	X(SIM_DIRECT_RECLAIM,	"sim_direct_reclaim")	/* __alloc_pages_direct_reclaim calls */ \
+	X(SIM_DIRECT_RECLAIM_COSTLY, "sim_direct_reclaim_costly") /* ... of costly requests */ \
+	X(SIM_RECLAIM_COMPACTION_READY, "sim_reclaim_compaction_ready") /* try_to_free_pages returned 1 unreclaimed */ \
+	X(SIM_DIRECT_DRAIN,	"sim_direct_drain")	/* drain_all_pages(NULL) after direct reclaim */ \
+	X(SIM_DIRECT_DRAIN_COSTLY, "sim_direct_drain_costly") /* ... of costly requests */ \
+	X(SIM_RECLAIM_RETRY,	"sim_reclaim_retry")	/* should_reclaim_retry said yes */ \
+	X(SIM_COMPACT_RETRY,	"sim_compact_retry")	/* should_compact_retry said yes */ \
+	X(SIM_OOM,		"sim_oom")		/* __alloc_pages_may_oom would call out_of_memory */ \
+	X(SIM_OOM_SKIPPED,	"sim_oom_skipped")	/* ... bailed out (costly, RETRY_MAYFAIL, THISNODE, lowmem) */ \
+	X(SIM_NOFAIL_GIVEUP,	"sim_nofail_giveup")	/* __GFP_NOFAIL loop cut off (see docs/slowpath.md) */ \
+	X(SIM_KSWAPD_WAKE,	"sim_kswapd_wake")	/* wakeup_kswapd woke a sleeping kswapd */ \
+	X(SIM_WAKEUP_KCOMPACTD,	"sim_wakeup_kcompactd")	/* wakeup_kcompactd() calls, order > 0 */ \
+	X(SIM_KCOMPACTD_WAKE,	"sim_kcompactd_wake")	/* ... that woke a sleeping kcompactd */ \
+	X(SIM_KCOMPACTD_PROACTIVE, "sim_kcompactd_proactive") /* proactive compact_node runs */ \
+	X(SIM_RECLAIM_THROTTLE,	"sim_reclaim_throttle")	/* reclaim_throttle() sleeps */ \
+	X(SIM_RECLAIM_THROTTLE_WRITEBACK, "sim_reclaim_throttle_writeback") \
+	X(SIM_RECLAIM_THROTTLE_ISOLATED, "sim_reclaim_throttle_isolated") \
+	X(SIM_RECLAIM_THROTTLE_NOPROGRESS, "sim_reclaim_throttle_noprogress") \
+	X(SIM_RECLAIM_THROTTLE_CONGESTED, "sim_reclaim_throttle_congested") \
+	X(SIM_KSWAPD_BOOST_RECLAIM, "sim_kswapd_boost_reclaim") /* balance_pgdat runs that started boosted */ \
+	X(SIM_ISOLATED_FREE_DEFERRED, "sim_isolated_free_deferred") /* owner freed a folio an isolator held */ \
+	X(SIM_FOLIO_LOCK_CONTENDED, "sim_folio_lock_contended") /* folio_trylock failed */
 
 /* Page cache, writeback and processes (filemap.c, page-writeback.c,
  * memory.c, hugetlb.c).  sim_pagecache_attempt_orderN counts every

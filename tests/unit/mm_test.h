@@ -59,7 +59,8 @@ static inline int mm_env_config(struct mm_env *e, const char *const *kv)
  * SIM_DEBUG>=3 builds mm_check runs after every mm operation (a violation
  * stops the test program); tests that break invariants on purpose, or run
  * long loops on large machines, set their own interval. */
-static inline struct machine *mm_env_create(struct mm_env *e, const char *const *kv)
+static inline struct machine *mm_env_create_policy(struct mm_env *e, const char *const *kv,
+						   const struct mm_policy *policy)
 {
 	struct sim_config sc = { 0 };
 
@@ -68,10 +69,15 @@ static inline struct machine *mm_env_create(struct mm_env *e, const char *const 
 	sc.ncpus = (unsigned int)e->cfg.cpus;
 	sc.seed = 1;
 	e->sim = sim_create(&sc);
-	e->m = machine_create(e->sim, &e->cfg, &e->sysctl, NULL, e->err, sizeof(e->err));
+	e->m = machine_create(e->sim, &e->cfg, &e->sysctl, policy, e->err, sizeof(e->err));
 	if (e->m)
 		mm_set_check_interval(e->m, 1);
 	return e->m;
+}
+
+static inline struct machine *mm_env_create(struct mm_env *e, const char *const *kv)
+{
+	return mm_env_create_policy(e, kv, NULL);
 }
 
 static inline void mm_env_destroy(struct mm_env *e)
@@ -149,6 +155,55 @@ static inline char *slurp(const char *path)
 	}
 	fclose(f);
 	return buf;
+}
+
+/* The first differing line of two texts, for a failure message. */
+static inline void mm_first_diff(const char *a, const char *b, char *out, size_t len)
+{
+	int line = 1;
+
+	while (*a && *a == *b) {
+		if (*a == '\n')
+			line++;
+		a++;
+		b++;
+	}
+	while (line > 1 && a[-1] != '\n')
+		a--, b--;
+	snprintf(out, len, "line %d:\n  expected: %.*s\n  got:      %.*s", line,
+		 (int)strcspn(a, "\n"), a, (int)strcspn(b, "\n"), b);
+}
+
+/*
+ * Compare `got` with the golden file `path`, failing the current test at
+ * file:line with the first differing line; with UPDATE_GOLDEN set in the
+ * environment, (re)write the file instead (review the diff!).
+ */
+static inline void mm_check_golden(const char *file, int line, const char *path, const char *got)
+{
+	char diff[512];
+	char *want;
+
+	if (getenv("UPDATE_GOLDEN")) {
+		char tmp[300];
+		FILE *f;
+
+		snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+		f = fopen(tmp, "w");
+		if (!f || fputs(got, f) < 0 || fclose(f) || rename(tmp, path))
+			harness_fail(file, line, "cannot write %s", path);
+		return;
+	}
+	want = slurp(path);
+	if (!want) {
+		harness_fail(file, line, "%s missing (UPDATE_GOLDEN=1 creates it)", path);
+		return;
+	}
+	if (strcmp(want, got) != 0) {
+		mm_first_diff(want, got, diff, sizeof(diff));
+		harness_fail(file, line, "%s differs, %s", path, diff);
+	}
+	free(want);
 }
 
 /* Hold / release this CPU's pcp lock of a zone so allocations and frees

@@ -14,49 +14,12 @@
 
 #define GOLDEN_DIR "tests/golden/1001-mm-buddy-script/expected/"
 
-/* The first differing line, for the failure message. */
-static void first_diff(const char *a, const char *b, char *out, size_t len)
-{
-	int line = 1;
-
-	while (*a && *a == *b) {
-		if (*a == '\n')
-			line++;
-		a++;
-		b++;
-	}
-	while (line > 1 && a[-1] != '\n')
-		a--, b--;
-	snprintf(out, len, "line %d:\n  expected: %.*s\n  got:      %.*s", line,
-		 (int)strcspn(a, "\n"), a, (int)strcspn(b, "\n"), b);
-}
-
 static void check_golden(const char *name, const char *got)
 {
-	char path[256], diff[512];
-	char *want;
+	char path[256];
 
 	snprintf(path, sizeof(path), GOLDEN_DIR "%s", name);
-	if (getenv("UPDATE_GOLDEN")) {
-		char tmp[300];
-		FILE *f;
-
-		snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-		f = fopen(tmp, "w");
-		if (!f || fputs(got, f) < 0 || fclose(f) || rename(tmp, path))
-			harness_fail(__FILE__, __LINE__, "cannot write %s", path);
-		return;
-	}
-	want = slurp(path);
-	if (!want) {
-		harness_fail(__FILE__, __LINE__, "%s missing (UPDATE_GOLDEN=1 creates it)", path);
-		return;
-	}
-	if (strcmp(want, got) != 0) {
-		first_diff(want, got, diff, sizeof(diff));
-		harness_fail(__FILE__, __LINE__, "%s differs, %s", path, diff);
-	}
-	free(want);
+	mm_check_golden(__FILE__, __LINE__, path, got);
 }
 
 /* The script.  Every step is deterministic (no RNG): CPU choice, gfp,

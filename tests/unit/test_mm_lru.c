@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 
+#include "mm/compaction.h"
 #include "mm/mmzone.h"
 #include "mm/pagemap.h"
 #include "mm/swap.h"
@@ -85,9 +86,12 @@ TEST(index_lookup_and_eexist)
 	mm_env_destroy(&e);
 }
 
-/* A test of the remove path reclaim will use: isolate from the LRU, remove
- * from the mapping, free.  Expect the counters back at zero, the index
- * empty, the pages free again and mm_check clean. */
+/* A test of an owner freeing a folio that an isolator holds: isolate from
+ * the LRU, the owner removes it from the mapping and frees it (deferred:
+ * the isolator holds the last reference), the isolator's putback frees
+ * it.  Expect the isolated count to stay until the putback, then the
+ * counters back at zero, the index empty, the pages free again and
+ * mm_check clean. */
 TEST(remove_and_free)
 {
 	struct mm_env e;
@@ -108,10 +112,15 @@ TEST(remove_and_free)
 	ASSERT_TRUE(folio_isolate_lru(m, pfn));
 	ASSERT_EQ(node_page_state_exact(&m->node, NR_ISOLATED_ANON), 1);
 	ASSERT_FALSE(folio_isolate_lru(m, pfn));
+	/* the owner lets go while the folio is isolated: the isolator frees it */
 	folio_lru_forget(m, pfn);
-	ASSERT_EQ(node_page_state_exact(&m->node, NR_ISOLATED_ANON), 0);
+	ASSERT_EQ(node_page_state_exact(&m->node, NR_ISOLATED_ANON), 1);
 	__filemap_remove_folio(m, pfn);
 	free_pages(m, pfn, 0);
+	ASSERT_EQ(sim_stat_read(m, SIM_ISOLATED_FREE_DEFERRED), 1);
+	ASSERT_EQ(page_type(pfn_to_page(m, pfn)), PGTY_SHMEM);
+	folio_putback_lru(m, pfn);
+	ASSERT_EQ(node_page_state_exact(&m->node, NR_ISOLATED_ANON), 0);
 	drain_all_pages(m, NULL);
 	ASSERT_EQ(mapping->nrpages, 0);
 	ASSERT_EQ(filemap_lookup(m, mapping, 7), PFN_NONE);
@@ -187,8 +196,9 @@ TEST(migrate_mapping)
 	ASSERT_TRUE(pfn_to_page(m, dst)->flags & PG_dirty);
 	ASSERT_EQ(pfn_to_page(m, dst)->index, 10);
 	ASSERT_EQ(pfn_to_page(m, src)->mapping, 0);
-	folio_lru_forget(m, src);
-	free_pages(m, src, 1);
+	folio_lru_forget(m, src);		/* the isolator holds it */
+	free_pages(m, src, 1);			/* deferred */
+	folio_putback_lru(m, src);		/* the isolator's put frees it */
 	folio_add_lru(m, dst);
 	lru_add_drain(m);
 	ASSERT_EQ(m->node.__lruvec.nr_pages[LRU_INACTIVE_FILE], 2);

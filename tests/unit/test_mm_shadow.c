@@ -258,6 +258,10 @@ static int run_program(const struct program *prog, uint64_t seed, enum plant pla
 				prepare_alloc_pages(m, gfp, order, &ac, &fl);
 				pfn = get_page_from_freelist(m, gfp, order,
 							     slow_flags[rng_below(&r, sizeof(slow_flags) / sizeof(slow_flags[0]))], &ac);
+			} else if (hold) {
+				/* with this CPU's pcp lock held, the slow path's
+				 * drain would wait for it: no direct reclaim */
+				pfn = __alloc_pages(m, gfp & ~(gfp_t)__GFP_DIRECT_RECLAIM, order, NULL);
 			} else {
 				pfn = __alloc_pages(m, gfp, order, NULL);
 			}

@@ -101,6 +101,11 @@ void folio_add_lru(struct machine *m, pfn_t pfn)
 		   page_type(page) == PGTY_ANON);
 	SIM_ASSERT(!(page->flags & (PG_lru | PG_isolated)));
 	mm_charge(m, COST_lru_batch_add, 1);
+	/* The kernel fills the batch under local_lock (no preemption).  In
+	 * the model, folio_batch_move_lru syncs on lru_lock, and another task
+	 * on this CPU may add to the batch meanwhile: never add to a full one. */
+	while (fbatch->nr >= FOLIO_BATCH_SIZE)
+		folio_batch_move_lru(m, fbatch);
 	fbatch->pfns[fbatch->nr++] = pfn;
 	if (fbatch->nr == FOLIO_BATCH_SIZE || page_order(page) > 0)
 		folio_batch_move_lru(m, fbatch);

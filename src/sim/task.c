@@ -401,8 +401,13 @@ void sim_sync(struct sim *sim)
 		return;
 	sync_time(sim, t);
 	if (unlikely(t->slice_used >= sim->slice_ns) && sim->cpus[t->cpu].rq_head &&
-	    !t->preempt_count)
+	    !t->preempt_count) {
 		task_preempt(sim, t);
+		/* put back on a CPU, the task was charged the context switch:
+		 * callers rely on nothing being pending after a sync (a blocking
+		 * call right after it asserts so) */
+		sync_time(sim, t);
+	}
 }
 
 void sim_cond_resched(struct sim *sim)

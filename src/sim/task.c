@@ -34,10 +34,9 @@
  *   2. else its previous CPU if idle;
  *   3. else the lowest-numbered idle CPU;
  *   4. else the previous CPU's run queue.
- * There is no migration of queued tasks and no periodic load balancing:
- * a task queued behind a busy CPU waits there even if another CPU idles
- * meanwhile (documented simplification; with wake-up placement to idle
- * CPUs this matters only when all CPUs were busy at wake-up time).
+ * A CPU whose queue is empty when its task blocks, sleeps or exits pulls
+ * the head of the longest other queue (newidle balancing); there is no
+ * periodic load balancing beyond that.
  * New tasks start on their preferred CPU, or on CPU (id mod ncpus) as
  * their "previous" CPU if they have none.
  *
@@ -211,12 +210,53 @@ static void dispatch(struct sim *sim, struct sim_task *t, unsigned int c, sim_ti
 	sim_evq_push(&sim->evq, when, sim_task_resume_event, t);
 }
 
-/* CPU `c` has no owner now: run the head of its queue, or go idle. */
+/*
+ * newidle_balance() in spirit (kernel/sched/fair.c): a CPU about to go
+ * idle pulls the first task that is not pinned from the longest run queue
+ * elsewhere (lowest CPU on a tie).  Without it, tasks woken onto busy
+ * CPUs wait there while other CPUs idle.
+ */
+static struct sim_task *newidle_pull(struct sim *sim, unsigned int c)
+{
+	struct sim_cpu *from = NULL;
+	struct sim_task *t, *prev = NULL, *pick = NULL, *pick_prev = NULL;
+
+	for (unsigned int i = 0; i < sim->ncpus; i++) {
+		struct sim_cpu *o = &sim->cpus[i];
+
+		if (i == c || (from && o->rq_len <= from->rq_len))
+			continue;
+		for (prev = NULL, t = o->rq_head; t && t->pinned; prev = t, t = t->rq_next)
+			;
+		if (t) {
+			from = o;
+			pick = t;
+			pick_prev = prev;
+		}
+	}
+	if (!pick)
+		return NULL;
+	if (pick_prev)
+		pick_prev->rq_next = pick->rq_next;
+	else
+		from->rq_head = pick->rq_next;
+	if (from->rq_tail == pick)
+		from->rq_tail = pick_prev;
+	from->rq_len--;
+	pick->rq_next = NULL;
+	return pick;
+}
+
+/* CPU `c` has no owner now: run the head of its queue, else pull one
+ * from the busiest queue, or go idle. */
 static void cpu_next(struct sim *sim, unsigned int c)
 {
 	struct sim_cpu *cpu = &sim->cpus[c];
 	struct sim_task *t = runq_pop(cpu);
 	sim_time_t when;
+
+	if (!t)
+		t = newidle_pull(sim, c);
 
 	cpu->curr = NULL;
 	if (!t) {

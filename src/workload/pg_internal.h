@@ -122,11 +122,22 @@ struct pg_proc_stats {
 	uint64_t	fault_errors, io_errors;
 };
 
+/*
+ * The MMU's TLB, as far as the model needs one: a direct-mapped set of
+ * virtual pages this process touched and found mapped.  A hit means no
+ * page-table walk and no fault, so mm_touch() is skipped.  Entries are
+ * never shot down: in the model nothing unmaps a page of the shared
+ * segment or of private memory while a process lives (shmem is not
+ * reclaimed without swap; migration keeps the PTE present).
+ */
+#define PG_TLB_ENTRIES		512
+
 /* One PostgreSQL process: a backend (one per pgbench client) or an
  * auxiliary process (checkpointer, bgwriter, walwriter). */
 struct pg_proc {
 	struct pg		*pg;
 	struct mm_struct	*mm;
+	uint64_t		tlb[PG_TLB_ENTRIES];	/* virtual page number + 1, 0 = empty */
 	struct sim_rng		rng;
 	uint32_t		id;
 	struct pg_wb_context	wb;
@@ -183,6 +194,7 @@ struct pg_xlog {
 	uint32_t	nslots;			/* wal_buffers / XLOG_BLCKSZ */
 	uint64_t	seg_size, seg_pages;
 	struct pg_lwlock write_lock;		/* WALWriteLock */
+	struct pg_lwlock buf_mapping_lock;	/* WALBufMappingLock (PostgreSQL <= 17) */
 	/* segment files by segment number (pg_wal/); NULL = no such file */
 	struct inode	**seg;
 	uint64_t	nseg;			/* capacity of seg[] */

@@ -46,6 +46,10 @@
  * XLOGfileslop (recycle by rename up to the estimated need, between
  * min_wal_size and max_wal_size; unlink the rest), PreallocXlogFiles.
  *
+ * AdvanceXLInsertBuffer runs under WALBufMappingLock (PostgreSQL 17; 18
+ * replaced it with a lock-free scheme): one backend at a time waits for
+ * WALWriteLock to write the page its ring slot still holds.
+ *
  * Simplifications: no WAL insertion locks (records are reserved and
  * copied in one inline step: WaitXLogInsertionsToFinish never waits);
  * records are not split into chunks across the ring wait (the ring space
@@ -135,6 +139,7 @@ int pg_xlog_init(struct pg *pg)
 	       (1.0 + (double)c->checkpoint_completion_target / 1e6);	/* CalculateCheckpointSegments */
 	x->ckpt_segments = segs < 1 ? 1 : (uint64_t)segs;
 	pg_lwlock_init(&x->write_lock, "WALWriteLock");
+	pg_lwlock_init(&x->buf_mapping_lock, "WALBufMappingLock");
 	for (uint64_t s = 1; s <= 1 + recycled; s++)
 		if (seg_existing(pg, s))
 			return -1;
@@ -381,13 +386,19 @@ static uint64_t xlog_insert(struct pg_proc *p, uint32_t len, uint64_t *startp)
 		need = (last_page + 1 - x->nslots) * PG_XLOG_BLCKSZ;	/* OldPageRqstPtr */
 		if (x->write >= need)
 			break;
-		/* AdvanceXLInsertBuffer: the ring slot still holds an unwritten page */
+		/* AdvanceXLInsertBuffer: the ring slot still holds an unwritten
+		 * page; one backend at a time (WALBufMappingLock) writes it
+		 * under WALWriteLock, unless someone wrote it meanwhile */
 		x->buffer_full_waits++;
 		sim_path_push(pg->sim, "AdvanceXLInsertBuffer");
-		pg_lwlock_acquire(pg->sim, &x->write_lock);
-		if (x->write < need)
-			xlog_write(p, need, false);
-		write_lock_release(pg);
+		pg_lwlock_acquire(pg->sim, &x->buf_mapping_lock);
+		if (x->write < need) {
+			pg_lwlock_acquire(pg->sim, &x->write_lock);
+			if (x->write < need)
+				xlog_write(p, need, false);
+			write_lock_release(pg);
+		}
+		pg_lwlock_release(pg->sim, &x->buf_mapping_lock);
 		sim_path_pop(pg->sim);
 	}
 	x->insert = end;

@@ -239,8 +239,15 @@ static void pg_scale(void *config, unsigned int n)
 
 void pg_touch(struct pg_proc *p, unsigned long addr, bool write)
 {
+	uint64_t vpn = addr >> PAGE_SHIFT;
+	uint64_t *e = &p->tlb[vpn % PG_TLB_ENTRIES];
+
+	if (*e == vpn + 1)
+		return;
 	if (mm_touch(p->mm, addr, write))
 		p->st.fault_errors++;
+	else
+		*e = vpn + 1;
 }
 
 /* ---- transactions ------------------------------------------------------------------ */

@@ -211,14 +211,15 @@ TEST(task_context_switch_cost_charged)
 	sim_destroy(sim);
 }
 
-/* A test of wake-up placement on 3 CPUs.
+/* A test of wake-up placement and newidle pulling on 3 CPUs.
  *   T0 (cpu 0) and T1, T2 (prefer cpu 0) start at 0: T0 gets CPU 0, T1 the
  *   lowest idle CPU 1, T2 CPU 2 (T2 exits at 0.5 ms).
- *   T3 (prefers 1) at 0: no idle CPU -> CPU 1's queue; runs at 3 ms when
- *   T1's slice ends.
- *   T4 (pinned to 1) at 1 ms: CPU 2 is idle but T4 queues on CPU 1; runs
- *   at 4 ms after T3 (queued before the preempted T1).
- *   T5 (prefers 1, not pinned) at 1 ms: CPU 1 busy -> lowest idle, CPU 2.
+ *   T3 (prefers 1) at 0: no idle CPU -> CPU 1's queue; when T2 exits at
+ *   0.5 ms, CPU 2 pulls it: it runs there 0.5-1.5 ms.
+ *   T4 (pinned to 1) and T5 (prefers 1, not pinned) at 1 ms: every CPU is
+ *   busy, both queue on CPU 1.  At 1.5 ms CPU 2 goes idle and pulls the
+ *   first task that may move, T5 (T4 is pinned and stays): T5 runs on
+ *   CPU 2 at 1.5 ms; T4 runs on CPU 1 at 3 ms when T1's slice ends.
  * Expect those CPUs and start times. */
 TEST(task_wakeup_placement)
 {
@@ -240,14 +241,14 @@ TEST(task_wakeup_placement)
 	ASSERT_EQ(s[0].cpu_seen, 0);
 	ASSERT_EQ(s[1].cpu_seen, 1);
 	ASSERT_EQ(s[2].cpu_seen, 2);
-	ASSERT_EQ(s[3].cpu_seen, 1);
-	ASSERT_U64_EQ(s[3].started, 3 * MS);
+	ASSERT_EQ(s[3].cpu_seen, 2);
+	ASSERT_U64_EQ(s[3].started, MS / 2);
 	ASSERT_EQ(s[4].cpu_seen, 1);
-	ASSERT_U64_EQ(s[4].started, 4 * MS);
+	ASSERT_U64_EQ(s[4].started, 3 * MS);
 	ASSERT_EQ(s[5].cpu_seen, 2);
-	ASSERT_U64_EQ(s[5].started, MS);
+	ASSERT_U64_EQ(s[5].started, MS + MS / 2);
 	sim_task_stats(t4, &st);
-	ASSERT_U64_EQ(st.runq_ns, 3 * MS);
+	ASSERT_U64_EQ(st.runq_ns, 2 * MS);
 	sim_destroy(sim);
 }
 

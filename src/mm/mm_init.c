@@ -39,6 +39,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "mm/gup.h"
 #include "mm/internal.h"
 #include "mm/pagemap.h"
 
@@ -59,6 +60,12 @@ const struct opt_def machine_options[] = {
 	  "memory present but never managed (firmware, kernel image, memmap: the memmap alone is "
 	  "1/64 of memory, 6g at 384g), taken from the top of the lowest zone above DMA that can "
 	  "hold it" },
+	{ "foll_pin_accounting", OPT_ENUM, MC(foll_pin_accounting), "node", 0, 0,
+	  foll_pin_accounting_names, 0,
+	  "how the simulated kernel counts pinned user pages (mm/gup.c, docs/fio.md): node = "
+	  "mod_node_page_state per pin and unpin (6.3-6.12), none = FOLL_GET references, nothing "
+	  "counted (before 6.3), nostat = FOLL_PIN without the node stat, percpu = FOLL_PIN "
+	  "counted as per-CPU events, never folded" },
 	OPT_END
 };
 
@@ -600,6 +607,7 @@ struct machine *machine_create(struct sim *sim, const struct machine_config *cfg
 	m->footprint = sizeof(*m);
 	m->sim = sim;
 	m->policy = policy;
+	m->foll_pin_accounting = cfg->foll_pin_accounting;
 	m->nr_cpus = (unsigned int)cfg->cpus;
 	m->memory = cfg->memory;
 	m->nr_pfns = (pfn_t)(cfg->memory >> PAGE_SHIFT);
@@ -700,6 +708,9 @@ void machine_destroy(struct machine *m)
 	 * memory goes */
 	sim_mutex_release(m->sim, &m->pcpu_drain_mutex);
 	sim_spin_release(m->sim, &m->node.__lruvec.lru_lock);
+	for (int i = 0; i < VMSTAT_NR_LINES; i++)
+		if (m->vmstat_line[i].name[0])
+			sim_spin_release(m->sim, &m->vmstat_line[i].lock);
 	mapping_table_release(m);
 	free(m->fbatches);
 	for (int i = 0; i < MAX_NR_ZONES; i++) {

@@ -606,7 +606,10 @@ struct machine *machine_create(struct sim *sim, const struct machine_config *cfg
 		SIM_BUG("out of memory");
 	m->footprint = sizeof(*m);
 	m->sim = sim;
-	m->policy = policy;
+	/* the machine keeps its own copy: the caller may have applied
+	 * [policy] overrides to a temporary */
+	m->policy_copy = policy ? *policy : mm_policies[0];
+	m->policy = &m->policy_copy;
 	m->foll_pin_accounting = cfg->foll_pin_accounting;
 	m->nr_cpus = (unsigned int)cfg->cpus;
 	m->memory = cfg->memory;

@@ -241,7 +241,8 @@ struct machine {
 	unsigned int	nr_zonelist;
 
 	struct mm_tunables t;
-	const struct mm_policy *policy;
+	const struct mm_policy *policy;		/* -> policy_copy */
+	struct mm_policy policy_copy;		/* the run's variant with its overrides */
 	unsigned long	totalreserve_pages;
 	unsigned long	totalram_pages;		/* sum of managed pages */
 	unsigned long	nr_memmap_boot_pages;

@@ -143,8 +143,16 @@ struct bdev *bdev_create(struct sim *sim, const struct bdev_config *cfg)
 	return b;
 }
 
+static void bio_complete_event(struct sim *sim, void *arg);
+
 void sim_bdevs_destroy(struct sim *sim)
 {
+	/* completions still queued when the run stopped own their request */
+	for (uint32_t i = 0; i < sim->evq.n; i++)
+		if (sim->evq.h[i].fn == bio_complete_event) {
+			free(sim->evq.h[i].arg);
+			sim->evq.h[i].arg = NULL;
+		}
 	while (sim->bdev_head) {
 		struct bdev *b = sim->bdev_head;
 

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "sim/cost.h"
 #include "sim/debug.h"
 #include "sim/option.h"
 
@@ -223,6 +224,16 @@ static void format_number(const struct opt_def *opt, uint64_t v, char *buf, size
 	case OPT_INT:
 		snprintf(buf, len, "%" PRId64, (int64_t)v);
 		break;
+	case OPT_COST:
+		if (v % 1000 == 0)
+			snprintf(buf, len, "%" PRIu64, v / 1000);
+		else if (v % 100 == 0)
+			snprintf(buf, len, "%" PRIu64 ".%01" PRIu64, v / 1000, v % 1000 / 100);
+		else if (v % 10 == 0)
+			snprintf(buf, len, "%" PRIu64 ".%02" PRIu64, v / 1000, v % 1000 / 10);
+		else
+			snprintf(buf, len, "%" PRIu64 ".%03" PRIu64, v / 1000, v % 1000);
+		break;
 	default:
 		snprintf(buf, len, "%" PRIu64, v);
 		break;
@@ -315,6 +326,8 @@ static int parse_integer(const struct opt_def *opt, const char *v, uint64_t *out
 		if (neg ? mag > (uint64_t)INT64_MAX + 1 : mag > (uint64_t)INT64_MAX)
 			return fail(err, errlen, "number '%s' for '%s' is too large", v, opt->key);
 		*out = neg ? (uint64_t)(-(int64_t)(mag - 1) - 1) : mag;
+	} else if (opt->type == OPT_U32 && mag > UINT32_MAX) {
+		return fail(err, errlen, "number '%s' for '%s' is too large", v, opt->key);
 	} else {
 		*out = mag;
 	}
@@ -426,6 +439,7 @@ int opt_parse_value(const struct opt_def *opt, void *base, const char *value,
 	}
 	case OPT_UINT:
 	case OPT_INT:
+	case OPT_U32:
 		rc = parse_integer(opt, value, &u, err, errlen);
 		break;
 	case OPT_SIZE:
@@ -434,6 +448,12 @@ int opt_parse_value(const struct opt_def *opt, void *base, const char *value,
 		break;
 	case OPT_PERCENT:
 		rc = parse_percent(opt, value, &u, err, errlen);
+		break;
+	case OPT_COST:
+		if (cost_parse_ns(value, &u))
+			return fail(err, errlen, "invalid cost '%s' for '%s' (expected nanoseconds, a "
+				    "decimal with at most 3 fraction digits)", value, opt->key);
+		rc = check_range(opt, u, "cost", value, err, errlen);
 		break;
 	case OPT_ENUM: {
 		int e = 0;
@@ -459,6 +479,8 @@ int opt_parse_value(const struct opt_def *opt, void *base, const char *value,
 		return -1;
 	if (opt->type == OPT_INT)
 		*(int64_t *)f = (int64_t)u;
+	else if (opt->type == OPT_U32)
+		*(uint32_t *)f = (uint32_t)u;
 	else
 		*(uint64_t *)f = u;
 	return 0;
@@ -487,6 +509,9 @@ int opt_apply_defaults(const struct opt_def *table, void *base)
 			break;
 		case OPT_INT:
 			*(int64_t *)field(o, base) = 0;
+			break;
+		case OPT_U32:
+			*(uint32_t *)field(o, base) = 0;
 			break;
 		default:
 			*(uint64_t *)field(o, base) = 0;
@@ -524,6 +549,9 @@ void opt_format_value(const struct opt_def *opt, const void *base, char *buf, si
 	}
 	case OPT_INT:
 		format_number(opt, (uint64_t)*(const int64_t *)f, buf, len);
+		break;
+	case OPT_U32:
+		format_number(opt, *(const uint32_t *)f, buf, len);
 		break;
 	default:
 		format_number(opt, *(const uint64_t *)f, buf, len);

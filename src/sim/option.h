@@ -13,10 +13,12 @@
  *                numbers are bytes
  *   OPT_TIME     ns; suffixes ns us ms s m h (default unit: opt->time_unit)
  *   OPT_PERCENT  "25%" or a fraction "0.25"; stored as parts per million
- *   OPT_UINT/INT decimal or 0x hex
+ *   OPT_UINT/INT decimal or 0x hex (OPT_U32: into a uint32_t field)
  *   OPT_BOOL     1/0 true/false yes/no on/off
  *   OPT_ENUM     one of enum_names (case-sensitive), stored as its index
  *   OPT_STRING   copied (owned by the scenario)
+ *   OPT_COST     nanoseconds with up to 3 decimals, stored as picoseconds
+ *                (the cost table's unit, sim/cost.h)
  *
  * Fractions are exact or rejected: "1.5g" is a whole number of bytes,
  * "0.3k" is not and is an error; likewise times must come to whole
@@ -43,6 +45,8 @@ enum opt_type {
 	OPT_PERCENT,	/* uint64_t parts per million (100% = 1000000) */
 	OPT_ENUM,	/* int */
 	OPT_STRING,	/* char * (heap) */
+	OPT_COST,	/* uint64_t picoseconds, written as decimal ns ("90", "0.08"; cost.h) */
+	OPT_U32,	/* uint32_t; syntax of OPT_UINT, at most 4294967295 */
 };
 
 struct opt_def {

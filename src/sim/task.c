@@ -503,8 +503,15 @@ void sim_tasks_destroy(struct sim *sim)
 	for (uint32_t i = 0; i < sim->nr_tasks; i++) {
 		struct sim_task *t = sim->tasks[i];
 
-		if (t->stack)
+		if (t->stack) {
+#ifdef SIM_ASAN
+			/* a task destroyed mid-run leaves ASan poison on the
+			 * frames it still had; clear it before the mapping can
+			 * be reused by the next engine in this process */
+			ASAN_UNPOISON_MEMORY_REGION((char *)t->stack + pg, t->stack_size);
+#endif
 			munmap(t->stack, t->stack_size + pg);
+		}
 		free(t->name);
 		free(t);
 	}

@@ -20,6 +20,7 @@
 #include "sim/sim.h"
 
 struct machine;
+struct bdev;
 
 /*
  * Transaction statistics.  A workload calls wl_stats_tx() once per
@@ -39,14 +40,22 @@ struct wl_stats {
 	uint64_t	lat_hist[WL_LAT_BUCKETS];
 	uint64_t	*interval_tx;		/* per interval since measure_start */
 	uint64_t	*interval_lat_sum;
+	uint64_t	*interval_lat_max;	/* ns, per interval */
 	uint32_t	nr_intervals, cap_intervals;
 };
 
 void wl_stats_init(struct wl_stats *s, sim_time_t measure_start, sim_time_t interval_ns);
 void wl_stats_release(struct wl_stats *s);
 void wl_stats_tx(struct wl_stats *s, sim_time_t now, sim_time_t latency_ns);
-/* Latency at quantile q in [0,1] (bucket midpoint), ns. */
+/* Latency at quantile q in [0,1] (bucket midpoint, never above the
+ * maximum seen), ns; 0 when there were no transactions. */
 sim_time_t wl_stats_quantile(const struct wl_stats *s, double q);
+/* Histogram bucket of a latency and the bucket's bounds [lo, hi] (exposed
+ * for tests and for merging histograms). */
+unsigned int wl_lat_bucket(sim_time_t ns);
+void wl_lat_bucket_bounds(unsigned int b, sim_time_t *lo, sim_time_t *hi);
+/* Add every count of `from` into `into` (same measure_start/interval). */
+void wl_stats_merge(struct wl_stats *into, const struct wl_stats *from);
 
 /* A named extra figure a workload reports ("iops_per_cpu", "hugetlb_obtained"). */
 struct wl_figure {
@@ -66,6 +75,23 @@ struct wl_report {
 
 void wl_report_figure(struct wl_report *r, const char *name, double value, const char *unit);
 
+/*
+ * What a run offers a workload besides its config: the machine, its
+ * engine, and the block devices of the scenario's [device NAME] sections
+ * in file order.  (machine may be NULL in unit tests of workloads that do
+ * not touch the mm model.)
+ */
+struct wl_env {
+	struct machine		*machine;
+	struct sim		*sim;
+	struct bdev *const	*bdevs;
+	const char *const	*bdev_names;
+	unsigned int		nr_bdevs;
+};
+
+/* The device named `name`, or NULL. */
+struct bdev *wl_env_bdev(const struct wl_env *env, const char *name);
+
 struct workload_type {
 	const char		*kind;		/* section kind */
 	const char		*help;		/* one line */
@@ -79,7 +105,16 @@ struct workload_type {
 	/* Create tasks/state; `stats` is owned by the caller. */
 	void *(*start)(struct machine *m, const void *config, const char *instance,
 		       struct wl_stats *stats);
+	/* The same with the run environment (devices); used instead of start()
+	 * when set.  Returns NULL with a message in err when the config cannot
+	 * run on this environment (e.g. a device name that does not exist). */
+	void *(*start_env)(const struct wl_env *env, const void *config, const char *instance,
+			   struct wl_stats *stats, char *err, size_t errlen);
+	/* After the run, before the engine is destroyed. */
 	void (*report)(void *state, struct wl_report *out);
+	/* After sim_destroy() (and machine_destroy()): the run may have stopped
+	 * with tasks mid-transaction holding locks, so only memory is freed
+	 * here; the engine and machine must not be touched. */
 	void (*destroy)(void *state);
 };
 

@@ -18,6 +18,9 @@ struct cfg {
 	char		*str;
 	uint64_t	ranged;
 	uint64_t	minonly;
+	uint64_t	cost;
+	uint32_t	u32;
+	uint32_t	after_u32;	/* must survive writes to u32 */
 };
 
 static const char *const colours[] = { "red", "green", "blue", NULL };
@@ -35,6 +38,8 @@ static const struct opt_def table[] = {
 	{ "str", OPT_STRING, F(str), "hello", 0, 0, NULL, 0, "a string" },
 	{ "ranged", OPT_SIZE, F(ranged), NULL, 4ULL << 20, 1ULL << 40, NULL, 0, "a bounded size" },
 	{ "minonly", OPT_UINT, F(minonly), "1", 1, 0, NULL, 0, "at least 1" },
+	{ "cost", OPT_COST, F(cost), "0.08", 0, 0, NULL, 0, "ns per unit" },
+	{ "u32", OPT_U32, F(u32), "12", 1, 0, NULL, 0, "a 32-bit count" },
 	OPT_END
 };
 
@@ -319,4 +324,47 @@ TEST(format_range)
 	opt_format_range(opt_find(table, "e"), buf, sizeof(buf));
 	ASSERT_STR_EQ(buf, "");
 	ASSERT_TRUE(opt_find(table, "nope") == NULL);
+}
+
+/* A test of cost values: decimal ns to picoseconds and back, with the
+ * cost table's parser.  Expect exact ps, the shortest text, and the error
+ * message for more than 3 decimals. */
+TEST(costs)
+{
+	struct cfg c = { 0 };
+
+	ASSERT_EQ(opt_apply_defaults(table, &c), 0);
+	ASSERT_U64_EQ(c.cost, 80);
+	ASSERT_STR_EQ(fmt(&c, "cost"), "0.08");
+	ASSERT_EQ(set(&c, "cost", "2000"), 0);
+	ASSERT_U64_EQ(c.cost, 2000000);
+	ASSERT_STR_EQ(fmt(&c, "cost"), "2000");
+	ASSERT_EQ(set(&c, "cost", "1.5"), 0);
+	ASSERT_STR_EQ(fmt(&c, "cost"), "1.5");
+	ASSERT_EQ(set(&c, "cost", "0.001"), 0);
+	ASSERT_STR_EQ(fmt(&c, "cost"), "0.001");
+	ASSERT_EQ(set(&c, "cost", "0.0001"), -1);
+	ASSERT_STR_EQ(err, "invalid cost '0.0001' for 'cost' (expected nanoseconds, a decimal with at most 3 fraction digits)");
+	ASSERT_EQ(set(&c, "cost", "5ns"), -1);
+	opt_release(table, &c);
+}
+
+/* A test that a 32-bit field is written as 32 bits: its neighbour keeps
+ * its value, 2^32 is refused.  Expect the exact values and message. */
+TEST(u32_fields)
+{
+	struct cfg c = { 0 };
+
+	c.after_u32 = 0xdeadbeef;
+	ASSERT_EQ(opt_apply_defaults(table, &c), 0);
+	ASSERT_EQ(c.u32, 12);
+	ASSERT_EQ(set(&c, "u32", "4294967295"), 0);
+	ASSERT_U64_EQ(c.u32, 4294967295u);
+	ASSERT_U64_EQ(c.after_u32, 0xdeadbeef);
+	ASSERT_STR_EQ(fmt(&c, "u32"), "4294967295");
+	ASSERT_EQ(set(&c, "u32", "4294967296"), -1);
+	ASSERT_STR_EQ(err, "number '4294967296' for 'u32' is too large");
+	ASSERT_EQ(set(&c, "u32", "0"), -1);
+	ASSERT_STR_EQ(err, "number '0' for 'u32' is out of range (at least 1)");
+	opt_release(table, &c);
 }

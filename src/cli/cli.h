@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cli.h — the subcommands and what they share (commands.c, run.c).
+ */
+#ifndef SLOWPATH_CLI_CLI_H
+#define SLOWPATH_CLI_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct scenario;
+struct scn_schema;
+
+/* Options of run and check. */
+struct cli_args {
+	const char	*scenario;	/* the SCENARIO argument */
+	const char	*policy;	/* --policy, or NULL */
+	const char	*seed;		/* --seed, or NULL */
+	const char	**sets;		/* --set, in order */
+	size_t		nr_sets;
+	unsigned int	scale;		/* --scale 1/N; 1 = none */
+	unsigned int	iterations;	/* --iterations (run) */
+	const char	*out;		/* --out (run), or NULL */
+};
+
+/* Parse argv (argv[0] = the subcommand).  0 ok; 1 --help printed; 2 usage
+ * error printed. */
+int cli_parse_args(int argc, char **argv, bool with_run, struct cli_args *a,
+		   void (*help)(FILE *out));
+void cli_args_release(struct cli_args *a);
+/* Parse, --set, --policy, --seed, --scale, validate; NULL after printing
+ * the error ("file:line: message"). */
+struct scenario *cli_load_scenario(const struct scn_schema *schema, const struct cli_args *a);
+
+void cli_run_help(FILE *out);
+
+int cli_cmd_run(int argc, char **argv);
+int cli_cmd_check(int argc, char **argv);
+int cli_cmd_costs(int argc, char **argv);
+int cli_cmd_policies(int argc, char **argv);
+
+#endif

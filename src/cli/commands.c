@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * commands.c — the pieces of the command line shared by the subcommands
+ * (option parsing, loading a scenario with --set/--policy/--seed/--scale)
+ * and the small commands: check, costs, policies.  `run` is in run.c.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/scenario.h"
+#include "cli/sections.h"
+#include "mm/policy.h"
+#include "sim/cost.h"
+
+/* ---- options shared by run and check -------------------------------------------- */
+
+static const char scenario_options_help[] =
+	"  --policy NAME      policy variant (overrides [policy] name=; see slowpath policies)\n"
+	"  --seed N           scenario seed (overrides [global] seed=)\n"
+	"  --set KEY=VALUE    override a scenario key; KEY is section.key, kind:name.key\n"
+	"                     for named sections, or a key that only one section has\n"
+	"                     (--set vm.defrag_mode=1); may be repeated, the last wins\n"
+	"  --scale 1/N        shrink memory, CPUs, tasks and devices N-fold\n";
+
+void cli_args_release(struct cli_args *a)
+{
+	free(a->sets);
+	memset(a, 0, sizeof(*a));
+}
+
+/*
+ * Parse the scenario, apply --set, then --policy and --seed, then --scale,
+ * and validate.  Returns the scenario, or NULL after printing the error.
+ */
+struct scenario *cli_load_scenario(const struct scn_schema *schema, const struct cli_args *a)
+{
+	struct scenario *s = scn_create(schema);
+	char err[1024], set[512];
+
+	if (scn_parse_file(s, a->scenario, err, sizeof(err)))
+		goto bad;
+	for (size_t i = 0; i < a->nr_sets; i++)
+		if (scn_set(s, a->sets[i], err, sizeof(err)))
+			goto bad;
+	if (a->policy) {
+		if (!mm_policy_find(a->policy)) {
+			snprintf(err, sizeof(err), "--policy '%s': unknown policy (`slowpath policies` "
+				 "lists them)", a->policy);
+			goto bad;
+		}
+		snprintf(set, sizeof(set), "policy.name=%s", a->policy);
+		if (scn_set(s, set, err, sizeof(err)))
+			goto bad;
+	}
+	if (a->seed) {
+		struct scn_global g = { 0 };
+
+		if (opt_parse_value(opt_find(scn_global_options, "seed"), &g, a->seed, set, sizeof(set))) {
+			snprintf(err, sizeof(err), "--seed '%s': %s", a->seed, set);
+			goto bad;
+		}
+		snprintf(set, sizeof(set), "global.seed=%s", a->seed);
+		if (scn_set(s, set, err, sizeof(err)))
+			goto bad;
+	}
+	if (a->scale > 1 && scn_scale(s, a->scale, err, sizeof(err)))
+		goto bad;
+	if (scn_validate(s, err, sizeof(err)))
+		goto bad;
+	return s;
+bad:
+	fprintf(stderr, "%s\n", err);
+	scn_destroy(s);
+	return NULL;
+}
+
+enum { OPT_POLICY = 1000, OPT_SEED, OPT_SET, OPT_SCALE, OPT_ITERATIONS, OPT_OUT, OPT_HELP };
+
+/*
+ * Parse the options of run (with_run = true) or check.  Returns 0, 1 when
+ * --help was printed, or 2 after printing a usage error.
+ */
+int cli_parse_args(int argc, char **argv, bool with_run, struct cli_args *a,
+		   void (*help)(FILE *out))
+{
+	static const struct option opts[] = {	/* the last two: run only */
+		{ "policy", required_argument, NULL, OPT_POLICY },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "set", required_argument, NULL, OPT_SET },
+		{ "scale", required_argument, NULL, OPT_SCALE },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "iterations", required_argument, NULL, OPT_ITERATIONS },
+		{ "out", required_argument, NULL, OPT_OUT },
+		{ NULL, 0, NULL, 0 }
+	};
+	char err[256];
+	int c, li = 0;
+
+	memset(a, 0, sizeof(*a));
+	a->scale = 1;
+	a->iterations = 1;
+	optind = 0;	/* reset getopt (glibc) */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":", opts, &li)) != -1) {
+		if (!with_run && (c == OPT_ITERATIONS || c == OPT_OUT)) {
+			fprintf(stderr, "slowpath %s: unknown option '--%s' (see slowpath %s --help)\n",
+				argv[0], opts[li].name, argv[0]);
+			return 2;
+		}
+		switch (c) {
+		case OPT_POLICY:
+			a->policy = optarg;
+			break;
+		case OPT_SEED:
+			a->seed = optarg;
+			break;
+		case OPT_SET:
+			a->sets = realloc(a->sets, (a->nr_sets + 1) * sizeof(*a->sets));
+			if (!a->sets)
+				abort();
+			a->sets[a->nr_sets++] = optarg;
+			break;
+		case OPT_SCALE:
+			if (scn_parse_scale(optarg, &a->scale, err, sizeof(err))) {
+				fprintf(stderr, "%s\n", err);
+				return 2;
+			}
+			break;
+		case OPT_ITERATIONS: {
+			char *end;
+			unsigned long n = strtoul(optarg, &end, 10);
+
+			if (!*optarg || *end || n < 1 || n > 10000 || optarg[0] == '-') {
+				fprintf(stderr, "--iterations '%s': expected a whole number from 1 to 10000\n",
+					optarg);
+				return 2;
+			}
+			a->iterations = (unsigned int)n;
+			break;
+		}
+		case OPT_OUT:
+			a->out = optarg;
+			break;
+		case OPT_HELP:
+			help(stdout);
+			return 1;
+		case ':':
+			fprintf(stderr, "slowpath %s: option '%s' needs a value (see slowpath %s --help)\n",
+				argv[0], argv[optind - 1], argv[0]);
+			return 2;
+		default:
+			fprintf(stderr, "slowpath %s: unknown option '%s' (see slowpath %s --help)\n",
+				argv[0], argv[optind - 1], argv[0]);
+			return 2;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "slowpath %s: missing SCENARIO (see slowpath %s --help)\n", argv[0], argv[0]);
+		return 2;
+	}
+	if (optind + 1 < argc) {
+		fprintf(stderr, "slowpath %s: unexpected argument '%s' (see slowpath %s --help)\n",
+			argv[0], argv[optind + 1], argv[0]);
+		return 2;
+	}
+	a->scenario = argv[optind];
+	return 0;
+}
+
+void cli_run_help(FILE *out)
+{
+	fprintf(out, "usage: slowpath run SCENARIO [options]\n\n"
+		     "Simulate SCENARIO and write a result folder (docs/results.md).\n\n%s"
+		     "  --iterations N     run N times with seeds seed..seed+N-1 into DIR/iter-K,\n"
+		     "                     plus DIR/result.json with the aggregate\n"
+		     "  --out DIR          result folder (default: out/<scenario name>)\n"
+		     "  --help             this text\n", scenario_options_help);
+}
+
+static void check_help(FILE *out)
+{
+	fprintf(out, "usage: slowpath check SCENARIO [options]\n\n"
+		     "Print SCENARIO fully resolved — includes read, ${ENV} expanded, --set,\n"
+		     "--policy, --seed and --scale applied, every key with its value including\n"
+		     "defaults — as a scenario file that parses back to the same values.\n\n%s"
+		     "  --help             this text\n", scenario_options_help);
+}
+
+int cli_cmd_check(int argc, char **argv)
+{
+	struct cli_args a;
+	struct scn_schema *schema;
+	struct scenario *s;
+	int rc = cli_parse_args(argc, argv, false, &a, check_help);
+
+	if (rc) {
+		cli_args_release(&a);
+		return rc == 1 ? 0 : rc;
+	}
+	schema = scn_schema_create();
+	s = cli_load_scenario(schema, &a);
+	if (s)
+		scn_print(s, stdout);
+	scn_destroy(s);
+	scn_schema_destroy(schema);
+	cli_args_release(&a);
+	return s ? 0 : 2;
+}
+
+/* ---- costs, policies -------------------------------------------------------------- */
+
+/* No options but --help: returns -1 to go on, else the exit status. */
+static int no_options(int argc, char **argv, const char *usage_text)
+{
+	if (argc == 2 && strcmp(argv[1], "--help") == 0) {
+		fputs(usage_text, stdout);
+		return 0;
+	}
+	if (argc > 1) {
+		fprintf(stderr, "slowpath %s: unexpected argument '%s' (see slowpath %s --help)\n",
+			argv[0], argv[1], argv[0]);
+		return 2;
+	}
+	return -1;
+}
+
+int cli_cmd_costs(int argc, char **argv)
+{
+	int rc = no_options(argc, argv, "usage: slowpath costs\n\n"
+			    "Print the cost table (src/sim/costs.def): every CPU cost the model\n"
+			    "charges, its default in ns per unit, and its source.  Override a row\n"
+			    "in a scenario's [costs] section: NAME=NS (decimals allowed).\n");
+	int wn = 4, wv = 2, wu = 4;
+
+	if (rc >= 0)
+		return rc;
+	for (int i = 0; i < NR_COSTS; i++) {
+		int n = (int)strlen(cost_info[i].name), v = (int)strlen(cost_info[i].default_text);
+		int u = (int)strlen(cost_info[i].unit);
+
+		wn = n > wn ? n : wn;
+		wv = v > wv ? v : wv;
+		wu = u > wu ? u : wu;
+	}
+	printf("%-*s  %*s  %-*s  %s\n", wn, "name", wv, "ns", wu, "unit", "source");
+	for (int i = 0; i < NR_COSTS; i++)
+		printf("%-*s  %*s  %-*s  %s\n", wn, cost_info[i].name, wv, cost_info[i].default_text,
+		       wu, cost_info[i].unit, cost_info[i].source);
+	return 0;
+}
+
+int cli_cmd_policies(int argc, char **argv)
+{
+	int rc = no_options(argc, argv, "usage: slowpath policies\n\n"
+			    "Print the allocator policy variants (DESIGN.md §6, kernel-mm-spec.md\n"
+			    "§14): name, spec tag, what changes.  Select one with [policy] name=\n"
+			    "or --policy NAME.\n");
+	int wn = 4, ws = 4;
+
+	if (rc >= 0)
+		return rc;
+	for (unsigned int i = 0; i < mm_nr_policies; i++) {
+		int n = (int)strlen(mm_policies[i].name), s = (int)strlen(mm_policies[i].spec);
+
+		wn = n > wn ? n : wn;
+		ws = s > ws ? s : ws;
+	}
+	printf("%-*s  %-*s  %s\n", wn, "name", ws, "spec", "summary");
+	for (unsigned int i = 0; i < mm_nr_policies; i++)
+		printf("%-*s  %-*s  %s\n", wn, mm_policies[i].name, ws, mm_policies[i].spec,
+		       mm_policies[i].summary);
+	return 0;
+}
+

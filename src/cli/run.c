@@ -1,0 +1,607 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * run.c — `slowpath run`: build the engine, the machine, the devices and
+ * the workloads from a scenario, simulate `duration` of virtual time, and
+ * write the result folder (docs/results.md).
+ *
+ * One run, step by step:
+ *   1. sim_create (CPUs, seed, the [costs] table), machine_create
+ *      ([machine], [sysctl], [policy]) and machine_start (kernel threads),
+ *      bdev_create per [device NAME];
+ *   2. register the engine callbacks (the monitor files are opened in step
+ *      3b, once the workloads have started, so a bad scenario leaves no
+ *      folder behind): a monitor sample every
+ *      sample_interval from 0 to duration (mm_show_* into proc-vmstat,
+ *      proc-buddyinfo, proc-pagetypeinfo, proc-zoneinfo, proc-meminfo, in
+ *      mmtests' layout) and the vmstat snapshot at ramp_time that the
+ *      deltas start from.  They are queued before any workload task, so at
+ *      equal times they see the state before the tasks' steps;
+ *   3. start every workload section (its tasks start at time 0);
+ *   3b. create the result folder and open the monitor files;
+ *   4. sim_run up to duration, in steps of sample_interval (the same steps
+ *      whether or not a progress line is shown, so the event count does
+ *      not depend on the terminal); between steps the driver — never the
+ *      model — reads the wall clock for the progress line;
+ *   5. write tps.csv (when a workload has transactions), locks.csv,
+ *      profile.json, then result.json last; each
+ *      file goes to NAME.tmp first and is renamed when complete; print one
+ *      summary line on stdout (deterministic, like the files).
+ * --iterations N repeats this into DIR/iter-K with seed+K-1 and writes the
+ * aggregate DIR/result.json.
+ *
+ * Teardown order: machine_destroy, sim_destroy, then the workloads'
+ * destroy (workload.h: the run may stop with tasks mid-transaction).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "cli/cli.h"
+#include "cli/scenario.h"
+#include "cli/sections.h"
+#include "mm/machine.h"
+#include "report/result.h"
+#include "sim/bdev.h"
+#include "workload/workload.h"
+
+enum { MON_VMSTAT, MON_BUDDYINFO, MON_PAGETYPEINFO, MON_ZONEINFO, MON_MEMINFO, NR_MONITORS };
+
+static const char *const monitor_files[NR_MONITORS] = {
+	"proc-vmstat", "proc-buddyinfo", "proc-pagetypeinfo", "proc-zoneinfo", "proc-meminfo",
+};
+
+typedef void (*show_fn)(const struct machine *m, FILE *out);
+
+static const show_fn monitor_show[NR_MONITORS] = {
+	mm_show_vmstat, mm_show_buddyinfo, mm_show_pagetypeinfo, mm_show_zoneinfo, mm_show_meminfo,
+};
+
+/* The engine-context sampler (step 2). */
+struct sampler {
+	struct machine		*m;
+	struct rpt_file		files[NR_MONITORS];
+	sim_time_t		interval, end;
+	bool			whole_seconds;	/* print "time: 10", else "time: 10.250" */
+	struct rpt_counters	start;		/* vmstat at ramp_time */
+	char			*buf;		/* one /proc text */
+	size_t			buflen;
+};
+
+struct workload_run {
+	const struct scn_instance	*in;
+	const struct workload_type	*wt;
+	void				*state;
+	struct wl_stats			stats;
+	struct wl_report		report;
+};
+
+struct progress {
+	bool		tty;
+	double		every;		/* s of wall time between updates */
+	unsigned int	iteration, iterations;
+	struct timespec	start, last;
+	uint64_t	last_events;
+	sim_time_t	last_virtual;
+	bool		shown;
+};
+
+/* ---- small helpers --------------------------------------------------------- */
+
+static double wall_now(struct timespec *ts)
+{
+	clock_gettime(CLOCK_MONOTONIC, ts);
+	return (double)ts->tv_sec + (double)ts->tv_nsec * 1e-9;
+}
+
+static double elapsed(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) * 1e-9;
+}
+
+static void add_counter(void *ctx, const char *name, int64_t value)
+{
+	rpt_counters_add(ctx, name, value);
+}
+
+/* ---- monitors ---------------------------------------------------------------------- */
+
+static void sample_monitors(struct sim *sim, void *arg)
+{
+	struct sampler *smp = arg;
+	sim_time_t now = sim_now(sim);
+	char t[40];
+
+	rpt_format_monitor_time(t, sizeof(t), now, smp->whole_seconds);
+	for (int k = 0; k < NR_MONITORS; k++) {
+		FILE *mem = open_memstream(&smp->buf, &smp->buflen);
+
+		if (!mem)
+			SIM_BUG("open_memstream failed");
+		monitor_show[k](smp->m, mem);
+		fclose(mem);
+		rpt_monitor_sample(smp->files[k].f, t, smp->buf);
+		free(smp->buf);
+		smp->buf = NULL;
+	}
+	if (now + smp->interval <= smp->end)
+		sim_call_at(sim, now + smp->interval, sample_monitors, smp);
+}
+
+static void snapshot_start(struct sim *sim, void *arg)
+{
+	struct sampler *smp = arg;
+
+	(void)sim;
+	mm_vmstat_snapshot(smp->m, add_counter, &smp->start);
+}
+
+/* ---- progress line (stderr, terminals only) ------------------------------------------ */
+
+static void progress_update(struct progress *p, struct sim *sim, sim_time_t done, sim_time_t end,
+			    bool final)
+{
+	struct timespec now;
+	double dt, ev_rate, virt_rate, eta;
+	char iter[32] = "";
+
+	if (!p->tty)
+		return;
+	wall_now(&now);
+	dt = elapsed(&p->last, &now);
+	if (!final && dt < p->every)
+		return;
+	if (final) {
+		if (p->shown)
+			fputs("\r\033[K", stderr);
+		p->shown = false;
+		return;
+	}
+	ev_rate = dt > 0 ? (double)(sim_events(sim) - p->last_events) / dt : 0;
+	virt_rate = elapsed(&p->start, &now) > 0 ?
+		    (double)done / elapsed(&p->start, &now) : 0;
+	eta = virt_rate > 0 ? (double)(end - done) / virt_rate : 0;
+	if (p->iterations > 1)
+		snprintf(iter, sizeof(iter), "iteration %u/%u: ", p->iteration, p->iterations);
+	fprintf(stderr, "\r\033[K%s%.1f/%.1f s virtual, %.2f M events/s, ETA %d:%02d",
+		iter, (double)done / 1e9, (double)end / 1e9, ev_rate / 1e6,
+		(int)(eta / 60), (int)fmod(eta, 60));
+	fflush(stderr);
+	p->shown = true;
+	p->last = now;
+	p->last_events = sim_events(sim);
+	p->last_virtual = done;
+}
+
+/* ---- output files ------------------------------------------------------------------------ */
+
+/* tps.csv: interval_end_s,tps,lat_avg_ms,lat_max_ms over the measured phase. */
+static int write_tps_csv(const char *dir, const struct wl_stats *st, const struct scn_global *g,
+			 char *err, size_t errlen)
+{
+	struct rpt_file rf;
+	sim_time_t window = g->duration - g->ramp_time;
+	uint64_t n = (window + g->tps_interval - 1) / g->tps_interval;
+
+	if (rpt_file_open(&rf, dir, "tps.csv", err, errlen))
+		return -1;
+	fprintf(rf.f, "interval_end_s,tps,lat_avg_ms,lat_max_ms\n");
+	for (uint64_t k = 0; k < n; k++) {
+		sim_time_t lo = g->ramp_time + k * g->tps_interval;
+		sim_time_t hi = lo + g->tps_interval < g->duration ? lo + g->tps_interval : g->duration;
+		uint64_t tx = k < st->nr_intervals ? st->interval_tx[k] : 0;
+		uint64_t sum = k < st->nr_intervals ? st->interval_lat_sum[k] : 0;
+		uint64_t max = k < st->nr_intervals ? st->interval_lat_max[k] : 0;
+
+		fprintf(rf.f, "%.3f,%.3f,%.6f,%.6f\n", (double)hi / 1e9,
+			(double)tx * 1e9 / (double)(hi - lo), tx ? (double)sum / (double)tx / 1e6 : 0.0,
+			(double)max / 1e6);
+	}
+	return rpt_file_commit(&rf, err, errlen);
+}
+
+/* One locks.csv row; the name is quoted (RFC 4180) when it needs to be. */
+static void lock_row(FILE *f, const char *name, const struct sim_lock_stats *st)
+{
+	if (strpbrk(name, ",\"\n")) {
+		fputc('"', f);
+		for (const char *p = name; *p; p++) {
+			if (*p == '"')
+				fputc('"', f);
+			fputc(*p, f);
+		}
+		fputc('"', f);
+	} else {
+		fputs(name, f);
+	}
+	fprintf(f, ",%llu,%llu,%llu,%llu\n", (unsigned long long)st->acquisitions,
+		(unsigned long long)st->contended, (unsigned long long)st->wait_ns,
+		(unsigned long long)st->hold_ns);
+}
+
+/* locks.csv: every named spinlock, then every named mutex, in registration order. */
+static int write_locks_csv(const char *dir, const struct sim *sim, char *err, size_t errlen)
+{
+	struct rpt_file rf;
+
+	if (rpt_file_open(&rf, dir, "locks.csv", err, errlen))
+		return -1;
+	fprintf(rf.f, "name,acquisitions,contended,wait_ns,hold_ns\n");
+	for (const struct sim_spinlock *l = sim_spinlocks(sim); l; l = l->next_registered)
+		lock_row(rf.f, l->name, &l->stats);
+	for (const struct sim_mutex *l = sim_mutexes(sim); l; l = l->next_registered)
+		lock_row(rf.f, l->name, &l->stats);
+	return rpt_file_commit(&rf, err, errlen);
+}
+
+static json_t *profile_node(const struct sim_path_node *nodes, uint32_t i)
+{
+	const struct sim_path_node *nd = &nodes[i];
+	json_t *o = json_object(), *self = json_object(), *children = json_array();
+
+	json_object_set_new(o, "name", json_string(nd->name));
+	json_object_set_new(o, "calls", json_integer((json_int_t)nd->calls));
+	json_object_set_new(self, "cpu", json_integer((json_int_t)nd->cpu_ns));
+	json_object_set_new(self, "spin", json_integer((json_int_t)nd->spin_ns));
+	json_object_set_new(self, "sleep", json_integer((json_int_t)nd->sleep_ns));
+	json_object_set_new(self, "io", json_integer((json_int_t)nd->io_ns));
+	json_object_set_new(self, "runq", json_integer((json_int_t)nd->runq_ns));
+	json_object_set_new(o, "self", self);
+	for (uint32_t c = nd->first_child; c; c = nodes[c].next_sibling)
+		json_array_append_new(children, profile_node(nodes, c));
+	json_object_set_new(o, "children", children);
+	return o;
+}
+
+/* profile.json, schema slowpath-profile/1 (docs/results.md). */
+static int write_profile(const char *dir, const struct sim *sim, char *err, size_t errlen)
+{
+	const struct sim_path_node *nodes;
+	uint32_t nr = sim_path_nodes(sim, &nodes);
+	json_t *root = json_object(), *kinds = json_array();
+	struct rpt_file rf;
+	int rc;
+
+	json_object_set_new(root, "schema", json_string("slowpath-profile/1"));
+	json_object_set_new(root, "unit", json_string("ns"));
+	for (int k = 0; k < sim_nr_task_kinds(sim) && (uint32_t)k < nr; k++) {
+		json_t *kind = json_object();
+		uint64_t tasks = 0;
+
+		for (uint32_t t = 0; t < sim_nr_tasks(sim); t++)
+			tasks += sim_task_kind_of(sim_task_get(sim, t)) == k;
+		json_object_set_new(kind, "kind", json_string(sim_task_kind_name(sim, k)));
+		json_object_set_new(kind, "tasks", json_integer((json_int_t)tasks));
+		json_object_set_new(kind, "root", profile_node(nodes, (uint32_t)k));
+		json_array_append_new(kinds, kind);
+	}
+	json_object_set_new(root, "kinds", kinds);
+	if (rpt_file_open(&rf, dir, "profile.json", err, errlen)) {
+		json_decref(root);
+		return -1;
+	}
+	rc = json_dumpf(root, rf.f, JSON_INDENT(1)) || fputc('\n', rf.f) == EOF;
+	json_decref(root);
+	if (rc) {
+		rpt_file_abort(&rf);
+		snprintf(err, errlen, "%s/profile.json: cannot write JSON", dir);
+		return -1;
+	}
+	return rpt_file_commit(&rf, err, errlen);
+}
+
+/* ---- one run ------------------------------------------------------------------------------- */
+
+/* Exit status of a run: 0, 1 (runtime/output failure), 2 (bad scenario). */
+static int run_once(const struct scenario *s, const char *dir, unsigned int iteration, uint64_t seed,
+		    struct progress *prog, struct rpt_result *res)
+{
+	const struct scn_global *g = scn_config(s, "global", NULL);
+	const struct machine_config *mc = scn_config(s, "machine", NULL);
+	const struct vm_sysctl *sysctl = scn_config(s, "sysctl", NULL);
+	const struct scn_policy *pol = scn_config(s, "policy", NULL);
+	const struct cost_table *costs = scn_config(s, "costs", NULL);
+	struct sim_config sc = { .ncpus = (unsigned int)mc->cpus, .seed = seed, .costs = costs };
+	struct sampler smp = { 0 };
+	struct workload_run *wl = NULL;
+	struct bdev **bdevs = NULL;
+	const char **bdev_names = NULL;
+	unsigned int nr_bdevs = 0, nr_wl = 0;
+	struct wl_stats *total = calloc(1, sizeof(*total));
+	struct sim *sim;
+	struct machine *m;
+	struct mm_policy policy;
+	struct wl_env env;
+	struct timespec t0, t1;
+	char err[1024], place[300];
+	int rc = 0;
+
+	if (!total)
+		SIM_BUG("out of memory");
+	wall_now(&t0);
+	prog->start = prog->last = t0;
+	prog->last_events = 0;
+	prog->iteration = iteration;
+	sim = sim_create(&sc);
+	policy = *mm_policy_find(pol->name);
+	policy.kernel = (enum kernel_gen)pol->kernel;
+	if (pol->thisnode_exempt > 0)
+		policy.thisnode_exempt = pol->thisnode_exempt == 2;
+	m = machine_create(sim, mc, sysctl, &policy, err, sizeof(err));
+	if (m && SIM_CHECK_EXPENSIVE)	/* debug builds: mm_check after every mm operation */
+		mm_set_check_interval(m, 1);
+	if (m)
+		machine_start(m);	/* kernel threads, before any workload task */
+	if (!m) {
+		scn_section_place(s, scn_find(s, "machine", NULL), place, sizeof(place));
+		fprintf(stderr, "%s: [machine]: %s\n", place, err);
+		sim_destroy(sim);
+		free(total);
+		return 2;
+	}
+
+	/* 1. devices, in file order */
+	for (size_t i = 0; i < scn_nr_instances(s); i++) {
+		const struct scn_instance *in = scn_instance_at(s, i);
+		struct bdev_config cfg;
+
+		if (strcmp(in->type->kind, "device") != 0)
+			continue;
+		cfg = *(const struct bdev_config *)in->config;
+		cfg.name = in->name;
+		bdevs = realloc(bdevs, (nr_bdevs + 1) * sizeof(*bdevs));
+		bdev_names = realloc(bdev_names, (nr_bdevs + 1) * sizeof(*bdev_names));
+		if (!bdevs || !bdev_names)
+			SIM_BUG("out of memory");
+		bdevs[nr_bdevs] = bdev_create(sim, &cfg);
+		bdev_names[nr_bdevs++] = in->name;
+	}
+
+	/* 2. monitors and the start snapshot, queued before any task */
+	smp.m = m;
+	smp.interval = g->sample_interval;
+	smp.end = g->duration;
+	smp.whole_seconds = g->sample_interval % SIM_NSEC_PER_SEC == 0;
+	sim_call_at(sim, g->ramp_time, snapshot_start, &smp);
+	sim_call_at(sim, 0, sample_monitors, &smp);
+
+	/* 3. workloads */
+	env = (struct wl_env){ m, sim, bdevs, bdev_names, nr_bdevs };
+	for (size_t i = 0; i < scn_nr_instances(s); i++) {
+		const struct scn_instance *in = scn_instance_at(s, i);
+		const struct workload_type *wt = in->type->data;
+		struct workload_run *w;
+
+		if (!wt)
+			continue;
+		wl = realloc(wl, (nr_wl + 1) * sizeof(*wl));
+		if (!wl)
+			SIM_BUG("out of memory");
+		w = &wl[nr_wl];
+		memset(w, 0, sizeof(*w));
+		w->in = in;
+		w->wt = wt;
+		wl_stats_init(&w->stats, g->ramp_time, g->tps_interval);
+		nr_wl++;
+		err[0] = '\0';
+		w->state = wt->start_env ? wt->start_env(&env, in->config, in->name, &w->stats, err, sizeof(err))
+					 : wt->start(m, in->config, in->name, &w->stats);
+		if (!w->state) {
+			char label[160];
+
+			scn_section_place(s, in, place, sizeof(place));
+			snprintf(label, sizeof(label), in->name[0] ? "[%s %s]" : "[%s]", in->type->kind, in->name);
+			fprintf(stderr, "%s: %s: %s\n", place, label, err[0] ? err : "cannot start");
+			rc = 2;
+			goto out;
+		}
+	}
+
+	/* The scenario is sound: only now create the folder and the monitors. */
+	if (rpt_mkdir_p(dir, err, sizeof(err))) {
+		fprintf(stderr, "slowpath run: %s\n", err);
+		rc = 1;
+		goto out;
+	}
+	for (int k = 0; k < NR_MONITORS; k++)
+		if (rpt_file_open(&smp.files[k], dir, monitor_files[k], err, sizeof(err))) {
+			fprintf(stderr, "slowpath run: %s\n", err);
+			for (int j = 0; j < k; j++)
+				rpt_file_abort(&smp.files[j]);
+			rc = 1;
+			goto out;
+		}
+
+	/* 4. simulate, one sample interval at a time */
+	for (sim_time_t done = 0; done < g->duration;) {
+		done = g->duration - done > g->sample_interval ? done + g->sample_interval : g->duration;
+		sim_run(sim, done);
+		progress_update(prog, sim, done, g->duration, false);
+	}
+	progress_update(prog, sim, g->duration, g->duration, true);
+
+	/* 5. results */
+	for (int k = 0; k < NR_MONITORS; k++)
+		if (rpt_file_commit(&smp.files[k], err, sizeof(err)) && !rc) {
+			fprintf(stderr, "slowpath run: %s\n", err);
+			rc = 1;
+		}
+	wl_stats_init(total, g->ramp_time, g->tps_interval);
+	memset(res, 0, sizeof(*res));
+	for (unsigned int i = 0; i < nr_wl; i++) {
+		struct workload_run *w = &wl[i];
+
+		w->wt->report(w->state, &w->report);
+		if (!w->report.has_transactions)
+			continue;
+		res->has_transactions = true;
+		wl_stats_merge(total, w->report.stats ? w->report.stats : &w->stats);
+	}
+	if (!rc && ((res->has_transactions && write_tps_csv(dir, total, g, err, sizeof(err))) ||
+		    write_locks_csv(dir, sim, err, sizeof(err)) ||
+		    write_profile(dir, sim, err, sizeof(err)))) {
+		fprintf(stderr, "slowpath run: %s\n", err);
+		rc = 1;
+	}
+	res->source = "simulated";
+	res->scenario = scn_path(s);
+	res->policy = pol->name;
+	res->seed = seed;
+	res->scale_n = scn_scale_n(s);
+	res->iteration = iteration;
+	res->virtual_seconds = (double)g->duration / 1e9;
+	res->measure_seconds = (double)(g->duration - g->ramp_time) / 1e9;
+	res->events = sim_events(sim);
+	mm_vmstat_snapshot(m, add_counter, &res->vmstat_end);
+	for (size_t i = 0; i < res->vmstat_end.n; i++) {
+		bool found;
+		int64_t v0 = rpt_counters_get(&smp.start, res->vmstat_end.v[i].name, &found);
+
+		rpt_counters_add(&res->vmstat, res->vmstat_end.v[i].name, res->vmstat_end.v[i].value - v0);
+	}
+	if (res->has_transactions) {
+		res->transactions = total->transactions;
+		res->tps = (double)total->transactions / res->measure_seconds;
+		if (total->transactions)
+			res->latency.avg = (double)total->lat_sum_ns / (double)total->transactions / 1e6;
+		res->latency.p50 = (double)wl_stats_quantile(total, 0.50) / 1e6;
+		res->latency.p95 = (double)wl_stats_quantile(total, 0.95) / 1e6;
+		res->latency.p99 = (double)wl_stats_quantile(total, 0.99) / 1e6;
+		res->latency.max = (double)total->lat_max_ns / 1e6;
+	}
+	for (unsigned int i = 0; i < nr_wl; i++) {
+		const struct workload_run *w = &wl[i];
+
+		for (unsigned int f = 0; f < w->report.nr_figures; f++) {
+			char name[256];
+
+			if (nr_wl > 1)
+				snprintf(name, sizeof(name), w->in->name[0] ? "%s:%s.%s" : "%s%s.%s",
+					 w->in->type->kind, w->in->name, w->report.figures[f].name);
+			else
+				snprintf(name, sizeof(name), "%s", w->report.figures[f].name);
+			rpt_result_add_figure(res, name, w->report.figures[f].value, w->report.figures[f].unit);
+		}
+	}
+	res->memory_bytes = mc->memory;
+	res->cpus = (unsigned int)mc->cpus;
+	for (unsigned int z = 0; z < mm_nr_zones(m); z++)
+		rpt_counters_add(&res->zones_managed, mm_zone_name(m, z), (int64_t)mm_zone_managed_pages(m, z));
+	wall_now(&t1);
+	res->wall_seconds = elapsed(&t0, &t1);
+	if (!rc && rpt_result_write(dir, res, err, sizeof(err))) {
+		fprintf(stderr, "slowpath run: %s\n", err);
+		rc = 1;
+	}
+	if (!rc && res->has_transactions)
+		printf("%s: %.1f tps, latency p50 %.3f ms, p99 %.3f ms, max %.3f ms\n", dir, res->tps,
+		       res->latency.p50, res->latency.p99, res->latency.max);
+	else if (!rc)
+		printf("%s: %.3f s simulated, %llu events\n", dir, res->virtual_seconds,
+		       (unsigned long long)res->events);
+	fflush(stdout);
+out:
+	machine_destroy(m);
+	sim_destroy(sim);
+	for (unsigned int i = 0; i < nr_wl; i++) {
+		if (wl[i].state)
+			wl[i].wt->destroy(wl[i].state);
+		wl_stats_release(&wl[i].stats);
+	}
+	free(wl);
+	free(bdevs);
+	free(bdev_names);
+	rpt_counters_release(&smp.start);
+	wl_stats_release(total);
+	free(total);
+	return rc;
+}
+
+/* ---- the command ------------------------------------------------------------------------------- */
+
+/* out/<scenario file name without .ini> */
+static char *default_out(const char *scenario)
+{
+	const char *base = strrchr(scenario, '/') ? strrchr(scenario, '/') + 1 : scenario;
+	size_t n = strlen(base);
+	char *out;
+
+	if (n > 4 && strcmp(base + n - 4, ".ini") == 0)
+		n -= 4;
+	out = malloc(n + 5);
+	if (!out)
+		SIM_BUG("out of memory");
+	memcpy(out, "out/", 4);
+	memcpy(out + 4, base, n);
+	out[n + 4] = '\0';
+	return out;
+}
+
+int cli_cmd_run(int argc, char **argv)
+{
+	struct cli_args a;
+	struct scn_schema *schema;
+	struct scenario *s;
+	struct progress prog = { 0 };
+	struct rpt_result *res;
+	char *out;
+	int rc = cli_parse_args(argc, argv, true, &a, cli_run_help);
+	uint64_t seed;
+
+	if (rc) {
+		cli_args_release(&a);
+		return rc == 1 ? 0 : rc;
+	}
+	schema = scn_schema_create();
+	s = cli_load_scenario(schema, &a);
+	if (!s) {
+		scn_schema_destroy(schema);
+		cli_args_release(&a);
+		return 2;
+	}
+	out = a.out ? strdup(a.out) : default_out(a.scenario);
+	res = calloc(a.iterations, sizeof(*res));
+	if (!out || !res)
+		SIM_BUG("out of memory");
+	prog.tty = isatty(STDERR_FILENO) == 1;
+	/* SLOWPATH_PROGRESS_INTERVAL: seconds between updates (tests use 0) */
+	prog.every = getenv("SLOWPATH_PROGRESS_INTERVAL") ? atof(getenv("SLOWPATH_PROGRESS_INTERVAL")) : 0.5;
+	prog.iterations = a.iterations;
+	seed = ((const struct scn_global *)scn_config(s, "global", NULL))->seed;
+	if (a.iterations == 1) {
+		rc = run_once(s, out, 1, seed, &prog, &res[0]);
+	} else {
+		char err[512];
+
+		if (rpt_mkdir_p(out, err, sizeof(err))) {
+			fprintf(stderr, "slowpath run: %s\n", err);
+			rc = 1;
+		}
+		for (unsigned int k = 1; k <= a.iterations && !rc; k++) {
+			size_t n = strlen(out) + 32;
+			char *dir = malloc(n);
+
+			if (!dir)
+				SIM_BUG("out of memory");
+			snprintf(dir, n, "%s/iter-%u", out, k);
+			rc = run_once(s, dir, k, seed + k - 1, &prog, &res[k - 1]);
+			free(dir);
+		}
+		if (!rc && rpt_result_write_aggregate(out, res, a.iterations, err, sizeof(err))) {
+			fprintf(stderr, "slowpath run: %s\n", err);
+			rc = 1;
+		}
+	}
+	for (unsigned int k = 0; k < a.iterations; k++)
+		rpt_result_release(&res[k]);
+	free(res);
+	free(out);
+	scn_destroy(s);
+	scn_schema_destroy(schema);
+	cli_args_release(&a);
+	return rc;
+}

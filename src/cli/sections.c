@@ -1,0 +1,398 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sections.c — slowpath's scenario schema (docs/scenario-format.md lists
+ * every section and key; `slowpath check` prints them with values).
+ *
+ * Option tables for the sections the CLI owns ([global], [policy],
+ * [device NAME], [costs]) live here; [machine] and [sysctl] use the mm
+ * model's tables, workload sections their workload's table.  The
+ * --scale 1/N hooks for machine, sysctl and devices are here too: a scaled
+ * scenario has 1/N of the memory, CPUs, hugetlb pool and device
+ * throughput, and the workloads scale their own task counts and sizes.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/sections.h"
+#include "mm/machine.h"
+#include "mm/policy.h"
+#include "mm/sysctl.h"
+#include "sim/bdev.h"
+#include "sim/cost.h"
+#include "workload/workload.h"
+
+#define SEC	SIM_NSEC_PER_SEC
+#define USEC	SIM_NSEC_PER_USEC
+
+/* ---- [global] -------------------------------------------------------------- */
+
+#define G(f) offsetof(struct scn_global, f)
+const struct opt_def scn_global_options[] = {
+	{ "seed", OPT_UINT, G(seed), "1", 0, 0, NULL, 0,
+	  "scenario seed: every random stream derives from (seed, stream name), as fio's randseed" },
+	{ "duration", OPT_TIME, G(duration), "60", SIM_NSEC_PER_MSEC, 0, NULL, SEC,
+	  "virtual time to simulate; bare numbers are seconds (fio's runtime)" },
+	{ "ramp_time", OPT_TIME, G(ramp_time), "0", 0, 0, NULL, SEC,
+	  "warm-up: vmstat deltas, TPS and latency count only after it (fio's ramp_time)" },
+	{ "sample_interval", OPT_TIME, G(sample_interval), "1", SIM_NSEC_PER_MSEC, 0, NULL, SEC,
+	  "period of the /proc monitors (mmtests' MONITOR_UPDATE_FREQUENCY)" },
+	{ "tps_interval", OPT_TIME, G(tps_interval), "1", SIM_NSEC_PER_MSEC, 0, NULL, SEC,
+	  "step of the tps.csv time series (pgbench --aggregate-interval)" },
+	{ "description", OPT_STRING, G(description), NULL, 0, 0, NULL, 0,
+	  "free text describing the scenario" },
+	OPT_END
+};
+
+static int global_validate(const struct scn_section_type *t, const char *name, const void *config,
+			   const char **bad_key, char *err, size_t errlen)
+{
+	const struct scn_global *g = config;
+	char a[40], b[40];
+
+	(void)t;
+	(void)name;
+	if (g->ramp_time >= g->duration) {
+		opt_format_value(opt_find(scn_global_options, "ramp_time"), g, a, sizeof(a));
+		opt_format_value(opt_find(scn_global_options, "duration"), g, b, sizeof(b));
+		*bad_key = "ramp_time";
+		snprintf(err, errlen, "ramp_time (%s) must be shorter than duration (%s)", a, b);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- [policy] ---------------------------------------------------------------- */
+
+/* order of enum kernel_gen */
+static const char *const kernel_names[] = { "6.12", "6.6", "2026", NULL };
+static const char *const tristate_names[] = { "variant", "0", "1", NULL };
+
+#define P(f) offsetof(struct scn_policy, f)
+const struct opt_def scn_policy_options[] = {
+	{ "name", OPT_STRING, P(name), "baseline", 0, 0, NULL, 0,
+	  "policy variant (`slowpath policies` lists them; --policy NAME overrides)" },
+	{ "kernel", OPT_ENUM, P(kernel), "6.12", 0, 0, kernel_names, 0,
+	  "kernel generation the variant is applied to: 6.12 (Linux 6.12.117), 6.6 (filemap "
+	  "skips order 1, NORETRY above order 0) or 2026 (mid-2026 mm tree slow-path flow, "
+	  "kernel-mm-spec.md §0.6)" },
+	{ "thisnode_exempt", OPT_ENUM, P(thisnode_exempt), "variant", 0, 0, tristate_names, 0,
+	  "V5/V6: whether __GFP_THISNODE requests keep direct reclaim (UNCONFIRMED for the merged "
+	  "patch); 'variant' keeps the variant's own value" },
+	OPT_END
+};
+
+static int policy_validate(const struct scn_section_type *t, const char *name, const void *config,
+			   const char **bad_key, char *err, size_t errlen)
+{
+	const struct scn_policy *p = config;
+
+	(void)t;
+	(void)name;
+	if (!p->name || !mm_policy_find(p->name)) {
+		*bad_key = "name";
+		snprintf(err, errlen, "unknown policy '%s' (`slowpath policies` lists them)",
+			 p->name ? p->name : "");
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- [costs] ------------------------------------------------------------------- */
+
+const struct opt_def scn_cost_options[] = {
+#define COST(id, unit, def, src) \
+	{ #id, OPT_COST, offsetof(struct cost_table, ps[COST_##id]), #def, 0, 0, NULL, 0, unit },
+#include "sim/costs.def"
+#undef COST
+	OPT_END
+};
+
+/* ---- [device NAME] ------------------------------------------------------------- */
+
+#define D(f) offsetof(struct bdev_config, f)
+const struct opt_def scn_device_options[] = {
+	{ "iops", OPT_UINT, D(iops), "0", 0, 0, NULL, 0,
+	  "I/O operations per second per member, 0 = unlimited (io2: up to 256000 per volume; "
+	  "workload.md §4.2)" },
+	{ "bandwidth", OPT_SIZE, D(bandwidth), "0", 0, 0, NULL, 0,
+	  "bytes per second per member, 0 = unlimited (io2: 4000m per volume)" },
+	{ "lat_mean", OPT_TIME, D(lat_mean_ns), "500us", 0, 0, NULL, USEC,
+	  "mean service latency per request; bare numbers are us (io2: under 500 us for 16 KiB; "
+	  "workload.md §4.2)" },
+	{ "lat_p99", OPT_TIME, D(lat_p99_ns), "800us", 0, 0, NULL, USEC,
+	  "99th-percentile service latency (lognormal fit), 0 = constant latency (io2: few I/Os "
+	  "above 800 us)" },
+	{ "flush", OPT_TIME, D(flush_ns), "500us", 0, 0, NULL, USEC,
+	  "latency of a cache flush (fsync/fdatasync); without a volatile write cache about one "
+	  "write round trip, 0.3-0.6 ms (workload.md §4.2)" },
+	{ "members", OPT_U32, D(members), "1", 1, 1024, NULL, 0,
+	  "RAID0 members; 1 = a plain device" },
+	{ "chunk", OPT_SIZE, D(chunk_bytes), "512k", 4096, 1ULL << 30, NULL, 0,
+	  "RAID0 chunk size (mdadm's default 512 KiB)" },
+	{ "io_unit", OPT_SIZE, D(io_unit_bytes), "0", 0, 0, NULL, 0,
+	  "IOPS accounting unit, 0 = one per request (io2 counts I/Os above 256 KiB in "
+	  "256-KiB units)" },
+	{ "size", OPT_SIZE, D(size_bytes), "1t", 1ULL << 20, 0, NULL, 0, "capacity" },
+	{ "total_iops", OPT_UINT, D(total_iops), "0", 0, 0, NULL, 0,
+	  "whole-device cap in I/O units per second before striping, 0 = none (an instance's "
+	  "EBS IOPS cap)" },
+	{ "total_bandwidth", OPT_SIZE, D(total_bandwidth), "0", 0, 0, NULL, 0,
+	  "whole-device cap in bytes per second, 0 = none (m8g.24xlarge EBS: 3.75 GB/s; "
+	  "workload.md §4.1)" },
+	OPT_END
+};
+
+/* The engine's own check (bdev_config_check) decides; the common mistake
+ * is blamed on its key first. */
+static int device_validate(const struct scn_section_type *t, const char *name, const void *config,
+			   const char **bad_key, char *err, size_t errlen)
+{
+	struct bdev_config d = *(const struct bdev_config *)config;
+
+	(void)t;
+	if (d.lat_p99_ns && d.lat_p99_ns < d.lat_mean_ns) {
+		*bad_key = "lat_p99";
+		snprintf(err, errlen, "lat_p99 must be 0 (constant latency) or at least lat_mean");
+		return -1;
+	}
+	d.name = name;
+	return bdev_config_check(&d, err, errlen);
+}
+
+/*
+ * --scale 1/n: total throughput shrinks n-fold.  Members shrink first
+ * (12 volumes at 1/4 become 3); what the member count cannot absorb
+ * (12 at 1/8: 1 member, 1.5x too many) is taken off the per-member
+ * IOPS and bandwidth.  Latencies do not scale.
+ */
+static int device_scale(const struct scn_section_type *t, void *config, unsigned int n,
+			char *err, size_t errlen)
+{
+	struct bdev_config *d = config;
+	uint64_t members = d->members / n ? d->members / n : 1;
+	uint64_t den = (uint64_t)n * members;
+
+	(void)t;
+	if (d->iops) {
+		d->iops = d->iops * d->members / den;
+		if (!d->iops) {
+			snprintf(err, errlen, "iops would become 0");
+			return -1;
+		}
+	}
+	if (d->bandwidth) {
+		d->bandwidth = d->bandwidth * d->members / den;
+		if (!d->bandwidth) {
+			snprintf(err, errlen, "bandwidth would become 0");
+			return -1;
+		}
+	}
+	d->members = (uint32_t)members;
+	if ((d->total_iops && d->total_iops < n) || (d->total_bandwidth && d->total_bandwidth < n)) {
+		snprintf(err, errlen, "total_iops or total_bandwidth would become 0");
+		return -1;
+	}
+	d->total_iops /= n;
+	d->total_bandwidth /= n;
+	d->size_bytes = d->size_bytes / n >= (1ULL << 20) ? d->size_bytes / n : 1ULL << 20;
+	return 0;
+}
+
+/* ---- [machine] ---------------------------------------------------------------------- */
+
+#define FOUR_MIB	(4ULL << 20)
+
+/* One "name:size" zone size scaled down to a multiple of 4 MiB; "rest" stays. */
+static int scale_zone_size(const char *text, unsigned int n, char *out, size_t outlen,
+			   char *err, size_t errlen)
+{
+	static const struct opt_def size_opt = { "zones", OPT_SIZE, 0, NULL, 0, 0, NULL, 0, "" };
+	uint64_t v = 0;
+
+	if (strcmp(text, "rest") == 0) {
+		snprintf(out, outlen, "rest");
+		return 0;
+	}
+	if (opt_parse_value(&size_opt, &v, text, err, errlen))
+		return -1;
+	v = v / n / FOUR_MIB * FOUR_MIB;
+	opt_format_value(&size_opt, &v, out, outlen);
+	return 0;
+}
+
+/*
+ * --scale 1/n: memory, zone sizes and reserved memory shrink n-fold
+ * (rounded down to 4 MiB, the largest buddy block), CPUs too (at least 1).
+ * Zone names and "rest" are kept; machine_create checks the result.
+ */
+static int machine_scale(const struct scn_section_type *t, void *config, unsigned int n,
+			 char *err, size_t errlen)
+{
+	struct machine_config *mc = config;
+	char *zones = NULL, *copy, *save = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)t;
+	if (mc->memory / n < FOUR_MIB) {
+		snprintf(err, errlen, "memory would be less than 4m");
+		return -1;
+	}
+	mc->memory = mc->memory / n / FOUR_MIB * FOUR_MIB;
+	mc->reserved = mc->reserved / n / FOUR_MIB * FOUR_MIB;
+	mc->cpus = mc->cpus / n ? mc->cpus / n : 1;
+	if (!mc->zones || !mc->zones[0])
+		return 0;
+	copy = strdup(mc->zones);
+	f = open_memstream(&zones, &len);
+	if (!copy || !f)
+		SIM_BUG("out of memory");
+	for (char *z = strtok_r(copy, ",", &save); z; z = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(z, ':');
+		char size[40];
+
+		if (!colon || scale_zone_size(colon + 1, n, size, sizeof(size), err, errlen)) {
+			if (!colon)
+				snprintf(err, errlen, "cannot scale zones '%s': '%s' is not name:size",
+					 mc->zones, z);
+			fclose(f);
+			free(zones);
+			free(copy);
+			return -1;
+		}
+		*colon = '\0';
+		fprintf(f, "%s%s:%s", ftell(f) ? "," : "", z, size);
+	}
+	fclose(f);
+	free(copy);
+	free(mc->zones);
+	mc->zones = zones;
+	return 0;
+}
+
+/* ---- [sysctl] ---------------------------------------------------------------------- */
+
+/* --scale 1/n: the hugetlb pool and an explicit min_free_kbytes are sizes
+ * of memory and shrink with it (0 = computed from memory stays 0). */
+static int sysctl_scale(const struct scn_section_type *t, void *config, unsigned int n,
+			char *err, size_t errlen)
+{
+	struct vm_sysctl *v = config;
+
+	(void)t;
+	(void)err;
+	(void)errlen;
+	v->nr_hugepages /= n;
+	if (v->min_free_kbytes) {
+		v->min_free_kbytes /= n;
+		if (v->min_free_kbytes < 128)	/* the kernel's lower clamp */
+			v->min_free_kbytes = 128;
+	}
+	return 0;
+}
+
+/* ---- workloads ------------------------------------------------------------------------ */
+
+static int workload_validate(const struct scn_section_type *t, const char *name, const void *config,
+			     const char **bad_key, char *err, size_t errlen)
+{
+	const struct workload_type *wt = t->data;
+
+	(void)name;
+	(void)bad_key;
+	return wt->validate ? wt->validate(config, err, errlen) : 0;
+}
+
+static int workload_scale(const struct scn_section_type *t, void *config, unsigned int n,
+			  char *err, size_t errlen)
+{
+	const struct workload_type *wt = t->data;
+
+	(void)err;
+	(void)errlen;
+	if (wt->scale)
+		wt->scale(config, n);
+	return 0;
+}
+
+/*
+ * Across sections: a workload key named `device` names a [device NAME]
+ * section (when not empty), so a typo is caught by `check`, at its line.
+ */
+static int schema_validate(const struct scenario *s, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < scn_nr_instances(s); i++) {
+		const struct scn_instance *in = scn_instance_at(s, i);
+		const struct opt_def *o = in->type->data ? opt_find(in->type->options, "device") : NULL;
+		const char *dev;
+		char place[300];
+
+		if (!o || o->type != OPT_STRING)
+			continue;
+		dev = *(char *const *)((const char *)in->config + o->offset);
+		if (!dev || !dev[0] || scn_find(s, "device", dev))
+			continue;
+		scn_key_place(in, "device", place, sizeof(place));
+		snprintf(err, errlen, "%s: device '%s' does not exist (no [device %s] section)",
+			 place, dev, dev);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the schema ------------------------------------------------------------------------- */
+
+static const struct scn_section_type builtin_sections[] = {
+	{ "global", "run length, seed, measurement and sampling", scn_global_options,
+	  sizeof(struct scn_global), SCN_ALWAYS, global_validate, NULL, NULL, NULL },
+	{ "machine", "memory, zones and CPUs of the simulated machine", machine_options,
+	  sizeof(struct machine_config), SCN_ALWAYS, NULL, machine_scale, NULL, NULL },
+	{ "sysctl", "kernel tunables under their sysctl/sysfs names", vm_sysctl_options,
+	  sizeof(struct vm_sysctl), SCN_ALWAYS, NULL, sysctl_scale, NULL, NULL },
+	{ "policy", "the allocator policy variant and slow-path flow", scn_policy_options,
+	  sizeof(struct scn_policy), SCN_ALWAYS, policy_validate, NULL, NULL, NULL },
+	{ "costs", "cost-table overrides, ns per unit (slowpath costs)", scn_cost_options,
+	  sizeof(struct cost_table), SCN_ALWAYS, NULL, NULL, NULL, NULL },
+	{ "device", "a block device or RAID0 set: [device NAME]", scn_device_options,
+	  sizeof(struct bdev_config), SCN_NAME_REQUIRED | SCN_MULTIPLE, device_validate,
+	  device_scale, NULL, NULL },
+};
+
+#define NR_BUILTIN (sizeof(builtin_sections) / sizeof(builtin_sections[0]))
+
+struct scn_schema *scn_schema_create(void)
+{
+	struct scn_schema *schema = calloc(1, sizeof(*schema));
+	struct scn_section_type *types;
+	size_t nw = 0;
+
+	while (workload_types[nw])
+		nw++;
+	types = calloc(NR_BUILTIN + nw, sizeof(*types));
+	if (!schema || !types)
+		SIM_BUG("out of memory");
+	memcpy(types, builtin_sections, sizeof(builtin_sections));
+	for (size_t i = 0; i < nw; i++) {
+		const struct workload_type *wt = workload_types[i];
+
+		types[NR_BUILTIN + i] = (struct scn_section_type){
+			.kind = wt->kind, .help = wt->help, .options = wt->options,
+			.config_size = wt->config_size,
+			.flags = SCN_NAME_ALLOWED | (wt->multiple ? SCN_MULTIPLE : 0),
+			.validate = workload_validate, .scale = workload_scale, .data = wt,
+		};
+	}
+	schema->types = types;
+	schema->nr_types = NR_BUILTIN + nw;
+	schema->validate = schema_validate;
+	return schema;
+}
+
+void scn_schema_destroy(struct scn_schema *schema)
+{
+	if (!schema)
+		return;
+	free((void *)schema->types);
+	free(schema);
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sections.h — slowpath's scenario schema: the section types a scenario
+ * file may contain and the config structs of the sections the CLI owns.
+ * Sections owned elsewhere fill the owner's struct directly:
+ *   [machine]      struct machine_config   (mm/machine.h, machine_options[])
+ *   [sysctl]       struct vm_sysctl        (mm/sysctl.h, vm_sysctl_options[])
+ *   [costs]        struct cost_table       (sim/cost.h; one key per costs.def row)
+ *   [device NAME]  struct bdev_config      (sim/bdev.h; name = the section name)
+ *   [KIND], [KIND NAME]  a workload's config (workload/workload.h registry)
+ */
+#ifndef SLOWPATH_CLI_SECTIONS_H
+#define SLOWPATH_CLI_SECTIONS_H
+
+#include <stdint.h>
+
+#include "cli/scenario.h"
+#include "sim/option.h"
+#include "sim/sim.h"
+
+struct scn_global {
+	uint64_t	seed;
+	sim_time_t	duration;		/* virtual time simulated */
+	sim_time_t	ramp_time;		/* measurement starts after it (fio's name) */
+	sim_time_t	sample_interval;	/* monitor period */
+	sim_time_t	tps_interval;		/* tps.csv step */
+	char		*description;
+};
+
+struct scn_policy {
+	char		*name;			/* mm_policies[] row */
+	int		kernel;			/* enum kernel_gen, in kernel_names[] order */
+	int		thisnode_exempt;	/* 0 = the variant's own value, 1 = off, 2 = on */
+};
+
+extern const struct opt_def scn_global_options[];
+extern const struct opt_def scn_policy_options[];
+extern const struct opt_def scn_device_options[];
+extern const struct opt_def scn_cost_options[];
+
+/* The schema: built-in sections, then one per registered workload type. */
+struct scn_schema *scn_schema_create(void);
+void scn_schema_destroy(struct scn_schema *schema);
+
+#endif

@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * synthetic.c — workload kind `synthetic`: N tasks looping over a
+ * configurable mix of CPU work, a shared lock and block I/O.  It models no
+ * real program; it is the test vehicle for the run driver, determinism and
+ * the report path, and a quick way to load the engine.
+ *
+ * One loop iteration is one transaction:
+ *
+ *   think  sleep, exponential with mean `think` (not part of the latency)
+ *   ---- latency starts ----
+ *   compute  charge `compute` of CPU time
+ *   lock     with probability lock_share: take one of `locks` locks (chosen
+ *            uniformly), hold it for `lock_hold` of CPU time
+ *   io       with probability io_share: one read or write (write with
+ *            probability io_write) of io_size bytes at a uniformly chosen,
+ *            io_size-aligned offset below io_span on `device`, waiting
+ *            for completion
+ *   ---- latency ends; recorded in wl_stats ----
+ *   cond_resched (a sync point, so a task without think time or I/O
+ *   still lets time pass and others run)
+ *
+ * Every task draws from its own RNG stream ("synthetic[:NAME]", task
+ * number), so runs are reproducible and independent of task scheduling.
+ * Attribution: the CPU, wait and I/O time of each step lands on the path
+ * nodes "compute", "lock" and "io" under the task kind "synthetic[:NAME]".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/bdev.h"
+#include "sim/rng.h"
+#include "workload/synthetic.h"
+
+enum syn_lock_kind { SYN_MUTEX, SYN_SPINLOCK };
+
+struct syn_config {
+	uint64_t	tasks;
+	uint64_t	think;		/* ns, mean */
+	uint64_t	compute;	/* ns per transaction */
+	uint64_t	lock_share;	/* ppm of transactions */
+	uint64_t	locks;
+	uint64_t	lock_hold;	/* ns */
+	int		lock_kind;
+	uint64_t	io_share;	/* ppm of transactions */
+	uint64_t	io_write;	/* ppm of I/Os */
+	uint64_t	io_size;	/* bytes */
+	uint64_t	io_span;	/* bytes */
+	char		*device;
+};
+
+static const char *const lock_kind_names[] = { "mutex", "spinlock", NULL };
+
+#define C(f) offsetof(struct syn_config, f)
+static const struct opt_def syn_options[] = {
+	{ "tasks", OPT_UINT, C(tasks), "4", 1, 1000000, NULL, 0,
+	  "number of tasks (--scale 1/N divides it)" },
+	{ "think", OPT_TIME, C(think), "1ms", 0, 0, NULL, SIM_NSEC_PER_USEC,
+	  "mean think time before each transaction (exponential), 0 = none; bare numbers are us" },
+	{ "compute", OPT_TIME, C(compute), "50us", 0, 0, NULL, SIM_NSEC_PER_USEC,
+	  "CPU time per transaction; bare numbers are us" },
+	{ "lock_share", OPT_PERCENT, C(lock_share), "50%", 0, 1000000, NULL, 0,
+	  "share of transactions that take a lock" },
+	{ "locks", OPT_UINT, C(locks), "1", 1, 4096, NULL, 0,
+	  "number of locks; a transaction takes one chosen uniformly" },
+	{ "lock_hold", OPT_TIME, C(lock_hold), "20us", 0, 0, NULL, SIM_NSEC_PER_USEC,
+	  "CPU time spent holding the lock; bare numbers are us" },
+	{ "lock_kind", OPT_ENUM, C(lock_kind), "mutex", 0, 0, lock_kind_names, 0,
+	  "mutex (waiters sleep) or spinlock (waiters spin on their CPU)" },
+	{ "io_share", OPT_PERCENT, C(io_share), "0%", 0, 1000000, NULL, 0,
+	  "share of transactions that do one block I/O (needs device=)" },
+	{ "io_write", OPT_PERCENT, C(io_write), "50%", 0, 1000000, NULL, 0,
+	  "share of I/Os that are writes" },
+	{ "io_size", OPT_SIZE, C(io_size), "16k", 512, 1ULL << 30, NULL, 0,
+	  "bytes per I/O, a multiple of 512" },
+	{ "io_span", OPT_SIZE, C(io_span), "1g", 512, 0, NULL, 0,
+	  "I/O offsets are uniform below this, aligned to io_size" },
+	{ "device", OPT_STRING, C(device), "", 0, 0, NULL, 0,
+	  "the [device NAME] the I/O goes to" },
+	OPT_END
+};
+
+struct syn_state;
+
+struct syn_task {
+	struct syn_state	*st;
+	struct sim_rng		rng;
+};
+
+struct syn_state {
+	struct syn_config	cfg;		/* copy; device borrowed from the scenario */
+	struct sim		*sim;
+	struct bdev		*bdev;
+	struct wl_stats		*stats;
+	char			*kind_name;
+	char			**lock_names;
+	struct sim_mutex	*mutexes;
+	struct sim_spinlock	*spinlocks;
+	struct syn_task		*tasks;
+};
+
+static void syn_transaction(struct sim *sim, struct syn_task *t)
+{
+	const struct syn_state *st = t->st;
+	const struct syn_config *c = &st->cfg;
+	sim_time_t start;
+
+	if (c->think)
+		sim_sleep(sim, (sim_time_t)rng_exp(&t->rng, (double)c->think));
+	start = sim_now(sim);
+	sim_path_push(sim, "compute");
+	sim_charge(sim, c->compute);
+	sim_path_pop(sim);
+	if (c->lock_share && rng_below(&t->rng, 1000000) < c->lock_share) {
+		uint64_t k = c->locks > 1 ? rng_below(&t->rng, c->locks) : 0;
+
+		sim_path_push(sim, "lock");
+		if (c->lock_kind == SYN_SPINLOCK) {
+			sim_spin_lock(sim, &st->spinlocks[k]);
+			sim_charge(sim, c->lock_hold);
+			sim_spin_unlock(sim, &st->spinlocks[k]);
+		} else {
+			sim_mutex_lock(sim, &st->mutexes[k]);
+			sim_charge(sim, c->lock_hold);
+			sim_mutex_unlock(sim, &st->mutexes[k]);
+		}
+		sim_path_pop(sim);
+	}
+	if (c->io_share && rng_below(&t->rng, 1000000) < c->io_share) {
+		uint64_t slots = c->io_span / c->io_size;
+		uint64_t off = (slots > 1 ? rng_below(&t->rng, slots) : 0) * c->io_size;
+		enum bio_op op = rng_below(&t->rng, 1000000) < c->io_write ? BIO_WRITE : BIO_READ;
+
+		sim_path_push(sim, "io");
+		bdev_io_wait(sim, st->bdev, op, off, c->io_size);
+		sim_path_pop(sim);
+	}
+	wl_stats_tx(st->stats, sim_now(sim), sim_now(sim) - start);
+	sim_cond_resched(sim);
+}
+
+static void syn_task_fn(struct sim *sim, void *arg)
+{
+	for (;;)
+		syn_transaction(sim, arg);
+}
+
+static int syn_validate(const void *config, char *err, size_t errlen)
+{
+	const struct syn_config *c = config;
+
+	if (c->io_share && (!c->device || !c->device[0])) {
+		snprintf(err, errlen, "io_share is above 0%% but no device= is given");
+		return -1;
+	}
+	if (c->io_size % 512) {
+		snprintf(err, errlen, "io_size must be a multiple of 512 bytes");
+		return -1;
+	}
+	if (c->io_span < c->io_size) {
+		snprintf(err, errlen, "io_span must be at least io_size");
+		return -1;
+	}
+	return 0;
+}
+
+static void syn_scale(void *config, unsigned int n)
+{
+	struct syn_config *c = config;
+
+	c->tasks = c->tasks / n ? c->tasks / n : 1;
+}
+
+static void syn_destroy(void *state)
+{
+	struct syn_state *st = state;
+
+	if (!st)
+		return;
+	/* The sim is gone (workload.h: destroy runs after sim_destroy), and
+	 * with it its list of our locks: they are just memory now. */
+	for (uint64_t k = 0; k < st->cfg.locks && st->lock_names; k++)
+		free(st->lock_names[k]);
+	free(st->lock_names);
+	free(st->mutexes);
+	free(st->spinlocks);
+	free(st->tasks);
+	free(st->kind_name);
+	free(st);
+}
+
+static void *syn_start_env(const struct wl_env *env, const void *config, const char *instance,
+			   struct wl_stats *stats, char *err, size_t errlen)
+{
+	const struct syn_config *c = config;
+	struct syn_state *st = calloc(1, sizeof(*st));
+	struct sim *sim = env->sim;
+	size_t kl = strlen("synthetic:") + strlen(instance) + 1;
+	int kind;
+
+	if (!st)
+		SIM_BUG("out of memory");
+	st->cfg = *c;
+	st->sim = sim;
+	st->stats = stats;
+	if (c->io_share) {
+		st->bdev = wl_env_bdev(env, c->device);
+		if (!st->bdev) {
+			snprintf(err, errlen, "device '%s' does not exist (no [device %s] section)",
+				 c->device, c->device);
+			free(st);
+			return NULL;
+		}
+	}
+	st->kind_name = malloc(kl);
+	st->lock_names = calloc(c->locks, sizeof(*st->lock_names));
+	st->tasks = calloc(c->tasks, sizeof(*st->tasks));
+	if (!st->kind_name || !st->lock_names || !st->tasks)
+		SIM_BUG("out of memory");
+	snprintf(st->kind_name, kl, instance[0] ? "synthetic:%s" : "synthetic", instance);
+	if (c->lock_kind == SYN_SPINLOCK)
+		st->spinlocks = calloc(c->locks, sizeof(*st->spinlocks));
+	else
+		st->mutexes = calloc(c->locks, sizeof(*st->mutexes));
+	if (!st->spinlocks && !st->mutexes)
+		SIM_BUG("out of memory");
+	for (uint64_t k = 0; k < c->locks; k++) {
+		size_t nl = kl + 32;
+
+		st->lock_names[k] = malloc(nl);
+		if (!st->lock_names[k])
+			SIM_BUG("out of memory");
+		snprintf(st->lock_names[k], nl, "%s.lock%llu", st->kind_name, (unsigned long long)k);
+		if (st->spinlocks)
+			sim_spin_init(sim, &st->spinlocks[k], st->lock_names[k]);
+		else
+			sim_mutex_init(sim, &st->mutexes[k], st->lock_names[k]);
+	}
+	kind = sim_task_kind(sim, st->kind_name);
+	for (uint64_t i = 0; i < c->tasks; i++) {
+		char name[96];
+		struct sim_task_config tc = { .name = name, .kind = kind, .cpu = SIM_CPU_ANY };
+
+		snprintf(name, sizeof(name), "%s/%llu", st->kind_name, (unsigned long long)i);
+		st->tasks[i].st = st;
+		rng_init(&st->tasks[i].rng, sim_seed(sim), rng_stream_id(st->kind_name, i));
+		sim_task_create(sim, &tc, syn_task_fn, &st->tasks[i], 0);
+	}
+	return st;
+}
+
+static void syn_report(void *state, struct wl_report *out)
+{
+	struct syn_state *st = state;
+
+	out->has_transactions = true;
+	out->stats = st->stats;
+	wl_report_figure(out, "transactions_per_task",
+			 (double)st->stats->transactions / (double)st->cfg.tasks, "");
+}
+
+const struct workload_type synthetic_workload = {
+	.kind = "synthetic",
+	.help = "N tasks looping over CPU work, a lock and block I/O (engine test vehicle)",
+	.options = syn_options,
+	.config_size = sizeof(struct syn_config),
+	.multiple = true,
+	.validate = syn_validate,
+	.scale = syn_scale,
+	.start_env = syn_start_env,
+	.report = syn_report,
+	.destroy = syn_destroy,
+};

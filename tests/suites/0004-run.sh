@@ -1,0 +1,93 @@
+#!/bin/sh
+# `slowpath run`: the result folder's files and their shape, --iterations,
+# --scale, the progress line (only on a terminal), and run-time errors
+# (exit 2 and nothing written for a bad scenario, exit 1 for an unwritable
+# folder).
+. tests/suites/0000-cli.inc
+cli_init "$1" 0004-run
+
+SMALL=scenarios/synthetic-small.ini
+R=$TMP/r
+"$SP" run "$SMALL" --out "$R" >"$TMP/stdout" 2>"$TMP/stderr"
+rc=$?
+check "run exits 0, quiet on stderr" "[ $rc = 0 ] && [ ! -s '$TMP/stderr' ]"
+check "summary line on stdout" "grep -Eqx '$R: [0-9.]+ tps, latency p50 [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms' '$TMP/stdout'"
+check "every file of the folder" "for f in result.json tps.csv locks.csv profile.json proc-vmstat \
+	proc-buddyinfo proc-pagetypeinfo proc-zoneinfo proc-meminfo; do [ -s '$R'/\$f ] || exit 1; done"
+check "no temporary files left" "[ -z \"\$(ls '$R' | grep '\.tmp$')\" ]"
+check "result.json keys in the documented order" "grep -E '^  \"[a-z_]+\":' '$R/result.json' |
+	sed -E 's/^  \"([a-z_]+)\".*/\1/' | tr '\n' ' ' | grep -qx 'schema source scenario policy seed scale \
+iteration virtual_seconds measure_seconds wall_seconds events events_per_second vmstat vmstat_end \
+transactions tps latency_ms per_million_written figures machine '"
+check "result.json values" "grep -qx '  \"seed\": 1,' '$R/result.json' &&
+	grep -qx '  \"scale\": \"1/1\",' '$R/result.json' &&
+	grep -qx '  \"virtual_seconds\": 12.0,' '$R/result.json' &&
+	grep -qx '  \"measure_seconds\": 10.0,' '$R/result.json' &&
+	grep -Eqx '  \"events\": [1-9][0-9]*,' '$R/result.json' &&
+	grep -Eqx '  \"tps\": [1-9][0-9.]*,' '$R/result.json' &&
+	grep -Eqx '    \"p99\": [0-9.]+,' '$R/result.json' &&
+	grep -Eqx '    \"pgalloc_normal\": -?[0-9]+,' '$R/result.json' &&
+	grep -qx '    \"cpus\": 4,' '$R/result.json'"
+check "tps.csv: one row per tps_interval after ramp_time" "[ \$(wc -l <'$R/tps.csv') = 11 ] &&
+	head -n 1 '$R/tps.csv' | grep -qx 'interval_end_s,tps,lat_avg_ms,lat_max_ms' &&
+	sed -n 2p '$R/tps.csv' | grep -q '^3.000,' && tail -n 1 '$R/tps.csv' | grep -q '^12.000,'"
+check "monitors: a sample every second from 0 to 12" "for f in '$R'/proc-*; do
+	[ \$(grep -c '^time: ' \"\$f\") = 13 ] && head -n 1 \"\$f\" | grep -qx 'time: 0' &&
+	grep '^time: ' \"\$f\" | tail -n 1 | grep -qx 'time: 12' || exit 1; done"
+check "monitors hold the /proc texts" "sed -n 2p '$R/proc-buddyinfo' | grep -q '^Node 0, zone ' &&
+	sed -n 2p '$R/proc-vmstat' | grep -q '^nr_free_pages [0-9]'"
+check "locks.csv lists the workload's locks" "head -n 1 '$R/locks.csv' | grep -qx 'name,acquisitions,contended,wait_ns,hold_ns' &&
+	grep -Eq '^synthetic.lock0,[1-9][0-9]*,' '$R/locks.csv' && grep -Eq '^synthetic.lock1,' '$R/locks.csv'"
+check "profile.json: kinds with a tree" "grep -q '\"schema\": \"slowpath-profile/1\"' '$R/profile.json' &&
+	grep -q '\"kind\": \"synthetic\"' '$R/profile.json' && grep -q '\"tasks\": 16' '$R/profile.json' &&
+	grep -q '\"name\": \"compute\"' '$R/profile.json' && grep -q '\"name\": \"io\"' '$R/profile.json'"
+
+"$SP" run "$SMALL" --out "$TMP/q" --set sample_interval=250ms --set duration=2s --set ramp_time=0 >/dev/null
+check "monitor times with decimals" "grep '^time: ' '$TMP/q/proc-vmstat' | sed -n '1p;2p;9p' | tr '\n' ' ' |
+	grep -qx 'time: 0.000 time: 0.250 time: 2.000 '"
+
+"$SP" run "$SMALL" --out "$TMP/it" --iterations 3 --seed 7 >"$TMP/stdout"
+check "--iterations: iter-K folders and the aggregate" "for k in 1 2 3; do
+	grep -qx \"  \\\"seed\\\": \$((6 + k)),\" '$TMP'/it/iter-\$k/result.json &&
+	grep -qx \"  \\\"iteration\\\": \$k,\" '$TMP'/it/iter-\$k/result.json || exit 1; done &&
+	grep -qx '  \"iterations\": 3,' '$TMP/it/result.json' && grep -qx '  \"seed\": 7,' '$TMP/it/result.json' &&
+	grep -q '\"aggregate\"' '$TMP/it/result.json' && [ \$(wc -l <'$TMP/stdout') = 3 ]"
+
+"$SP" run "$SMALL" --out "$TMP/sc" --scale 1/4 >/dev/null
+check "--scale 1/4 in the result" "grep -qx '  \"scale\": \"1/4\",' '$TMP/sc/result.json' &&
+	grep -qx '    \"cpus\": 1,' '$TMP/sc/result.json' &&
+	grep -qx '    \"memory_bytes\": 268435456,' '$TMP/sc/result.json' && grep -q '\"tasks\": 4' '$TMP/sc/profile.json'"
+
+if command -v script >/dev/null 2>&1; then
+	SLOWPATH_PROGRESS_INTERVAL=0 script -qec "'$SP' run '$SMALL' --out '$TMP/tty' >/dev/null" /dev/null \
+		>"$TMP/tty.txt" 2>&1
+	check "progress line on a terminal" "grep -q '12.0/12.0 s virtual, [0-9.]* M events/s, ETA [0-9]*:[0-9][0-9]' '$TMP/tty.txt' &&
+		tail -c 4 '$TMP/tty.txt' | od -c | grep -q 'K'"
+	SLOWPATH_PROGRESS_INTERVAL=0 "$SP" run "$SMALL" --out "$TMP/notty" >/dev/null 2>"$TMP/notty.txt"
+	check "no progress line when stderr is not a terminal" "[ ! -s '$TMP/notty.txt' ]"
+else
+	ko "progress line on a terminal (script(1) missing)"
+fi
+
+printf '[global]\nduration=3s\n[machine]\nmemory=1g\nzones=DMA:1g,Normal:rest\ncpus=2\n' >"$TMP/idle.ini"
+"$SP" run "$TMP/idle.ini" --out "$TMP/idle" >"$TMP/idle.out"
+check "no workload: no transactions, no tps.csv" "grep -qx '$TMP/idle: 3.000 s simulated, [0-9]* events' '$TMP/idle.out' &&
+	[ ! -e '$TMP/idle/tps.csv' ] && ! grep -q '\"tps\"' '$TMP/idle/result.json' &&
+	[ -s '$TMP/idle/proc-vmstat' ] && grep -q '\"kinds\": \[\]' '$TMP/idle/profile.json'"
+
+# run-time errors
+printf '[machine]\nmemory=1g\nzones=DMA:2g,Normal:rest\n' >"$TMP/zones.ini"
+expect "machine the model rejects" 2 "$TMP/zones.ini:1: [machine]: zones add up to more than memory (1073741824 bytes)" \
+	"$SP" run "$TMP/zones.ini" --out "$TMP/none1"
+printf '[synthetic]\nio_share=5%%\n\ndevice=md9\n' >"$TMP/dev.ini"
+expect "workload names a missing device" 2 "$TMP/dev.ini:4: device 'md9' does not exist (no [device md9] section)" \
+	"$SP" run "$TMP/dev.ini" --out "$TMP/none2"
+check "nothing written for a bad scenario" "[ ! -e '$TMP/none1' ] && [ ! -e '$TMP/none2' ]"
+expect "unwritable folder" 1 "slowpath run: /proc/slowpath-test: No such file or directory" \
+	"$SP" run "$SMALL" --out /proc/slowpath-test
+expect "--iterations 0" 2 "--iterations '0': expected a whole number from 1 to 10000" \
+	"$SP" run "$SMALL" --iterations 0
+expect "--iterations x" 2 "--iterations 'x': expected a whole number from 1 to 10000" \
+	"$SP" run "$SMALL" --iterations x
+
+cli_done

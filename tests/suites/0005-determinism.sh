@@ -1,0 +1,57 @@
+#!/bin/sh
+# Determinism: the same scenario and seed give byte-identical output —
+# every file of the result folder and stdout — masking only the two
+# host-dependent values of result.json (wall_seconds, events_per_second);
+# with or without a terminal; with --iterations.  A different seed gives
+# different numbers.
+. tests/suites/0000-cli.inc
+cli_init "$1" 0005-determinism
+
+SMALL=scenarios/synthetic-small.ini
+
+# mask FOLDER: blank the host-dependent values in every result.json
+mask() {
+	find "$1" -name result.json | while read -r f; do
+		sed -E 's/^( *"(wall_seconds|events_per_second)": )[^,]*(,?)$/\1"MASKED"\3/' "$f" >"$f.m" &&
+			mv "$f.m" "$f"
+	done
+}
+# same A B: every file of two folders equal (after masking), none missing
+same() {
+	mask "$1"
+	mask "$2"
+	diff -r "$1" "$2" >"$TMP/diff" 2>&1
+}
+
+"$SP" run "$SMALL" --out "$TMP/a" >"$TMP/a.out"
+"$SP" run "$SMALL" --out "$TMP/b" >"$TMP/b.out"
+if same "$TMP/a" "$TMP/b"; then ok "same seed: every file identical"
+else cat "$TMP/diff"; ko "same seed: every file identical"; fi
+sed "s|$TMP/a|DIR|" "$TMP/a.out" >"$TMP/a.out2"
+sed "s|$TMP/b|DIR|" "$TMP/b.out" >"$TMP/b.out2"
+check "same seed: stdout identical" "cmp '$TMP/a.out2' '$TMP/b.out2'"
+check "the unmasked part is most of result.json" "[ \$(grep -c MASKED '$TMP/a/result.json') = 2 ]"
+
+if command -v script >/dev/null 2>&1; then
+	SLOWPATH_PROGRESS_INTERVAL=0 script -qec "'$SP' run '$SMALL' --out '$TMP/t' >/dev/null" /dev/null \
+		>"$TMP/tty.txt" 2>&1
+	mask "$TMP/t"
+	check "a terminal shows the progress line" "[ \$(grep -o 'events/s' '$TMP/tty.txt' | wc -l) -ge 12 ]"
+	check "and changes nothing in the folder" "diff -r '$TMP/a' '$TMP/t'"
+fi
+
+"$SP" run "$SMALL" --out "$TMP/i1" --iterations 2 >/dev/null
+"$SP" run "$SMALL" --out "$TMP/i2" --iterations 2 >/dev/null
+mask "$TMP/i1"
+mask "$TMP/i2"
+check "--iterations: identical folders" "diff -r '$TMP/i1' '$TMP/i2'"
+check "--iterations: iteration 1 is the plain run" "diff -r '$TMP/a' '$TMP/i1/iter-1'"
+
+"$SP" run "$SMALL" --out "$TMP/c" --seed 2 >/dev/null
+mask "$TMP/c"
+check "other seed: other tps" "[ \"\$(grep '^  \"tps\"' '$TMP/a/result.json')\" != \"\$(grep '^  \"tps\"' '$TMP/c/result.json')\" ]"
+check "other seed: other tps.csv and latencies" "! cmp -s '$TMP/a/tps.csv' '$TMP/c/tps.csv' &&
+	[ \"\$(sed -n '/latency_ms/,/}/p' '$TMP/a/result.json')\" != \"\$(sed -n '/latency_ms/,/}/p' '$TMP/c/result.json')\" ]"
+check "--iterations: iteration 2 used seed+1" "diff -r '$TMP/c/tps.csv' '$TMP/i1/iter-2/tps.csv'"
+
+cli_done

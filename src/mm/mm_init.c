@@ -711,9 +711,11 @@ void machine_destroy(struct machine *m)
 	 * memory goes */
 	sim_mutex_release(m->sim, &m->pcpu_drain_mutex);
 	sim_spin_release(m->sim, &m->node.__lruvec.lru_lock);
+	/* a vmstat line is held for one atomic at a time, often across the
+	 * end of a run: the stopped holder never releases it */
 	for (int i = 0; i < VMSTAT_NR_LINES; i++)
 		if (m->vmstat_line[i].name[0])
-			sim_spin_release(m->sim, &m->vmstat_line[i].lock);
+			sim_spin_abandon(m->sim, &m->vmstat_line[i].lock);
 	mapping_table_release(m);
 	free(m->fbatches);
 	for (int i = 0; i < MAX_NR_ZONES; i++) {

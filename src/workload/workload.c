@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "sim/debug.h"
+#include "workload/fio.h"
 #include "workload/synthetic.h"
 #include "workload/workload.h"
 
@@ -31,6 +32,7 @@
 /* The registry, in the fixed order `slowpath check` and reports use. */
 const struct workload_type *const workload_types[] = {
 	&synthetic_workload,
+	&fio_workload,
 	NULL
 };
 

@@ -248,6 +248,7 @@ struct fio_state {
 	unsigned int	pages_per_slot;	/* pages an I/O may touch (for the buffer size) */
 	unsigned int	nr_cpus_used;	/* CPUs the jobs can occupy at once */
 	uint64_t	folds_at_start;
+	uint64_t	line_waits_at_start;	/* contended vmstat-line acquisitions */
 	bool		measuring;
 };
 
@@ -487,14 +488,28 @@ static void fio_scale(void *config, unsigned int n)
 	c->numjobs = c->numjobs / n ? c->numjobs / n : 1;
 }
 
-/* Measure start (engine context): the machine-wide fold count.  (Each
- * job notes its own CPU time when it gets there, fio_job_measure_start.) */
+/* Contended acquisitions of the vmstat shared lines (vmstat.c): folds
+ * that found the line taken, machine-wide. */
+static uint64_t vmstat_line_waits(const struct machine *m)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < VMSTAT_NR_LINES; i++)
+		if (m->vmstat_line[i].name[0])
+			n += m->vmstat_line[i].lock.stats.contended;
+	return n;
+}
+
+/* Measure start (engine context): the machine-wide fold and line-wait
+ * counts.  (Each job notes its own CPU time when it gets there,
+ * fio_job_measure_start.) */
 static void fio_measure_start(struct sim *sim, void *arg)
 {
 	struct fio_state *st = arg;
 
 	(void)sim;
 	st->folds_at_start = st->m->gup_stat_folds;
+	st->line_waits_at_start = vmstat_line_waits(st->m);
 	st->measuring = true;
 }
 
@@ -636,6 +651,9 @@ static void fio_report(void *state, struct wl_report *out)
 	wl_report_figure(out, "iops_per_cpu", cpu ? (double)ios / ((double)cpu / 1e9) : 0, "IOPS/CPU");
 	wl_report_figure(out, "cpu_ns_per_io", ios ? (double)cpu / (double)ios : 0, "ns");
 	wl_report_figure(out, "spin_ns_per_io", ios ? (double)spin / (double)ios : 0, "ns");
+	wl_report_figure(out, "line_waits_per_io",
+			 ios && st->measuring ?
+			 (double)(vmstat_line_waits(st->m) - st->line_waits_at_start) / (double)ios : 0, "");
 	wl_report_figure(out, "cpu_busy_share",
 			 secs > 0 ? 100.0 * (double)cpu / 1e9 / (secs * (double)st->nr_cpus_used) : 0, "%");
 	wl_report_figure(out, "bw", secs > 0 ? (double)bytes / secs / (1 << 20) : 0, "MiB/s");

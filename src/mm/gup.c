@@ -265,30 +265,32 @@ static long gup_fast(struct machine *m, struct user_buffer *ub, unsigned long fi
 	return (long)nr_pages;
 }
 
-/* pin_user_pages_fast() (6.12): FOLL_PIN added; FOLL_GET is not allowed. */
-long pin_user_pages_fast(struct machine *m, struct user_buffer *ub, unsigned long first,
-			 unsigned long nr_pages, unsigned int gup_flags)
+/* The entry points add FOLL_PIN or FOLL_GET to the caller's flags. */
+static long gup_fast_entry(struct machine *m, struct user_buffer *ub, unsigned long first,
+			   unsigned long nr_pages, unsigned int gup_flags, unsigned int grab,
+			   const char *path)
 {
 	long n;
 
 	SIM_ASSERT(!(gup_flags & (FOLL_GET | FOLL_PIN)));
-	sim_path_push(m->sim, "pin_user_pages_fast");
-	n = gup_fast(m, ub, first, nr_pages, gup_flags | FOLL_PIN);
+	sim_path_push(m->sim, path);
+	n = gup_fast(m, ub, first, nr_pages, gup_flags | grab);
 	sim_path_pop(m->sim);
 	return n;
 }
 
-/* get_user_pages_fast() (6.12): FOLL_GET added. */
+/* pin_user_pages_fast() (6.12). */
+long pin_user_pages_fast(struct machine *m, struct user_buffer *ub, unsigned long first,
+			 unsigned long nr_pages, unsigned int gup_flags)
+{
+	return gup_fast_entry(m, ub, first, nr_pages, gup_flags, FOLL_PIN, "pin_user_pages_fast");
+}
+
+/* get_user_pages_fast() (6.12). */
 long get_user_pages_fast(struct machine *m, struct user_buffer *ub, unsigned long first,
 			 unsigned long nr_pages, unsigned int gup_flags)
 {
-	long n;
-
-	SIM_ASSERT(!(gup_flags & (FOLL_GET | FOLL_PIN)));
-	sim_path_push(m->sim, "get_user_pages_fast");
-	n = gup_fast(m, ub, first, nr_pages, gup_flags | FOLL_GET);
-	sim_path_pop(m->sim);
-	return n;
+	return gup_fast_entry(m, ub, first, nr_pages, gup_flags, FOLL_GET, "get_user_pages_fast");
 }
 
 /* unpin_user_folio() (6.12). */

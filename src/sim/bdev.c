@@ -173,6 +173,11 @@ const char *bdev_name(const struct bdev *b)
 	return b->name;
 }
 
+uint64_t bdev_size(const struct bdev *b)
+{
+	return b->cfg.size_bytes;
+}
+
 void bdev_get_stats(const struct bdev *b, struct bdev_stats *out)
 {
 	*out = b->stats;

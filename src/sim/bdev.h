@@ -44,6 +44,8 @@ struct bdev;
  * bug here: check user input with bdev_config_check first. */
 struct bdev *bdev_create(struct sim *sim, const struct bdev_config *cfg);
 const char *bdev_name(const struct bdev *b);
+/* Capacity in bytes (0: unchecked). */
+uint64_t bdev_size(const struct bdev *b);
 
 typedef void (*bio_end_fn)(struct sim *sim, void *arg, int error);
 

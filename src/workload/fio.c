@@ -100,7 +100,8 @@ static const struct opt_def fio_options[] = {
 	{ "direct", OPT_BOOL, C(direct), "1", 0, 0, NULL, 0,
 	  "O_DIRECT; only direct=1 is modelled (buffered I/O belongs to the page cache)" },
 	{ "size", OPT_SIZE, C(size), "1g", 512, 0, NULL, 0,
-	  "bytes of the device a job's offsets fall in (from offset 0)" },
+	  "bytes of the device a job's offsets fall in (from offset 0), at most its capacity "
+	  "(--scale 1/N divides it)" },
 	{ "filename", OPT_STRING, C(filename), "", 0, 0, NULL, 0,
 	  "the [device NAME] the jobs do I/O to (a raw block device)" },
 	{ "runtime", OPT_TIME, C(runtime), "0", 0, 0, NULL, SIM_NSEC_PER_SEC,
@@ -481,11 +482,14 @@ static int fio_validate(const void *config, char *err, size_t errlen)
 	return 0;
 }
 
+/* --scale 1/n: fewer jobs, and a region shrunk with the device (whose
+ * capacity --scale divides too), at least one bs. */
 static void fio_scale(void *config, unsigned int n)
 {
 	struct fio_config *c = config;
 
 	c->numjobs = c->numjobs / n ? c->numjobs / n : 1;
+	c->size = c->size / n >= c->bs ? c->size / n : c->bs;
 }
 
 /* Contended acquisitions of the vmstat shared lines (vmstat.c): folds
@@ -576,6 +580,11 @@ static void *fio_start_env(const struct wl_env *env, const void *config, const c
 	if (!st->bdev) {
 		snprintf(err, errlen, "device '%s' does not exist (no [device %s] section)", c->filename,
 			 c->filename);
+		goto fail;
+	}
+	if (bdev_size(st->bdev) && c->size > bdev_size(st->bdev)) {
+		snprintf(err, errlen, "size=%llu is beyond the end of device '%s' (%llu bytes)",
+			 (unsigned long long)c->size, c->filename, (unsigned long long)bdev_size(st->bdev));
 		goto fail;
 	}
 	if (c->iodepth * c->bs / 2 * c->numjobs > env->machine->memory) {

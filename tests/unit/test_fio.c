@@ -73,7 +73,7 @@ static int fio_run_on(const char *const *kv, const char *mode, unsigned int cpus
 	struct mm_env e;
 	struct sim_config sc = { 0 };
 	struct bdev_config bc = { .name = "nvme", .lat_mean_ns = 10000, .lat_p99_ns = 20000,
-				  .members = 1 };
+				  .members = 1, .size_bytes = 1ULL << 40 };
 	struct bdev *b;
 	const char *name = "nvme";
 	struct wl_env env;
@@ -460,7 +460,8 @@ TEST(cpus_allowed_parser)
 /*
  * A test of the errors a user can make: buffered I/O, io_uring-only
  * options with libaio, a bs that is no multiple of 512, a device that
- * does not exist, and a partial CPU set under the shared policy.  Expect
+ * does not exist, a region beyond the device's end, and a partial CPU
+ * set under the shared policy.  Expect
  * each refused with its message.
  */
 TEST(bad_configs_refused)
@@ -470,6 +471,7 @@ TEST(bad_configs_refused)
 	static const char *const bs[] = { "bs", "1000", "filename", "nvme", NULL };
 	static const char *const nodev[] = { "filename", "sdz", NULL };
 	static const char *const shared[] = { "filename", "nvme", "cpus_allowed", "0-1", NULL };
+	static const char *const big[] = { "filename", "nvme", "size", "2t", NULL };
 	struct fio_run r;
 
 	ASSERT_EQ(fio_run(direct0, "node", 4, 1, 0, NULL, &r), -1);
@@ -480,6 +482,8 @@ TEST(bad_configs_refused)
 	ASSERT_STR_EQ(r.err, "bs must be a multiple of 512 bytes");
 	ASSERT_EQ(fio_run(nodev, "node", 4, 1, 0, NULL, &r), -1);
 	ASSERT_STR_EQ(r.err, "device 'sdz' does not exist (no [device sdz] section)");
+	ASSERT_EQ(fio_run(big, "node", 4, 1, 0, NULL, &r), -1);
+	ASSERT_STR_EQ(r.err, "size=2199023255552 is beyond the end of device 'nvme' (1099511627776 bytes)");
 	ASSERT_EQ(fio_run(shared, "node", 4, 1, 0, NULL, &r), -1);
 	ASSERT_STR_EQ(r.err, "cpus_allowed_policy=shared with 2 of 4 CPUs is not modelled (a task runs "
 		      "on one CPU or on any); use cpus_allowed_policy=split");

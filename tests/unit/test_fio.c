@@ -488,3 +488,27 @@ TEST(bad_configs_refused)
 	ASSERT_STR_EQ(r.err, "cpus_allowed_policy=shared with 2 of 4 CPUs is not modelled (a task runs "
 		      "on one CPU or on any); use cpus_allowed_policy=split");
 }
+
+/*
+ * A test of runtime=: a job stops submitting after it, reaps what is in
+ * flight, frees its buffer (user_buffer_free checks that every pin was
+ * dropped) and exits.  runtime 2 ms, measured from 3 ms, run 6 ms.
+ * Expect no I/O in the window, every pin released, and the run's other
+ * I/Os (before 3 ms) still counted by the engine.
+ */
+TEST(runtime_stops_and_releases)
+{
+	static const char *const kv[] = {
+		"numjobs", "2", "cpus_allowed_policy", "split", "ioengine", "io_uring", "hipri", "1",
+		"rw", "randread", "iodepth", "32", "runtime", "2ms", "size", "1g", "filename", "nvme", NULL
+	};
+	struct fio_run r;
+
+	ASSERT_EQ(fio_run(kv, "node", 2, 6, 3, NULL, &r), 0);
+	ASSERT_NEAR(figure(&r, "ios"), 0.0, 1e-9);
+	ASSERT_EQ(r.stats.transactions, 0);
+	ASSERT_TRUE(r.pinned > 1000);
+	ASSERT_U64_EQ(r.pinned, r.unpinned);
+	ASSERT_U64_EQ(r.acquired, r.released);
+	fio_run_release(&r);
+}

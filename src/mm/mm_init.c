@@ -696,8 +696,10 @@ void machine_destroy(struct machine *m)
 		return;
 	/* registered locks must leave the engine's report lists before their
 	 * memory goes */
-	sim_mutex_release(m->sim, &m->pcpu_drain_mutex);
-	sim_spin_release(m->sim, &m->node.__lruvec.lru_lock);
+	/* A run stops at its end time with tasks where they are: one may
+	 * hold or wait for any of these locks.  Abandon, not release. */
+	sim_mutex_abandon(m->sim, &m->pcpu_drain_mutex);
+	sim_spin_abandon(m->sim, &m->node.__lruvec.lru_lock);
 	/* a vmstat line is held for one atomic at a time, often across the
 	 * end of a run: the stopped holder never releases it */
 	for (int i = 0; i < VMSTAT_NR_LINES; i++)
@@ -710,8 +712,8 @@ void machine_destroy(struct machine *m)
 
 		if (zone->per_cpu_pageset)
 			for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++)
-				sim_spin_release(m->sim, &zone->per_cpu_pageset[cpu].lock);
-		sim_spin_release(m->sim, &zone->lock);
+				sim_spin_abandon(m->sim, &zone->per_cpu_pageset[cpu].lock);
+		sim_spin_abandon(m->sim, &zone->lock);
 		free(zone->per_cpu_pageset);
 		free(zone->per_cpu_zonestats);
 	}

@@ -196,6 +196,15 @@ void sim_mutex_release(struct sim *sim, struct sim_mutex *m)
 	UNREGISTER(sim, mutex_head, mutex_tail, struct sim_mutex, m);
 }
 
+void sim_mutex_abandon(struct sim *sim, struct sim_mutex *m)
+{
+	if (sim->running)
+		SIM_BUG("abandoning mutex %s inside sim_run", m->name);
+	m->owner = 0;
+	m->waiters.head = m->waiters.tail = 0;
+	UNREGISTER(sim, mutex_head, mutex_tail, struct sim_mutex, m);
+}
+
 void sim_mutex_lock(struct sim *sim, struct sim_mutex *m)
 {
 	struct sim_task *t = sim->current;

@@ -234,6 +234,8 @@ struct sim_mutex {
 
 void sim_mutex_init(struct sim *sim, struct sim_mutex *m, const char *name);
 void sim_mutex_release(struct sim *sim, struct sim_mutex *m);
+/* Teardown counterpart of sim_spin_abandon() for mutexes. */
+void sim_mutex_abandon(struct sim *sim, struct sim_mutex *m);
 void sim_mutex_lock(struct sim *sim, struct sim_mutex *m);
 bool sim_mutex_trylock(struct sim *sim, struct sim_mutex *m);
 void sim_mutex_unlock(struct sim *sim, struct sim_mutex *m);

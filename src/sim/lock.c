@@ -99,6 +99,16 @@ void sim_spin_release(struct sim *sim, struct sim_spinlock *l)
 	UNREGISTER(sim, spin_head, spin_tail, struct sim_spinlock, l);
 }
 
+void sim_spin_abandon(struct sim *sim, struct sim_spinlock *l)
+{
+	if (sim->running)
+		SIM_BUG("abandoning spinlock %s inside sim_run", l->name);
+	/* the stopped owner and waiters never run again: forget them */
+	l->owner = 0;
+	l->waiters.head = l->waiters.tail = 0;
+	UNREGISTER(sim, spin_head, spin_tail, struct sim_spinlock, l);
+}
+
 static void spin_grant(struct sim *sim, struct sim_spinlock *l, uint32_t ref)
 {
 	l->owner = ref;

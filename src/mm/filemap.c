@@ -11,15 +11,18 @@
  * Simplifications: see pagemap.h.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "mm/fs.h"
 #include "mm/internal.h"
 #include "mm/mmzone.h"
 #include "mm/pagemap.h"
 #include "mm/swap.h"
 #include "mm/vmstat.h"
+#include "mm/writeback.h"
 
 #define MAX_MAPPINGS	65535u
 
@@ -67,6 +70,7 @@ struct address_space *mapping_create(struct machine *m, enum mapping_kind kind, 
 	mapping->gfp_mask = gfp_mask;
 	mapping->host = host;
 	snprintf(mapping->name, sizeof(mapping->name), "%s", name ? name : "");
+	sim_waitq_init(&mapping->writeback_wait, "folio_wait_writeback");
 	m->mappings[id] = mapping;
 	m->nr_mappings++;
 	return mapping;
@@ -74,10 +78,15 @@ struct address_space *mapping_create(struct machine *m, enum mapping_kind kind, 
 
 static void page_index_release(struct page_index *pi)
 {
-	for (uint32_t i = 0; i < pi->nr_chunks; i++)
+	for (uint32_t i = 0; i < pi->nr_chunks; i++) {
 		free(pi->chunk[i]);
+		free(pi->tags[i]);
+		free(pi->mapcount[i]);
+	}
 	free(pi->chunk);
 	free(pi->used);
+	free(pi->tags);
+	free(pi->mapcount);
 	memset(pi, 0, sizeof(*pi));
 }
 
@@ -149,6 +158,8 @@ static pfn_t *index_slot(struct page_index *pi, unsigned long index)
 			n *= 2;
 		pi->chunk = xrealloc_zero(pi->chunk, pi->nr_chunks, n, sizeof(*pi->chunk));
 		pi->used = xrealloc_zero(pi->used, pi->nr_chunks, n, sizeof(*pi->used));
+		pi->tags = xrealloc_zero(pi->tags, pi->nr_chunks, n, sizeof(*pi->tags));
+		pi->mapcount = xrealloc_zero(pi->mapcount, pi->nr_chunks, n, sizeof(*pi->mapcount));
 		pi->nr_chunks = n;
 	}
 	if (!pi->chunk[c]) {
@@ -179,6 +190,12 @@ static void index_clear(struct page_index *pi, unsigned long index)
 	if (--pi->used[c] == 0) {
 		free(pi->chunk[c]);
 		pi->chunk[c] = NULL;
+		/* an emptied chunk has no tags and no mapped pages left */
+		SIM_ASSERT_INTERNAL(!pi->tags[c] || (!pi->tags[c]->count[0] && !pi->tags[c]->count[1]));
+		free(pi->tags[c]);
+		pi->tags[c] = NULL;
+		free(pi->mapcount[c]);
+		pi->mapcount[c] = NULL;
 	}
 }
 
@@ -285,13 +302,450 @@ void folio_migrate_mapping(struct machine *m, pfn_t dst, pfn_t src)
 	s->flags &= (uint8_t)(PG_lru | PG_isolated);
 }
 
+/* ---- tags --------------------------------------------------------------------- */
+
+static struct page_index_tags *tags_of(const struct page_index *pi, unsigned long index)
+{
+	unsigned long c = index >> PAGE_INDEX_CHUNK_SHIFT;
+
+	return c < pi->nr_chunks ? pi->tags[c] : NULL;
+}
+
+void pagecache_tag_set(struct address_space *mapping, unsigned long index, enum pagecache_tag tag)
+{
+	struct page_index *pi = &mapping->i_pages;
+	unsigned long c = index >> PAGE_INDEX_CHUNK_SHIFT;
+	unsigned int i = index & (PAGE_INDEX_CHUNK - 1);
+	struct page_index_tags *t;
+
+	SIM_ASSERT(c < pi->nr_chunks && pi->chunk[c]);
+	if (!pi->tags[c]) {
+		pi->tags[c] = calloc(1, sizeof(*pi->tags[c]));
+		if (!pi->tags[c])
+			SIM_BUG("out of memory for page-cache tags");
+	}
+	t = pi->tags[c];
+	if (t->bits[tag][i / 64] & (1ULL << (i % 64)))
+		return;
+	t->bits[tag][i / 64] |= 1ULL << (i % 64);
+	t->count[tag]++;
+	mapping->nr_tagged[tag]++;
+}
+
+void pagecache_tag_clear(struct address_space *mapping, unsigned long index, enum pagecache_tag tag)
+{
+	struct page_index_tags *t = tags_of(&mapping->i_pages, index);
+	unsigned int i = index & (PAGE_INDEX_CHUNK - 1);
+
+	if (!t || !(t->bits[tag][i / 64] & (1ULL << (i % 64))))
+		return;
+	t->bits[tag][i / 64] &= ~(1ULL << (i % 64));
+	t->count[tag]--;
+	mapping->nr_tagged[tag]--;
+}
+
+bool pagecache_tag_get(const struct address_space *mapping, unsigned long index,
+		       enum pagecache_tag tag)
+{
+	const struct page_index_tags *t = tags_of(&mapping->i_pages, index);
+	unsigned int i = index & (PAGE_INDEX_CHUNK - 1);
+
+	return t && (t->bits[tag][i / 64] & (1ULL << (i % 64)));
+}
+
+unsigned long pagecache_tag_next(const struct address_space *mapping, unsigned long start,
+				 unsigned long end, enum pagecache_tag tag)
+{
+	const struct page_index *pi = &mapping->i_pages;
+
+	if (!mapping->nr_tagged[tag])
+		return ULONG_MAX;
+	for (unsigned long c = start >> PAGE_INDEX_CHUNK_SHIFT; c < pi->nr_chunks; c++) {
+		const struct page_index_tags *t = pi->tags[c];
+		unsigned long base = c << PAGE_INDEX_CHUNK_SHIFT;
+		unsigned int from = base < start ? (unsigned int)(start - base) : 0;
+
+		if (base > end)
+			break;
+		if (!t || !t->count[tag])
+			continue;
+		for (unsigned int w = from / 64; w < PAGE_INDEX_CHUNK / 64; w++) {
+			uint64_t bits = t->bits[tag][w];
+
+			if (w == from / 64)
+				bits &= ~0ULL << (from % 64);
+			if (bits) {
+				unsigned long idx = base + w * 64 + (unsigned int)__builtin_ctzll(bits);
+
+				return idx <= end ? idx : ULONG_MAX;
+			}
+		}
+	}
+	return ULONG_MAX;
+}
+
+/* ---- map counts -------------------------------------------------------------------- */
+
+static uint16_t *mapcount_slot(struct address_space *mapping, unsigned long index, bool create)
+{
+	struct page_index *pi = &mapping->i_pages;
+	unsigned long c = index >> PAGE_INDEX_CHUNK_SHIFT;
+
+	if (c >= pi->nr_chunks || !pi->chunk[c])
+		return NULL;
+	if (!pi->mapcount[c]) {
+		if (!create)
+			return NULL;
+		pi->mapcount[c] = calloc(PAGE_INDEX_CHUNK, sizeof(uint16_t));
+		if (!pi->mapcount[c])
+			SIM_BUG("out of memory for map counts");
+	}
+	return &pi->mapcount[c][index & (PAGE_INDEX_CHUNK - 1)];
+}
+
+unsigned int page_mapcount_inc(struct machine *m, struct address_space *mapping, unsigned long index)
+{
+	uint16_t *mc = mapcount_slot(mapping, index, true);
+
+	SIM_ASSERT(mc && *mc < UINT16_MAX);
+	if ((*mc)++ == 0) {
+		mapping->nrmapped++;
+		__mod_node_page_state(&m->node, NR_FILE_MAPPED, 1);
+	}
+	return *mc;
+}
+
+unsigned int page_mapcount_dec(struct machine *m, struct address_space *mapping, unsigned long index)
+{
+	uint16_t *mc = mapcount_slot(mapping, index, false);
+
+	SIM_ASSERT(mc && *mc > 0);
+	if (--(*mc) == 0) {
+		mapping->nrmapped--;
+		__mod_node_page_state(&m->node, NR_FILE_MAPPED, -1);
+	}
+	return *mc;
+}
+
+unsigned int page_mapcount(const struct address_space *mapping, unsigned long index)
+{
+	const struct page_index *pi = &mapping->i_pages;
+	unsigned long c = index >> PAGE_INDEX_CHUNK_SHIFT;
+
+	if (c >= pi->nr_chunks || !pi->mapcount[c])
+		return 0;
+	return pi->mapcount[c][index & (PAGE_INDEX_CHUNK - 1)];
+}
+
+static bool folio_mapped_in(const struct address_space *mapping, const struct page *head)
+{
+	if (!mapping->nrmapped)
+		return false;
+	for (unsigned long i = 0; i < folio_nr_pages(head); i++)
+		if (page_mapcount(mapping, head->index + i))
+			return true;
+	return false;
+}
+
+/* ---- __filemap_get_folio ------------------------------------------------------------ */
+
+pfn_t filemap_alloc_folio(struct machine *m, gfp_t gfp, unsigned int order)
+{
+	pfn_t pfn;
+
+	SIM_ASSERT(order <= MAX_PAGECACHE_ORDER);
+	sim_path_push(m->sim, "filemap_alloc_folio");
+	sim_stat_inc(m, (enum sim_stat_item)(SIM_PAGECACHE_ATTEMPT_ORDER0 + order));
+	if (!(gfp & __GFP_DIRECT_RECLAIM))
+		sim_stat_inc(m, SIM_PAGECACHE_NONBLOCKING);
+	pfn = __alloc_pages(m, gfp | __GFP_COMP, order, NULL);
+	if (pfn != PFN_NONE)
+		sim_stat_inc(m, (enum sim_stat_item)(SIM_PAGECACHE_ALLOC_ORDER0 + order));
+	sim_path_pop(m->sim);
+	return pfn;
+}
+
+/*
+ * The gfp of one attempt of the fallback loop (spec §7.2 step 6, §14):
+ *   P1  (6.12/2026)  order > min:  + __GFP_NORETRY | __GFP_NOWARN
+ *   P1  (6.6)        order > 0:    + __GFP_NORETRY | __GFP_NOWARN
+ *   V2               order > min:  + __GFP_NOWARN; costly: - __GFP_DIRECT_RECLAIM,
+ *                                  else + __GFP_NORETRY
+ *   V3a              order > min:  - __GFP_DIRECT_RECLAIM, + __GFP_NOWARN
+ *   V3b              first attempt: + NORETRY | NOWARN (full slow path);
+ *                    later orders above min: also - __GFP_DIRECT_RECLAIM;
+ *                    the min order: the unchanged gfp
+ * The min order always uses the unchanged gfp.
+ */
+gfp_t filemap_attempt_gfp(const struct machine *m, gfp_t gfp, unsigned int order,
+			  unsigned int min_order, bool first)
+{
+	const struct mm_policy *pol = mm_pol(m);
+
+	if (pol->kernel == KERNEL_6_6)
+		min_order = 0;		/* 6.6 has no min-order support: "order > 0" */
+	if (order <= min_order)
+		return gfp;
+	switch (pol->filemap_rule) {
+	case FILEMAP_COSTLY_NORECLAIM:
+		gfp |= __GFP_NOWARN;
+		if (order > PAGE_ALLOC_COSTLY_ORDER)
+			return gfp & ~__GFP_DIRECT_RECLAIM;
+		return gfp | __GFP_NORETRY;
+	case FILEMAP_NORECLAIM_ABOVE_MIN:
+		return (gfp | __GFP_NOWARN) & ~__GFP_DIRECT_RECLAIM;
+	case FILEMAP_FIRST_ATTEMPT_NORETRY:
+		gfp |= __GFP_NORETRY | __GFP_NOWARN;
+		return first ? gfp : gfp & ~__GFP_DIRECT_RECLAIM;
+	case FILEMAP_NORETRY_ABOVE_MIN:
+	default:
+		return gfp | __GFP_NORETRY | __GFP_NOWARN;
+	}
+}
+
+/*
+ * __filemap_get_folio() — models mm/filemap.c:__filemap_get_folio() of
+ * 6.12 (spec §0.1, §7.2), with the 6.6 loop (order 1 turned into 0, spec
+ * §7.2 step 7) when m->policy->kernel is KERNEL_6_6.  The 2026 kernel's
+ * __filemap_get_folio_mpol has the 6.12 order loop (spec §7.1).
+ * Simplified: no folio lock (FGP_LOCK is a no-op: folio locks are
+ * uncontended in the workloads modelled, the i_rwsem serialises writers),
+ * FGP_STABLE never waits (XFS on the modelled devices has no stable-page
+ * requirement), no memcg charge in filemap_add_folio.
+ */
+pfn_t __filemap_get_folio(struct machine *m, struct address_space *mapping, unsigned long index,
+			  fgf_t fgp_flags, gfp_t gfp, int *err)
+{
+	const struct mm_policy *pol = mm_pol(m);
+	int dummy;
+	pfn_t pfn;
+
+	if (!err)
+		err = &dummy;
+	sim_path_push(m->sim, "__filemap_get_folio");
+repeat:
+	pfn = filemap_lookup(m, mapping, index);
+	if (pfn != PFN_NONE) {
+		if (fgp_flags & FGP_ACCESSED)
+			folio_mark_accessed(m, pfn);
+		*err = 0;
+		goto out;
+	}
+	if (!(fgp_flags & FGP_CREAT)) {
+		*err = -ENOENT;
+		goto out;
+	}
+	{
+		bool k66 = pol->kernel == KERNEL_6_6;
+		unsigned int min_order = k66 ? 0 : mapping->min_order;
+		unsigned int max_order = k66 ? (mapping->max_order ? MAX_PAGECACHE_ORDER : 0)
+					     : mapping->max_order;
+		unsigned int order = FGF_GET_ORDER(fgp_flags);
+		bool first = true;
+		int e = -ENOMEM;
+
+		if (order < min_order)
+			order = min_order;
+		index &= ~((1UL << min_order) - 1);	/* mapping_align_index() */
+		if ((fgp_flags & FGP_WRITE) && mapping_can_writeback(mapping))
+			gfp |= __GFP_WRITE;
+		if (fgp_flags & FGP_NOFS)
+			gfp &= ~__GFP_FS;
+		if (fgp_flags & FGP_NOWAIT) {
+			gfp &= ~GFP_KERNEL;
+			gfp |= GFP_NOWAIT | __GFP_NOWARN;
+		}
+		if (order > max_order)
+			order = max_order;
+		if (index & ((1UL << order) - 1))
+			order = (unsigned int)__builtin_ctzl(index);
+		for (;;) {
+			gfp_t alloc_gfp;
+
+			if (k66 && order == 1)
+				order = 0;
+			alloc_gfp = filemap_attempt_gfp(m, gfp, order, min_order, first);
+			first = false;
+			e = -ENOMEM;
+			pfn = filemap_alloc_folio(m, alloc_gfp, order);
+			if (pfn != PFN_NONE) {
+				if (fgp_flags & FGP_ACCESSED)
+					pfn_to_page(m, pfn)->flags |= PG_referenced;
+				e = filemap_add_folio(m, mapping, pfn, index);
+				if (e == 0)
+					break;
+				sim_stat_inc(m, SIM_PAGECACHE_EEXIST);
+				free_pages(m, pfn, order);
+				pfn = PFN_NONE;
+			}
+			if (order-- <= min_order)
+				break;
+		}
+		if (e == -EEXIST)
+			goto repeat;
+		if (e) {
+			sim_stat_inc(m, SIM_PAGECACHE_ENOMEM);
+			*err = (fgp_flags & FGP_NOWAIT) ? -EAGAIN : e;
+			pfn = PFN_NONE;
+			goto out;
+		}
+		*err = 0;
+	}
+out:
+	sim_path_pop(m->sim);
+	return pfn;
+}
+
+/* ---- buffered read ---------------------------------------------------------------- */
+
+/*
+ * filemap_read() (6.12): for each page of the range, find the folio
+ * (filemap_get_pages); on a miss run readahead (page_cache_sync_ra) and
+ * look again; mark it accessed and copy to the user buffer.  Returns the
+ * bytes read (short at EOF), or -ENOMEM when a page could not be brought
+ * in.  Simplified: readahead is synchronous (readahead.c); no
+ * page_cache_async_ra marker; folio_mark_accessed is called for every
+ * folio copied from (the kernel skips repeated reads of the same folio
+ * within one call, which a read never makes here).
+ */
+long filemap_read(struct machine *m, struct inode *inode, uint64_t pos, uint64_t len)
+{
+	struct address_space *mapping = inode->i_mapping;
+	unsigned long index, last;
+	uint64_t end;
+
+	if (pos >= inode->i_size || !len)
+		return 0;
+	if (len > inode->i_size - pos)
+		len = inode->i_size - pos;
+	end = pos + len;
+	sim_path_push(m->sim, "filemap_read");
+	index = (unsigned long)(pos >> PAGE_SHIFT);
+	last = (unsigned long)((end - 1) >> PAGE_SHIFT);
+	while (index <= last) {
+		pfn_t pfn = filemap_lookup(m, mapping, index);
+		const struct page *head;
+		uint64_t fstart, fend, from, to;
+
+		if (pfn == PFN_NONE) {
+			page_cache_sync_ra(m, inode, index, last - index + 1);
+			pfn = filemap_lookup(m, mapping, index);
+			if (pfn == PFN_NONE) {
+				sim_path_pop(m->sim);
+				return index == (unsigned long)(pos >> PAGE_SHIFT) ? -ENOMEM
+					: (long)(((uint64_t)index << PAGE_SHIFT) - pos);
+			}
+		}
+		head = pfn_to_page(m, pfn);
+		folio_mark_accessed(m, pfn);
+		fstart = (uint64_t)head->index << PAGE_SHIFT;
+		fend = fstart + ((uint64_t)folio_nr_pages(head) << PAGE_SHIFT);
+		from = pos > fstart ? pos : fstart;
+		to = end < fend ? end : fend;
+		mm_charge(m, COST_read_folio_copy, 1);
+		mm_charge(m, COST_copy_user, (to - from + 1023) >> 10);
+		index = (unsigned long)(fend >> PAGE_SHIFT);
+	}
+	inode->ra.prev_index = last;
+	sim_path_pop(m->sim);
+	return (long)len;
+}
+
+/* ---- removal for reclaim and truncation --------------------------------------------- */
+
+bool remove_mapping(struct machine *m, pfn_t pfn)
+{
+	struct page *page = pfn_to_page(m, pfn);
+	struct address_space *mapping = page_mapping_of(m, pfn);
+	unsigned int order = page_order(page);
+
+	if (page_type(page) != PGTY_FILE || !mapping || !(page->flags & PG_isolated))
+		return false;
+	if (page->flags & (PG_dirty | PG_writeback | PG_lru))
+		return false;
+	if (folio_mapped_in(mapping, page))
+		return false;
+	__filemap_remove_folio(m, pfn);
+	page->flags = 0;
+	free_pages(m, pfn, order);
+	return true;
+}
+
+/* The next folio head of `mapping` at an index >= start and <= end. */
+static pfn_t filemap_next_folio(const struct address_space *mapping, unsigned long *index,
+				unsigned long end)
+{
+	const struct page_index *pi = &mapping->i_pages;
+
+	for (unsigned long c = *index >> PAGE_INDEX_CHUNK_SHIFT; c < pi->nr_chunks; c++) {
+		unsigned long base = c << PAGE_INDEX_CHUNK_SHIFT;
+		unsigned int from = base < *index ? (unsigned int)(*index - base) : 0;
+
+		if (base > end)
+			break;
+		if (!pi->chunk[c])
+			continue;
+		for (unsigned int i = from; i < PAGE_INDEX_CHUNK && base + i <= end; i++) {
+			if (pi->chunk[c][i] != PFN_NONE) {
+				*index = base + i;
+				return pi->chunk[c][i];
+			}
+		}
+	}
+	return PFN_NONE;
+}
+
+/*
+ * truncate_inode_pages_range() (mm/truncate.c, 6.12).  Simplified: folios
+ * straddling lstart or lend are kept whole (the kernel splits or zeroes
+ * them; no data is modelled); no shadow entries.
+ */
+void truncate_inode_pages_range(struct machine *m, struct address_space *mapping,
+				uint64_t lstart, uint64_t lend)
+{
+	unsigned long start = (unsigned long)((lstart + PAGE_SIZE - 1) >> PAGE_SHIFT);
+	unsigned long end = lend == UINT64_MAX ? ULONG_MAX - 1 : (unsigned long)((lend + 1) >> PAGE_SHIFT);
+	unsigned long index = start;
+	pfn_t pfn;
+
+	if (end == 0)
+		return;
+	end--;		/* last whole page */
+	if (!mapping->nrpages || start > end)
+		return;
+	sim_path_push(m->sim, "truncate_inode_pages_range");
+	while ((pfn = filemap_next_folio(mapping, &index, end)) != PFN_NONE) {
+		struct page *page = pfn_to_page(m, pfn);
+		unsigned long head = page->index, nr = folio_nr_pages(page);
+
+		if (head < start || head + nr - 1 > end) {	/* partial: keep */
+			index = head + nr;
+			continue;
+		}
+		if (page->flags & PG_writeback) {
+			folio_wait_writeback(m, pfn);
+			continue;	/* look again: it may have changed */
+		}
+		SIM_ASSERT(!folio_mapped_in(mapping, page));
+		if (page->flags & PG_dirty)
+			folio_cancel_dirty(m, pfn);
+		folio_lru_forget(m, pfn);
+		__filemap_remove_folio(m, pfn);
+		page->flags = 0;
+		mm_charge(m, COST_truncate_folio, 1);
+		free_pages(m, pfn, page_order(page));
+		index = head + nr;
+	}
+	sim_path_pop(m->sim);
+}
+
 /* ---- checking ------------------------------------------------------------------- */
 
 int mapping_check(const struct machine *m, char *buf, size_t len)
 {
 	for (uint32_t id = 1; id < m->nr_mapping_slots; id++) {
 		const struct address_space *mapping = m->mappings[id];
-		unsigned long pages = 0;
+		unsigned long pages = 0, tagged[NR_PAGECACHE_TAGS] = { 0 };
 
 		if (!mapping)
 			continue;
@@ -321,6 +775,20 @@ int mapping_check(const struct machine *m, char *buf, size_t len)
 						 id, mapping->name, index, pfn);
 					return -1;
 				}
+				if (index != head->index)
+					continue;
+				/* the head's slot carries the xarray marks of its flags */
+				if (mapping_can_writeback(mapping) &&
+				    (!!(head->flags & PG_dirty) != pagecache_tag_get(mapping, index, PAGECACHE_TAG_DIRTY) ||
+				     !!(head->flags & PG_writeback) !=
+					     pagecache_tag_get(mapping, index, PAGECACHE_TAG_WRITEBACK))) {
+					snprintf(buf, len, "mapping %u (%s) folio at %lu (pfn %u): flags %#x "
+						 "disagree with its dirty/writeback marks", id, mapping->name,
+						 index, pfn, head->flags);
+					return -1;
+				}
+				for (int t = 0; t < NR_PAGECACHE_TAGS; t++)
+					tagged[t] += pagecache_tag_get(mapping, index, (enum pagecache_tag)t);
 			}
 			if (used != mapping->i_pages.used[c]) {
 				snprintf(buf, len, "mapping %u chunk %u: %u slots used, counted %u",
@@ -332,6 +800,13 @@ int mapping_check(const struct machine *m, char *buf, size_t len)
 			snprintf(buf, len, "mapping %u (%s): nrpages %lu, index holds %lu",
 				 id, mapping->name, mapping->nrpages, pages);
 			return -1;
+		}
+		for (int t = 0; t < NR_PAGECACHE_TAGS; t++) {
+			if (tagged[t] != mapping->nr_tagged[t]) {
+				snprintf(buf, len, "mapping %u (%s): %lu folios counted with mark %d, "
+					 "%lu found", id, mapping->name, mapping->nr_tagged[t], t, tagged[t]);
+				return -1;
+			}
 		}
 	}
 	return 0;

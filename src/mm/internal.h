@@ -13,6 +13,7 @@
 
 #include "mm/gfp.h"
 #include "mm/mmzone.h"
+#include "mm/policy.h"
 #include "mm/types.h"
 
 /* ALLOC_* (mm/internal.h; spec §3.4).  The WMARK bits index _watermark[]. */
@@ -94,10 +95,28 @@ void setup_per_zone_wmarks(struct machine *m);
 void setup_per_zone_lowmem_reserve(struct machine *m);
 unsigned long nr_free_buffer_pages(const struct machine *m);
 
-/* Placeholders for functions other subsystems own; see page_alloc.c. */
+/* Placeholder for a function other subsystems own; see page_alloc.c. */
 void wakeup_kswapd(struct zone *zone, gfp_t gfp, unsigned int order,
 		   enum zone_type highest_zoneidx);
+/* page-writeback.c: the node is within vm.dirty_ratio of its dirtyable
+ * memory (get_page_from_freelist's __GFP_WRITE spreading). */
 bool node_dirty_ok(struct pglist_data *pgdat);
+
+/* The policy in force (tests may build a machine without one: baseline). */
+static inline const struct mm_policy *mm_pol(const struct machine *m)
+{
+	return m->policy ? m->policy : &mm_policies[0];
+}
+
+/* Teardown and start hooks of the page-cache/process subsystems, called by
+ * machine_destroy / machine_start (mm_init.c). */
+void fs_release_all(struct machine *m);		/* fs.c: unmounts, frees inodes */
+void writeback_release(struct machine *m);	/* page-writeback.c */
+void hugetlb_release(struct machine *m);	/* hugetlb.c: files and pool state */
+void memory_release_all(struct machine *m);	/* memory.c + shmem.c: live mms, shmem objects */
+void shmem_release_all(struct machine *m);
+void hugetlb_pool_init(struct machine *m);	/* hugetlb.c: vm.nr_hugepages at start */
+void vmstat_start_workers(struct machine *m);	/* vmstat.c: the per-CPU vmstat_update */
 
 /* ---- charging and debug ------------------------------------------------------ */
 

@@ -533,6 +533,22 @@ static void free_boot_range(struct machine *m, struct zone *zone, pfn_t start, p
 	}
 }
 
+/* The tunables of the page cache, writeback, hugetlb and THP: plain
+ * values read where they are used (page-writeback.c, hugetlb.c,
+ * huge_memory.c).  A changed vm.nr_hugepages takes effect at
+ * machine_start (hugetlb_pool_init) only. */
+static void apply_user_tunables(struct machine *m, const struct vm_sysctl *sc)
+{
+	m->t.vm_dirty_ratio = (int)sc->dirty_ratio;
+	m->t.dirty_background_ratio = (int)sc->dirty_background_ratio;
+	m->t.dirty_expire_interval = (unsigned int)sc->dirty_expire_centisecs;
+	m->t.dirty_writeback_interval = (unsigned int)sc->dirty_writeback_centisecs;
+	m->t.nr_hugepages = (unsigned long)sc->nr_hugepages;
+	m->t.thp_enabled = sc->thp_enabled;
+	m->t.thp_defrag = sc->thp_defrag;
+	m->t.stat_interval = sc->stat_interval;
+}
+
 static void apply_tunables(struct machine *m, const struct vm_sysctl *sc, const int ratio[MAX_NR_ZONES])
 {
 	m->t.watermark_scale_factor = (int)sc->watermark_scale_factor;
@@ -542,6 +558,7 @@ static void apply_tunables(struct machine *m, const struct vm_sysctl *sc, const 
 	m->t.defrag_mode = sc->defrag_mode;
 	/* hugepage_pmd_enabled() (mm/khugepaged.c): anon THP or shmem THP on */
 	m->t.hugepage_pmd_enabled = sc->thp_enabled != THP_NEVER || sc->thp_shmem_enabled != THP_NEVER;
+	apply_user_tunables(m, sc);
 }
 
 struct machine *machine_create(struct sim *sim, const struct machine_config *cfg,
@@ -687,7 +704,10 @@ struct machine *machine_create(struct sim *sim, const struct machine_config *cfg
 
 void machine_start(struct machine *m)
 {
-	(void)m;	/* kernel threads register here as their subsystems land */
+	/* kernel threads register here as their subsystems land; flushers
+	 * start when a filesystem is mounted on a device (fs.c) */
+	hugetlb_pool_init(m);
+	vmstat_start_workers(m);
 }
 
 void machine_destroy(struct machine *m)
@@ -705,6 +725,12 @@ void machine_destroy(struct machine *m)
 	for (int i = 0; i < VMSTAT_NR_LINES; i++)
 		if (m->vmstat_line[i].name[0])
 			sim_spin_abandon(m->sim, &m->vmstat_line[i].lock);
+	free(m->vmstat_workers);
+	memory_release_all(m);
+	shmem_release_all(m);
+	hugetlb_release(m);
+	fs_release_all(m);
+	writeback_release(m);
 	mapping_table_release(m);
 	free(m->fbatches);
 	for (int i = 0; i < MAX_NR_ZONES; i++) {
@@ -755,6 +781,7 @@ int machine_apply_sysctl(struct machine *m, const struct vm_sysctl *sc, char *er
 		setup_per_zone_wmarks(m);
 	m->t.watermark_boost_factor = (int)sc->watermark_boost_factor;
 	m->t.defrag_mode = sc->defrag_mode;
+	apply_user_tunables(m, sc);
 	if (memcmp(ratio, m->t.lowmem_reserve_ratio, sizeof(ratio)) != 0) {
 		memcpy(m->t.lowmem_reserve_ratio, ratio, sizeof(ratio));
 		setup_per_zone_lowmem_reserve(m);

@@ -197,7 +197,24 @@ struct mm_tunables {
 	bool		defrag_mode;
 	bool		hugepage_pmd_enabled;	/* THP may be used (khugepaged raises min_free_kbytes) */
 	int		page_group_by_mobility_disabled;
+	/* page cache, writeback, processes (page-writeback.c, huge_memory.c, hugetlb.c) */
+	int		vm_dirty_ratio;			/* % of dirtyable memory */
+	int		dirty_background_ratio;		/* % */
+	unsigned int	dirty_expire_interval;		/* centisecs */
+	unsigned int	dirty_writeback_interval;	/* centisecs; 0 = no periodic writeback */
+	unsigned long	nr_hugepages;			/* vm.nr_hugepages asked for */
+	int		thp_enabled;			/* enum thp_mode */
+	int		thp_defrag;			/* enum thp_defrag */
+	uint64_t	stat_interval;			/* ns, vm.stat_interval (vmstat workers) */
 };
+
+struct wb_domain;
+struct hstate;
+struct mm_struct;
+struct shmem_object;
+struct hugetlb_file;
+struct vmstat_worker;
+struct super_block;
 
 /* Pageblock byte: migratetype (bits 0-2), compaction skip (bit 3), zone
  * index (bits 4-6). */
@@ -255,6 +272,18 @@ struct machine {
 	/* Page-cache/shmem/anon owners (pagemap.h): mapping id -> object.
 	 * Id 0 means "no mapping"; ids are reused lowest-first. */
 	struct address_space **mappings;	/* [nr_mapping_slots] */
+	/* Page cache, writeback and processes (owned by filemap.c/fs.c,
+	 * page-writeback.c, memory.c, hugetlb.c; NULL until first used). */
+	struct wb_domain *wb_domain;		/* dirty limits, flushers (page-writeback.c) */
+	struct super_block *super_blocks;	/* mounted filesystems, mount order (fs.c) */
+	struct hstate	*hstate;		/* the 2 MiB hugetlb pool (hugetlb.c) */
+	/* live processes and shared-memory objects, so machine_destroy can
+	 * free their host memory whatever state a run ended in (memory.c) */
+	struct mm_struct *mm_list;
+	struct shmem_object *shmem_list;
+	struct hugetlb_file *hugetlb_list;
+	struct vmstat_worker *vmstat_workers;	/* [nr_cpus] once started (vmstat.c) */
+	uint32_t	nr_mm_ids;		/* mm_struct ids handed out (memory.c) */
 	uint32_t	nr_mapping_slots;
 	uint32_t	nr_mappings;		/* live mappings */
 	bool		*drain_cpumask;		/* [nr_cpus]: __drain_all_pages' cpus_with_pcps */
@@ -277,6 +306,9 @@ struct machine {
 
 	bool		charging;		/* false while booting: no CPU time charged */
 	uint64_t	mm_ops;			/* public mm operations (debug checks) */
+	unsigned int	mm_busy;		/* allocations/frees in flight: a task inside one
+						 * may sit at a sync point (a lock) with its
+						 * lists half-updated, so mm_check waits */
 	uint64_t	check_every;		/* SIM_DEBUG>=3: mm_check every N ops (0 = never) */
 	size_t		footprint;		/* bytes the machine allocated */
 };

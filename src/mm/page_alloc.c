@@ -1297,6 +1297,7 @@ pfn_t __alloc_pages(struct machine *m, gfp_t gfp, unsigned int order, struct all
 	info->fast_path = info->slow_path = false;
 	if (order > MAX_PAGE_ORDER)
 		return PFN_NONE;
+	m->mm_busy++;		/* mm_check waits for the end (mmzone.h) */
 
 	prepare_alloc_pages(m, gfp, order, &ac, &alloc_flags);
 	alloc_flags |= alloc_flags_nofragment(m, ac.no_zone ? NULL : m->zonelist[ac.preferred_zoneref],
@@ -1314,6 +1315,7 @@ pfn_t __alloc_pages(struct machine *m, gfp_t gfp, unsigned int order, struct all
 out:
 	if (pfn != PFN_NONE)
 		info->zone = zone_idx(page_zone(m, pfn));
+	m->mm_busy--;
 	mm_op_done(m);
 	return pfn;
 }
@@ -1492,7 +1494,9 @@ void __free_pages(struct machine *m, pfn_t pfn, unsigned int order)
 		     (page->flags & (PG_lru | PG_writeback))))
 		SIM_BUG("__free_pages: pfn %u is not a freeable order-%u block (type %d order %u flags %#x)",
 			pfn, order, page_type(page), page_order(page), page->flags);
+	m->mm_busy++;
 	free_unref_page(m, pfn, order);
+	m->mm_busy--;
 	mm_op_done(m);
 }
 
@@ -1718,12 +1722,4 @@ void wakeup_kswapd(struct zone *zone, gfp_t gfp, unsigned int order,
 	sim_stat_inc(zone->machine, SIM_WAKEUP_KSWAPD);
 }
 
-/*
- * node_dirty_ok() — PLACEHOLDER until dirty accounting lands (page-cache
- * issue): always true, as on a node within its dirty limit.
- */
-bool node_dirty_ok(struct pglist_data *pgdat)
-{
-	(void)pgdat;
-	return true;
-}
+/* node_dirty_ok() is in page-writeback.c (the kernel's place for it). */

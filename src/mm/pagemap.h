@@ -58,9 +58,26 @@ enum mapping_flags {
 #define PAGE_INDEX_CHUNK_SHIFT	10
 #define PAGE_INDEX_CHUNK	(1u << PAGE_INDEX_CHUNK_SHIFT)
 
+/* xarray marks (XA_MARK_0/1 as PAGECACHE_TAG_DIRTY/WRITEBACK), set on the
+ * index of a folio's head only.  Kept per chunk as a bitmap with a count,
+ * so tagged walks skip untagged chunks (the kernel's xas_find_marked). */
+enum pagecache_tag {
+	PAGECACHE_TAG_DIRTY,
+	PAGECACHE_TAG_WRITEBACK,
+	NR_PAGECACHE_TAGS
+};
+
+struct page_index_tags {
+	uint64_t	bits[NR_PAGECACHE_TAGS][PAGE_INDEX_CHUNK / 64];
+	uint16_t	count[NR_PAGECACHE_TAGS];
+};
+
 struct page_index {
 	pfn_t		**chunk;	/* [nr_chunks], NULL = all empty */
 	uint16_t	*used;		/* [nr_chunks] slots in use per chunk */
+	struct page_index_tags **tags;	/* [nr_chunks], NULL = no tag set */
+	uint16_t	**mapcount;	/* [nr_chunks], per-page PTE mappings (shared
+					 * mappings only; NULL = none mapped) */
 	uint32_t	nr_chunks;
 };
 
@@ -73,6 +90,10 @@ struct address_space {
 	gfp_t			gfp_mask;	/* mapping_gfp_mask(); XFS: GFP_HIGHUSER_MOVABLE & ~__GFP_FS */
 	unsigned long		nrpages;	/* pages in the page cache */
 	struct page_index	i_pages;
+	unsigned long		nr_tagged[NR_PAGECACHE_TAGS];	/* folios carrying each tag */
+	unsigned long		nrmapped;	/* pages with mapcount > 0 */
+	struct sim_waitq	writeback_wait;	/* folio_wait_writeback() sleepers (the
+						 * kernel's per-folio bit waitqueues) */
 	void			*host;		/* owner object (inode, file, mm) */
 	char			name[48];	/* for reports and errors */
 };
@@ -127,6 +148,122 @@ void __filemap_remove_folio(struct machine *m, pfn_t pfn);
  * index slots.  `src` keeps its type so the caller can free it.
  */
 void folio_migrate_mapping(struct machine *m, pfn_t dst, pfn_t src);
+
+/* ---- tags (xa marks) ------------------------------------------------------ */
+
+void pagecache_tag_set(struct address_space *mapping, unsigned long index, enum pagecache_tag tag);
+void pagecache_tag_clear(struct address_space *mapping, unsigned long index, enum pagecache_tag tag);
+bool pagecache_tag_get(const struct address_space *mapping, unsigned long index,
+		       enum pagecache_tag tag);
+/* First index >= start and <= end carrying `tag`, or ULONG_MAX (the
+ * kernel's filemap_get_folios_tag / xas_find_marked walk). */
+unsigned long pagecache_tag_next(const struct address_space *mapping, unsigned long start,
+				 unsigned long end, enum pagecache_tag tag);
+static inline bool mapping_tagged(const struct address_space *mapping, enum pagecache_tag tag)
+{
+	return mapping->nr_tagged[tag] != 0;
+}
+
+/* ---- per-page map counts of shared mappings (memory.c) -------------------- */
+
+/* The kernel keeps folio->_mapcount; the model keeps a side table per
+ * mapping (2 bytes per page of chunks that have mapped pages).  Returns
+ * the new count.  NR_FILE_MAPPED follows 0 <-> 1 transitions (the
+ * kernel's folio_add_file_rmap_ptes/folio_remove_rmap_ptes, per page). */
+unsigned int page_mapcount_inc(struct machine *m, struct address_space *mapping, unsigned long index);
+unsigned int page_mapcount_dec(struct machine *m, struct address_space *mapping, unsigned long index);
+unsigned int page_mapcount(const struct address_space *mapping, unsigned long index);
+
+/* ---- __filemap_get_folio and friends (filemap.c, spec §0.1, §7.2) ---------- */
+
+/* fgf_t (include/linux/pagemap.h, 6.12).  The preferred order lives in
+ * bits 26..31 as in the kernel. */
+typedef unsigned int fgf_t;
+#define FGP_ACCESSED	0x01u
+#define FGP_LOCK	0x02u
+#define FGP_CREAT	0x04u
+#define FGP_WRITE	0x08u
+#define FGP_NOFS	0x10u
+#define FGP_NOWAIT	0x20u
+#define FGP_FOR_MMAP	0x40u
+#define FGP_STABLE	0x80u
+#define FGF_GET_ORDER(fgf)	((unsigned int)(fgf) >> 26)
+#define FGP_WRITEBEGIN	(FGP_LOCK | FGP_WRITE | FGP_CREAT | FGP_STABLE)
+
+/* filemap_get_order()/fgf_set_order(): floor(log2(size)) - PAGE_SHIFT,
+ * 0 below two pages; the order is not clamped here (filemap does). */
+static inline unsigned int filemap_get_order(unsigned long size)
+{
+	unsigned int shift = 63u - (unsigned int)__builtin_clzl(size | 1);
+
+	return shift <= PAGE_SHIFT ? 0 : shift - PAGE_SHIFT;
+}
+
+static inline fgf_t fgf_set_order(unsigned long size)
+{
+	unsigned int order = filemap_get_order(size);
+
+	return order ? (fgf_t)(order << 26) : 0;
+}
+
+/* mapping_can_writeback() */
+static inline bool mapping_can_writeback(const struct address_space *mapping)
+{
+	return mapping->flags & AS_WRITEBACK_CAPABLE;
+}
+
+/*
+ * filemap_alloc_folio() (6.12: folio_alloc -> __alloc_pages with
+ * __GFP_COMP): one attempt of order `order`, counted in
+ * sim_pagecache_attempt_order<N> and, on success, sim_pagecache_alloc_order<N>.
+ * Returns the head pfn (PGTY_ALLOC) or PFN_NONE.
+ */
+pfn_t filemap_alloc_folio(struct machine *m, gfp_t gfp, unsigned int order);
+
+/*
+ * __filemap_get_folio() (spec §0.1 steps 3-5, §7.2; the gfp rule of each
+ * attempt follows m->policy->filemap_rule, spec §14, and the kernel
+ * generation m->policy->kernel).  Returns the head pfn of the folio
+ * covering `index` (found or created), or PFN_NONE with *err = -ENOENT
+ * (no FGP_CREAT), -ENOMEM (every order failed) or -EAGAIN (FGP_NOWAIT).
+ * A found folio is returned whatever its order: no allocation happens.
+ */
+pfn_t __filemap_get_folio(struct machine *m, struct address_space *mapping, unsigned long index,
+			  fgf_t fgp_flags, gfp_t gfp, int *err);
+
+/*
+ * The per-attempt gfp of __filemap_get_folio's fallback loop: base gfp
+ * `gfp`, this attempt's `order`, the mapping's min order, whether it is
+ * the loop's first attempt.  Exposed for tests; spec §7.2 step 6 and §14.
+ * For V3b (FILEMAP_FIRST_ATTEMPT_NORETRY) the result depends on the
+ * attempt's position, hence `first`.
+ */
+gfp_t filemap_attempt_gfp(const struct machine *m, gfp_t gfp, unsigned int order,
+			  unsigned int min_order, bool first);
+
+/*
+ * Reclaim's hook (vmscan.c calls it; the kernel's remove_mapping() +
+ * the final folio put).  Frees a clean, unmapped, not-under-writeback
+ * page-cache folio that reclaim has isolated (PG_isolated set, off the
+ * LRU): removes it from its mapping's index and counters (NR_FILE_PAGES)
+ * and frees the block.  PG_isolated is cleared but NR_ISOLATED_FILE is
+ * left to the caller, as shrink_inactive_list() settles it for the whole
+ * batch.  Returns false (and changes nothing) when the folio is dirty,
+ * under writeback, or mapped by a process, or is not a page-cache folio
+ * (shmem and anon folios need swap, which is not modelled).
+ */
+bool remove_mapping(struct machine *m, pfn_t pfn);
+
+/*
+ * truncate_inode_pages_range(): drop every folio of `mapping` that lies
+ * wholly inside [lstart, lend] (byte offsets, lend inclusive), waiting for
+ * writeback first (task context when any folio is under writeback).  Dirty
+ * folios are cancelled (their dirty accounting undone).  Partial folios
+ * at the edges stay (the kernel zeroes the partial range; no data is
+ * modelled).  Mapped pages are a bug here: callers unmap first.
+ */
+void truncate_inode_pages_range(struct machine *m, struct address_space *mapping,
+				uint64_t lstart, uint64_t lend);
 
 /* Debug: verify every mapping's index against the frames (mm_check). */
 int mapping_check(const struct machine *m, char *buf, size_t len);

@@ -44,9 +44,12 @@
  * page cache's dirty limits are modelled.
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "mm/internal.h"
+#include "mm/memory.h"
+#include "mm/writeback.h"
 
 #define VMSTAT_NAME(e, n) n,
 const char *const zone_stat_names[NR_VM_ZONE_STAT_ITEMS] = { ZONE_STAT_ITEMS(VMSTAT_NAME) };
@@ -549,6 +552,54 @@ void vmstat_update(struct machine *m, unsigned int cpu)
 	mm_op_done(m);
 }
 
+/*
+ * The vmstat workers (mm/vmstat.c vmstat_shepherd + vmstat_update, 6.12):
+ * one task per CPU, pinned, running vmstat_update every vm.stat_interval,
+ * so the folded counters (/proc/vmstat) catch up with the per-CPU diffs
+ * within an interval and idle pcp lists decay.  Simplification: the
+ * kernel's shepherd queues a CPU's work only when that CPU has diffs to
+ * fold or pcp high to decay, and the work is deferrable (it does not wake
+ * an idle CPU); the model runs it on every CPU every interval — the
+ * result is the same folding, at a few more engine events.
+ */
+struct vmstat_worker {
+	struct machine	*m;
+	unsigned int	cpu;
+};
+
+static void vmstat_worker_fn(struct sim *sim, void *arg)
+{
+	struct vmstat_worker *w = arg;
+
+	for (;;) {
+		sim_sleep(sim, w->m->t.stat_interval);
+		sim_path_push(sim, "vmstat_update");
+		vmstat_update(w->m, w->cpu);
+		sim_path_pop(sim);
+	}
+}
+
+void vmstat_start_workers(struct machine *m)
+{
+	int kind;
+
+	if (m->vmstat_workers || !m->t.stat_interval)
+		return;
+	m->vmstat_workers = calloc(m->nr_cpus, sizeof(*m->vmstat_workers));
+	if (!m->vmstat_workers)
+		SIM_BUG("out of memory for the vmstat workers");
+	kind = sim_task_kind(m->sim, "vmstat");
+	for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++) {
+		char name[32];
+		struct sim_task_config tc = { .name = name, .kind = kind, .cpu = (int)cpu, .pinned = true };
+
+		snprintf(name, sizeof(name), "vmstat/%u", cpu);
+		m->vmstat_workers[cpu].m = m;
+		m->vmstat_workers[cpu].cpu = cpu;
+		sim_task_create(m->sim, &tc, vmstat_worker_fn, &m->vmstat_workers[cpu], sim_now(m->sim));
+	}
+}
+
 /* ---- model-only counters ----------------------------------------------------------- */
 
 void sim_stat_add(struct machine *m, enum sim_stat_item item, uint64_t delta)
@@ -582,8 +633,13 @@ static void vmstat_walk(const struct machine *m, mm_counter_fn fn, void *ctx, bo
 			v /= HPAGE_PMD_NR;
 		fn(ctx, node_stat_names[i], (int64_t)v);
 	}
-	fn(ctx, vm_stat_names[NR_DIRTY_THRESHOLD], 0);		/* not modelled yet */
-	fn(ctx, vm_stat_names[NR_DIRTY_BG_THRESHOLD], 0);	/* not modelled yet */
+	{
+		unsigned long bg, thresh;	/* vmstat_start(): global_dirty_limits() */
+
+		global_dirty_limits(m, &bg, &thresh);
+		fn(ctx, vm_stat_names[NR_DIRTY_THRESHOLD], (int64_t)thresh);
+		fn(ctx, vm_stat_names[NR_DIRTY_BG_THRESHOLD], (int64_t)bg);
+	}
 	fn(ctx, vm_stat_names[NR_MEMMAP_PAGES], 0);		/* no hotplug memmap */
 	fn(ctx, vm_stat_names[NR_MEMMAP_BOOT_PAGES], (int64_t)m->nr_memmap_boot_pages);
 	for (int i = 0; i < NR_VM_EVENT_ITEMS; i++) {
@@ -796,8 +852,9 @@ static void show_val_kb(FILE *out, const char *label, unsigned long pages)
 /*
  * meminfo_proc_show() (fs/proc/meminfo.c, 6.18 lines).  Values the model
  * does not have (swap, vmalloc, percpu, commit accounting, buffers,
- * x86 direct map) print as 0; HugePages_* follow nr_hugetlb once the
- * hugetlb pool is modelled.
+ * x86 direct map) print as 0; HugePages_* and Hugetlb come from the
+ * hugetlb pool (hugetlb_report_meminfo; no reservations or surplus pages
+ * are modelled, so Rsvd and Surp are 0).
  */
 void mm_show_meminfo(const struct machine *m, FILE *out)
 {
@@ -858,12 +915,12 @@ void mm_show_meminfo(const struct machine *m, FILE *out)
 	show_val_kb(out, "FileHugePages:  ", global_node_page_state(m, NR_FILE_THPS));
 	show_val_kb(out, "FilePmdMapped:  ", global_node_page_state(m, NR_FILE_PMDMAPPED));
 	show_val_kb(out, "Balloon:        ", global_node_page_state(m, NR_BALLOON_PAGES));
-	fprintf(out, "HugePages_Total:   %5lu\n", global_node_page_state(m, NR_HUGETLB) / HPAGE_PMD_NR);
-	fprintf(out, "HugePages_Free:    %5lu\n", 0UL);
+	fprintf(out, "HugePages_Total:   %5lu\n", hugetlb_pool_pages(m));
+	fprintf(out, "HugePages_Free:    %5lu\n", hugetlb_free_pages(m));
 	fprintf(out, "HugePages_Rsvd:    %5lu\n", 0UL);
 	fprintf(out, "HugePages_Surp:    %5lu\n", 0UL);
 	fprintf(out, "Hugepagesize:   %8lu kB\n", (unsigned long)HPAGE_PMD_NR << (PAGE_SHIFT - 10));
-	show_val_kb(out, "Hugetlb:        ", global_node_page_state(m, NR_HUGETLB));
+	show_val_kb(out, "Hugetlb:        ", hugetlb_pool_pages(m) * HPAGE_PMD_NR);
 	show_val_kb(out, "DirectMap4k:    ", 0);
 	show_val_kb(out, "DirectMap2M:    ", 0);
 	show_val_kb(out, "DirectMap1G:    ", 0);

@@ -234,7 +234,34 @@
 	X(SIM_HIGHATOMIC_RESERVE, "sim_highatomic_reserve") /* pageblocks reserved HIGHATOMIC */ \
 	X(SIM_HIGHATOMIC_UNRESERVE, "sim_highatomic_unreserve") /* reserves released */ \
 	X(SIM_FASTPATH_FAIL,	"sim_fastpath_fail")	/* first get_page_from_freelist failed */ \
-	X(SIM_SLOWPATH_UNMODELLED, "sim_slowpath_unmodelled") /* failed: slow path not built yet */
+	X(SIM_SLOWPATH_UNMODELLED, "sim_slowpath_unmodelled") /* failed: slow path not built yet */ \
+	SIM_PAGECACHE_STAT_ITEMS(X)
+
+/* Page cache, writeback and processes (filemap.c, page-writeback.c,
+ * memory.c, hugetlb.c).  sim_pagecache_attempt_orderN counts every
+ * filemap_alloc_folio() call of order N from __filemap_get_folio() and
+ * readahead; sim_pagecache_alloc_orderN the ones that got a folio. */
+#define SIM_PAGECACHE_ORDERS(X, E, n)					\
+	X(E##0, n "0") X(E##1, n "1") X(E##2, n "2") X(E##3, n "3") X(E##4, n "4") \
+	X(E##5, n "5") X(E##6, n "6") X(E##7, n "7") X(E##8, n "8") X(E##9, n "9")
+
+#define SIM_PAGECACHE_STAT_ITEMS(X)					\
+	SIM_PAGECACHE_ORDERS(X, SIM_PAGECACHE_ATTEMPT_ORDER, "sim_pagecache_attempt_order") \
+	SIM_PAGECACHE_ORDERS(X, SIM_PAGECACHE_ALLOC_ORDER, "sim_pagecache_alloc_order") \
+	X(SIM_PAGECACHE_NONBLOCKING, "sim_pagecache_attempt_nonblocking") /* attempts without __GFP_DIRECT_RECLAIM */ \
+	X(SIM_PAGECACHE_EEXIST,	"sim_pagecache_eexist")	/* filemap_add_folio lost a race: -EEXIST */ \
+	X(SIM_PAGECACHE_ENOMEM,	"sim_pagecache_enomem")	/* __filemap_get_folio failed every order */ \
+	X(SIM_DIRTY_THROTTLE,	"sim_dirty_throttle")	/* balance_dirty_pages pauses */ \
+	X(SIM_DIRTY_THROTTLE_MS, "sim_dirty_throttle_ms") /* ms writers slept in balance_dirty_pages */ \
+	X(SIM_WB_BACKGROUND,	"sim_wb_background")	/* background writeback passes */ \
+	X(SIM_WB_PERIODIC,	"sim_wb_periodic")	/* periodic (kupdate) writeback passes */ \
+	X(SIM_WB_BIOS,		"sim_wb_bios")		/* writeback bios submitted */ \
+	X(SIM_READAHEAD_PAGES,	"sim_readahead_pages")	/* pages read by readahead */ \
+	X(SIM_PTE_PAGES_ALLOC,	"sim_pte_pages_alloc")	/* PTE pages allocated (pte_alloc_one) */ \
+	X(SIM_PGTABLE_ALLOC_FAIL, "sim_pgtable_alloc_fail") /* page-table allocations that failed (fault -> VM_FAULT_OOM) */ \
+	X(SIM_HUGETLB_POOL_WANTED, "sim_hugetlb_pool_wanted") /* vm.nr_hugepages asked for at start */ \
+	X(SIM_HUGETLB_POOL_SHORTFALL, "sim_hugetlb_pool_shortfall") /* of those, pages the buddy could not supply */ \
+	X(SIM_HUGETLB_PMD_SHARED, "sim_hugetlb_pmd_shared") /* huge_pmd_share found a PMD page to share */
 
 #define VMSTAT_ENUM(e, n) e,
 enum zone_stat_item { ZONE_STAT_ITEMS(VMSTAT_ENUM) NR_VM_ZONE_STAT_ITEMS };

@@ -21,7 +21,9 @@
 
 #include "sim/debug.h"
 #include "workload/fio.h"
+#include "workload/forker.h"
 #include "workload/synthetic.h"
+#include "workload/writer.h"
 #include "workload/workload.h"
 
 #define LIN_BITS	7			/* values below 2^7 are exact */
@@ -33,6 +35,8 @@
 const struct workload_type *const workload_types[] = {
 	&synthetic_workload,
 	&fio_workload,
+	&writer_workload,
+	&forker_workload,
 	NULL
 };
 

@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * memory.h — processes' address spaces: mm_struct, VMAs, page tables,
+ * faults, fork and exit (include/linux/mm_types.h, mm/memory.c,
+ * kernel/fork.c, mm/mmap.c), shmem objects (mm/shmem.c), the hugetlb
+ * pool and hugetlb files (mm/hugetlb.c) and THP for anonymous memory
+ * (mm/huge_memory.c).  Linux 6.12, arm64 with 4 KiB pages, 48-bit VA,
+ * four page-table levels.  docs/pagecache.md "Processes and page tables".
+ *
+ * Page-table layout (arm64 4K, CONFIG_PGTABLE_LEVELS=4):
+ *
+ *   PGD page (512 x 512 GiB) -> PUD page (512 x 1 GiB) -> PMD page
+ *   (512 x 2 MiB) -> PTE page (512 x 4 KiB)
+ *
+ * Every page-table page is an order-0 GFP_PGTABLE_USER allocation
+ * (UNMOVABLE, zeroed, __GFP_ACCOUNT) typed PGTY_PGTABLE with the mm id in
+ * struct page.index, linked on the mm's list through next/prev.  PUD, PMD
+ * and PTE pages count in NR_PAGETABLE (pagetable_{pud,pmd,pte}_ctor); the
+ * PGD does not (arm64 6.12 pgd_alloc uses __get_free_page without a
+ * ctor).  A shared hugetlb PMD page (huge_pmd_share) belongs to the
+ * hugetlb file and is counted once however many processes use it.
+ *
+ * The model's host-side mirror of the tables: per mm a 512-entry PGD
+ * array of pt_pud, each with 512 pt_pmd pointers, each with 512 pt_pte
+ * pointers; a pt_pte holds a 512-bit present mask (72 bytes of host memory
+ * per simulated PTE page).
+ */
+#ifndef SLOWPATH_MM_MEMORY_H
+#define SLOWPATH_MM_MEMORY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mm/pagemap.h"
+#include "mm/types.h"
+#include "sim/sim.h"
+
+struct machine;
+struct inode;
+
+#define PTRS_PER_PT	512
+#define PMD_SHIFT	21
+#define PUD_SHIFT	30
+#define PGDIR_SHIFT	39
+#define PMD_SIZE	(1UL << PMD_SHIFT)
+#define PUD_SIZE	(1UL << PUD_SHIFT)
+#define TASK_SIZE	(1UL << 48)
+/* Where the model puts things: the stack just below TASK_SIZE, mmap()
+ * regions top-down from MMAP_BASE, one GiB below the top.  The kernel's
+ * mmap_base() is TASK_SIZE minus a gap of at least 128 MiB (stack rlimit
+ * + guard) minus a random offset (ASLR), so the stack's GiB (its PMD
+ * table) is seldom shared with mappings; the model makes that certain so
+ * the per-process page-table baseline is a fixed 3 pages
+ * (docs/pagecache.md). */
+#define STACK_TOP	TASK_SIZE
+#define STACK_SIZE	(8UL << 20)
+#define MMAP_BASE	(TASK_SIZE - (1UL << 30))
+
+/* vm_flags (include/linux/mm.h) */
+#define VM_READ		0x00000001UL
+#define VM_WRITE	0x00000002UL
+#define VM_SHARED	0x00000008UL
+#define VM_MAYSHARE	0x00000080UL
+#define VM_GROWSDOWN	0x00000100UL
+#define VM_HUGETLB	0x00400000UL
+#define VM_HUGEPAGE	0x20000000UL	/* MADV_HUGEPAGE */
+#define VM_NOHUGEPAGE	0x40000000UL	/* MADV_NOHUGEPAGE */
+
+struct shmem_object;
+struct hugetlb_file;
+struct hugetlb_pmd_share;
+
+struct vm_area_struct {
+	unsigned long		vm_start, vm_end;	/* bytes, [start, end) */
+	unsigned long		vm_flags;
+	unsigned long		vm_pgoff;	/* page offset of vm_start in the object */
+	struct shmem_object	*shmem;		/* shared anonymous / shmem */
+	struct inode		*file;		/* file mapping (MAPPING_FILE) */
+	struct hugetlb_file	*hugetlb;	/* MAP_HUGETLB / hugetlbfs */
+	bool			anon_vma;	/* private anonymous pages were faulted */
+};
+
+struct pt_pte {			/* one PTE page */
+	pfn_t		pfn;
+	bool		deposited;	/* THP: the preallocated table of a huge PMD */
+	uint64_t	present[PTRS_PER_PT / 64];
+};
+
+struct pt_pmd {			/* one PMD page (1 GiB) */
+	pfn_t		pfn;		/* own page, or the share's */
+	struct hugetlb_pmd_share *share;	/* shared hugetlb PMD, or NULL */
+	uint64_t	huge[PTRS_PER_PT / 64];	/* entries mapping a 2 MiB page (own PMDs) */
+	struct pt_pte	*pte[PTRS_PER_PT];
+};
+
+struct pt_pud {			/* one PUD page (512 GiB) */
+	pfn_t		pfn;
+	struct pt_pmd	*pmd[PTRS_PER_PT];
+};
+
+struct mm_struct {
+	struct machine		*m;
+	uint32_t		id;		/* struct page.index of its page-table pages */
+	struct vm_area_struct	*vmas;		/* sorted by vm_start */
+	uint32_t		nr_vmas, cap_vmas;
+	struct address_space	*anon;		/* private anonymous pages, by virtual page number */
+	pfn_t			pgd;
+	struct pt_pud		*pud[PTRS_PER_PT];
+	struct pfn_list		pt_pages;	/* every page-table page it owns */
+	unsigned long		nr_ptes, nr_pmds, nr_puds;	/* pages it owns (shared PMDs not) */
+	unsigned long		rss_anon, rss_file, rss_shmem;	/* pages mapped (MM_*PAGES) */
+	unsigned long		mmap_base;	/* next top-down mmap address */
+	unsigned long		anon_next;	/* next free index in `anon` for a new VMA */
+	struct sim_rwsem	mmap_lock;
+	struct mm_struct	*list_prev, *list_next;	/* machine's mm_list */
+};
+
+/* ---- processes ---------------------------------------------------------------- */
+
+/* A new process image (execve): PGD, the stack VMA (8 MiB, private
+ * anonymous, growing down) with its top page touched (it runs on it).
+ * Returns NULL when the PGD or the stack's tables cannot be allocated. */
+struct mm_struct *mm_create(struct machine *m);
+/* fork(): dup_mmap + copy_page_range rules (spec §8): VMAs are copied;
+ * page tables are copied for hugetlb VMAs and private VMAs with an
+ * anon_vma, not for shared file/shmem VMAs (the child refaults them).
+ * Returns NULL if a page-table allocation fails. */
+struct mm_struct *mm_fork(struct mm_struct *parent);
+/* exit_mmap(): unmap everything, free private pages and every page table;
+ * drops the mm's references on shmem objects and hugetlb files. */
+void mm_exit(struct mm_struct *mm);
+
+/* mmap() of `len` bytes (rounded up to pages; to 2 MiB for hugetlb):
+ * the object is one of shmem / file / hugetlb, or none for private
+ * anonymous memory.  `align` (power of two >= 4 KiB) aligns the start; the
+ * kernel aligns hugetlb to 2 MiB (hugetlb_get_unmapped_area), THP-sized
+ * anonymous ranges to 2 MiB.  Returns the address, or 0 on failure. */
+unsigned long mm_mmap(struct mm_struct *mm, unsigned long len, unsigned long vm_flags,
+		      struct shmem_object *shmem, struct inode *file, struct hugetlb_file *hugetlb,
+		      unsigned long pgoff, unsigned long align);
+
+/*
+ * A user access to `addr` (model-only entry: what the CPU's MMU does):
+ * if the page is mapped (with write permission for writes) nothing
+ * happens; otherwise handle_mm_fault() runs.  Returns 0, or -EFAULT
+ * (no VMA: SIGSEGV), -ENOMEM (VM_FAULT_OOM), -EBUSY (hugetlb pool empty:
+ * SIGBUS).  Task context when the fault needs I/O (file mappings).
+ */
+int mm_touch(struct mm_struct *mm, unsigned long addr, bool write);
+/* handle_mm_fault() (counts pgfault; pgmajfault when it read the page). */
+int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write);
+
+/* Page-table pages this mm owns (PUD+PMD+PTE; the PGD is extra). */
+static inline unsigned long mm_pgtable_pages(const struct mm_struct *mm)
+{
+	return mm->nr_ptes + mm->nr_pmds + mm->nr_puds;
+}
+
+/* ---- shmem (shmem.c) -------------------------------------------------------------- */
+
+/* A shmem object (shmem_file_setup / shmem_zero_setup): a MAPPING_SHMEM
+ * mapping with gfp GFP_HIGHUSER_MOVABLE, order 0 (shmem THP not
+ * modelled), pages on the anon LRU, unevictable in effect without swap.
+ * Reference-counted by its VMAs plus the creator's reference. */
+struct shmem_object *shmem_create(struct machine *m, unsigned long size, const char *name);
+void shmem_get(struct shmem_object *obj);
+/* Drop a reference; the last one frees every page. */
+void shmem_put(struct shmem_object *obj);
+struct address_space *shmem_mapping(struct shmem_object *obj);
+/* shmem_get_folio_gfp(SGP_CACHE): the folio at `index`, allocated and
+ * zeroed if absent.  PFN_NONE when the allocation failed. */
+pfn_t shmem_get_folio(struct shmem_object *obj, unsigned long index);
+
+/* ---- hugetlb (hugetlb.c) ------------------------------------------------------------ */
+
+struct hstate {
+	unsigned long	nr_huge_pages;		/* pool size */
+	unsigned long	free_huge_pages;
+	unsigned long	requested;		/* vm.nr_hugepages at start */
+	struct pfn_list	hugepage_freelist;	/* free pool pages, linked by next/prev */
+};
+
+/* A hugetlbfs file / SHM_HUGETLB segment of `size` bytes (2 MiB pages). */
+struct hugetlb_file *hugetlb_file_create(struct machine *m, unsigned long size, const char *name);
+void hugetlb_file_get(struct hugetlb_file *f);
+void hugetlb_file_put(struct hugetlb_file *f);
+/* Pool pages obtained at start / still free. */
+unsigned long hugetlb_pool_pages(const struct machine *m);
+unsigned long hugetlb_free_pages(const struct machine *m);
+
+/* ---- THP (huge_memory.c) ------------------------------------------------------------ */
+
+/* vma_thp_gfp_mask() (6.12): the gfp of an anonymous THP fault from
+ * transparent_hugepage/defrag and the VMA's MADV_HUGEPAGE. */
+gfp_t vma_thp_gfp_mask(const struct machine *m, const struct vm_area_struct *vma);
+/* thp_vma_allowable_order for PMD order on an anonymous fault. */
+bool thp_vma_allowable(const struct machine *m, const struct vm_area_struct *vma, unsigned long addr);
+
+#endif /* SLOWPATH_MM_MEMORY_H */

@@ -1,0 +1,375 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_memory.c — page tables, faults, fork and exit (memory.c), shmem,
+ * the hugetlb pool and PMD sharing (hugetlb.c), anonymous THP
+ * (huge_memory.c).
+ *
+ * The per-process page-table baseline (docs/pagecache.md): a process
+ * image has a PGD page (not in nr_page_table_pages on arm64 6.12) and a
+ * touched stack, whose PUD, PMD and PTE pages count: 3 pages.  A child of
+ * fork gets the same 3 (the stack is private with an anon_vma, so
+ * copy_page_range copies its tables).
+ */
+#include <errno.h>
+
+#include "mm/memory.h"
+#include "mm/mmzone.h"
+#include "mm/pagemap.h"
+#include "mm_test.h"
+
+#define GiB (1UL << 30)
+#define MiB (1UL << 20)
+
+static const char *const mid[] = { "memory=1g", "zones=DMA:16m,Normal:rest", "cpus=2", NULL };
+
+static long pgtables(struct machine *m)
+{
+	return node_page_state_exact(&m->node, NR_PAGETABLE);
+}
+
+/* Pages not free (buddy + pcp) — what a run still holds. */
+static long used_pages(struct machine *m)
+{
+	long free = 0;
+
+	for (int z = 0; z < MAX_NR_ZONES; z++)
+		free += mm_free_pages(m, (enum zone_type)z) + mm_pcp_pages(m, (enum zone_type)z);
+	return (long)m->totalram_pages - free;
+}
+
+/* A test of the per-process baseline and fork's copy rules: a fresh
+ * process has 3 counted page-table pages (PUD, PMD, PTE of its stack) and
+ * a PGD; fork copies the stack's tables (private, anon_vma) but nothing
+ * of a shared anonymous (shmem) mapping.  Expect nr_page_table_pages 3
+ * after mm_create, 6 after one fork, and no shmem page mapped in the
+ * child. */
+TEST(baseline_and_fork_copy_rules)
+{
+	struct mm_env e;
+	struct machine *m = mm_env_create(&e, mid);
+	struct mm_struct *parent, *child;
+	struct shmem_object *shm;
+	unsigned long addr;
+
+	ASSERT_TRUE(m);
+	parent = mm_create(m);
+	ASSERT_TRUE(parent);
+	ASSERT_EQ(pgtables(m), 3);
+	ASSERT_EQ(mm_pgtable_pages(parent), 3);
+	ASSERT_EQ(sum_vm_event(m, PGFAULT), 1);
+	shm = shmem_create(m, 64 * MiB, "shm");
+	addr = mm_mmap(parent, 64 * MiB, VM_READ | VM_WRITE | VM_SHARED, shm, NULL, NULL, 0, PMD_SIZE);
+	ASSERT_TRUE(addr);
+	shmem_put(shm);			/* the mapping holds it now */
+	ASSERT_EQ(mm_touch(parent, addr, true), 0);
+	ASSERT_EQ(pgtables(m), 3 + 2);	/* a PMD and a PTE page: below the stack's GiB */
+	child = mm_fork(parent);
+	ASSERT_TRUE(child);
+	ASSERT_EQ(mm_pgtable_pages(child), 3);
+	ASSERT_EQ(pgtables(m), 5 + 3);
+	ASSERT_EQ(child->rss_shmem, 0);
+	/* the child refaults the shared page: no allocation, a new mapping */
+	ASSERT_EQ(mm_touch(child, addr, false), 0);
+	ASSERT_EQ(shmem_mapping(shm)->nrpages, 1);
+	ASSERT_EQ(page_mapcount(shmem_mapping(shm), 0), 2);
+	ASSERT_EQ(node_page_state_exact(&m->node, NR_FILE_MAPPED), 1);
+	mm_exit(child);
+	ASSERT_EQ(pgtables(m), 5);
+	mm_exit(parent);
+	ASSERT_EQ(pgtables(m), 0);
+	ASSERT_EQ(node_page_state_exact(&m->node, NR_SHMEM), 0);
+	ASSERT_EQ(used_pages(m), 0);
+	ASSERT_MM_OK(m);
+	mm_env_destroy(&e);
+}
+
+/* A test of the fork-pagetables shape (issue 4): a parent maps S = 512 MiB
+ * of shared anonymous memory at a 1 GiB-aligned address, P = 6 children
+ * each touch every 2 MiB of it.  Expect nr_page_table_pages =
+ * 3 (parent) + P x (3 + S/2 MiB + S/1 GiB rounded up) = 3 + 6 x 260,
+ * one PTE page per 2 MiB per child, shmem pages allocated once (256,
+ * first toucher) and fault-around mapping 16 pages per fault; after the
+ * children exit, 3 again. */
+TEST(fork_pagetables_shape_shmem)
+{
+	const unsigned long S = 512 * MiB;
+	const unsigned int P = 6;
+	struct mm_env e;
+	struct machine *m = mm_env_create(&e, mid);
+	struct mm_struct *parent, *child[6];
+	struct shmem_object *shm;
+	unsigned long addr;
+
+	ASSERT_TRUE(m);
+	mm_set_check_interval(m, 0);
+	parent = mm_create(m);
+	shm = shmem_create(m, S, "sb");
+	addr = mm_mmap(parent, S, VM_READ | VM_WRITE | VM_SHARED, shm, NULL, NULL, 0, GiB);
+	ASSERT_EQ(addr & (GiB - 1), 0);
+	shmem_put(shm);
+	for (unsigned int i = 0; i < P; i++) {
+		child[i] = mm_fork(parent);
+		ASSERT_TRUE(child[i]);
+		for (unsigned long a = addr; a < addr + S; a += PMD_SIZE)
+			ASSERT_EQ(mm_touch(child[i], a, false), 0);
+	}
+	ASSERT_EQ(pgtables(m), 3 + P * (3 + S / PMD_SIZE + 1));
+	ASSERT_EQ(sim_stat_read(m, SIM_PTE_PAGES_ALLOC), 1 + P * (1 + S / PMD_SIZE));
+	ASSERT_EQ(shmem_mapping(shm)->nrpages, S / PMD_SIZE);
+	ASSERT_EQ(node_page_state_exact(&m->node, NR_SHMEM), S / PMD_SIZE);
+	/* child 0 allocated each page and mapped it; later children found it
+	 * cached and fault-around mapped it (only it: its neighbours are absent) */
+	ASSERT_EQ(child[1]->rss_shmem, S / PMD_SIZE);
+	ASSERT_EQ(sum_vm_event(m, PGFAULT), 1 + P * (S / PMD_SIZE));
+	for (unsigned int i = 0; i < P; i++)
+		mm_exit(child[i]);
+	ASSERT_EQ(pgtables(m), 3);
+	ASSERT_EQ(node_page_state_exact(&m->node, NR_FILE_MAPPED), 0);
+	mm_exit(parent);
+	ASSERT_EQ(used_pages(m), 0);
+	ASSERT_MM_OK(m);
+	mm_env_destroy(&e);
+}
+
+/* A test of fault-around on a read fault: after one process wrote 64 KiB
+ * of a shared mapping (16 faults, no fault-around for writes), another
+ * process's read of one page maps all 16 cached pages of the aligned
+ * 64 KiB window with one fault.  Expect pgfault +1 and 16 PTEs. */
+TEST(fault_around_maps_cached_window)
+{
+	struct mm_env e;
+	struct machine *m = mm_env_create(&e, mid);
+	struct mm_struct *a, *b;
+	struct shmem_object *shm;
+	unsigned long addr;
+	uint64_t faults;
+
+	ASSERT_TRUE(m);
+	a = mm_create(m);
+	shm = shmem_create(m, 4 * MiB, "shm");
+	addr = mm_mmap(a, 4 * MiB, VM_READ | VM_WRITE | VM_SHARED, shm, NULL, NULL, 0, PMD_SIZE);
+	b = mm_fork(a);
+	for (unsigned long p = 0; p < 16; p++)
+		ASSERT_EQ(mm_touch(a, addr + p * PAGE_SIZE, true), 0);
+	faults = sum_vm_event(m, PGFAULT);
+	ASSERT_EQ(mm_touch(b, addr + 5 * PAGE_SIZE, false), 0);
+	ASSERT_EQ(sum_vm_event(m, PGFAULT), faults + 1);
+	ASSERT_EQ(b->rss_shmem, 16);
+	for (unsigned long p = 0; p < 16; p++)
+		ASSERT_EQ(mm_touch(b, addr + p * PAGE_SIZE, false), 0);
+	ASSERT_EQ(sum_vm_event(m, PGFAULT), faults + 1);
+	ASSERT_EQ(node_page_state_exact(&m->node, NR_FILE_MAPPED), 16);
+	mm_exit(b);
+	mm_exit(a);
+	shmem_put(shm);
+	ASSERT_EQ(used_pages(m), 0);
+	mm_env_destroy(&e);
+}
+
+/* A test of anonymous faults: a read maps the zero page (no allocation),
+ * a later write to it faults again and allocates a zeroed page; a second
+ * write does not fault.  Expect 2 faults, nr_anon_pages 1. */
+TEST(anon_zero_page_then_write)
+{
+	struct mm_env e;
+	struct machine *m = mm_env_create(&e, mid);
+	struct mm_struct *mm;
+	unsigned long addr;
+	uint64_t f0;
+
+	ASSERT_TRUE(m);
+	mm = mm_create(m);
+	addr = mm_mmap(mm, 1 * MiB, VM_READ | VM_WRITE, NULL, NULL, NULL, 0, 0);
+	f0 = sum_vm_event(m, PGFAULT);
+	ASSERT_EQ(mm_touch(mm, addr, false), 0);
+	ASSERT_EQ(node_page_state_exact(&m->node, NR_ANON_MAPPED), 1);	/* the stack page */
+	ASSERT_EQ(mm_touch(mm, addr, true), 0);
+	ASSERT_EQ(mm_touch(mm, addr, true), 0);
+	ASSERT_EQ(sum_vm_event(m, PGFAULT), f0 + 2);
+	ASSERT_EQ(node_page_state_exact(&m->node, NR_ANON_MAPPED), 2);
+	ASSERT_EQ(mm_touch(mm, 4096, false), -EFAULT);
+	mm_exit(mm);
+	ASSERT_EQ(node_page_state_exact(&m->node, NR_ANON_MAPPED), 0);
+	ASSERT_EQ(used_pages(m), 0);
+	mm_env_destroy(&e);
+}
+
+/* A test of the hugetlb shape with PMD sharing: a 1.1 GiB pool (550
+ * pages) from vm.nr_hugepages at start; a 1 GiB SHM_HUGETLB segment at a
+ * 1 GiB-aligned address; 6 children touch every 2 MiB.  The first child
+ * faults 512 pages in and allocates the one shared PMD page; each other
+ * child takes one fault, which installs its PUD entry to the shared PMD
+ * (huge_pmd_share), and finds every 2 MiB entry populated.  Expect 512 + 5
+ * faults, nr_page_table_pages 3 + 6 x 3 + 1, 38 free pool pages,
+ * sim_hugetlb_pmd_shared 5; a later fork inherits the shared PMD and
+ * faults nothing; after every process exits, the pool is whole again and
+ * nr_page_table_pages 0. */
+TEST(hugetlb_pmd_sharing)
+{
+	static const char *const kv[] = { "memory=2g", "zones=DMA:16m,Normal:rest", "cpus=2",
+					   "vm.nr_hugepages=550", NULL };
+	struct mm_env e;
+	struct machine *m = mm_env_create(&e, kv);
+	struct mm_struct *parent, *child[6];
+	struct hugetlb_file *f;
+	unsigned long addr;
+	uint64_t f0;
+
+	ASSERT_TRUE(m);
+	mm_set_check_interval(m, 0);
+	machine_start(m);
+	ASSERT_EQ(hugetlb_pool_pages(m), 550);
+	ASSERT_EQ(sum_vm_event(m, HTLB_BUDDY_PGALLOC), 550);
+	ASSERT_EQ(node_page_state_exact(&m->node, NR_HUGETLB), 550 * 512);
+	parent = mm_create(m);
+	f = hugetlb_file_create(m, GiB, "sb");
+	addr = mm_mmap(parent, GiB, VM_READ | VM_WRITE | VM_SHARED, NULL, NULL, f, 0, GiB);
+	hugetlb_file_put(f);
+	f0 = sum_vm_event(m, PGFAULT);
+	for (unsigned int i = 0; i < 6; i++) {
+		child[i] = mm_fork(parent);
+		for (unsigned long a = addr; a < addr + GiB; a += PMD_SIZE)
+			ASSERT_EQ(mm_touch(child[i], a, true), 0);
+	}
+	ASSERT_EQ(sum_vm_event(m, PGFAULT) - f0, 512 + 5);
+	ASSERT_EQ(pgtables(m), 3 + 6 * 3 + 1);
+	ASSERT_EQ(hugetlb_free_pages(m), 550 - 512);
+	ASSERT_EQ(sim_stat_read(m, SIM_HUGETLB_PMD_SHARED), 5);
+	/* a fork now inherits the shared PMD: no faults at all */
+	{
+		struct mm_struct *late = mm_fork(child[0]);
+
+		ASSERT_EQ(pgtables(m), 3 + 7 * 3 + 1);
+		for (unsigned long a = addr; a < addr + GiB; a += PMD_SIZE)
+			ASSERT_EQ(mm_touch(late, a, false), 0);
+		ASSERT_EQ(sum_vm_event(m, PGFAULT) - f0, 512 + 5);
+		mm_exit(late);
+	}
+	for (unsigned int i = 0; i < 6; i++)
+		mm_exit(child[i]);
+	mm_exit(parent);
+	ASSERT_EQ(pgtables(m), 0);
+	ASSERT_EQ(hugetlb_free_pages(m), 550);
+	ASSERT_MM_OK(m);
+	mm_env_destroy(&e);
+}
+
+/* A test of the hugetlb pool falling short on fragmented memory: every
+ * page is taken at order 0, then 20 whole pageblocks and every other page
+ * elsewhere are freed, so only 20 free order-9 blocks exist.  Asking for
+ * 100 huge pages gets those 20 (less one if a pcp refill parked a block
+ * on the per-CPU order-9 list), then the first failure stops the loop (as
+ * set_max_huge_pages does).  Expect htlb_buddy_alloc_success = pool
+ * size, htlb_buddy_alloc_fail 1, sim_hugetlb_pool_shortfall = 100 - pool. */
+TEST(hugetlb_pool_shortfall)
+{
+	struct mm_env e;
+	struct machine *m = mm_env_create(&e, mid);
+	unsigned int freed_blocks = 0;
+	pfn_t *held;
+	unsigned long n;
+
+	ASSERT_TRUE(m);
+	mm_set_check_interval(m, 0);
+	held = malloc(sizeof(pfn_t) * m->nr_pfns);
+	n = mm_take_all_order0(m, held);
+	/* whole pageblocks 100..119 (all their pages were taken above) */
+	for (unsigned long i = 0; i < n; i++) {
+		unsigned long pb = held[i] >> PAGEBLOCK_ORDER;
+
+		if ((pb >= 100 && pb < 120) || (held[i] & 1))
+			free_pages(m, held[i], 0);
+	}
+	drain_all_pages(m, NULL);
+	for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
+		freed_blocks += (unsigned int)mm_zone(m, (enum zone_type)z)->free_area[9].nr_free +
+				2 * (unsigned int)mm_zone(m, (enum zone_type)z)->free_area[10].nr_free;
+	ASSERT_EQ(freed_blocks, 20);
+	m->t.nr_hugepages = 100;
+	hugetlb_pool_init(m);
+	/* an order-9 refill of the pcp list may park one of the 20 blocks
+	 * there, where the order-9 watermark check does not see it */
+	ASSERT_EQ(hugetlb_pool_pages(m) + (unsigned long)mm_pcp_pages(m, ZONE_NORMAL) / 512, 20);
+	ASSERT_TRUE(hugetlb_pool_pages(m) >= 19);
+	ASSERT_EQ(sum_vm_event(m, HTLB_BUDDY_PGALLOC), hugetlb_pool_pages(m));
+	ASSERT_EQ(sum_vm_event(m, HTLB_BUDDY_PGALLOC_FAIL), 1);
+	ASSERT_EQ(sim_stat_read(m, SIM_HUGETLB_POOL_WANTED), 100);
+	ASSERT_EQ(sim_stat_read(m, SIM_HUGETLB_POOL_SHORTFALL), 100 - hugetlb_pool_pages(m));
+	free(held);
+	mm_env_destroy(&e);
+}
+
+/* A test of the THP gfp per defrag mode (vma_thp_gfp_mask, 6.12) for a
+ * VMA with and without MADV_HUGEPAGE.  Expect the table in huge_memory.c. */
+TEST(thp_defrag_gfp)
+{
+	struct mm_env e;
+	struct machine *m = mm_env_create(&e, mid);
+	struct vm_area_struct plain = { .vm_flags = 0 }, madv = { .vm_flags = VM_HUGEPAGE };
+
+	ASSERT_TRUE(m);
+	m->t.thp_defrag = THP_DEFRAG_ALWAYS;
+	ASSERT_EQ(vma_thp_gfp_mask(m, &plain), GFP_TRANSHUGE | __GFP_NORETRY);
+	ASSERT_EQ(vma_thp_gfp_mask(m, &madv), GFP_TRANSHUGE);
+	m->t.thp_defrag = THP_DEFRAG_DEFER;
+	ASSERT_EQ(vma_thp_gfp_mask(m, &madv), GFP_TRANSHUGE_LIGHT | __GFP_KSWAPD_RECLAIM);
+	m->t.thp_defrag = THP_DEFRAG_DEFER_MADVISE;
+	ASSERT_EQ(vma_thp_gfp_mask(m, &plain), GFP_TRANSHUGE_LIGHT | __GFP_KSWAPD_RECLAIM);
+	ASSERT_EQ(vma_thp_gfp_mask(m, &madv), GFP_TRANSHUGE_LIGHT | __GFP_DIRECT_RECLAIM);
+	m->t.thp_defrag = THP_DEFRAG_MADVISE;
+	ASSERT_EQ(vma_thp_gfp_mask(m, &plain), GFP_TRANSHUGE_LIGHT);
+	ASSERT_EQ(vma_thp_gfp_mask(m, &madv), GFP_TRANSHUGE_LIGHT | __GFP_DIRECT_RECLAIM);
+	m->t.thp_defrag = THP_DEFRAG_NEVER;
+	ASSERT_EQ(vma_thp_gfp_mask(m, &madv), GFP_TRANSHUGE_LIGHT);
+	mm_env_destroy(&e);
+}
+
+/* A test of anonymous THP faults: with enabled=always a write fault in a
+ * 4 MiB anonymous VMA aligned to 2 MiB maps an order-9 folio with a
+ * deposited PTE table (counted in nr_page_table_pages); with
+ * enabled=never the same fault maps one 4 KiB page; with enabled=madvise
+ * only a MADV_HUGEPAGE VMA gets it.  (Under "always" the new process's
+ * stack, an anonymous VMA too, already got a THP at its first fault.)
+ * Expect, relative to the fresh process: thp_fault_alloc +1, 512 more
+ * nr_anon_pages and a second touch in the same 2 MiB without a fault in
+ * the THP cases; one page per touched page otherwise; 2 more page-table
+ * pages (PMD + PTE or deposited PTE) in every case. */
+TEST(thp_anon_fault_modes)
+{
+	for (int mode = 0; mode < 4; mode++) {
+		static const char *const names[] = { "always", "never", "madvise", "madvise" };
+		char kv_mode[96];
+		const char *kv[] = { "memory=1g", "zones=DMA:16m,Normal:rest", "cpus=2", kv_mode, NULL };
+		bool thp = mode == 0 || mode == 3;
+		struct mm_env e;
+		struct machine *m;
+		struct mm_struct *mm;
+		unsigned long addr;
+		long anon0, pt0;
+		uint64_t alloc0, f0;
+
+		snprintf(kv_mode, sizeof(kv_mode), "/sys/kernel/mm/transparent_hugepage/enabled=%s", names[mode]);
+		m = mm_env_create(&e, kv);
+		ASSERT_TRUE(m);
+		mm = mm_create(m);
+		anon0 = node_page_state_exact(&m->node, NR_ANON_MAPPED);
+		pt0 = pgtables(m);
+		alloc0 = sum_vm_event(m, THP_FAULT_ALLOC);
+		addr = mm_mmap(mm, 4 * MiB, VM_READ | VM_WRITE | (mode == 3 ? VM_HUGEPAGE : 0),
+			       NULL, NULL, NULL, 0, PMD_SIZE);
+		ASSERT_EQ(mm_touch(mm, addr + 12345, true), 0);
+		ASSERT_EQ(sum_vm_event(m, THP_FAULT_ALLOC) - alloc0, thp);
+		ASSERT_EQ(node_page_state_exact(&m->node, NR_ANON_MAPPED) - anon0, thp ? 512 : 1);
+		ASSERT_EQ(pgtables(m) - pt0, 2);
+		f0 = sum_vm_event(m, PGFAULT);
+		ASSERT_EQ(mm_touch(mm, addr + 4096 * 100, true), 0);
+		ASSERT_EQ(sum_vm_event(m, PGFAULT) - f0, !thp);
+		ASSERT_EQ(node_page_state_exact(&m->node, NR_ANON_MAPPED) - anon0, thp ? 512 : 2);
+		mm_exit(mm);
+		ASSERT_EQ(used_pages(m), 0);
+		ASSERT_EQ(pgtables(m), 0);
+		ASSERT_EQ(node_page_state_exact(&m->node, NR_ANON_THPS), 0);
+		ASSERT_MM_OK(m);
+		mm_env_destroy(&e);
+	}
+}

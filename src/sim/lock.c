@@ -99,6 +99,16 @@ void sim_spin_release(struct sim *sim, struct sim_spinlock *l)
 	UNREGISTER(sim, spin_head, spin_tail, struct sim_spinlock, l);
 }
 
+void sim_spin_abandon(struct sim *sim, struct sim_spinlock *l)
+{
+	if (sim->running)
+		SIM_BUG("abandoning spinlock %s inside sim_run", l->name);
+	/* the stopped owner and waiters never run again: forget them */
+	l->owner = 0;
+	l->waiters.head = l->waiters.tail = 0;
+	UNREGISTER(sim, spin_head, spin_tail, struct sim_spinlock, l);
+}
+
 static void spin_grant(struct sim *sim, struct sim_spinlock *l, uint32_t ref)
 {
 	l->owner = ref;
@@ -183,6 +193,15 @@ void sim_mutex_release(struct sim *sim, struct sim_mutex *m)
 {
 	if (m->owner || m->waiters.head)
 		SIM_BUG("releasing mutex %s while in use", m->name);
+	UNREGISTER(sim, mutex_head, mutex_tail, struct sim_mutex, m);
+}
+
+void sim_mutex_abandon(struct sim *sim, struct sim_mutex *m)
+{
+	if (sim->running)
+		SIM_BUG("abandoning mutex %s inside sim_run", m->name);
+	m->owner = 0;
+	m->waiters.head = m->waiters.tail = 0;
 	UNREGISTER(sim, mutex_head, mutex_tail, struct sim_mutex, m);
 }
 

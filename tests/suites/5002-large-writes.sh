@@ -59,4 +59,10 @@ run_case p0 p0 --policy pre-large-chunks
 got=$(vmstat_end "$TMP/k612" nr_dirtied)
 check "every written page was dirtied once: $((PER * (2 + 16 + 256))) (got $got)" "[ '$got' = '$((PER * (2 + 16 + 256)))' ]"
 
+"$SP" run $SCN $SCALE_ARGS  --out "$TMP/det1" >/dev/null 2>&1
+"$SP" run $SCN $SCALE_ARGS  --out "$TMP/det2" >/dev/null 2>&1
+check "two runs are byte-identical (result.json less wall-clock keys)" "for f in '$TMP'/det1/*; do
+	b=\$(basename \"\$f\"); grep -v 'wall_seconds\\|events_per_second' \"\$f\" >'$TMP/a' &&
+	grep -v 'wall_seconds\\|events_per_second' '$TMP/det2/'\"\$b\" >'$TMP/b' && cmp -s '$TMP/a' '$TMP/b' || exit 1; done"
+
 cli_done

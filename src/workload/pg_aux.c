@@ -105,7 +105,7 @@ void pg_create_checkpoint(struct pg_proc *p)
 	pg_xlog_set_redo(p);
 	written = pg_buffer_sync(p);
 	write_end = sim_now(pg->sim);
-	pg_process_sync_requests(p);
+	c->files_synced += pg_process_sync_requests(p);
 	pg_xlog_checkpoint_done(p);
 	c->running = false;
 	ckpt_record(c, start, write_end, sim_now(pg->sim), written);

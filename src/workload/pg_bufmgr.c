@@ -252,6 +252,8 @@ static bool flush_buffer(struct pg_proc *p, uint32_t buf)
 	pg_xlog_flush(p, buf_lsn(pg, buf));
 	touch_block(p, buf, false);		/* PageSetChecksumCopy reads the page */
 	sim_charge_cost(pg->sim, COST_pg_flush_buffer, 1);
+	if (pg->on_write)
+		pg->on_write(p, blk);
 	pg_mdwrite(p, blk);
 	sim_path_pop(pg->sim);
 	/* TerminateBufferIO(clear_dirty = true) */

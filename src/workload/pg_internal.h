@@ -225,6 +225,7 @@ struct pg_ckpt {
 	sim_time_t	*t_start, *t_write_end, *t_end;
 	uint64_t	*buffers_written;
 	uint64_t	total_written;
+	uint64_t	files_synced;		/* segment files fsync'ed at checkpoint ends */
 };
 
 /* bgwriter state (BgBufferSync's statics). */
@@ -292,12 +293,30 @@ struct pg {
 	unsigned long		pt_peak;	/* NR_PAGETABLE peak (pages) */
 	uint64_t		*pt_samples;	/* NR_PAGETABLE at each sample */
 
+	/* test hooks (NULL in runs): every touch, every data-block write */
+	void			(*on_touch)(struct pg_proc *p, unsigned long addr, bool write);
+	void			(*on_write)(struct pg_proc *p, uint32_t blk);
+	void			(*on_wal_write)(struct pg_proc *p, uint64_t segno, uint64_t off, uint64_t bytes);
+	void			*hook_ctx;
+
 	/* model-level counters */
 	uint64_t		tx_fpi, hist_extends, hist_extend_blocks;
 	uint64_t		heap_hits, heap_accesses;
 };
 
 /* ---- pgbench.c ------------------------------------------------------------- */
+/* Build the database, shared memory and processes (no tasks yet);
+ * NULL with a message when the environment cannot hold it. */
+struct pg *pg_setup(const struct wl_env *env, const struct pg_config *c, struct wl_stats *stats,
+		    char *err, size_t errlen);
+/* Start the backends' and auxiliary processes' tasks at time 0. */
+void pg_start_tasks(struct pg *pg);
+void pg_free(struct pg *pg);
+/* Table and index shapes from scale and fillfactor (pg->cfg). */
+void pg_shapes(struct pg *pg);
+/* One simple-update transaction of backend `p` (task context; the client
+ * round trips and pg_tx_cpu are the caller's). */
+void pg_transaction(struct pg_proc *p);
 /* A process touches shared or private memory at `addr` (the MMU; faults). */
 void pg_touch(struct pg_proc *p, unsigned long addr, bool write);
 static inline unsigned long pg_buf_block_addr(const struct pg *pg, uint32_t buf)

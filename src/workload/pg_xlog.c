@@ -343,6 +343,8 @@ static void xlog_write(struct pg_proc *p, uint64_t upto, bool flush)
 			pg_touch(p, a, false);
 			pg_touch(p, a + PAGE_SIZE, false);
 		}
+		if (pg->on_wal_write)
+			pg->on_wal_write(p, segno, off, bytes);
 		if (ksys_pwrite64(pg->m, inode, off, bytes) < 0)
 			p->st.io_errors++;
 		count_write(x, bytes);

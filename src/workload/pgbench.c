@@ -242,6 +242,9 @@ void pg_touch(struct pg_proc *p, unsigned long addr, bool write)
 	uint64_t vpn = addr >> PAGE_SHIFT;
 	uint64_t *e = &p->tlb[vpn % PG_TLB_ENTRIES];
 
+	if (p->pg->on_touch)
+		p->pg->on_touch(p, addr, write);
+
 	if (*e == vpn + 1)
 		return;
 	if (mm_touch(p->mm, addr, write))
@@ -365,7 +368,7 @@ static void history_insert(struct pg_proc *p)
 	sim_path_pop(pg->sim);
 }
 
-static void pg_transaction(struct pg_proc *p)
+void pg_transaction(struct pg_proc *p)
 {
 	struct pg *pg = p->pg;
 	uint64_t row = rng_below(&p->rng, pg->naccounts);	/* aid - 1 */
@@ -447,7 +450,7 @@ static uint32_t heap_rows_per_page(uint64_t ff)
 	return usable >= save ? (usable - save) / item + 1 : 1;
 }
 
-static void pg_shapes(struct pg *pg)
+void pg_shapes(struct pg *pg)
 {
 	uint32_t usable = PG_BLCKSZ - PG_PAGE_HEADER - PG_BTREE_SPECIAL;
 	uint64_t pages, hole;
@@ -514,7 +517,7 @@ static void proc_release(struct pg_proc *p)
 	p->wb.tags = NULL;
 }
 
-static void pg_free(struct pg *pg)
+void pg_free(struct pg *pg)
 {
 	if (!pg)
 		return;
@@ -565,18 +568,15 @@ static void start_task(struct pg *pg, struct pg_proc *p, int kind, const char *n
 	sim_task_create(pg->sim, &tc, fn, p, 0);
 }
 
-static void *pg_start_env(const struct wl_env *env, const void *config, const char *instance,
-			  struct wl_stats *stats, char *err, size_t errlen)
+struct pg *pg_setup(const struct wl_env *env, const struct pg_config *c, struct wl_stats *stats,
+		    char *err, size_t errlen)
 {
-	const struct pg_config *c = config;
 	struct pg *pg = calloc(1, sizeof(*pg));
 	struct machine *m = env->machine;
 	struct bdev *bdev;
 	uint64_t memtotal, sb, need_huge;
 	unsigned long addr;
-	int kind;
 
-	(void)instance;
 	if (!pg)
 		SIM_BUG("out of memory");
 	if (!m) {
@@ -672,7 +672,13 @@ static void *pg_start_env(const struct wl_env *env, const void *config, const ch
 						  0, PAGE_SIZE);
 	}
 
-	/* tasks */
+	return pg;
+}
+
+void pg_start_tasks(struct pg *pg)
+{
+	int kind;
+
 	start_task(pg, &pg->checkpointer, sim_task_kind(pg->sim, "checkpointer"), "checkpointer",
 		   pg_checkpointer_main);
 	start_task(pg, &pg->bgwriter, sim_task_kind(pg->sim, "bgwriter"), "bgwriter", pg_bgwriter_main);
@@ -684,7 +690,17 @@ static void *pg_start_env(const struct wl_env *env, const void *config, const ch
 		snprintf(name, sizeof(name), "backend/%u", i);
 		start_task(pg, &pg->backends[i], kind, name, pg_backend_main);
 	}
-	sim_call_at(pg->sim, stats->measure_start, pg_sample, pg);
+	sim_call_at(pg->sim, pg->stats->measure_start, pg_sample, pg);
+}
+
+static void *pg_start_env(const struct wl_env *env, const void *config, const char *instance,
+			  struct wl_stats *stats, char *err, size_t errlen)
+{
+	struct pg *pg = pg_setup(env, config, stats, err, errlen);
+
+	(void)instance;
+	if (pg)
+		pg_start_tasks(pg);
 	return pg;
 }
 

@@ -1,0 +1,771 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_pgbench.c — the PostgreSQL + pgbench model (src/workload/pg_*.c,
+ * pgbench.c): table shapes, the transaction's buffer accesses and WAL,
+ * the clock sweep, group commit, checkpoint pacing and sorting, full-page
+ * images after a REDO point, page tables from the processes' own faults,
+ * WAL segment switches, zero-fill and recycling.
+ *
+ * Each test builds a small machine (512 MiB, 4 CPUs), one device and a
+ * database of scale 2 (200 000 accounts, 3637 heap pages) with pg_setup()
+ * — no tasks — and drives the model from its own test tasks, so the
+ * numbers are exact where the mechanism makes them exact.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "mm_test.h"
+#include "mm/memory.h"
+#include "mm/vmstat.h"
+#include "report/result.h"
+#include "sim/bdev.h"
+#include "workload/pg_internal.h"
+#include "workload/pgbench.h"
+
+#define MS	SIM_NSEC_PER_MSEC
+#define SEC	SIM_NSEC_PER_SEC
+
+struct pgt {
+	struct mm_env		e;
+	struct bdev		*bdev;
+	const char		*bdev_name;
+	struct wl_env		env;
+	struct pg_config	cfg;
+	struct wl_stats		stats;
+	struct pg		*pg;
+	/* what the hooks saw */
+	uint32_t		*writes;	/* blocks written, in order */
+	sim_time_t		*write_t;
+	uint32_t		nr_writes, cap_writes;
+	uint64_t		wal_bad_runs, wal_runs;
+	uint8_t			*regions;	/* [backend][region] touched */
+	unsigned long		nr_regions;
+};
+
+static const char *const machine_kv[] = {
+	"memory=512m", "zones=DMA:128m,Normal:rest", "cpus=4", NULL
+};
+
+/* Build the machine, a 100 us device "d0" and the database; `kv` are
+ * [pgbench] keys over the test defaults below. */
+static int pgt_create(struct pgt *t, const char *const *mkv, const char *const *kv)
+{
+	static const char *const defaults[] = {
+		"device", "d0", "clients", "1", "scale", "2", "shared_buffers", "4m",
+		"wal_buffers", "256k", "wal_segment_size", "1m", "min_wal_size", "2m",
+		"max_wal_size", "64m", "wal_recycled", "0", "backend_memory", "64k",
+		"checkpoint_timeout", "30s", NULL
+	};
+	struct bdev_config dev = { .name = "d0", .lat_mean_ns = 100000, .members = 1,
+				   .size_bytes = 1ULL << 40 };
+	char err[256];
+
+	memset(t, 0, sizeof(*t));
+	if (!mm_env_create(&t->e, mkv ? mkv : machine_kv))
+		return -1;
+	mm_set_check_interval(t->e.m, 0);
+	machine_start(t->e.m);		/* kernel threads; the hugetlb pool */
+	t->bdev = bdev_create(t->e.sim, &dev);
+	t->bdev_name = "d0";
+	t->env = (struct wl_env){ t->e.m, t->e.sim, &t->bdev, &t->bdev_name, 1 };
+	if (opt_apply_defaults(pgbench_workload.options, &t->cfg))
+		return -1;
+	for (int pass = 0; pass < 2; pass++)
+		for (const char *const *p = pass ? kv : defaults; p && p[0]; p += 2)
+			if (opt_parse_value(opt_find(pgbench_workload.options, p[0]), &t->cfg, p[1], err,
+					    sizeof(err))) {
+				fprintf(stderr, "%s\n", err);
+				return -1;
+			}
+	if (pgbench_workload.validate(&t->cfg, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	wl_stats_init(&t->stats, 0, SEC);
+	t->pg = pg_setup(&t->env, &t->cfg, &t->stats, err, sizeof(err));
+	if (!t->pg) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	t->pg->hook_ctx = t;
+	return 0;
+}
+
+static void pgt_destroy(struct pgt *t)
+{
+	mm_env_destroy(&t->e);
+	pg_free(t->pg);
+	wl_stats_release(&t->stats);
+	opt_release(pgbench_workload.options, &t->cfg);
+	free(t->writes);
+	free(t->write_t);
+	free(t->regions);
+}
+
+static void pgt_task(struct pgt *t, const char *name, sim_task_fn fn, void *arg, sim_time_t start)
+{
+	struct sim_task_config cfg = { .name = name, .kind = sim_task_kind(t->e.sim, "test"),
+				       .cpu = SIM_CPU_ANY };
+
+	sim_task_create(t->e.sim, &cfg, fn, arg, start);
+}
+
+static void record_write(struct pg_proc *p, uint32_t blk)
+{
+	struct pgt *t = p->pg->hook_ctx;
+
+	if (t->nr_writes == t->cap_writes) {
+		t->cap_writes = t->cap_writes ? t->cap_writes * 2 : 1024;
+		t->writes = realloc(t->writes, t->cap_writes * sizeof(*t->writes));
+		t->write_t = realloc(t->write_t, t->cap_writes * sizeof(*t->write_t));
+	}
+	t->writes[t->nr_writes] = blk;
+	t->write_t[t->nr_writes++] = sim_now(p->pg->sim);
+}
+
+static void add_counter(void *ctx, const char *name, int64_t value)
+{
+	rpt_counters_add(ctx, name, value);
+}
+
+static int64_t vmstat_of(struct machine *m, const char *name)
+{
+	struct rpt_counters c = { 0 };
+	bool found;
+	int64_t v;
+
+	mm_vmstat_snapshot(m, add_counter, &c);
+	v = rpt_counters_get(&c, name, &found);
+	rpt_counters_release(&c);
+	return found ? v : -1;
+}
+
+/* ---- shapes ------------------------------------------------------------------------ */
+
+/* A test of the table and index shapes at the reference scale
+ * (workload.md §2.2): fillfactor 90 gives 55 rows per heap page (61 at
+ * 100), 847 M rows make 15.4 M heap pages; the pkey has 366 entries per
+ * leaf, a fanout of 285 and four levels (root, 2 inner, leaf); an FPI of
+ * an accounts page is the page minus its 908-byte hole plus the 5-byte
+ * image header.  Expect exactly those numbers. */
+TEST(shapes_at_scale_8470)
+{
+	struct pg pg;
+
+	memset(&pg, 0, sizeof(pg));
+	pg.cfg.scale = 8470;
+	pg.cfg.fillfactor = 90;
+	pg_shapes(&pg);
+	ASSERT_EQ(pg.rows_per_page, 55);
+	ASSERT_U64_EQ(pg.naccounts, 847000000);
+	ASSERT_U64_EQ((pg.naccounts + 54) / 55, 15400000);
+	ASSERT_EQ(pg.leaf_tuples, 366);
+	ASSERT_EQ(pg.fanout, 285);
+	ASSERT_EQ(pg.nlevels, 4);
+	ASSERT_EQ(pg.level_pages[0], 2314208);
+	ASSERT_EQ(pg.level_pages[1], 8121);
+	ASSERT_EQ(pg.level_pages[2], 29);
+	ASSERT_EQ(pg.level_pages[3], 1);
+	ASSERT_EQ(pg.heap_fpi_bytes, 8192 - 908 + 5);
+	pg.cfg.fillfactor = 100;
+	pg_shapes(&pg);
+	ASSERT_EQ(pg.rows_per_page, 61);
+}
+
+/* ---- the transaction --------------------------------------------------------------- */
+
+struct txrun {
+	struct pgt	*t;
+	unsigned int	n;
+	int		proc;
+};
+
+/* Test tasks end the run with sim_stop(): the kernel threads (flusher,
+ * vmstat workers) would keep it going forever. */
+static void tx_loop(struct sim *sim, void *arg)
+{
+	struct txrun *r = arg;
+
+	for (unsigned int i = 0; i < r->n; i++)
+		pg_transaction(&r->t->pg->backends[r->proc]);
+	sim_stop(sim);
+}
+
+/* A test of the simple-update mix: one backend runs 3000 transactions
+ * back to back with full_page_writes off.  At scale 2 the pkey has 3
+ * levels, so a transaction makes 9 buffer accesses (UPDATE: 3 pkey pages
+ * + the heap page; SELECT the same; INSERT the history page; 11 with the
+ * 4 levels of scale 8470), except that a history page the backend got by
+ * extending the relation comes pinned from the extension (one access
+ * less); 3 WAL records per transaction of 72 + 79 + 34 bytes, 8-aligned:
+ * exactly 192 bytes; no full-page image; one heap update each. */
+TEST(transaction_mix)
+{
+	static const char *const kv[] = { "full_page_writes", "off", NULL };
+	struct pgt t;
+	struct txrun r = { &t, 3000, 0 };
+	const struct pg_proc_stats *st;
+	uint64_t per_tx_levels;
+
+	ASSERT_EQ(pgt_create(&t, NULL, kv), 0);
+	per_tx_levels = t.pg->nlevels;
+	ASSERT_EQ(per_tx_levels, 3);		/* 547 leaves at scale 2: leaf, inner, root */
+	pgt_task(&t, "tx", tx_loop, &r, 0);
+	sim_run(t.e.sim, SIM_TIME_NEVER);
+	st = &t.pg->backends[0].st;
+	ASSERT_U64_EQ(st->buffer_hits + st->buffer_misses,
+		      (2 * (per_tx_levels + 1) + 1) * r.n - t.pg->hist_extends);
+	ASSERT_U64_EQ(t.pg->xlog.records, 3 * r.n);
+	ASSERT_U64_EQ(t.pg->xlog.bytes, 192 * (uint64_t)r.n);
+	ASSERT_U64_EQ(t.pg->xlog.fpi, 0);
+	ASSERT_U64_EQ(t.pg->heap_accesses, r.n);
+	/* history: 157 rows a page */
+	ASSERT_U64_EQ(t.pg->rel[PG_REL_HISTORY].nblocks >= (r.n + 156) / 157, 1);
+	ASSERT_TRUE(t.pg->xlog.flush >= t.pg->xlog.insert);	/* every commit flushed */
+	ASSERT_MM_OK(t.e.m);
+	pgt_destroy(&t);
+}
+
+/* ---- the clock sweep ------------------------------------------------------------------ */
+
+/* A test of StrategyGetBuffer on a 16-buffer pool: fresh buffers come off
+ * the freelist in order 0, 1, 2; once it is empty the clock hand visits
+ * buffers in order, decrementing the usage count of unpinned ones and
+ * skipping pinned ones, and returns the first unpinned buffer at usage 0.
+ * With usage counts 3, 0 (pinned), 2, 0 from buffer 0 and 1 elsewhere,
+ * expect buffer 3, usage counts 2, 0, 1 left behind and the hand at 4.
+ * With 3 pinned by its new owner, a second call takes buffers 4..15 to 0,
+ * wraps (0: 2 -> 1, 2: 1 -> 0) and returns buffer 4 on the second lap:
+ * the hand has moved 17 more places, to 21. */
+TEST(clock_sweep)
+{
+	static const char *const kv[] = { "shared_buffers", "128k", NULL };
+	struct pgt t;
+	struct pg_bufpool *bp;
+	struct pg_proc *p;
+
+	ASSERT_EQ(pgt_create(&t, NULL, kv), 0);
+	bp = &t.pg->bp;
+	p = &t.pg->backends[0];
+	ASSERT_EQ(bp->nbuffers, 16);
+	ASSERT_EQ(pg_strategy_get_buffer(p), 0);
+	ASSERT_EQ(pg_strategy_get_buffer(p), 1);
+	ASSERT_EQ(pg_strategy_get_buffer(p), 2);
+	bp->free_next = bp->nbuffers;		/* freelist used up */
+	bp->next_victim = 0;
+	for (uint32_t b = 0; b < 16; b++)
+		bp->state[b] = BM_VALID | 1;
+	bp->state[0] = BM_VALID | 3;
+	bp->state[1] = BM_VALID | 0;
+	bp->refcount[1] = 1;
+	bp->state[2] = BM_VALID | 2;
+	bp->state[3] = BM_VALID | 0;
+	ASSERT_EQ(pg_strategy_get_buffer(p), 3);
+	ASSERT_EQ(bp->state[0] & PG_BUF_USAGE_MASK, 2);
+	ASSERT_EQ(bp->state[1] & PG_BUF_USAGE_MASK, 0);
+	ASSERT_EQ(bp->state[2] & PG_BUF_USAGE_MASK, 1);
+	ASSERT_U64_EQ(bp->next_victim, 4);
+	bp->refcount[3] = 1;
+	ASSERT_EQ(pg_strategy_get_buffer(p), 4);
+	ASSERT_U64_EQ(bp->next_victim, 21);
+	ASSERT_EQ(bp->state[0] & PG_BUF_USAGE_MASK, 1);
+	ASSERT_EQ(bp->state[2] & PG_BUF_USAGE_MASK, 0);
+	pgt_destroy(&t);
+}
+
+/* A test of eviction: a pool of 16 buffers filled with dirty pages, then
+ * a read of 16 other pages.  Expect every victim written once by the
+ * backend (FlushBuffer) before reuse — 16 writes of the first 16 blocks —
+ * and every new page then valid and clean in its buffer. */
+TEST(clock_sweep_evicts_dirty_victims)
+{
+	static const char *const kv[] = { "shared_buffers", "128k", NULL };
+	struct pgt t;
+
+	ASSERT_EQ(pgt_create(&t, NULL, kv), 0);
+	t.pg->on_write = record_write;
+	for (uint32_t b = 0; b < 16; b++) {
+		uint32_t buf = pg_read_buffer(&t.pg->backends[0], b, true);
+
+		pg_mark_dirty(t.pg, buf, t.pg->xlog.insert);
+		pg_release_buffer(&t.pg->backends[0], buf);
+	}
+	ASSERT_EQ(t.nr_writes, 0);
+	for (uint32_t b = 100; b < 116; b++)
+		pg_release_buffer(&t.pg->backends[0], pg_read_buffer(&t.pg->backends[0], b, false));
+	ASSERT_EQ(t.nr_writes, 16);
+	for (uint32_t i = 0; i < 16; i++) {
+		uint32_t buf = t.pg->bp.blk_buf[100 + i];
+
+		ASSERT_TRUE(t.writes[i] < 16);
+		ASSERT_TRUE(buf != PG_NONE);
+		ASSERT_TRUE((t.pg->bp.state[buf] & (BM_VALID | BM_DIRTY)) == BM_VALID);
+	}
+	pgt_destroy(&t);
+}
+
+/* ---- group commit ----------------------------------------------------------------------- */
+
+struct committer {
+	struct pgt	*t;
+	int		id;
+	uint64_t	lsn;
+	sim_time_t	done;
+	int		*live;
+};
+
+static void commit_fn(struct sim *sim, void *arg)
+{
+	struct committer *c = arg;
+	struct pg_proc *p = &c->t->pg->backends[c->id];
+
+	c->lsn = pg_xlog_insert(p, 34);
+	pg_xlog_flush(p, c->lsn);
+	c->done = sim_now(sim);
+	if (--*c->live == 0)
+		sim_stop(sim);
+}
+
+/* A test of group commit: 32 backends (tasks on 4 CPUs) insert a commit
+ * record each at time 0 and call XLogFlush.  The first to get
+ * WALWriteLock writes and fdatasyncs up to the insert position, covering
+ * every record inserted so far; the others sleep until it releases (they
+ * do not take the lock in turn) and find their record flushed, or one of
+ * them leads the next flush for the rest.  Expect at most 2 flushes
+ * (each one pwrite and one fdatasync) for the 32 commits, all flushed
+ * within three device round trips.  Then 32 commits arrive one every
+ * 10 us over 320 us with 100 us flushes: expect 2 to 6 more flushes, far
+ * fewer than 32. */
+TEST(group_commit_batches)
+{
+	static const char *const kv[] = { "clients", "64", "shared_buffers", "4m", NULL };
+	struct pgt t;
+	struct committer c[64];
+	const struct pg_xlog *x;
+	uint64_t first;
+	int live = 32;
+
+	ASSERT_EQ(pgt_create(&t, NULL, kv), 0);
+	x = &t.pg->xlog;
+	for (int i = 0; i < 32; i++) {
+		c[i] = (struct committer){ &t, i, 0, 0, &live };
+		pgt_task(&t, "commit", commit_fn, &c[i], 0);
+	}
+	sim_run(t.e.sim, SIM_TIME_NEVER);
+	ASSERT_TRUE(x->leader_flushes >= 1 && x->leader_flushes <= 2);
+	ASSERT_U64_EQ(x->writes, x->leader_flushes);
+	ASSERT_U64_EQ(x->fsyncs, x->leader_flushes);
+	for (int i = 0; i < 32; i++) {
+		ASSERT_TRUE(x->flush >= c[i].lsn);
+		ASSERT_TRUE(c[i].done < 3 * 100 * SIM_NSEC_PER_USEC);
+	}
+	first = x->leader_flushes;
+	/* a second wave, one every 10 us, while flushes are in flight */
+	live = 32;
+	for (int i = 32; i < 64; i++) {
+		c[i] = (struct committer){ &t, i, 0, 0, &live };
+		pgt_task(&t, "commit", commit_fn, &c[i], sim_now(t.e.sim) + (sim_time_t)(i - 32) * 10000);
+	}
+	sim_run(t.e.sim, SIM_TIME_NEVER);
+	ASSERT_TRUE(x->leader_flushes - first >= 2 && x->leader_flushes - first <= 6);
+	for (int i = 32; i < 64; i++)
+		ASSERT_TRUE(x->flush >= c[i].lsn);
+	pgt_destroy(&t);
+}
+
+/* ---- checkpoints ------------------------------------------------------------------------ */
+
+struct ckptrun {
+	struct pgt	*t;
+	unsigned int	dirty;
+};
+
+static void ckpt_fn(struct sim *sim, void *arg)
+{
+	struct ckptrun *r = arg;
+	struct pg *pg = r->t->pg;
+	struct sim_rng rng;
+	unsigned int n = 0;
+
+	rng_init(&rng, 7, 1);
+	/* dirty `dirty` distinct random heap pages through backend 0 */
+	while (n < r->dirty) {
+		uint32_t blk = (uint32_t)rng_below(&rng, pg->rel[PG_REL_PKEY].first);
+		uint32_t buf;
+
+		if (pg->bp.blk_buf[blk] != PG_NONE)
+			continue;
+		buf = pg_read_buffer(&pg->backends[0], blk, true);
+		pg_mark_dirty(pg, buf, pg->xlog.insert);
+		pg_release_buffer(&pg->backends[0], buf);
+		n++;
+	}
+	pg->ckpt.last_start = sim_now(sim);
+	pg_create_checkpoint(&pg->checkpointer);
+	sim_stop(sim);
+}
+
+/* A test of checkpoint pacing and sorting: 1000 random heap pages dirty,
+ * checkpoint_timeout 30 s, completion target 0.9.  Expect all 1000
+ * written once, in increasing block order (sorted by relation and block),
+ * the writes spread over 0.9 x 30 s = 27 s (the median write near
+ * 13.5 s, the last between 26 and 27.5 s), a sync_file_range batch every
+ * checkpoint_flush_after = 32 blocks (at least 1000/32 calls, at most one
+ * per block), and one fsync for the one heap segment file touched. */
+TEST(checkpoint_pacing_and_sorting)
+{
+	static const char *const kv[] = { "shared_buffers", "16m", NULL };
+	struct pgt t;
+	struct ckptrun r = { &t, 1000 };
+	sim_time_t start;
+
+	ASSERT_EQ(pgt_create(&t, NULL, kv), 0);
+	t.pg->on_write = record_write;
+	pgt_task(&t, "ckpt", ckpt_fn, &r, 0);
+	sim_run(t.e.sim, SIM_TIME_NEVER);
+	start = t.pg->ckpt.t_start[0];
+	ASSERT_EQ(t.pg->ckpt.nr, 1);
+	ASSERT_EQ(t.nr_writes, 1000);
+	ASSERT_U64_EQ(t.pg->ckpt.buffers_written[0], 1000);
+	for (uint32_t i = 1; i < t.nr_writes; i++)
+		ASSERT_TRUE(t.writes[i] > t.writes[i - 1]);
+	ASSERT_NEAR((double)(t.write_t[499] - start) / SEC, 13.5, 1.0);
+	ASSERT_TRUE(t.write_t[999] - start >= 26 * SEC && t.write_t[999] - start <= 27 * SEC + SEC / 2);
+	ASSERT_TRUE(t.pg->checkpointer.st.writeback_calls >= 1000 / 32);
+	ASSERT_TRUE(t.pg->checkpointer.st.writeback_calls <= 1000);
+	ASSERT_U64_EQ(t.pg->ckpt.files_synced, 1);
+	pgt_destroy(&t);
+}
+
+static void nothing(struct sim *sim, void *arg)
+{
+	(void)sim;
+	(void)arg;
+}
+
+/* A test of IsCheckpointOnSchedule: 30 s timeout, target 0.9.  At 10 s
+ * with 40 % written (0.36 of the target) the checkpoint is ahead of the
+ * clock's 0.33: on schedule (nap); with 30 % (0.27) it is behind.
+ * Expect true, then false. */
+TEST(checkpoint_schedule)
+{
+	struct pgt t;
+
+	ASSERT_EQ(pgt_create(&t, NULL, NULL), 0);
+	t.pg->ckpt.last_start = 0;
+	t.pg->ckpt.cached_elapsed = 0;
+	t.pg->ckpt.start_lsn = t.pg->xlog.rqst_write;
+	sim_call_at(t.e.sim, 10 * SEC, nothing, NULL);
+	sim_run(t.e.sim, 10 * SEC);
+	ASSERT_U64_EQ(sim_now(t.e.sim), 10 * SEC);
+	ASSERT_TRUE(pg_checkpoint_on_schedule(t.pg, 0.40));
+	ASSERT_FALSE(pg_checkpoint_on_schedule(t.pg, 0.30));
+	pgt_destroy(&t);
+}
+
+/* ---- full-page images ----------------------------------------------------------------------- */
+
+struct fpirun {
+	struct pgt	*t;
+	unsigned int	n, window;
+	uint64_t	fpi_in[8];	/* heap FPIs per window */
+	uint64_t	distinct;	/* heap pages changed since the REDO point */
+};
+
+static void fpi_fn(struct sim *sim, void *arg)
+{
+	struct fpirun *r = arg;
+	struct pg *pg = r->t->pg;
+	struct pg_proc *p = &pg->backends[0];
+	uint32_t heap_pages = pg->rel[PG_REL_PKEY].first;
+
+	pg_xlog_set_redo(p);			/* the checkpoint's REDO point */
+	for (unsigned int w = 0; w < 8; w++) {
+		uint64_t before = pg->tx_fpi;
+
+		for (unsigned int i = 0; i < r->window; i++)
+			pg_transaction(p);
+		r->fpi_in[w] = pg->tx_fpi - before;
+	}
+	for (uint32_t b = 0; b < heap_pages; b++)
+		r->distinct += pg->bp.blk_epoch[b] == pg->xlog.epoch;
+	sim_stop(sim);
+}
+
+/* A test that full-page images come from the pages, not from a formula:
+ * after a REDO point, 8 windows of 1000 transactions over 3637 heap pages.
+ * Each heap page logs an image at its first change only, so the images
+ * in all equal the heap pages changed since the REDO point (exactly: the
+ * backend's history pages are all new, logged with XLOG_HEAP_INIT_PAGE),
+ * and per window they fall as the share of untouched pages falls: expect
+ * window 1 above 700, window 8 below 300, a decay up to the random walk's
+ * noise, and the total within 3 % of the expectation for uniform updates
+ * N (1 - exp(-8000 / N)). */
+TEST(fpi_decay_from_pages)
+{
+	struct pgt t;
+	struct fpirun r = { &t, 0, 1000, { 0 }, 0 };
+	uint64_t total = 0;
+	double n, expect;
+
+	ASSERT_EQ(pgt_create(&t, NULL, NULL), 0);
+	pgt_task(&t, "fpi", fpi_fn, &r, 0);
+	sim_run(t.e.sim, SIM_TIME_NEVER);
+	for (int w = 0; w < 8; w++) {
+		total += r.fpi_in[w];
+		if (w)
+			ASSERT_TRUE(r.fpi_in[w] <= r.fpi_in[w - 1] + 40);	/* noise of a random walk */
+	}
+	ASSERT_TRUE(r.fpi_in[0] > 700);
+	ASSERT_TRUE(r.fpi_in[7] < 300);
+	ASSERT_U64_EQ(total, r.distinct);
+	n = (double)t.pg->rel[PG_REL_PKEY].first;
+	expect = n * (1 - exp(-8000.0 / n));
+	ASSERT_NEAR((double)r.distinct, expect, 0.03 * expect);
+	pgt_destroy(&t);
+}
+
+/* ---- page tables ----------------------------------------------------------------------------- */
+
+/* The 2 MiB regions each backend touches, counted from the one below its
+ * private memory (mapped just under the shared segment) to the segment's
+ * end. */
+static unsigned long region_base(const struct pg_proc *p)
+{
+	return p->private_base & ~(PMD_SIZE - 1);
+}
+
+static void record_region(struct pg_proc *p, unsigned long addr, bool write)
+{
+	struct pgt *t = p->pg->hook_ctx;
+	unsigned long base = region_base(p);
+
+	(void)write;
+	if (p < p->pg->backends || p >= p->pg->backends + p->pg->nbackends)
+		return;
+	SIM_ASSERT(addr >= base && addr < p->pg->shm_base + p->pg->shm_size);
+	t->regions[(unsigned long)(p - p->pg->backends) * t->nr_regions + (addr - base) / PMD_SIZE] = 1;
+}
+
+struct ptrun {
+	struct pgt	*t;
+	unsigned long	samples[64];
+	int		nr;
+};
+
+static void pt_sample(struct sim *sim, void *arg)
+{
+	struct ptrun *r = arg;
+
+	r->samples[r->nr++] = global_node_page_state(r->t->e.m, NR_PAGETABLE);
+	if (r->nr < 40)
+		sim_call_at(sim, sim_now(sim) + 50 * MS, pt_sample, r);
+}
+
+/* A test that page tables grow from the backends' own faults: 8 backends
+ * run the closed loop for 2 s over 32 MiB of shared buffers.  A hook
+ * records which 2 MiB regions (of the shared segment and the private
+ * memory below it) each backend touched.  Expect each backend's PTE pages
+ * to be what it had after fork plus exactly one per region it touched
+ * (fork copies no page tables of a shared mapping), NR_PAGETABLE never
+ * to fall, and to grow faster in the first half than in the second
+ * (coverage saturates). */
+TEST(page_tables_from_faults)
+{
+	static const char *const kv[] = { "clients", "8", "shared_buffers", "32m", NULL };
+	struct pgt t;
+	struct ptrun r = { &t, { 0 }, 0 };
+	unsigned long *after_fork;
+
+	ASSERT_EQ(pgt_create(&t, NULL, kv), 0);
+	t.nr_regions = (t.pg->shm_base + t.pg->shm_size - region_base(&t.pg->backends[0])) / PMD_SIZE + 1;
+	t.regions = calloc(8 * t.nr_regions, 1);
+	after_fork = calloc(8, sizeof(*after_fork));
+	for (int i = 0; i < 8; i++)
+		after_fork[i] = t.pg->backends[i].mm->nr_ptes;
+	t.pg->on_touch = record_region;
+	pg_start_tasks(t.pg);
+	sim_call_at(t.e.sim, 0, pt_sample, &r);
+	sim_run(t.e.sim, 2 * SEC);
+	for (int i = 0; i < 8; i++) {
+		unsigned long touched = 0;
+		const struct pg_proc *p = &t.pg->backends[i];
+
+		ASSERT_TRUE(region_base(p) == region_base(&t.pg->backends[0]));
+		for (unsigned long k = 0; k < t.nr_regions; k++)
+			touched += t.regions[i * t.nr_regions + k];
+		ASSERT_TRUE(touched > 4);
+		ASSERT_U64_EQ(p->mm->nr_ptes, after_fork[i] + touched);
+	}
+	for (int k = 1; k < r.nr; k++)
+		ASSERT_TRUE(r.samples[k] >= r.samples[k - 1]);
+	ASSERT_TRUE(r.samples[r.nr / 2] - r.samples[0] > r.samples[r.nr - 1] - r.samples[r.nr / 2]);
+	free(after_fork);
+	pgt_destroy(&t);
+}
+
+/* A test of huge_pages=on: the segment comes from the hugetlb pool, whose
+ * PMD pages are shared between processes; the backends fault 2 MiB pages
+ * without PTE pages.  Expect the segment on hugetlb and, after the same
+ * 2 s, each backend with only the PTE pages it had after fork plus its
+ * private memory's, far fewer page-table pages than with huge_pages=off. */
+TEST(page_tables_huge_pages)
+{
+	static const char *const mkv[] = { "memory=512m", "zones=DMA:128m,Normal:rest", "cpus=4",
+					   "vm.nr_hugepages=64", NULL };
+	static const char *const kv[] = { "clients", "8", "shared_buffers", "32m", "huge_pages", "on", NULL };
+	struct pgt t;
+	unsigned long after_fork[8];
+
+	ASSERT_EQ(pgt_create(&t, mkv, kv), 0);
+	ASSERT_TRUE(t.pg->hugetlb);
+	for (int i = 0; i < 8; i++)
+		after_fork[i] = t.pg->backends[i].mm->nr_ptes;
+	pg_start_tasks(t.pg);
+	sim_run(t.e.sim, 2 * SEC);
+	for (int i = 0; i < 8; i++)
+		ASSERT_U64_EQ(t.pg->backends[i].mm->nr_ptes, after_fork[i] + 1);
+	ASSERT_TRUE(t.stats.transactions > 100);
+	pgt_destroy(&t);
+}
+
+/* ---- WAL segments ---------------------------------------------------------------------------- */
+
+static void record_wal_write(struct pg_proc *p, uint64_t segno, uint64_t off, uint64_t bytes)
+{
+	struct pgt *t = p->pg->hook_ctx;
+	const struct pg_xlog *x = &p->pg->xlog;
+
+	(void)segno;
+	t->wal_runs++;
+	if (off + bytes > x->seg_size || bytes > (uint64_t)x->nslots * PG_XLOG_BLCKSZ || bytes % PG_XLOG_BLCKSZ)
+		t->wal_bad_runs++;
+}
+
+struct walrun {
+	struct pgt	*t;
+	unsigned int	kib;		/* WAL to write */
+	bool		checkpoint;
+};
+
+static void wal_fn(struct sim *sim, void *arg)
+{
+	struct walrun *r = arg;
+	struct pg *pg = r->t->pg;
+	struct pg_proc *p = &pg->backends[0];
+
+	/* 7 KiB records (a full-page image's size), a flush every 12 */
+	for (unsigned int i = 0; i < r->kib / 7; i++) {
+		uint64_t lsn = pg_xlog_insert(p, 7 * 1024);
+
+		if (i % 12 == 11)
+			pg_xlog_flush(p, lsn);
+	}
+	pg_xlog_flush(p, pg->xlog.insert);
+	if (r->checkpoint) {
+		pg_xlog_set_redo(&pg->checkpointer);
+		pg_xlog_checkpoint_done(&pg->checkpointer);
+	}
+	sim_stop(sim);
+}
+
+/* A test of WAL writes and new segments: 3.5 MiB of WAL through a 256 KiB
+ * ring into 1 MiB segments, none waiting at start.  Expect every pwrite to
+ * stay inside one segment and one ring lap, whole 8 KiB pages; segments 2
+ * to 4 created by zero-fill (wal_init_zero: pg_pwrite_zeros' 256 KiB
+ * pwritev calls, each an order-6 page-cache folio at a 256 KiB boundary:
+ * 4 per segment) and an fdatasync for each finished segment. */
+TEST(wal_segments_zero_fill)
+{
+	struct pgt t;
+	struct walrun r = { &t, 3584, false };
+	int64_t order6;
+
+	ASSERT_EQ(pgt_create(&t, NULL, NULL), 0);
+	t.pg->on_wal_write = record_wal_write;
+	order6 = vmstat_of(t.e.m, "sim_pagecache_alloc_order6");
+	pgt_task(&t, "wal", wal_fn, &r, 0);
+	sim_run(t.e.sim, SIM_TIME_NEVER);
+	ASSERT_TRUE(t.wal_runs > 0);
+	ASSERT_U64_EQ(t.wal_bad_runs, 0);
+	ASSERT_U64_EQ(t.pg->xlog.segs_zeroed, 3);
+	ASSERT_U64_EQ(vmstat_of(t.e.m, "sim_pagecache_alloc_order6") - order6, 3 * 4);
+	ASSERT_TRUE(t.pg->xlog.fsyncs >= 3);
+	ASSERT_U64_EQ(t.pg->xlog.insert / t.pg->xlog.seg_size, 4);
+	pgt_destroy(&t);
+}
+
+/* A test of recycling at the end of a checkpoint: the same 3.5 MiB of
+ * WAL, then a REDO point and the checkpoint's end.  Segments 1-3 lie
+ * before the REDO point's segment 4.  With wal_recycle on, the recycle
+ * horizon (XLOGfileslop: at least min_wal_size = 2 segments past the REDO
+ * point, and 2.09 x the 3.5 MiB distance estimate) takes all three: they
+ * become future segments 5-7 (the same files, pages still cached) and
+ * nothing is unlinked.  With wal_recycle off all three are unlinked. */
+TEST(wal_segments_recycle)
+{
+	static const char *const off[] = { "wal_recycle", "off", NULL };
+	struct pgt t;
+	struct walrun r = { &t, 3584, true };
+
+	ASSERT_EQ(pgt_create(&t, NULL, NULL), 0);
+	pgt_task(&t, "wal", wal_fn, &r, 0);
+	sim_run(t.e.sim, SIM_TIME_NEVER);
+	ASSERT_U64_EQ(t.pg->xlog.redo / t.pg->xlog.seg_size, 4);
+	ASSERT_U64_EQ(t.pg->xlog.segs_recycled, 3);
+	ASSERT_U64_EQ(t.pg->xlog.segs_removed, 0);
+	for (int s = 1; s <= 3; s++)
+		ASSERT_TRUE(t.pg->xlog.seg[s] == NULL);
+	for (int s = 5; s <= 7; s++)
+		ASSERT_TRUE(t.pg->xlog.seg[s] != NULL);
+	pgt_destroy(&t);
+
+	ASSERT_EQ(pgt_create(&t, NULL, off), 0);
+	r.t = &t;
+	pgt_task(&t, "wal", wal_fn, &r, 0);
+	sim_run(t.e.sim, SIM_TIME_NEVER);
+	ASSERT_U64_EQ(t.pg->xlog.segs_recycled, 0);
+	ASSERT_U64_EQ(t.pg->xlog.segs_removed, 3);
+	pgt_destroy(&t);
+}
+
+/* A test of XLOGfileslop: REDO at segment 10 of 1 MiB segments, min 2 MiB,
+ * max 64 MiB, a distance estimate of 5 MiB: 10 MiB + 1.9 x 1.1 x 5 MiB =
+ * 20.45 MiB -> segment 21; an estimate of 0 stops at min_wal_size (10 + 2
+ * - 1 = 11); 1 GiB stops at max_wal_size (10 + 64 - 1 = 73). */
+TEST(wal_recycle_horizon)
+{
+	struct pgt t;
+	uint64_t seg;
+
+	ASSERT_EQ(pgt_create(&t, NULL, NULL), 0);
+	seg = t.pg->xlog.seg_size;
+	t.pg->xlog.distance_estimate = 5.0 * (double)seg;
+	ASSERT_U64_EQ(pg_xlog_recycle_segno(t.pg, 10 * seg), 21);
+	t.pg->xlog.distance_estimate = 0;
+	ASSERT_U64_EQ(pg_xlog_recycle_segno(t.pg, 10 * seg), 11);
+	t.pg->xlog.distance_estimate = 1024.0 * (double)seg;
+	ASSERT_U64_EQ(pg_xlog_recycle_segno(t.pg, 10 * seg), 73);
+	pgt_destroy(&t);
+}
+
+/* A test of WAL positions: records skip the 40-byte header of a segment's
+ * first page and the 24-byte header of every other page.  From the
+ * start of segment 1, 8152 bytes fill the first page exactly; one more
+ * byte lands after the second page's header. */
+TEST(wal_positions)
+{
+	struct pgt t;
+	const struct pg_xlog *x;
+	uint64_t s;
+
+	ASSERT_EQ(pgt_create(&t, NULL, NULL), 0);
+	x = &t.pg->xlog;
+	s = x->seg_size;
+	ASSERT_U64_EQ(pg_xlog_advance(x, s, 8152), s + 8192);
+	ASSERT_U64_EQ(pg_xlog_advance(x, s, 8153), s + 8192 + 24 + 1);
+	ASSERT_U64_EQ(pg_xlog_advance(x, s + 100, 0), s + 100);
+	pgt_destroy(&t);
+}

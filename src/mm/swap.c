@@ -81,14 +81,23 @@ void lruvec_del_folio(struct machine *m, struct lruvec *lruvec, pfn_t pfn)
 static void folio_batch_move_lru(struct machine *m, struct folio_batch *fbatch)
 {
 	struct lruvec *lruvec = &m->node.__lruvec;
+	unsigned int n;
 
 	if (!fbatch->nr)
 		return;
 	sim_spin_lock(m->sim, &lruvec->lru_lock);
-	for (unsigned int i = 0; i < fbatch->nr; i++)
-		lruvec_add_folio(m, lruvec, fbatch->pfns[i]);
-	mm_charge(m, COST_lru_move, fbatch->nr);
-	fbatch->nr = 0;
+	/* One folio at a time leaves the batch and enters the list with no
+	 * sync point in between (lruvec_add's counter updates may sync on a
+	 * vmstat line): at every sync point a folio is either in the batch or
+	 * on the LRU, as mm_check and folio_lru_forget expect. */
+	for (n = 0; fbatch->nr; n++) {
+		pfn_t pfn = fbatch->pfns[0];
+
+		memmove(&fbatch->pfns[0], &fbatch->pfns[1], (fbatch->nr - 1) * sizeof(pfn_t));
+		fbatch->nr--;
+		lruvec_add_folio(m, lruvec, pfn);
+	}
+	mm_charge(m, COST_lru_move, n);
 	sim_spin_unlock(m->sim, &lruvec->lru_lock);
 }
 

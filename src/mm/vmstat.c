@@ -136,9 +136,14 @@ static void vmstat_line_atomic(struct machine *m, unsigned int line, const char 
 			 first_item + VMSTAT_LINE_ITEMS - 1);
 		sim_spin_init(m->sim, &l->lock, l->name);
 	}
+	/* The line's lock is a sync point inside an update that the kernel
+	 * makes without one (counters, flags and tags half done): mm_check
+	 * waits until no task is in here (mm_busy, mmzone.h). */
+	m->mm_busy++;
 	sim_spin_lock(m->sim, &l->lock);
 	mm_charge(m, COST_atomic_shared, 1);
 	sim_spin_unlock(m->sim, &l->lock);
+	m->mm_busy--;
 }
 
 static const char *const zone_line_arrays[MAX_NR_ZONES] = {

@@ -396,7 +396,7 @@ void pg_issue_pending_writebacks(struct pg_proc *p)
 			if (t == start + n - 1)
 				continue;
 			if (t != start + n || pg_blk_rel(pg, t, &r) != rel ||
-			    r / PG_RELSEG_BLOCKS != rel0 / PG_RELSEG_BLOCKS)
+			    r / pg->relseg_blocks != rel0 / pg->relseg_blocks)
 				break;
 			n++;
 		}

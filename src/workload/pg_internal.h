@@ -39,7 +39,6 @@ struct shmem_object;
 struct hugetlb_file;
 
 #define PG_BLCKSZ		8192u
-#define PG_RELSEG_BLOCKS	131072u		/* RELSEG_SIZE: 1 GiB segment files */
 #define PG_XLOG_BLCKSZ		8192u
 #define PG_XLOG_SHORT_PHD	24u		/* SizeOfXLogShortPHD */
 #define PG_XLOG_LONG_PHD	40u		/* SizeOfXLogLongPHD (first page of a segment) */
@@ -79,6 +78,7 @@ struct pg_config {
 	int		huge_pages;		/* enum pg_huge_pages */
 	uint64_t	wal_buffers;		/* bytes */
 	uint64_t	wal_segment_size;	/* initdb --wal-segsize, bytes */
+	uint64_t	segment_size;		/* RELSEG_SIZE x BLCKSZ (configure --with-segsize), bytes */
 	uint64_t	checkpoint_timeout;	/* ns */
 	uint64_t	checkpoint_completion_target;	/* ppm */
 	uint64_t	checkpoint_flush_after;	/* bytes */
@@ -119,7 +119,7 @@ struct pg_wb_context {
 /* Per-process counters that the report sums. */
 struct pg_proc_stats {
 	uint64_t	buffer_hits, buffer_misses, buffers_written, writeback_calls;
-	uint64_t	fault_errors, io_errors;
+	uint64_t	fault_errors, read_errors, write_errors;
 };
 
 /*
@@ -248,6 +248,7 @@ struct pg {
 	struct super_block	*sb;
 	struct wl_stats		*stats;
 	double			lru_multiplier;
+	uint32_t		relseg_blocks;	/* RELSEG_SIZE: blocks per relation segment file */
 	struct sim_rng		init_rng;	/* start state choices (data_cached) */
 
 	/* derived sizes */

@@ -126,17 +126,17 @@ static bool prewarm_block(struct pg *pg, struct inode *inode, unsigned long inde
 static int md_create_existing(struct pg *pg, enum pg_rel r, uint32_t nblocks, bool *cache_ok)
 {
 	struct pg_relation *rel = &pg->rel[r];
-	uint32_t nsegs = (nblocks + PG_RELSEG_BLOCKS - 1) / PG_RELSEG_BLOCKS;
+	uint32_t nsegs = (nblocks + pg->relseg_blocks - 1) / pg->relseg_blocks;
 
 	rel->nblocks = nblocks;
 	md_seg(pg, r, nsegs ? nsegs - 1 : 0);
 	for (uint32_t s = 0; s < nsegs; s++) {
 		struct inode *inode = rel->seg[s];
-		uint32_t blocks = nblocks - s * PG_RELSEG_BLOCKS;
+		uint32_t blocks = nblocks - s * pg->relseg_blocks;
 		struct fs_extent ext;
 
-		if (blocks > PG_RELSEG_BLOCKS)
-			blocks = PG_RELSEG_BLOCKS;
+		if (blocks > pg->relseg_blocks)
+			blocks = pg->relseg_blocks;
 		if (fs_iomap_begin(pg->m, inode, 0, (uint64_t)blocks * PG_BLCKSZ, true, &ext))
 			return -ENOSPC;
 		inode->i_size = (uint64_t)blocks * PG_BLCKSZ;
@@ -197,9 +197,9 @@ static struct inode *blk_file(struct pg *pg, uint32_t blk, uint64_t *off, enum p
 	uint32_t relblk;
 	enum pg_rel r = pg_blk_rel(pg, blk, &relblk);
 
-	*off = (uint64_t)(relblk % PG_RELSEG_BLOCKS) * PG_BLCKSZ;
+	*off = (uint64_t)(relblk % pg->relseg_blocks) * PG_BLCKSZ;
 	*rp = r;
-	*segp = relblk / PG_RELSEG_BLOCKS;
+	*segp = relblk / pg->relseg_blocks;
 	return md_seg(pg, r, *segp);
 }
 
@@ -213,7 +213,7 @@ void pg_mdread(struct pg_proc *p, uint32_t blk)
 
 	sim_path_push(pg->sim, "mdread");
 	if (ksys_pread64(pg->m, inode, off, PG_BLCKSZ) < 0)
-		p->st.io_errors++;
+		p->st.read_errors++;	/* PostgreSQL: ERROR, could not read block */
 	sim_path_pop(pg->sim);
 }
 
@@ -233,7 +233,7 @@ void pg_mdwrite(struct pg_proc *p, uint32_t blk)
 
 	sim_path_push(pg->sim, "mdwrite");
 	if (ksys_pwrite64(pg->m, inode, off, PG_BLCKSZ) < 0)
-		p->st.io_errors++;
+		p->st.write_errors++;
 	register_dirty_segment(pg, r, seg);
 	sim_path_pop(pg->sim);
 }
@@ -247,10 +247,10 @@ void pg_mdzeroextend(struct pg_proc *p, enum pg_rel r, uint32_t n)
 	pg_blocks_reserve(pg, rel->first + end);
 	sim_path_push(pg->sim, "mdzeroextend");
 	while (b < end) {
-		uint32_t seg = b / PG_RELSEG_BLOCKS;
-		uint32_t upto = (seg + 1) * PG_RELSEG_BLOCKS < end ? (seg + 1) * PG_RELSEG_BLOCKS : end;
+		uint32_t seg = b / pg->relseg_blocks;
+		uint32_t upto = (seg + 1) * pg->relseg_blocks < end ? (seg + 1) * pg->relseg_blocks : end;
 		struct inode *inode = md_seg(pg, r, seg);
-		uint64_t off = (uint64_t)(b % PG_RELSEG_BLOCKS) * PG_BLCKSZ;
+		uint64_t off = (uint64_t)(b % pg->relseg_blocks) * PG_BLCKSZ;
 		uint64_t len = (uint64_t)(upto - b) * PG_BLCKSZ;
 		long ret;
 
@@ -259,7 +259,7 @@ void pg_mdzeroextend(struct pg_proc *p, enum pg_rel r, uint32_t n)
 		else
 			ret = ksys_pwrite64(pg->m, inode, off, len);
 		if (ret < 0)
-			p->st.io_errors++;
+			p->st.write_errors++;
 		register_dirty_segment(pg, r, seg);
 		b = upto;
 	}

@@ -264,11 +264,11 @@ static uint64_t xlog_file_create(struct pg_proc *p, uint64_t segno, uint64_t max
 			uint64_t n = x->seg_size - off < PG_ZERO_CHUNK ? x->seg_size - off : PG_ZERO_CHUNK;
 
 			if (ksys_pwrite64(pg->m, inode, off, n) < 0)
-				p->st.io_errors++;
+				p->st.write_errors++;
 		}
 		sim_path_pop(pg->sim);
 	} else if (ksys_pwrite64(pg->m, inode, x->seg_size - 1, 1) < 0) {
-		p->st.io_errors++;
+		p->st.write_errors++;
 	}
 	vfs_fsync(pg->m, inode, false);		/* pg_fsync */
 	x->segs_zeroed++;
@@ -346,7 +346,7 @@ static void xlog_write(struct pg_proc *p, uint64_t upto, bool flush)
 		if (pg->on_wal_write)
 			pg->on_wal_write(p, segno, off, bytes);
 		if (ksys_pwrite64(pg->m, inode, off, bytes) < 0)
-			p->st.io_errors++;
+			p->st.write_errors++;
 		count_write(x, bytes);
 		x->write = (run_last + 1) * PG_XLOG_BLCKSZ < upto ? (run_last + 1) * PG_XLOG_BLCKSZ : upto;
 		if (run_last == seg_end && x->write == (run_last + 1) * PG_XLOG_BLCKSZ) {

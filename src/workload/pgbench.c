@@ -106,6 +106,9 @@ static const struct opt_def pg_options[] = {
 	  "WAL buffer ring (--scale 1/N divides it)" },
 	{ "wal_segment_size", OPT_SIZE, C(wal_segment_size), "64m", 1 << 20, 1ULL << 30, NULL, 0,
 	  "initdb --wal-segsize: a power of two, 1 MiB..1 GiB (--scale 1/N divides it)" },
+	{ "segment_size", OPT_SIZE, C(segment_size), "1g", 1 << 20, 1ULL << 32, NULL, 0,
+	  "relation segment file size (RELSEG_SIZE, configure --with-segsize; the read-only GUC "
+	  "segment_size), a multiple of 8 KiB (--scale 1/N divides it, keeping the number of files)" },
 	{ "checkpoint_timeout", OPT_TIME, C(checkpoint_timeout), "5m", 30 * SIM_NSEC_PER_SEC,
 	  86400 * SIM_NSEC_PER_SEC, NULL, SIM_NSEC_PER_SEC, "time between checkpoints; bare numbers are s" },
 	{ "checkpoint_completion_target", OPT_PERCENT, C(checkpoint_completion_target), "0.9", 0, 1000000,
@@ -190,6 +193,10 @@ static int pg_validate(const void *config, char *err, size_t errlen)
 		snprintf(err, errlen, "wal_segment_size must be a power of two");
 		return -1;
 	}
+	if (c->segment_size % PG_BLCKSZ) {
+		snprintf(err, errlen, "segment_size must be a multiple of 8 KiB");
+		return -1;
+	}
 	if (c->wal_buffers % PG_XLOG_BLCKSZ) {
 		snprintf(err, errlen, "wal_buffers must be a multiple of 8 KiB");
 		return -1;
@@ -220,6 +227,7 @@ static void pg_scale(void *config, unsigned int n)
 	uint64_t seg = c->wal_segment_size / n;
 
 	c->scale = c->scale / n ? c->scale / n : 1;
+	c->segment_size = div_min(c->segment_size, n, 1 << 20) / PG_BLCKSZ * PG_BLCKSZ;
 	if (c->shared_buffers)
 		c->shared_buffers = div_min(c->shared_buffers, n, 16 * PG_BLCKSZ) / PG_BLCKSZ * PG_BLCKSZ;
 	c->wal_buffers = div_min(c->wal_buffers, n, 32768) / PG_XLOG_BLCKSZ * PG_XLOG_BLCKSZ;
@@ -595,6 +603,7 @@ struct pg *pg_setup(const struct wl_env *env, const struct pg_config *c, struct 
 	pg->sim = env->sim;
 	pg->stats = stats;
 	parse_multiplier(c->bgwriter_lru_multiplier, &pg->lru_multiplier);
+	pg->relseg_blocks = (uint32_t)(c->segment_size / PG_BLCKSZ);
 	rng_init(&pg->init_rng, sim_seed(pg->sim), rng_stream_id("pgbench-init", 0));
 
 	/* shared_buffers = MemTotal_MB / 4 MB unless given */
@@ -790,11 +799,15 @@ static void pg_report(void *state, struct wl_report *out)
 		sum.buffer_misses += s->buffer_misses;
 		sum.buffers_written += s->buffers_written;
 		sum.fault_errors += s->fault_errors;
-		sum.io_errors += s->io_errors;
+		sum.read_errors += s->read_errors;
+		sum.write_errors += s->write_errors;
 	}
-	sum.fault_errors += pg->checkpointer.st.fault_errors + pg->bgwriter.st.fault_errors +
-			    pg->walwriter.st.fault_errors;
-	sum.io_errors += pg->checkpointer.st.io_errors + pg->bgwriter.st.io_errors + pg->walwriter.st.io_errors;
+	for (const struct pg_proc *a = &pg->checkpointer; a; a = a == &pg->checkpointer ? &pg->bgwriter :
+							     a == &pg->bgwriter ? &pg->walwriter : NULL) {
+		sum.fault_errors += a->st.fault_errors;
+		sum.read_errors += a->st.read_errors;
+		sum.write_errors += a->st.write_errors;
+	}
 	if (pt > pg->pt_peak)
 		pg->pt_peak = pt;
 	out->has_transactions = true;
@@ -805,6 +818,19 @@ static void pg_report(void *state, struct wl_report *out)
 	wl_report_figure(out, "huge_pages_used", pg->hugetlb, "");
 	checkpoint_figures(pg, out);
 	wl_report_figure(out, "checkpoints", pg->ckpt.nr, "");
+	if (pg->ckpt.nr) {
+		double w = 0, sy = 0, all = 0;
+
+		for (uint32_t i = 0; i < pg->ckpt.nr; i++) {
+			w += (double)(pg->ckpt.t_write_end[i] - pg->ckpt.t_start[i]) / 1e9;
+			sy += (double)(pg->ckpt.t_end[i] - pg->ckpt.t_write_end[i]) / 1e9;
+			all += (double)(pg->ckpt.t_end[i] - pg->ckpt.t_start[i]) / 1e9;
+		}
+		wl_report_figure(out, "checkpoint_write_s", w / pg->ckpt.nr, "s");
+		wl_report_figure(out, "checkpoint_sync_s", sy / pg->ckpt.nr, "s");
+		wl_report_figure(out, "checkpoint_total_s", all / pg->ckpt.nr, "s");
+		wl_report_figure(out, "checkpoint_buffers_avg", (double)pg->ckpt.total_written / pg->ckpt.nr, "");
+	}
 	wl_report_figure(out, "buffer_hit_ratio",
 			 100.0 * (double)sum.buffer_hits / (double)(sum.buffer_hits + sum.buffer_misses + !sum.buffer_hits), "%");
 	wl_report_figure(out, "heap_hit_ratio",
@@ -825,7 +851,8 @@ static void pg_report(void *state, struct wl_report *out)
 	wl_report_figure(out, "bgwriter_buffers_written", (double)written_bgw, "");
 	wl_report_figure(out, "history_extensions", (double)pg->hist_extends, "");
 	wl_report_figure(out, "fault_errors", (double)sum.fault_errors, "");
-	wl_report_figure(out, "io_errors", (double)sum.io_errors, "");
+	wl_report_figure(out, "read_errors", (double)sum.read_errors, "");
+	wl_report_figure(out, "write_errors", (double)sum.write_errors, "");
 	wl_report_figure(out, "wal_write_lock_busy",
 			 100.0 * (double)x->write_lock.hold_ns / (double)(sim_now(pg->sim) ? sim_now(pg->sim) : 1), "%");
 	for (unsigned int k = 0; k < 16; k++) {

@@ -1,0 +1,78 @@
+#!/bin/sh
+# The PostgreSQL + pgbench workload end to end on scenarios/pgbench-small.ini
+# (16 clients on a 256 MiB machine): a run writes what a pgbench result
+# needs (TPS per interval, latency percentiles, vmstat deltas, stall
+# counters per million nr_written, the workload's figures), repeats byte
+# for byte, takes huge_pages=on from the hugetlb pool (fewer page tables),
+# and reports bad set-ups as errors.  scenarios/pgbench-m8g.ini parses at
+# full scale and at --scale 1/16 with the documented scaling.
+. tests/suites/5000-pagecache.inc
+cli_init "$1" 7010-pgbench-run
+
+SCN=scenarios/pgbench-small.ini
+# the release build runs past two checkpoints; debug and sanitizer builds
+# (an invariant check after every event) a few seconds
+case $BUILD in
+*rel*) DUR=70s ;;
+*) DUR=2s ;;
+esac
+
+"$SP" run $SCN --set duration=$DUR --out "$TMP/a" >"$TMP/a.out" 2>"$TMP/err"
+check "run exits 0, quiet on stderr" "[ -s '$TMP/a/result.json' ] && [ ! -s '$TMP/err' ]"
+check "summary line with tps and latency" "grep -Eq ' [1-9][0-9.]* tps, latency p50 [0-9.]+ ms' '$TMP/a.out'"
+check "latency percentiles in result.json" "grep -Eq '^    \"p99\": [0-9.]+,' '$TMP/a/result.json'"
+check "stall counters per million nr_written" "grep -q '\"per_million_written\"' '$TMP/a/result.json' &&
+	grep -Eq '\"nr_written\": [1-9]' '$TMP/a/result.json'"
+check "vmstat deltas: faults and page tables" "grep -Eq '^    \"pgfault\": [1-9]' '$TMP/a/result.json' &&
+	grep -Eq '^    \"nr_page_table_pages\": [1-9]' '$TMP/a/result.json'"
+for f in pagetables_share pagetables_share_peak buffer_hit_ratio fpi_per_tx wal_mb_per_s \
+	 commits_per_flush backend_writes_per_tx wal_write_kib_avg; do
+	check "figure $f" "grep -q '\"$f\":' '$TMP/a/result.json'"
+done
+check "no read, write or fault errors" "[ '$(figure "$TMP/a" read_errors)' = 0 ] &&
+	[ '$(figure "$TMP/a" write_errors)' = 0 ] && [ '$(figure "$TMP/a" fault_errors)' = 0 ]"
+check "TPS per 5 s interval in tps.csv" "head -n 1 '$TMP/a/tps.csv' | grep -qx 'interval_end_s,tps,lat_avg_ms,lat_max_ms' &&
+	sed -n 2p '$TMP/a/tps.csv' | grep -Eq '^(2|5).000,[1-9]'"
+check "task kinds: backend, checkpointer, bgwriter, walwriter" "for k in backend checkpointer bgwriter walwriter; do
+	grep -q \"\\\"kind\\\": \\\"\$k\\\"\" '$TMP/a/profile.json' || exit 1; done"
+check "WALWriteLock's sleepers show under XLogFlush" "grep -q '\"name\": \"XLogFlush\"' '$TMP/a/profile.json'"
+case $BUILD in
+*rel*)
+	check "two checkpoints in 70 s with checkpoint_timeout=30s" "[ '$(figure "$TMP/a" checkpoints)' = 1 ] ||
+		[ '$(figure "$TMP/a" checkpoints)' = 2 ]"
+	check "the checkpoint wrote buffers" "[ '$(figure "$TMP/a" checkpoint_buffers_written)' -gt 0 ]" ;;
+esac
+
+"$SP" run $SCN --set duration=$DUR --out "$TMP/b" >/dev/null 2>&1
+for d in a b; do
+	sed -E 's/^( *"(wall_seconds|events_per_second)": )[^,]*(,?)$/\1"MASKED"\3/' "$TMP/$d/result.json" >"$TMP/$d.json"
+done
+check "same seed: result.json, tps.csv and monitors identical" "cmp '$TMP/a.json' '$TMP/b.json' &&
+	cmp '$TMP/a/tps.csv' '$TMP/b/tps.csv' && cmp '$TMP/a/proc-vmstat' '$TMP/b/proc-vmstat'"
+
+"$SP" run $SCN --set duration=$DUR --set huge_pages=on --set vm.nr_hugepages=64 --out "$TMP/h" >/dev/null 2>"$TMP/err"
+check "huge_pages=on runs on the hugetlb pool" "[ ! -s '$TMP/err' ] && [ '$(figure "$TMP/h" huge_pages_used)' = 1 ]"
+pt_off=$(vmstat_end "$TMP/a" nr_page_table_pages)
+pt_on=$(vmstat_end "$TMP/h" nr_page_table_pages)
+check "huge_pages=on: fewer page-table pages ($pt_on < $pt_off / 2)" "[ $((pt_on * 2)) -lt $pt_off ]"
+
+expect "huge_pages=on without a pool is an error" 2 \
+	"$SCN:26: [pgbench]: huge_pages=on needs 41 free hugetlb pages for 81 MiB of shared memory, the pool has 0 (set vm.nr_hugepages)" \
+	"$SP" run $SCN --set huge_pages=on --out "$TMP/x"
+check "nothing written for it" "[ ! -e '$TMP/x' ]"
+expect "an unknown device is an error" 2 \
+	"--set 'pgbench.device=nvme9': device 'nvme9' does not exist (no [device nvme9] section)" \
+	"$SP" run $SCN --set pgbench.device=nvme9 --out "$TMP/x"
+
+M8G=scenarios/pgbench-m8g.ini
+"$SP" check $M8G >"$TMP/full.txt"
+check "pgbench-m8g.ini parses: 1024 clients, scale 8470, 96 CPUs, 384 GiB" "grep -qx 'clients=1024' '$TMP/full.txt' &&
+	grep -qx 'scale=8470' '$TMP/full.txt' && grep -qx 'cpus=96' '$TMP/full.txt' && grep -qx 'memory=384g' '$TMP/full.txt'"
+"$SP" check $M8G --scale 1/16 >"$TMP/s16.txt"
+check "--scale 1/16: clients kept, the rest divided" "grep -qx 'clients=1024' '$TMP/s16.txt' &&
+	grep -qx 'scale=529' '$TMP/s16.txt' && grep -qx 'cpus=6' '$TMP/s16.txt' &&
+	grep -qx 'wal_segment_size=4m' '$TMP/s16.txt' && grep -qx 'segment_size=64m' '$TMP/s16.txt' &&
+	grep -qx 'wal_buffers=4m' '$TMP/s16.txt' && grep -qx 'max_wal_size=32g' '$TMP/s16.txt' &&
+	grep -qx 'wal_recycled=8g' '$TMP/s16.txt'"
+
+cli_done

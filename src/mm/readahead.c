@@ -162,7 +162,9 @@ static unsigned int ra_window(struct machine *m, struct inode *inode, unsigned l
 	struct address_space *mapping = inode->i_mapping;
 	gfp_t gfp = mapping->gfp_mask | __GFP_NORETRY | __GFP_NOWARN;	/* readahead_gfp_mask */
 	unsigned long limit = start + size - 1, eof;
-	struct ra_folio *f;
+	/* windows up to 64 pages on the task's stack: a run may end with the
+	 * task blocked in read_pages, and nothing would free a heap batch */
+	struct ra_folio stack_f[64], *f;
 	unsigned int n = 0;
 	bool fallback = false;
 
@@ -173,7 +175,7 @@ static unsigned int ra_window(struct machine *m, struct inode *inode, unsigned l
 		limit = eof;
 	if (start > limit)
 		return 0;
-	f = malloc((limit - start + 1) * sizeof(*f));
+	f = limit - start + 1 <= 64 ? stack_f : malloc((limit - start + 1) * sizeof(*f));
 	if (!f)
 		SIM_BUG("out of memory for a readahead batch");
 	for (unsigned long index = start; index <= limit;) {
@@ -211,7 +213,8 @@ static unsigned int ra_window(struct machine *m, struct inode *inode, unsigned l
 	}
 	if (n)
 		read_pages(m, inode, f, n);
-	free(f);
+	if (f != stack_f)
+		free(f);
 	return fallback ? 0 : new_order;
 }
 

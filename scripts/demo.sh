@@ -1,6 +1,78 @@
 #!/bin/sh
-# The main job (README, first command).  Placeholder until the workload
-# model lands: shows the binary runs.
+# The main job (README, `make demo`): the motivating case of DESIGN.md §1 —
+# PostgreSQL under pgbench simple-update on an m8g.24xlarge, XFS on 12 io2
+# volumes — run under the regressed kernel (baseline) and under the fix
+# that went into the mm tree (noretry-nonblocking), at a scale that
+# finishes in about a minute with both runs in parallel, then the
+# comparison a kernel developer came for: TPS, latency, the stall
+# counters per million pages written, the page tables' share of RAM; last,
+# the HTML report.
+#
+#   scripts/demo.sh            (DEMO_SCALE=1/16 DEMO_DURATION=600s DEMO_OUT=out/demo)
+#
+# At 1/16 the machine has 6 CPUs and 24 GiB, the database 1/16 of 135 GiB,
+# and the 1024 clients stay (docs/pgbench.md "--scale"); docs/calibration.md
+# says how the figures at this scale compare with full scale.
 set -eu
 cd "$(dirname "$0")/.."
-./slowpath --version
+SP=${SLOWPATH:-./slowpath}
+SCN=scenarios/pgbench-m8g.ini
+SCALE=${DEMO_SCALE:-1/16}
+DUR=${DEMO_DURATION:-600s}
+OUT=${DEMO_OUT:-out/demo}
+POLICIES="baseline noretry-nonblocking"
+
+mkdir -p "$OUT"
+echo "== $SCN --scale $SCALE, $DUR simulated, policies: $POLICIES"
+pids=
+for p in $POLICIES; do
+	rm -rf "${OUT:?}/$p"
+	"$SP" run "$SCN" --scale "$SCALE" --set "duration=$DUR" --policy "$p" --out "$OUT/$p" \
+		>"$OUT/$p.log" 2>&1 &
+	pids="$pids $!"
+done
+rc=0
+for pid in $pids; do
+	wait "$pid" || rc=1
+done
+for p in $POLICIES; do
+	cat "$OUT/$p.log"
+done
+[ "$rc" = 0 ] || { echo "demo: a run failed (logs in $OUT)" >&2; exit 1; }
+
+# jget FILE SECTION KEY: a number from result.json (SECTION "" = top
+# level); 0 when absent
+jget() {
+	awk -v sec="$2" -v key="\"$3\":" '
+		sec == "" && /^  "/ && $1 == key { gsub(/,/, "", $2); print $2; found = 1; exit }
+		sec != "" && $0 ~ "^  \"" sec "\": \\{" { ins = 1; next }
+		ins && /^  }/ { ins = 0 }
+		ins && $1 == key { gsub(/,/, "", $2); print $2; found = 1; exit }
+		END { if (!found) print 0 }
+	' "$1/result.json"
+}
+
+echo
+echo "== slowpath compare (selected rows; all of them in $OUT/compare.txt)"
+"$SP" compare --names baseline,noretry-nonblocking "$OUT/baseline" "$OUT/noretry-nonblocking" \
+	>"$OUT/compare.txt"
+grep -E '^(Hmean +tps|Amean +latency_(p50|p99)_ms|Amean +pagetables_share |Amean +checkpoint_tps_ratio|Amean +wal_write_kib_avg|Ops (Allocation stalls|Compaction stalls|Compaction failures)|Per-M-written)' \
+	"$OUT/compare.txt" | awk '!seen[$0]++'
+
+echo
+echo "== summary"
+printf '%-22s %10s %9s %9s %11s %13s %13s %11s\n' policy TPS "p50 ms" "p99 ms" "PT % RAM" \
+	"allocstall/M" "compact/M" "drains/M"
+for p in $POLICIES; do
+	d=$OUT/$p
+	printf '%-22s %10.0f %9.2f %9.2f %11.1f %13.1f %13.1f %11.1f\n' "$p" \
+		"$(jget "$d" "" tps)" "$(jget "$d" latency_ms p50)" "$(jget "$d" latency_ms p99)" \
+		"$(jget "$d" figures pagetables_share)" \
+		"$(jget "$d" per_million_written allocstall)" \
+		"$(jget "$d" per_million_written compact_stall)" \
+		"$(jget "$d" per_million_written sim_drain_all_pages)"
+done
+echo "(per-M: per million pages written back, nr_written; PT: page tables, NR_PAGETABLE / MemTotal)"
+
+echo
+scripts/demo-report.sh -o "$OUT/report/index.html" "$OUT/baseline" "$OUT/noretry-nonblocking"

@@ -203,27 +203,15 @@ static struct inode *blk_file(struct pg *pg, uint32_t blk, uint64_t *off, enum p
 	return md_seg(pg, r, *segp);
 }
 
-void pg_mdread(struct pg_proc *p, uint32_t blk)
-{
-	struct pg *pg = p->pg;
-	uint64_t off;
-	enum pg_rel r;
-	uint32_t seg;
-	struct inode *inode = blk_file(pg, blk, &off, &r, &seg);
-
-	sim_path_push(pg->sim, "mdread");
-	if (ksys_pread64(pg->m, inode, off, PG_BLCKSZ) < 0)
-		p->st.read_errors++;	/* PostgreSQL: ERROR, could not read block */
-	sim_path_pop(pg->sim);
-}
-
 /* register_dirty_segment(): forward an fsync request to the checkpointer. */
 static void register_dirty_segment(struct pg *pg, enum pg_rel r, uint32_t seg)
 {
 	pg->rel[r].sync_req[seg] = 1;
 }
 
-void pg_mdwrite(struct pg_proc *p, uint32_t blk)
+/* mdreadv / mdwritev of one block.  A failure is counted: PostgreSQL
+ * would raise an ERROR ("could not read/write block"). */
+static void md_rw(struct pg_proc *p, uint32_t blk, bool write)
 {
 	struct pg *pg = p->pg;
 	uint64_t off;
@@ -231,11 +219,25 @@ void pg_mdwrite(struct pg_proc *p, uint32_t blk)
 	uint32_t seg;
 	struct inode *inode = blk_file(pg, blk, &off, &r, &seg);
 
-	sim_path_push(pg->sim, "mdwrite");
-	if (ksys_pwrite64(pg->m, inode, off, PG_BLCKSZ) < 0)
-		p->st.write_errors++;
-	register_dirty_segment(pg, r, seg);
+	sim_path_push(pg->sim, write ? "mdwrite" : "mdread");
+	if (write) {
+		if (ksys_pwrite64(pg->m, inode, off, PG_BLCKSZ) < 0)
+			p->st.write_errors++;
+		register_dirty_segment(pg, r, seg);
+	} else if (ksys_pread64(pg->m, inode, off, PG_BLCKSZ) < 0) {
+		p->st.read_errors++;
+	}
 	sim_path_pop(pg->sim);
+}
+
+void pg_mdread(struct pg_proc *p, uint32_t blk)
+{
+	md_rw(p, blk, false);
+}
+
+void pg_mdwrite(struct pg_proc *p, uint32_t blk)
+{
+	md_rw(p, blk, true);
 }
 
 void pg_mdzeroextend(struct pg_proc *p, enum pg_rel r, uint32_t n)

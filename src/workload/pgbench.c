@@ -145,9 +145,10 @@ static const struct opt_def pg_options[] = {
 	  "the [device NAME] with the XFS-like filesystem holding the data directory and pg_wal" },
 	{ "data_cached", OPT_PERCENT, C(data_cached), "100%", 0, 1000000, NULL, 0,
 	  "share of the data files' blocks in the page cache at start (pgbench -i just wrote them)" },
-	{ "wal_recycled", OPT_SIZE, C(wal_recycled), "128g", 0, 0, NULL, 0,
-	  "recycled WAL segments ready ahead of the insert position at start, as the last "
-	  "checkpoint of pgbench -i leaves them (not cached); --scale divides it" },
+	{ "wal_recycled", OPT_SIZE, C(wal_recycled), "256g", 0, 0, NULL, 0,
+	  "recycled WAL segments ready ahead of the insert position at start (not cached), as a "
+	  "previous 1200 s run's last checkpoint leaves them: (1 + 0.9) x 1.1 x ~100 GB of WAL "
+	  "per cycle (XLOGfileslop); --scale divides it" },
 	{ "backend_memory", OPT_SIZE, C(backend_memory), "4m", 0, 1ULL << 32, NULL, 0,
 	  "private memory each backend touches once (workload.md §3: 2-10 MiB per connection)" },
 	OPT_END

@@ -73,6 +73,6 @@ check "--scale 1/16: clients kept, the rest divided" "grep -qx 'clients=1024' '$
 	grep -qx 'scale=529' '$TMP/s16.txt' && grep -qx 'cpus=6' '$TMP/s16.txt' &&
 	grep -qx 'wal_segment_size=4m' '$TMP/s16.txt' && grep -qx 'segment_size=64m' '$TMP/s16.txt' &&
 	grep -qx 'wal_buffers=4m' '$TMP/s16.txt' && grep -qx 'max_wal_size=32g' '$TMP/s16.txt' &&
-	grep -qx 'wal_recycled=8g' '$TMP/s16.txt'"
+	grep -qx 'wal_recycled=16g' '$TMP/s16.txt'"
 
 cli_done

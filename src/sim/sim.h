@@ -77,6 +77,13 @@ void sim_destroy(struct sim *sim);
  */
 uint64_t sim_run(struct sim *sim, sim_time_t until);
 void sim_stop(struct sim *sim);
+/*
+ * The run is over and no task will run again: from now on a lock may be
+ * released (sim_*_release) while a suspended task still holds or waits for
+ * it, so objects embedding locks can be freed whatever state a run ended
+ * in.  Call before tearing the model down; sim_run must not be called after.
+ */
+void sim_teardown(struct sim *sim);
 
 /* Current virtual time.  In task context this includes the running task's
  * pending (not yet synced) charge, i.e. it is the task's local time. */

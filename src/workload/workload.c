@@ -21,6 +21,7 @@
 
 #include "sim/debug.h"
 #include "workload/forker.h"
+#include "workload/fragment.h"
 #include "workload/synthetic.h"
 #include "workload/writer.h"
 #include "workload/workload.h"
@@ -35,6 +36,7 @@ const struct workload_type *const workload_types[] = {
 	&synthetic_workload,
 	&writer_workload,
 	&forker_workload,
+	&fragment_workload,
 	NULL
 };
 

@@ -82,6 +82,8 @@ static inline struct machine *mm_env_create(struct mm_env *e, const char *const 
 
 static inline void mm_env_destroy(struct mm_env *e)
 {
+	if (e->sim)
+		sim_teardown(e->sim);
 	machine_destroy(e->m);
 	if (e->sim)
 		sim_destroy(e->sim);

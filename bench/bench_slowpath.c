@@ -83,7 +83,6 @@ static void bench_create(struct bench *b, const char *memory)
 
 static void bench_destroy(struct bench *b)
 {
-	sim_teardown(b->sim);
 	machine_destroy(b->m);
 	sim_destroy(b->sim);
 	opt_release(machine_options, &b->cfg);

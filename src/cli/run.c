@@ -506,7 +506,6 @@ static int run_once(const struct scenario *s, const char *dir, unsigned int iter
 		       (unsigned long long)res->events);
 	fflush(stdout);
 out:
-	sim_teardown(sim);	/* tasks stopped mid-flight may hold machine locks */
 	machine_destroy(m);
 	sim_destroy(sim);
 	for (unsigned int i = 0; i < nr_wl; i++) {

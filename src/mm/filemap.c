@@ -751,7 +751,7 @@ int mapping_check(const struct machine *m, char *buf, size_t len)
 {
 	for (uint32_t id = 1; id < m->nr_mapping_slots; id++) {
 		const struct address_space *mapping = m->mappings[id];
-		unsigned long pages = 0;
+		unsigned long pages = 0, tagged[NR_PAGECACHE_TAGS] = { 0 };
 
 		if (!mapping)
 			continue;
@@ -781,6 +781,20 @@ int mapping_check(const struct machine *m, char *buf, size_t len)
 						 id, mapping->name, index, pfn);
 					return -1;
 				}
+				if (index != head->index)
+					continue;
+				/* the head's slot carries the xarray marks of its flags */
+				if (mapping_can_writeback(mapping) &&
+				    (!!(head->flags & PG_dirty) != pagecache_tag_get(mapping, index, PAGECACHE_TAG_DIRTY) ||
+				     !!(head->flags & PG_writeback) !=
+					     pagecache_tag_get(mapping, index, PAGECACHE_TAG_WRITEBACK))) {
+					snprintf(buf, len, "mapping %u (%s) folio at %lu (pfn %u): flags %#x "
+						 "disagree with its dirty/writeback marks", id, mapping->name,
+						 index, pfn, head->flags);
+					return -1;
+				}
+				for (int t = 0; t < NR_PAGECACHE_TAGS; t++)
+					tagged[t] += pagecache_tag_get(mapping, index, (enum pagecache_tag)t);
 			}
 			if (used != mapping->i_pages.used[c]) {
 				snprintf(buf, len, "mapping %u chunk %u: %u slots used, counted %u",
@@ -792,6 +806,13 @@ int mapping_check(const struct machine *m, char *buf, size_t len)
 			snprintf(buf, len, "mapping %u (%s): nrpages %lu, index holds %lu",
 				 id, mapping->name, mapping->nrpages, pages);
 			return -1;
+		}
+		for (int t = 0; t < NR_PAGECACHE_TAGS; t++) {
+			if (tagged[t] != mapping->nr_tagged[t]) {
+				snprintf(buf, len, "mapping %u (%s): %lu folios counted with mark %d, "
+					 "%lu found", id, mapping->name, mapping->nr_tagged[t], t, tagged[t]);
+				return -1;
+			}
 		}
 	}
 	return 0;

@@ -212,6 +212,7 @@ static void wb_endio_fn(struct sim *sim, void *arg)
 				folio_end_writeback(m, bio->folios[i]);
 			}
 			wb->inflight--;
+			mm_charge(m, COST_blk_mq_complete_irq, 1);
 			if (bio->all_prev)
 				bio->all_prev->all_next = bio->all_next;
 			else

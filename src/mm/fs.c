@@ -238,6 +238,7 @@ void fs_log_force(struct machine *m, struct super_block *sb)
 	mm_charge(m, COST_submit_bio, 1);
 	count_vm_events(m, PGPGOUT, FS_LOG_WRITE_BYTES >> 9);
 	bdev_io_wait(m->sim, sb->bdev, BIO_WRITE, off, FS_LOG_WRITE_BYTES);
+	mm_charge(m, COST_blk_mq_complete_irq, 1);
 	sim_path_pop(m->sim);
 }
 
@@ -248,7 +249,7 @@ long ksys_pwrite64(struct machine *m, struct inode *inode, uint64_t pos, uint64_
 	long ret;
 
 	sim_path_push(m->sim, "ksys_pwrite64");
-	mm_charge(m, COST_syscall_entry, 1);
+	mm_charge(m, COST_syscall, 1);
 	sim_path_push(m->sim, "xfs_file_buffered_write");
 	sim_down_write(m->sim, &inode->i_rwsem);
 	inode->i_state |= I_DIRTY_SYNC;		/* file_update_time */
@@ -264,7 +265,7 @@ long ksys_pread64(struct machine *m, struct inode *inode, uint64_t pos, uint64_t
 	long ret;
 
 	sim_path_push(m->sim, "ksys_pread64");
-	mm_charge(m, COST_syscall_entry, 1);
+	mm_charge(m, COST_syscall, 1);
 	sim_path_push(m->sim, "xfs_file_buffered_read");
 	sim_down_read(m->sim, &inode->i_rwsem);
 	ret = filemap_read(m, inode, pos, len);
@@ -296,7 +297,7 @@ int vfs_fsync_range(struct machine *m, struct inode *inode, uint64_t start, uint
 	unsigned int need = datasync ? I_DIRTY_DATASYNC : (I_DIRTY_SYNC | I_DIRTY_DATASYNC);
 
 	sim_path_push(m->sim, datasync ? "do_fdatasync" : "do_fsync");
-	mm_charge(m, COST_syscall_entry, 1);
+	mm_charge(m, COST_syscall, 1);
 	sim_path_push(m->sim, "xfs_file_fsync");
 	file_write_and_wait_range(m, inode, start, end);
 	if (inode->i_state & need) {
@@ -330,7 +331,7 @@ int ksys_sync_file_range(struct machine *m, struct inode *inode, uint64_t offset
 	if (flags & ~(SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER))
 		return -EINVAL;
 	sim_path_push(m->sim, "ksys_sync_file_range");
-	mm_charge(m, COST_syscall_entry, 1);
+	mm_charge(m, COST_syscall, 1);
 	if (flags & SYNC_FILE_RANGE_WAIT_BEFORE)
 		filemap_fdatawait_range(m, inode->i_mapping, first, last);
 	if (flags & SYNC_FILE_RANGE_WRITE) {
@@ -354,7 +355,7 @@ int vfs_fallocate(struct machine *m, struct inode *inode, uint64_t offset, uint6
 	int err;
 
 	sim_path_push(m->sim, "vfs_fallocate");
-	mm_charge(m, COST_syscall_entry, 1);
+	mm_charge(m, COST_syscall, 1);
 	sim_down_write(m->sim, &inode->i_rwsem);
 	err = fs_alloc_range(inode, offset, len);
 	if (!err && offset + len > inode->i_size) {
@@ -369,7 +370,7 @@ int vfs_fallocate(struct machine *m, struct inode *inode, uint64_t offset, uint6
 int do_truncate(struct machine *m, struct inode *inode, uint64_t size)
 {
 	sim_path_push(m->sim, "do_truncate");
-	mm_charge(m, COST_syscall_entry, 1);
+	mm_charge(m, COST_syscall, 1);
 	sim_down_write(m->sim, &inode->i_rwsem);
 	if (size < inode->i_size) {
 		uint64_t keep = (size + FS_ALLOC_GRANULE - 1) & ~(FS_ALLOC_GRANULE - 1);

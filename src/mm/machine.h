@@ -27,6 +27,8 @@ struct machine_config {
 	uint64_t reserved;	/* bytes present but not managed (firmware, kernel image,
 				 * memmap), taken from the lowest zone that can hold them
 				 * after ZONE_DMA */
+	int	foll_pin_accounting;	/* enum foll_pin_accounting (mm/gup.h): how the
+					 * simulated kernel counts FOLL_PIN pins */
 };
 
 extern const struct opt_def machine_options[];

@@ -137,21 +137,29 @@ void pgtable_dtor(struct machine *m, pfn_t pfn)
 	mod_node_page_state(&m->node, NR_PAGETABLE, -1);
 }
 
+/* A new table page for `mm`, counted (the pagetable_*_ctor). */
+static pfn_t pgtable_new(struct mm_struct *mm)
+{
+	pfn_t pfn = pgtable_alloc(mm->m, mm);
+
+	if (pfn != PFN_NONE)
+		pgtable_ctor(mm->m, pfn);
+	return pfn;
+}
+
 /* __pud_alloc() */
 static struct pt_pud *pud_alloc(struct mm_struct *mm, unsigned long addr)
 {
 	struct pt_pud **slot = &mm->pud[pgd_index(addr)];
 	pfn_t pfn;
 
-	if (*slot)
-		return *slot;
-	pfn = pgtable_alloc(mm->m, mm);
-	if (pfn == PFN_NONE)
-		return NULL;
-	pgtable_ctor(mm->m, pfn);
-	*slot = xcalloc1(sizeof(**slot));
-	(*slot)->pfn = pfn;
-	mm->nr_puds++;
+	if (!*slot) {
+		if ((pfn = pgtable_new(mm)) == PFN_NONE)
+			return NULL;
+		*slot = xcalloc1(sizeof(**slot));
+		(*slot)->pfn = pfn;
+		mm->nr_puds++;
+	}
 	return *slot;
 }
 
@@ -161,15 +169,13 @@ static struct pt_pmd *pmd_alloc(struct mm_struct *mm, struct pt_pud *pud, unsign
 	struct pt_pmd **slot = &pud->pmd[pud_index(addr)];
 	pfn_t pfn;
 
-	if (*slot)
-		return *slot;
-	pfn = pgtable_alloc(mm->m, mm);
-	if (pfn == PFN_NONE)
-		return NULL;
-	pgtable_ctor(mm->m, pfn);
-	*slot = xcalloc1(sizeof(**slot));
-	(*slot)->pfn = pfn;
-	mm->nr_pmds++;
+	if (!*slot) {
+		if ((pfn = pgtable_new(mm)) == PFN_NONE)
+			return NULL;
+		*slot = xcalloc1(sizeof(**slot));
+		(*slot)->pfn = pfn;
+		mm->nr_pmds++;
+	}
 	return *slot;
 }
 
@@ -179,16 +185,14 @@ static struct pt_pte *pte_alloc(struct mm_struct *mm, struct pt_pmd *pmd, unsign
 	struct pt_pte **slot = &pmd->pte[pmd_index(addr)];
 	pfn_t pfn;
 
-	if (*slot)
-		return *slot;
-	pfn = pgtable_alloc(mm->m, mm);
-	if (pfn == PFN_NONE)
-		return NULL;
-	pgtable_ctor(mm->m, pfn);
-	sim_stat_inc(mm->m, SIM_PTE_PAGES_ALLOC);
-	*slot = xcalloc1(sizeof(**slot));
-	(*slot)->pfn = pfn;
-	mm->nr_ptes++;
+	if (!*slot) {
+		if ((pfn = pgtable_new(mm)) == PFN_NONE)
+			return NULL;
+		sim_stat_inc(mm->m, SIM_PTE_PAGES_ALLOC);
+		*slot = xcalloc1(sizeof(**slot));
+		(*slot)->pfn = pfn;
+		mm->nr_ptes++;
+	}
 	return *slot;
 }
 

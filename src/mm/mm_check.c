@@ -474,7 +474,7 @@ void mm_debug_check(struct machine *m)
 	char buf[4096];
 
 	m->mm_ops++;
-	if (!m->check_every || m->mm_ops % m->check_every)
+	if (!m->check_every || m->mm_ops % m->check_every || m->mm_busy)
 		return;
 	if (mm_check_msg(m, buf, sizeof(buf)))
 		SIM_BUG("mm_check after mm operation %" PRIu64 ": %s", m->mm_ops, buf);

@@ -41,6 +41,7 @@
 
 #include "mm/compaction.h"
 #include "mm/folio_lock.h"
+#include "mm/gup.h"
 #include "mm/internal.h"
 #include "mm/pagemap.h"
 #include "mm/trace.h"
@@ -63,6 +64,12 @@ const struct opt_def machine_options[] = {
 	  "memory present but never managed (firmware, kernel image, memmap: the memmap alone is "
 	  "1/64 of memory, 6g at 384g), taken from the top of the lowest zone above DMA that can "
 	  "hold it" },
+	{ "foll_pin_accounting", OPT_ENUM, MC(foll_pin_accounting), "node", 0, 0,
+	  foll_pin_accounting_names, 0,
+	  "how the simulated kernel counts pinned user pages (mm/gup.c, docs/fio.md): node = "
+	  "mod_node_page_state per pin and unpin (6.3-6.12), none = FOLL_GET references, nothing "
+	  "counted (before 6.3), nostat = FOLL_PIN without the node stat, percpu = FOLL_PIN "
+	  "counted as per-CPU events, never folded" },
 	OPT_END
 };
 
@@ -82,19 +89,6 @@ static const char *const pcp_lock_names[MAX_NR_ZONES] = {
 
 /* sysctl_lowmem_reserve_ratio[] defaults (6.12): DMA 256, DMA32 256, Normal 32. */
 static const int default_lowmem_reserve_ratio[MAX_NR_ZONES] = { 256, 256, 32, 0, 0 };
-
-SIM_PRINTF(3, 4)
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 /* ---- derived tunables ------------------------------------------------------------ */
 
@@ -385,11 +379,11 @@ static int parse_lowmem_reserve_ratio(const char *s, int out[MAX_NR_ZONES], char
 		errno = 0;
 		v = strtol(p, &end, 10);
 		if (end == p || errno || v < 0 || v > 1000000000 || (*end && *end != ' ' && *end != '\t'))
-			return fail(err, errlen, "invalid value '%s' for 'vm.lowmem_reserve_ratio' "
+			return sim_errf(err, errlen, "invalid value '%s' for 'vm.lowmem_reserve_ratio' "
 				    "(expected up to %d non-negative integers, DMA DMA32 Normal Movable "
 				    "Device)", s, MAX_NR_ZONES);
 		if (n == MAX_NR_ZONES)
-			return fail(err, errlen, "too many values in '%s' for 'vm.lowmem_reserve_ratio' "
+			return sim_errf(err, errlen, "too many values in '%s' for 'vm.lowmem_reserve_ratio' "
 				    "(at most %d)", s, MAX_NR_ZONES);
 		out[n++] = v < 1 ? 0 : (int)v;
 		p = end;
@@ -403,11 +397,11 @@ static int check_sysctl(const struct vm_sysctl *sc, int ratio[MAX_NR_ZONES], cha
 		return -1;
 	if (sc->percpu_pagelist_high_fraction &&
 	    sc->percpu_pagelist_high_fraction < MIN_PERCPU_PAGELIST_HIGH_FRACTION)
-		return fail(err, errlen, "invalid value '%" PRIu64 "' for "
+		return sim_errf(err, errlen, "invalid value '%" PRIu64 "' for "
 			    "'vm.percpu_pagelist_high_fraction' (0, or at least %d)",
 			    sc->percpu_pagelist_high_fraction, MIN_PERCPU_PAGELIST_HIGH_FRACTION);
 	if (sc->min_free_kbytes > INT32_MAX)
-		return fail(err, errlen, "invalid value '%" PRIu64 "' for 'vm.min_free_kbytes'",
+		return sim_errf(err, errlen, "invalid value '%" PRIu64 "' for 'vm.min_free_kbytes'",
 			    sc->min_free_kbytes);
 	return 0;
 }
@@ -424,17 +418,17 @@ static int parse_zones(const char *spec, uint64_t memory, uint64_t bytes[MAX_NR_
 
 	memset(bytes, 0, sizeof(uint64_t) * MAX_NR_ZONES);
 	if (!spec || !*spec)
-		return fail(err, errlen, "empty value for 'zones' (expected name:size[,...], "
+		return sim_errf(err, errlen, "empty value for 'zones' (expected name:size[,...], "
 			    "e.g. 'DMA:4g,Normal:rest')");
 	copy = strdup(spec);
 	if (!copy)
-		return fail(err, errlen, "out of memory");
+		return sim_errf(err, errlen, "out of memory");
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		char *colon = strchr(tok, ':');
 		int idx = -1;
 
 		if (!colon) {
-			fail(err, errlen, "invalid zone '%s' in 'zones' (expected name:size)", tok);
+			sim_errf(err, errlen, "invalid zone '%s' in 'zones' (expected name:size)", tok);
 			goto out;
 		}
 		*colon = '\0';
@@ -442,19 +436,19 @@ static int parse_zones(const char *spec, uint64_t memory, uint64_t bytes[MAX_NR_
 			if (strcmp(tok, zone_names[i]) == 0)
 				idx = i;
 		if (idx < 0) {
-			fail(err, errlen, "unknown zone '%s' in 'zones' (expected DMA, DMA32, Normal, "
+			sim_errf(err, errlen, "unknown zone '%s' in 'zones' (expected DMA, DMA32, Normal, "
 			     "Movable)", tok);
 			goto out;
 		}
 		if (idx <= last) {
-			fail(err, errlen, "zone '%s' out of order in 'zones' (zones go in pfn order: "
+			sim_errf(err, errlen, "zone '%s' out of order in 'zones' (zones go in pfn order: "
 			     "DMA, DMA32, Normal, Movable, each once)", tok);
 			goto out;
 		}
 		last = idx;
 		if (strcmp(colon + 1, "rest") == 0) {
 			if (rest >= 0) {
-				fail(err, errlen, "more than one 'rest' in 'zones'");
+				sim_errf(err, errlen, "more than one 'rest' in 'zones'");
 				goto out;
 			}
 			rest = idx;
@@ -463,24 +457,24 @@ static int parse_zones(const char *spec, uint64_t memory, uint64_t bytes[MAX_NR_
 		if (opt_parse_value(&size_opt, &bytes[idx], colon + 1, err, errlen))
 			goto out;
 		if (bytes[idx] % (4ULL << 20)) {
-			fail(err, errlen, "size '%s' of zone '%s' is not a multiple of 4m", colon + 1, tok);
+			sim_errf(err, errlen, "size '%s' of zone '%s' is not a multiple of 4m", colon + 1, tok);
 			goto out;
 		}
 		sum += bytes[idx];
 		if (sum > memory) {
-			fail(err, errlen, "zones add up to more than memory (%" PRIu64 " bytes)", memory);
+			sim_errf(err, errlen, "zones add up to more than memory (%" PRIu64 " bytes)", memory);
 			goto out;
 		}
 	}
 	if (rest >= 0)
 		bytes[rest] = memory - sum;
 	else if (sum != memory) {
-		fail(err, errlen, "zones add up to %" PRIu64 " bytes but memory is %" PRIu64
+		sim_errf(err, errlen, "zones add up to %" PRIu64 " bytes but memory is %" PRIu64
 		     " (give one zone the size 'rest')", sum, memory);
 		goto out;
 	}
 	if (!bytes[ZONE_DMA] && !bytes[ZONE_DMA32] && !bytes[ZONE_NORMAL]) {
-		fail(err, errlen, "zones: no memory outside ZONE_MOVABLE (the kernel needs lowmem)");
+		sim_errf(err, errlen, "zones: no memory outside ZONE_MOVABLE (the kernel needs lowmem)");
 		goto out;
 	}
 	rc = 0;
@@ -587,17 +581,17 @@ struct machine *machine_create(struct sim *sim, const struct machine_config *cfg
 	pfn_t pfn = 0;
 
 	if (cfg->nodes != 1) {
-		fail(err, errlen, "nodes=%" PRIu64 ": NUMA is not modelled, only nodes=1 is supported",
+		sim_errf(err, errlen, "nodes=%" PRIu64 ": NUMA is not modelled, only nodes=1 is supported",
 		     cfg->nodes);
 		return NULL;
 	}
 	if (cfg->memory < (4ULL << 20) || cfg->memory % (4ULL << 20) || cfg->memory > (8ULL << 40)) {
-		fail(err, errlen, "memory=%" PRIu64 ": must be a multiple of 4m between 4m and 8t",
+		sim_errf(err, errlen, "memory=%" PRIu64 ": must be a multiple of 4m between 4m and 8t",
 		     cfg->memory);
 		return NULL;
 	}
 	if (cfg->cpus < 1 || cfg->cpus != sim_ncpus(sim)) {
-		fail(err, errlen, "cpus=%" PRIu64 ": the engine was built with %u CPUs", cfg->cpus,
+		sim_errf(err, errlen, "cpus=%" PRIu64 ": the engine was built with %u CPUs", cfg->cpus,
 		     sim_ncpus(sim));
 		return NULL;
 	}
@@ -613,7 +607,7 @@ struct machine *machine_create(struct sim *sim, const struct machine_config *cfg
 		if (reserve_zone < 0 && (zone_bytes[ZONE_DMA] >> PAGE_SHIFT) > reserved_pages)
 			reserve_zone = ZONE_DMA;
 		if (reserve_zone < 0) {
-			fail(err, errlen, "reserved=%" PRIu64 ": no zone outside Movable is large enough "
+			sim_errf(err, errlen, "reserved=%" PRIu64 ": no zone outside Movable is large enough "
 			     "to hold it", cfg->reserved);
 			return NULL;
 		}
@@ -628,6 +622,7 @@ struct machine *machine_create(struct sim *sim, const struct machine_config *cfg
 	 * [policy] overrides to a temporary */
 	m->policy_copy = policy ? *policy : mm_policies[0];
 	m->policy = &m->policy_copy;
+	m->foll_pin_accounting = cfg->foll_pin_accounting;
 	m->nr_cpus = (unsigned int)cfg->cpus;
 	m->memory = cfg->memory;
 	m->nr_pfns = (pfn_t)(cfg->memory >> PAGE_SHIFT);
@@ -756,9 +751,16 @@ void machine_destroy(struct machine *m)
 	/* registered locks must leave the engine's report lists before their
 	 * memory goes */
 	mm_trace_stop(m);
-	sim_mutex_release(m->sim, &m->pcpu_drain_mutex);
-	sim_mutex_release(m->sim, &m->oom_lock);
-	sim_spin_release(m->sim, &m->node.__lruvec.lru_lock);
+	/* A run stops at its end time with tasks where they are: one may
+	 * hold or wait for any of these locks.  Abandon, not release. */
+	sim_mutex_abandon(m->sim, &m->pcpu_drain_mutex);
+	sim_mutex_abandon(m->sim, &m->oom_lock);
+	sim_spin_abandon(m->sim, &m->node.__lruvec.lru_lock);
+	/* a vmstat line is held for one atomic at a time, often across the
+	 * end of a run: the stopped holder never releases it */
+	for (int i = 0; i < VMSTAT_NR_LINES; i++)
+		if (m->vmstat_line[i].name[0])
+			sim_spin_abandon(m->sim, &m->vmstat_line[i].lock);
 	free(m->vmstat_workers);
 	memory_release_all(m);
 	shmem_release_all(m);
@@ -774,8 +776,8 @@ void machine_destroy(struct machine *m)
 
 		if (zone->per_cpu_pageset)
 			for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++)
-				sim_spin_release(m->sim, &zone->per_cpu_pageset[cpu].lock);
-		sim_spin_release(m->sim, &zone->lock);
+				sim_spin_abandon(m->sim, &zone->per_cpu_pageset[cpu].lock);
+		sim_spin_abandon(m->sim, &zone->lock);
 		free(zone->per_cpu_pageset);
 		free(zone->per_cpu_zonestats);
 	}

@@ -150,6 +150,10 @@ struct per_cpu_zonestat {
 struct per_cpu_nodestat {
 	int8_t		vm_node_stat_diff[NR_VM_NODE_STAT_ITEMS];
 	int8_t		stat_threshold;
+	/* Model-only: NR_FOLL_PIN_ACQUIRED/RELEASED as per-CPU event counts,
+	 * never folded, summed when read (the `percpu` FOLL_PIN accounting
+	 * of gup.c; 0 under every other mode). */
+	uint64_t	foll_pin_events[2];
 };
 
 struct pglist_data;
@@ -285,6 +289,26 @@ struct super_block;
 #define PB_ZONE_SHIFT		4
 #define PB_ZONE_MASK		0x70u
 
+/*
+ * Cache lines of the folded (shared) vmstat counters: zone->vm_stat[],
+ * pgdat->vm_stat[], vm_zone_stat[] and vm_node_stat[] are arrays of
+ * 8-byte atomics, 8 to a 64-byte line.  Every CPU's fold writes them, so
+ * vmstat.c treats each line as a contended resource: a spinlock held for
+ * the one atomic (CPUs folding into the same line at the same time queue
+ * and spin, as the line's ping-pong makes them wait).  Registered lazily,
+ * at the first fold into the line in task context, so locks.csv lists
+ * only lines that were used.
+ */
+#define VMSTAT_LINE_ITEMS	8
+#define VMSTAT_ZONE_LINES	((NR_VM_ZONE_STAT_ITEMS + VMSTAT_LINE_ITEMS - 1) / VMSTAT_LINE_ITEMS)
+#define VMSTAT_NODE_LINES	((NR_VM_NODE_STAT_ITEMS + VMSTAT_LINE_ITEMS - 1) / VMSTAT_LINE_ITEMS)
+#define VMSTAT_NR_LINES		((MAX_NR_ZONES + 1) * VMSTAT_ZONE_LINES + 2 * VMSTAT_NODE_LINES)
+
+struct vmstat_line {
+	struct sim_spinlock lock;
+	char		name[48];	/* "" until registered */
+};
+
 struct machine {
 	struct sim	*sim;
 	unsigned int	nr_cpus;
@@ -335,6 +359,16 @@ struct machine {
 	int64_t		vm_node_stat[NR_VM_NODE_STAT_ITEMS];
 	uint64_t	*vm_event_states;	/* [nr_cpus][NR_VM_EVENT_ITEMS] */
 	uint64_t	sim_stat[NR_SIM_STAT_ITEMS];
+	struct vmstat_line vmstat_line[VMSTAT_NR_LINES];	/* see VMSTAT_LINE_ITEMS */
+
+	/* GUP (gup.c): the kernel's FOLL_PIN accounting (machine_config) and
+	 * model-only counts for reports (pages, i.e. refs, not calls). */
+	int		foll_pin_accounting;	/* enum foll_pin_accounting (gup.h) */
+	uint64_t	gup_pinned;		/* refs taken with FOLL_PIN */
+	uint64_t	gup_unpinned;		/* FOLL_PIN refs dropped */
+	uint64_t	gup_got;		/* refs taken with FOLL_GET */
+	uint64_t	gup_put;		/* FOLL_GET refs dropped */
+	uint64_t	gup_stat_folds;		/* NR_FOLL_PIN_* updates that folded */
 
 	/* The slow path's model-only helpers (docs/slowpath.md):
 	 * the step trace (mm/trace.c, NULL when off), the capture controls
@@ -354,6 +388,9 @@ struct machine {
 
 	bool		charging;		/* false while booting: no CPU time charged */
 	uint64_t	mm_ops;			/* public mm operations (debug checks) */
+	unsigned int	mm_busy;		/* allocations/frees in flight: a task inside one
+						 * may sit at a sync point (a lock) with its
+						 * lists half-updated, so mm_check waits */
 	uint64_t	check_every;		/* SIM_DEBUG>=3: mm_check every N ops (0 = never) */
 	size_t		footprint;		/* bytes the machine allocated */
 };

@@ -1894,6 +1894,7 @@ pfn_t __alloc_pages(struct machine *m, gfp_t gfp, unsigned int order, struct all
 	info->fast_path = info->slow_path = false;
 	if (order > MAX_PAGE_ORDER)
 		return PFN_NONE;
+	m->mm_busy++;		/* mm_check waits for the end (mmzone.h) */
 
 	prepare_alloc_pages(m, gfp, order, &ac, &alloc_flags);
 	alloc_flags |= alloc_flags_nofragment(m, ac.no_zone ? NULL : m->zonelist[ac.preferred_zoneref],
@@ -1915,6 +1916,7 @@ out:
 		info->zone = zone_idx(page_zone(m, pfn));
 		mm_trace(m, "__alloc_pages order=%u -> pfn %u (%s)", order, pfn, zone_names[info->zone]);
 	}
+	m->mm_busy--;
 	mm_op_done(m);
 	return pfn;
 }
@@ -2106,7 +2108,9 @@ void __free_pages(struct machine *m, pfn_t pfn, unsigned int order)
 		mm_op_done(m);
 		return;
 	}
+	m->mm_busy++;
 	free_unref_page(m, pfn, order);
+	m->mm_busy--;
 	mm_op_done(m);
 }
 

@@ -111,6 +111,7 @@ static void read_pages(struct machine *m, struct inode *inode, struct ra_folio *
 {
 	struct ra_wait w = { 0 };
 	uint64_t run_start = 0, run_bytes = 0;
+	unsigned int bios = 0;
 
 	sim_waitq_init(&w.q, "folio_wait_locked");
 	for (unsigned int i = 0; i <= n; i++) {
@@ -124,6 +125,7 @@ static void read_pages(struct machine *m, struct inode *inode, struct ra_folio *
 		if (run_bytes && (i == n || dev != run_start + run_bytes ||
 				  run_bytes + bytes > RA_MAX_BIO_BYTES)) {
 			w.pending++;
+			bios++;
 			mm_charge(m, COST_submit_bio, 1);
 			count_vm_events(m, PGPGIN, run_bytes >> 9);
 			bdev_submit(m->sim, inode->i_sb->bdev, BIO_READ, run_start, run_bytes, ra_end_io, &w);
@@ -135,10 +137,12 @@ static void read_pages(struct machine *m, struct inode *inode, struct ra_folio *
 			run_bytes += bytes;
 		}
 	}
-	if (w.pending) {
+	if (bios) {
 		sim_path_push(m->sim, "folio_wait_locked");
 		WB_WAIT_EVENT(m->sim, &w.q, w.pending == 0);
 		sim_path_pop(m->sim);
+		/* the completions' interrupt work, charged to the reader it wakes */
+		mm_charge(m, COST_blk_mq_complete_irq, bios);
 	}
 	for (unsigned int i = 0; i < n; i++) {
 		if (filemap_add_folio(m, inode->i_mapping, f[i].pfn, f[i].index) == 0) {

@@ -29,6 +29,9 @@
  * shared atomics per fold (the zone/node counter and the global one),
  * one remote per-CPU read per CPU for snapshot reads.  This is what the
  * O_DIRECT pin-accounting case (mod_node_page_state per pin) measures.
+ * A shared atomic is made on a contended cache line (vmstat_line_atomic):
+ * CPUs folding into the same 8-counter line at once serialise and spin,
+ * so folds cost more the more CPUs fold at the same time.
  *
  * Renderers print /proc/vmstat, buddyinfo, pagetypeinfo, zoneinfo and
  * meminfo byte for byte in the 6.18 layout (fixtures in
@@ -106,23 +109,94 @@ unsigned long zone_numa_event_state(const struct zone *zone, enum numa_stat_item
 
 /* ---- state counters: folds ------------------------------------------------------- */
 
+/*
+ * One atomic RMW on a line of shared counters (see VMSTAT_LINE_ITEMS in
+ * mmzone.h): in task context the line is a spinlock held for the
+ * atomic_shared cost, so CPUs folding into one line at the same time
+ * queue and spin (the waiter also pays spin_handoff when the line comes
+ * to it) and the cost of a fold grows with the number of CPUs folding.
+ * Engine context (unit tests, callbacks) and booting only charge.
+ * Simplification: item i sits on line i / 8 (the kernel's arrays are
+ * not 64-byte aligned inside their structs, so real boundaries may be
+ * shifted); one line per group of 8 counters for every zone and node.
+ */
+static void vmstat_line_atomic(struct machine *m, unsigned int line, const char *array,
+			       unsigned int first_item)
+{
+	struct vmstat_line *l = &m->vmstat_line[line];
+
+	if (!m->charging)
+		return;
+	if (!sim_current(m->sim)) {
+		mm_charge(m, COST_atomic_shared, 1);
+		return;
+	}
+	if (!l->name[0]) {
+		snprintf(l->name, sizeof(l->name), "%s[%u..%u]", array, first_item,
+			 first_item + VMSTAT_LINE_ITEMS - 1);
+		sim_spin_init(m->sim, &l->lock, l->name);
+	}
+	sim_spin_lock(m->sim, &l->lock);
+	mm_charge(m, COST_atomic_shared, 1);
+	sim_spin_unlock(m->sim, &l->lock);
+}
+
+static const char *const zone_line_arrays[MAX_NR_ZONES] = {
+	"zone DMA vm_stat", "zone DMA32 vm_stat", "zone Normal vm_stat", "zone Movable vm_stat",
+	"zone Device vm_stat"
+};
+
+/* atomic_long_add(x, &zone->vm_stat[item]) */
+static void zone_stat_atomic_add(struct zone *zone, enum zone_stat_item item, long x)
+{
+	unsigned int k = item / VMSTAT_LINE_ITEMS;
+
+	zone->vm_stat[item] += x;
+	vmstat_line_atomic(zone->machine, zone->idx * VMSTAT_ZONE_LINES + k,
+			   zone_line_arrays[zone->idx], k * VMSTAT_LINE_ITEMS);
+}
+
+/* atomic_long_add(x, &vm_zone_stat[item]) */
+static void global_zone_stat_atomic_add(struct machine *m, enum zone_stat_item item, long x)
+{
+	unsigned int k = item / VMSTAT_LINE_ITEMS;
+
+	m->vm_zone_stat[item] += x;
+	vmstat_line_atomic(m, MAX_NR_ZONES * VMSTAT_ZONE_LINES + k, "vm_zone_stat",
+			   k * VMSTAT_LINE_ITEMS);
+}
+
+/* atomic_long_add(x, &pgdat->vm_stat[item]) */
+static void node_stat_atomic_add(struct pglist_data *pgdat, enum node_stat_item item, long x)
+{
+	unsigned int k = item / VMSTAT_LINE_ITEMS;
+
+	pgdat->vm_stat[item] += x;
+	vmstat_line_atomic(pgdat->machine, (MAX_NR_ZONES + 1) * VMSTAT_ZONE_LINES + k,
+			   "pgdat->vm_stat", k * VMSTAT_LINE_ITEMS);
+}
+
+/* atomic_long_add(x, &vm_node_stat[item]) */
+static void global_node_stat_atomic_add(struct machine *m, enum node_stat_item item, long x)
+{
+	unsigned int k = item / VMSTAT_LINE_ITEMS;
+
+	m->vm_node_stat[item] += x;
+	vmstat_line_atomic(m, (MAX_NR_ZONES + 1) * VMSTAT_ZONE_LINES + VMSTAT_NODE_LINES + k,
+			   "vm_node_stat", k * VMSTAT_LINE_ITEMS);
+}
+
 /* zone_page_state_add(): the two shared atomics of a fold. */
 static void zone_page_state_add(long x, struct zone *zone, enum zone_stat_item item)
 {
-	struct machine *m = zone->machine;
-
-	zone->vm_stat[item] += x;
-	m->vm_zone_stat[item] += x;
-	mm_charge(m, COST_atomic_shared, 2);
+	zone_stat_atomic_add(zone, item, x);
+	global_zone_stat_atomic_add(zone->machine, item, x);
 }
 
 static void node_page_state_add(long x, struct pglist_data *pgdat, enum node_stat_item item)
 {
-	struct machine *m = pgdat->machine;
-
-	pgdat->vm_stat[item] += x;
-	m->vm_node_stat[item] += x;
-	mm_charge(m, COST_atomic_shared, 2);
+	node_stat_atomic_add(pgdat, item, x);
+	global_node_stat_atomic_add(pgdat->machine, item, x);
 }
 
 /*
@@ -271,20 +345,38 @@ unsigned long zone_page_state_snapshot(const struct zone *zone, enum zone_stat_i
 	return clamp0(zone_page_state_exact(zone, item));
 }
 
+/*
+ * The `percpu` FOLL_PIN accounting (gup.c) keeps NR_FOLL_PIN_ACQUIRED and
+ * NR_FOLL_PIN_RELEASED as per-CPU event counts that are never folded:
+ * every read of the two items sums them, as /proc/vmstat sums vm_event
+ * counters (0 under the other modes).
+ */
+static int64_t node_stat_events(const struct pglist_data *pgdat, enum node_stat_item item)
+{
+	int64_t sum = 0;
+
+	if ((item != NR_FOLL_PIN_ACQUIRED && item != NR_FOLL_PIN_RELEASED) || !pgdat->per_cpu_nodestats)
+		return 0;
+	for (unsigned int cpu = 0; cpu < pgdat->machine->nr_cpus; cpu++)
+		sum += (int64_t)pgdat->per_cpu_nodestats[cpu].foll_pin_events[item - NR_FOLL_PIN_ACQUIRED];
+	return sum;
+}
+
 unsigned long node_page_state(const struct pglist_data *pgdat, enum node_stat_item item)
 {
-	return clamp0(pgdat->vm_stat[item]);
+	return clamp0(pgdat->vm_stat[item] + node_stat_events(pgdat, item));
 }
 
 unsigned long node_page_state_pages(const struct pglist_data *pgdat, enum node_stat_item item)
 {
-	return clamp0(pgdat->vm_stat[item]);	/* byte items are stored in pages */
+	/* byte items are stored in pages */
+	return clamp0(pgdat->vm_stat[item] + node_stat_events(pgdat, item));
 }
 
 long node_page_state_exact(const struct pglist_data *pgdat, enum node_stat_item item)
 {
 	const struct machine *m = pgdat->machine;
-	int64_t x = pgdat->vm_stat[item];
+	int64_t x = pgdat->vm_stat[item] + node_stat_events(pgdat, item);
 
 	for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++)
 		x += pgdat->per_cpu_nodestats[cpu].vm_node_stat_diff[item];
@@ -293,13 +385,8 @@ long node_page_state_exact(const struct pglist_data *pgdat, enum node_stat_item 
 
 unsigned long node_page_state_snapshot(const struct pglist_data *pgdat, enum node_stat_item item)
 {
-	const struct machine *m = pgdat->machine;
-	int64_t x = pgdat->vm_stat[item];
-
-	for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++)
-		x += pgdat->per_cpu_nodestats[cpu].vm_node_stat_diff[item];
-	mm_charge(pgdat->machine, COST_percpu_read_remote, m->nr_cpus);
-	return clamp0(x);
+	mm_charge(pgdat->machine, COST_percpu_read_remote, pgdat->machine->nr_cpus);
+	return clamp0(node_page_state_exact(pgdat, item));
 }
 
 unsigned long global_zone_page_state(const struct machine *m, enum zone_stat_item item)
@@ -309,12 +396,12 @@ unsigned long global_zone_page_state(const struct machine *m, enum zone_stat_ite
 
 unsigned long global_node_page_state(const struct machine *m, enum node_stat_item item)
 {
-	return clamp0(m->vm_node_stat[item]);
+	return clamp0(m->vm_node_stat[item] + node_stat_events(&m->node, item));
 }
 
 unsigned long global_node_page_state_pages(const struct machine *m, enum node_stat_item item)
 {
-	return clamp0(m->vm_node_stat[item]);
+	return clamp0(m->vm_node_stat[item] + node_stat_events(&m->node, item));
 }
 
 /* ---- thresholds (spec §10.3) ---------------------------------------------------------- */
@@ -424,10 +511,9 @@ bool refresh_cpu_vm_stats(struct machine *m, unsigned int cpu, bool do_pagesets)
 			if (!v)
 				continue;
 			pz->vm_stat_diff[i] = 0;
-			zone->vm_stat[i] += v;
-			global_zone_diff[i] += v;
 			mm_charge(m, COST_percpu_cmpxchg, 1);
-			mm_charge(m, COST_atomic_shared, 1);
+			zone_stat_atomic_add(zone, (enum zone_stat_item)i, v);
+			global_zone_diff[i] += v;
 		}
 		if (do_pagesets && decay_pcp_high(m, zone, &zone->per_cpu_pageset[cpu]))
 			changed = true;
@@ -440,23 +526,20 @@ bool refresh_cpu_vm_stats(struct machine *m, unsigned int cpu, bool do_pagesets)
 		if (!v)
 			continue;
 		pn->vm_node_stat_diff[i] = 0;
-		pgdat->vm_stat[i] += v;
-		global_node_diff[i] += v;
 		mm_charge(m, COST_percpu_cmpxchg, 1);
-		mm_charge(m, COST_atomic_shared, 1);
+		node_stat_atomic_add(pgdat, (enum node_stat_item)i, v);
+		global_node_diff[i] += v;
 	}
 
 	/* fold_diff() */
 	for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
 		if (global_zone_diff[i]) {
-			m->vm_zone_stat[i] += global_zone_diff[i];
-			mm_charge(m, COST_atomic_shared, 1);
+			global_zone_stat_atomic_add(m, (enum zone_stat_item)i, (long)global_zone_diff[i]);
 			changed = true;
 		}
 	for (int i = 0; i < NR_VM_NODE_STAT_ITEMS; i++)
 		if (global_node_diff[i]) {
-			m->vm_node_stat[i] += global_node_diff[i];
-			mm_charge(m, COST_atomic_shared, 1);
+			global_node_stat_atomic_add(m, (enum node_stat_item)i, (long)global_node_diff[i]);
 			changed = true;
 		}
 	return changed;

@@ -31,22 +31,10 @@
 #include <jansson.h>
 
 #include "report/result.h"
+#include "sim/debug.h"
 
 #define SCHEMA		"slowpath-result/1"
 #define JSON_FLAGS	(JSON_INDENT(2) | JSON_REAL_PRECISION(15))
-
-__attribute__((format(printf, 3, 4)))
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 static void *xrealloc(void *p, size_t n)
 {
@@ -302,7 +290,7 @@ static int write_json(const char *dir, const char *name, json_t *root, char *err
 	if (json_dumpf(root, rf.f, JSON_FLAGS) != 0 || fputc('\n', rf.f) == EOF) {
 		json_decref(root);
 		rpt_file_abort(&rf);
-		return fail(err, errlen, "%s/%s: cannot write JSON", dir, name);
+		return sim_errf(err, errlen, "%s/%s: cannot write JSON", dir, name);
 	}
 	json_decref(root);
 	return rpt_file_commit(&rf, err, errlen);
@@ -377,7 +365,7 @@ int rpt_result_write_aggregate(const char *dir, const struct rpt_result *it, uns
 	int rc;
 
 	if (n == 0)
-		return fail(err, errlen, "%s: no iterations to aggregate", dir);
+		return sim_errf(err, errlen, "%s: no iterations to aggregate", dir);
 	buf = xrealloc(NULL, n * sizeof(*buf));
 	for (unsigned int k = 0; k < n; k++) {
 		wall += it[k].wall_seconds;
@@ -457,7 +445,7 @@ int rpt_file_open(struct rpt_file *rf, const char *dir, const char *name, char *
 	if (!rf->f) {
 		int e = errno;
 
-		fail(err, errlen, "%s: %s", rf->tmp_path, strerror(e));
+		sim_errf(err, errlen, "%s: %s", rf->tmp_path, strerror(e));
 		free(rf->final_path);
 		free(rf->tmp_path);
 		rf->final_path = rf->tmp_path = NULL;
@@ -472,10 +460,10 @@ int rpt_file_commit(struct rpt_file *rf, char *err, size_t errlen)
 	bool bad = ferror(rf->f) != 0;
 
 	if (fclose(rf->f) != 0 || bad) {
-		rc = fail(err, errlen, "%s: %s", rf->tmp_path, bad ? "write error" : strerror(errno));
+		rc = sim_errf(err, errlen, "%s: %s", rf->tmp_path, bad ? "write error" : strerror(errno));
 		unlink(rf->tmp_path);
 	} else if (rename(rf->tmp_path, rf->final_path) != 0) {
-		rc = fail(err, errlen, "%s: cannot rename to '%s': %s", rf->tmp_path, rf->final_path,
+		rc = sim_errf(err, errlen, "%s: cannot rename to '%s': %s", rf->tmp_path, rf->final_path,
 			  strerror(errno));
 		unlink(rf->tmp_path);
 	}
@@ -502,7 +490,7 @@ int rpt_mkdir_p(const char *dir, char *err, size_t errlen)
 	struct stat st;
 
 	if (!*dir)
-		return fail(err, errlen, "empty directory name");
+		return sim_errf(err, errlen, "empty directory name");
 	p = xstrdup(dir);
 
 	for (char *s = p + 1; ; s++) {
@@ -512,7 +500,7 @@ int rpt_mkdir_p(const char *dir, char *err, size_t errlen)
 			continue;
 		*s = '\0';
 		if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-			fail(err, errlen, "%s: %s", p, strerror(errno));
+			sim_errf(err, errlen, "%s: %s", p, strerror(errno));
 			free(p);
 			return -1;
 		}
@@ -522,7 +510,7 @@ int rpt_mkdir_p(const char *dir, char *err, size_t errlen)
 	}
 	free(p);
 	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-		return fail(err, errlen, "%s: not a directory", dir);
+		return sim_errf(err, errlen, "%s: not a directory", dir);
 	return 0;
 }
 

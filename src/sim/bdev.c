@@ -326,8 +326,8 @@ static void bio_complete_event(struct sim *sim, void *arg)
 	end(sim, end_arg, 0);
 }
 
-void bdev_submit(struct sim *sim, struct bdev *b, enum bio_op op,
-		 uint64_t offset, uint64_t len, bio_end_fn end, void *arg)
+sim_time_t bdev_submit(struct sim *sim, struct bdev *b, enum bio_op op,
+		       uint64_t offset, uint64_t len, bio_end_fn end, void *arg)
 {
 	sim_time_t done;
 	struct bio_req *r;
@@ -340,7 +340,7 @@ void bdev_submit(struct sim *sim, struct bdev *b, enum bio_op op,
 	else
 		SIM_BUG("%s: bad bio op %d", b->name, (int)op);
 	if (!end)
-		return;
+		return done;
 	r = sim->bio_free;
 	if (r)
 		sim->bio_free = r->next;
@@ -349,6 +349,7 @@ void bdev_submit(struct sim *sim, struct bdev *b, enum bio_op op,
 	r->end = end;
 	r->arg = arg;
 	sim_evq_push(&sim->evq, done, bio_complete_event, r);
+	return done;
 }
 
 static void bio_wait_end(struct sim *sim, void *arg, int error)

@@ -44,14 +44,18 @@ struct bdev;
  * bug here: check user input with bdev_config_check first. */
 struct bdev *bdev_create(struct sim *sim, const struct bdev_config *cfg);
 const char *bdev_name(const struct bdev *b);
-/* Capacity in bytes (cfg.size_bytes; 0 = unchecked). */
+/* Capacity in bytes (0: unchecked). */
 uint64_t bdev_size(const struct bdev *b);
 
 typedef void (*bio_end_fn)(struct sim *sim, void *arg, int error);
 
-/* Asynchronous submit: `end` runs in engine context at completion. */
-void bdev_submit(struct sim *sim, struct bdev *b, enum bio_op op,
-		 uint64_t offset, uint64_t len, bio_end_fn end, void *arg);
+/* Asynchronous submit: `end` runs in engine context at completion.
+ * Returns the completion time (fixed at submission: the limiter and the
+ * latency draw decide it), so a submitter that busy-polls for the
+ * completion (io_uring IOPOLL) can charge the polling without stepping
+ * through it; callers that sleep ignore it. */
+sim_time_t bdev_submit(struct sim *sim, struct bdev *b, enum bio_op op,
+		       uint64_t offset, uint64_t len, bio_end_fn end, void *arg);
 /* Submit and block the current task until completion (task context). */
 int bdev_io_wait(struct sim *sim, struct bdev *b, enum bio_op op,
 		 uint64_t offset, uint64_t len);

@@ -16,3 +16,15 @@ void sim_bug(const char *file, int line, const char *fmt, ...)
 	fputc('\n', stderr);
 	abort();
 }
+
+int sim_errf(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}

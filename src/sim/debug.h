@@ -16,6 +16,8 @@
 #ifndef SLOWPATH_SIM_DEBUG_H
 #define SLOWPATH_SIM_DEBUG_H
 
+#include <stddef.h>
+
 #ifndef SIM_DEBUG
 #define SIM_DEBUG 1
 #endif
@@ -34,6 +36,11 @@
 
 SIM_NORETURN SIM_PRINTF(3, 4)
 void sim_bug(const char *file, int line, const char *fmt, ...);
+
+/* Format a user-facing error message into err[errlen] (when err is not
+ * NULL) and return -1, for "return sim_errf(err, len, ...)". */
+SIM_PRINTF(3, 4)
+int sim_errf(char *err, size_t errlen, const char *fmt, ...);
 
 #define SIM_BUG(...) sim_bug(__FILE__, __LINE__, __VA_ARGS__)
 

@@ -108,8 +108,6 @@ uint64_t sim_run(struct sim *sim, sim_time_t until)
 
 	if (sim->current || sim->running)
 		SIM_BUG("sim_run called from inside the simulation");
-	if (sim->teardown)
-		SIM_BUG("sim_run after sim_teardown");
 	sim->running = true;
 	sim->stop = false;
 	sim->run_until = until;
@@ -130,11 +128,6 @@ uint64_t sim_run(struct sim *sim, sim_time_t until)
 	sim->running = false;
 	sim->run_until = SIM_TIME_NEVER;
 	return sim->events - start;
-}
-
-void sim_teardown(struct sim *sim)
-{
-	sim->teardown = true;
 }
 
 void sim_stop(struct sim *sim)

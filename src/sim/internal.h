@@ -115,7 +115,6 @@ struct sim {
 	sim_time_t	run_until;	/* `until` of the sim_run in progress */
 	bool		stop;
 	bool		running;	/* inside sim_run */
-	bool		teardown;	/* sim_teardown(): no task runs again */
 	uint64_t	events;		/* events run */
 	uint64_t	cur_seq;	/* seq of the event being run */
 	uint64_t	fast_syncs;	/* sim_sync calls that advanced the clock without an event */

@@ -94,8 +94,18 @@ void sim_spin_init(struct sim *sim, struct sim_spinlock *l, const char *name)
 
 void sim_spin_release(struct sim *sim, struct sim_spinlock *l)
 {
-	if ((l->owner || l->waiters.head) && !sim->teardown)
+	if (l->owner || l->waiters.head)
 		SIM_BUG("releasing spinlock %s while in use", l->name);
+	UNREGISTER(sim, spin_head, spin_tail, struct sim_spinlock, l);
+}
+
+void sim_spin_abandon(struct sim *sim, struct sim_spinlock *l)
+{
+	if (sim->running)
+		SIM_BUG("abandoning spinlock %s inside sim_run", l->name);
+	/* the stopped owner and waiters never run again: forget them */
+	l->owner = 0;
+	l->waiters.head = l->waiters.tail = 0;
 	UNREGISTER(sim, spin_head, spin_tail, struct sim_spinlock, l);
 }
 
@@ -181,8 +191,17 @@ void sim_mutex_init(struct sim *sim, struct sim_mutex *m, const char *name)
 
 void sim_mutex_release(struct sim *sim, struct sim_mutex *m)
 {
-	if ((m->owner || m->waiters.head) && !sim->teardown)
+	if (m->owner || m->waiters.head)
 		SIM_BUG("releasing mutex %s while in use", m->name);
+	UNREGISTER(sim, mutex_head, mutex_tail, struct sim_mutex, m);
+}
+
+void sim_mutex_abandon(struct sim *sim, struct sim_mutex *m)
+{
+	if (sim->running)
+		SIM_BUG("abandoning mutex %s inside sim_run", m->name);
+	m->owner = 0;
+	m->waiters.head = m->waiters.tail = 0;
 	UNREGISTER(sim, mutex_head, mutex_tail, struct sim_mutex, m);
 }
 
@@ -258,7 +277,7 @@ void sim_rwsem_init(struct sim *sim, struct sim_rwsem *s, const char *name)
 
 void sim_rwsem_release(struct sim *sim, struct sim_rwsem *s)
 {
-	if ((s->readers || s->writer || s->waiters.head) && !sim->teardown)
+	if (s->readers || s->writer || s->waiters.head)
 		SIM_BUG("releasing rwsem %s while in use", s->name);
 	UNREGISTER(sim, rwsem_head, rwsem_tail, struct sim_rwsem, s);
 }

@@ -30,21 +30,6 @@ __extension__ typedef unsigned __int128 u128;
 
 #define MAX_FRAC_DIGITS	18
 
-SIM_PRINTF(3, 4)
-static int fail(char *err, size_t errlen, const char *fmt, ...);
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
 /*
  * A non-negative decimal "123", "1.5", ".25", "7." as whole + num/10^digits.
  * Returns a pointer past the number, or NULL when there is no number or a
@@ -268,7 +253,7 @@ static int check_range(const struct opt_def *opt, uint64_t v, const char *what,
 	if (!bad)
 		return 0;
 	opt_format_range(opt, range, sizeof(range));
-	return fail(err, errlen, "%s '%s' for '%s' is out of range (%s)", what, value, opt->key, range);
+	return sim_errf(err, errlen, "%s '%s' for '%s' is out of range (%s)", what, value, opt->key, range);
 }
 
 /* ---- parsers per type -------------------------------------------------------- */
@@ -288,7 +273,7 @@ static int parse_bool(const struct opt_def *opt, const char *v, bool *out, char 
 			return 0;
 		}
 	}
-	return fail(err, errlen, "invalid boolean '%s' for '%s' (use 1/0, true/false, yes/no or on/off)",
+	return sim_errf(err, errlen, "invalid boolean '%s' for '%s' (use 1/0, true/false, yes/no or on/off)",
 		    v, opt->key);
 }
 
@@ -319,23 +304,23 @@ static int parse_integer(const struct opt_def *opt, const char *v, uint64_t *out
 		else
 			goto bad;
 		if (mag > (UINT64_MAX - d) / (unsigned int)base)
-			return fail(err, errlen, "number '%s' for '%s' is too large", v, opt->key);
+			return sim_errf(err, errlen, "number '%s' for '%s' is too large", v, opt->key);
 		mag = mag * (unsigned int)base + d;
 	}
 	if (opt->type == OPT_INT) {
 		if (neg ? mag > (uint64_t)INT64_MAX + 1 : mag > (uint64_t)INT64_MAX)
-			return fail(err, errlen, "number '%s' for '%s' is too large", v, opt->key);
+			return sim_errf(err, errlen, "number '%s' for '%s' is too large", v, opt->key);
 		*out = neg ? (uint64_t)(-(int64_t)(mag - 1) - 1) : mag;
 	} else if (opt->type == OPT_U32 && mag > UINT32_MAX) {
-		return fail(err, errlen, "number '%s' for '%s' is too large", v, opt->key);
+		return sim_errf(err, errlen, "number '%s' for '%s' is too large", v, opt->key);
 	} else {
 		*out = mag;
 	}
 	return check_range(opt, *out, "number", v, err, errlen);
 bad:
 	if (*v == '-' && opt->type != OPT_INT)
-		return fail(err, errlen, "number '%s' for '%s' must not be negative", v, opt->key);
-	return fail(err, errlen, "invalid number '%s' for '%s' (expected a decimal or 0x hexadecimal integer)",
+		return sim_errf(err, errlen, "number '%s' for '%s' must not be negative", v, opt->key);
+	return sim_errf(err, errlen, "invalid number '%s' for '%s' (expected a decimal or 0x hexadecimal integer)",
 		    v, opt->key);
 }
 
@@ -349,7 +334,7 @@ static int parse_scaled(const struct opt_def *opt, const char *v, uint64_t *out,
 	const char *unit = opt->type == OPT_SIZE ? "bytes" : "nanoseconds";
 
 	if (*v == '-')
-		return fail(err, errlen, "%s '%s' for '%s' must not be negative", what, v, opt->key);
+		return sim_errf(err, errlen, "%s '%s' for '%s' must not be negative", what, v, opt->key);
 	if (!end)
 		goto bad;
 	if (opt->type == OPT_SIZE)
@@ -359,19 +344,19 @@ static int parse_scaled(const struct opt_def *opt, const char *v, uint64_t *out,
 	if (!mult)
 		goto bad;
 	if (overflow)
-		return fail(err, errlen, "%s '%s' for '%s' is too large or too precise", what, v, opt->key);
+		return sim_errf(err, errlen, "%s '%s' for '%s' is too large or too precise", what, v, opt->key);
 	switch (scale_decimal(&d, mult, out)) {
 	case -1:
-		return fail(err, errlen, "%s '%s' for '%s' is not a whole number of %s", what, v, opt->key, unit);
+		return sim_errf(err, errlen, "%s '%s' for '%s' is not a whole number of %s", what, v, opt->key, unit);
 	case -2:
-		return fail(err, errlen, "%s '%s' for '%s' is too large", what, v, opt->key);
+		return sim_errf(err, errlen, "%s '%s' for '%s' is too large", what, v, opt->key);
 	}
 	return check_range(opt, *out, what, v, err, errlen);
 bad:
 	if (opt->type == OPT_SIZE)
-		return fail(err, errlen, "invalid size '%s' for '%s' (expected a number with an optional "
+		return sim_errf(err, errlen, "invalid size '%s' for '%s' (expected a number with an optional "
 			    "k, m, g or t suffix)", v, opt->key);
-	return fail(err, errlen, "invalid time '%s' for '%s' (expected a number with an optional "
+	return sim_errf(err, errlen, "invalid time '%s' for '%s' (expected a number with an optional "
 		    "ns, us, ms, s, m or h suffix)", v, opt->key);
 }
 
@@ -384,21 +369,21 @@ static int parse_percent(const struct opt_def *opt, const char *v, uint64_t *out
 	int rc;
 
 	if (*v == '-')
-		return fail(err, errlen, "percentage '%s' for '%s' must not be negative", v, opt->key);
+		return sim_errf(err, errlen, "percentage '%s' for '%s' must not be negative", v, opt->key);
 	if (!end || (*end && strcmp(end, "%") != 0))
-		return fail(err, errlen, "invalid percentage '%s' for '%s' (expected '25%%' or a fraction "
+		return sim_errf(err, errlen, "invalid percentage '%s' for '%s' (expected '25%%' or a fraction "
 			    "such as 0.25)", v, opt->key);
 	pct = *end == '%';
 	if (!pct && (d.whole > 1 || (d.whole == 1 && d.frac)))
-		return fail(err, errlen, "percentage '%s' for '%s' is ambiguous: write '%s%%', or a "
+		return sim_errf(err, errlen, "percentage '%s' for '%s' is ambiguous: write '%s%%', or a "
 			    "fraction not above 1", v, opt->key, v);
 	if (overflow)
-		return fail(err, errlen, "percentage '%s' for '%s' is too large or too precise", v, opt->key);
+		return sim_errf(err, errlen, "percentage '%s' for '%s' is too large or too precise", v, opt->key);
 	rc = scale_decimal(&d, pct ? 10000 : 1000000, out);
 	if (rc == -1)
-		return fail(err, errlen, "percentage '%s' for '%s' is finer than 0.0001%%", v, opt->key);
+		return sim_errf(err, errlen, "percentage '%s' for '%s' is finer than 0.0001%%", v, opt->key);
 	if (rc == -2)
-		return fail(err, errlen, "percentage '%s' for '%s' is too large", v, opt->key);
+		return sim_errf(err, errlen, "percentage '%s' for '%s' is too large", v, opt->key);
 	return check_range(opt, *out, "percentage", v, err, errlen);
 }
 
@@ -416,7 +401,7 @@ static int parse_enum(const struct opt_def *opt, const char *v, int *out, char *
 	for (int i = 0; opt->enum_names && opt->enum_names[i] && used < sizeof(list); i++)
 		used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s", i ? ", " : "",
 					 opt->enum_names[i]);
-	return fail(err, errlen, "invalid value '%s' for '%s' (expected one of: %s)", v, opt->key, list);
+	return sim_errf(err, errlen, "invalid value '%s' for '%s' (expected one of: %s)", v, opt->key, list);
 }
 
 int opt_parse_value(const struct opt_def *opt, void *base, const char *value,
@@ -427,7 +412,7 @@ int opt_parse_value(const struct opt_def *opt, void *base, const char *value,
 	int rc;
 
 	if (opt->type != OPT_STRING && !*value)
-		return fail(err, errlen, "empty value for '%s'", opt->key);
+		return sim_errf(err, errlen, "empty value for '%s'", opt->key);
 	switch (opt->type) {
 	case OPT_BOOL: {
 		bool b = false;
@@ -451,7 +436,7 @@ int opt_parse_value(const struct opt_def *opt, void *base, const char *value,
 		break;
 	case OPT_COST:
 		if (cost_parse_ns(value, &u))
-			return fail(err, errlen, "invalid cost '%s' for '%s' (expected nanoseconds, a "
+			return sim_errf(err, errlen, "invalid cost '%s' for '%s' (expected nanoseconds, a "
 				    "decimal with at most 3 fraction digits)", value, opt->key);
 		rc = check_range(opt, u, "cost", value, err, errlen);
 		break;
@@ -467,13 +452,13 @@ int opt_parse_value(const struct opt_def *opt, void *base, const char *value,
 		char *copy = strdup(value);
 
 		if (!copy)
-			return fail(err, errlen, "out of memory");
+			return sim_errf(err, errlen, "out of memory");
 		free(*(char **)f);
 		*(char **)f = copy;
 		return 0;
 	}
 	default:
-		return fail(err, errlen, "option '%s' has an unknown type", opt->key);
+		return sim_errf(err, errlen, "option '%s' has an unknown type", opt->key);
 	}
 	if (rc)
 		return -1;

@@ -77,13 +77,6 @@ void sim_destroy(struct sim *sim);
  */
 uint64_t sim_run(struct sim *sim, sim_time_t until);
 void sim_stop(struct sim *sim);
-/*
- * The run is over and no task will run again: from now on a lock may be
- * released (sim_*_release) while a suspended task still holds or waits for
- * it, so objects embedding locks can be freed whatever state a run ended
- * in.  Call before tearing the model down; sim_run must not be called after.
- */
-void sim_teardown(struct sim *sim);
 
 /* Current virtual time.  In task context this includes the running task's
  * pending (not yet synced) charge, i.e. it is the task's local time. */
@@ -218,6 +211,11 @@ struct sim_spinlock {
  * sim_*_release(). */
 void sim_spin_init(struct sim *sim, struct sim_spinlock *l, const char *name);
 void sim_spin_release(struct sim *sim, struct sim_spinlock *l);
+/* Teardown after a run that stopped (sim_run returned at its `until`)
+ * with a task holding or spinning on `l`, which a short hold crossing the
+ * end of the run makes likely: unregister it regardless (the stopped tasks
+ * never run again).  A bug inside sim_run. */
+void sim_spin_abandon(struct sim *sim, struct sim_spinlock *l);
 void sim_spin_lock(struct sim *sim, struct sim_spinlock *l);
 bool sim_spin_trylock(struct sim *sim, struct sim_spinlock *l);
 void sim_spin_unlock(struct sim *sim, struct sim_spinlock *l);
@@ -236,6 +234,8 @@ struct sim_mutex {
 
 void sim_mutex_init(struct sim *sim, struct sim_mutex *m, const char *name);
 void sim_mutex_release(struct sim *sim, struct sim_mutex *m);
+/* Teardown counterpart of sim_spin_abandon() for mutexes. */
+void sim_mutex_abandon(struct sim *sim, struct sim_mutex *m);
 void sim_mutex_lock(struct sim *sim, struct sim_mutex *m);
 bool sim_mutex_trylock(struct sim *sim, struct sim_mutex *m);
 void sim_mutex_unlock(struct sim *sim, struct sim_mutex *m);

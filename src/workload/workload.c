@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "sim/debug.h"
+#include "workload/fio.h"
 #include "workload/forker.h"
 #include "workload/fragment.h"
 #include "workload/synthetic.h"
@@ -34,6 +35,7 @@
 /* The registry, in the fixed order `slowpath check` and reports use. */
 const struct workload_type *const workload_types[] = {
 	&synthetic_workload,
+	&fio_workload,
 	&writer_workload,
 	&forker_workload,
 	&fragment_workload,

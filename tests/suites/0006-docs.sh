@@ -6,7 +6,7 @@
 . tests/suites/0000-cli.inc
 cli_init "$1" 0006-docs
 
-printf '[device md0]\n[synthetic]\n' >"$TMP/all.ini"
+printf '[device md0]\n[synthetic]\n[writer]\ndevice=md0\n[forker]\n' >"$TMP/all.ini"
 "$SP" check "$TMP/all.ini" >"$TMP/all.txt"
 missing_doc=""
 missing_ref=""

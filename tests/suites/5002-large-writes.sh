@@ -10,6 +10,7 @@
 cli_init "$1" 5002-large-writes
 
 SCN=scenarios/large-writes.ini
+scale_init 4	# the writer's count and sizes do not scale: the numbers stay
 COUNT=$(ini_get $SCN writer count)
 SIZES=$(ini_get $SCN writer write_sizes)
 NSIZES=$(echo "$SIZES" | tr ',' '\n' | wc -l)
@@ -41,7 +42,7 @@ got_orders() {	# DIR KIND(attempt|alloc)
 
 run_case() {	# CASE MODE ARGS... (not $name: check() sets that)
 	cn=$1; mode=$2; shift 2
-	"$SP" run $SCN --out "$TMP/$cn" "$@" >/dev/null 2>"$TMP/err"
+	"$SP" run $SCN $SCALE_ARGS --out "$TMP/$cn" "$@" >/dev/null 2>"$TMP/err"
 	want=$(expect_orders $mode)
 	check "$cn: run exits 0 with $COUNT writes, none failed" "[ -s '$TMP/$cn/result.json' ] && [ ! -s '$TMP/err' ] &&
 		[ '$(figure "$TMP/$cn" writes)' = '$COUNT' ] && [ '$(figure "$TMP/$cn" write_errors)' = 0 ]"
@@ -57,5 +58,11 @@ run_case k66 k66 --set policy.kernel=6.6
 run_case p0 p0 --policy pre-large-chunks
 got=$(vmstat_end "$TMP/k612" nr_dirtied)
 check "every written page was dirtied once: $((PER * (2 + 16 + 256))) (got $got)" "[ '$got' = '$((PER * (2 + 16 + 256)))' ]"
+
+"$SP" run $SCN $SCALE_ARGS  --out "$TMP/det1" >/dev/null 2>&1
+"$SP" run $SCN $SCALE_ARGS  --out "$TMP/det2" >/dev/null 2>&1
+check "two runs are byte-identical (result.json less wall-clock keys)" "for f in '$TMP'/det1/*; do
+	b=\$(basename \"\$f\"); grep -v 'wall_seconds\\|events_per_second' \"\$f\" >'$TMP/a' &&
+	grep -v 'wall_seconds\\|events_per_second' '$TMP/det2/'\"\$b\" >'$TMP/b' && cmp -s '$TMP/a' '$TMP/b' || exit 1; done"
 
 cli_done

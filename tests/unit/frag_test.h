@@ -23,6 +23,7 @@
 #include "mm/folio_lock.h"
 #include "mm/pagemap.h"
 #include "mm/swap.h"
+#include "mm/writeback.h"
 #include "mm_test.h"
 
 #define XFS_MAPPING_GFP	(GFP_HIGHUSER_MOVABLE & ~__GFP_FS)
@@ -86,8 +87,12 @@ static inline bool frag_take(struct frag *f, pfn_t pfn, unsigned int order, char
 		return false;
 	*index += 1UL << order;
 	switch (c) {
-	case 'D': page->flags |= PG_dirty; break;
-	case 'W': page->flags |= PG_writeback; break;
+	case 'D': folio_mark_dirty(m, pfn); break;
+	case 'W':			/* dirtied, then writeback started */
+		folio_mark_dirty(m, pfn);
+		folio_clear_dirty_for_io(m, pfn);
+		folio_start_writeback(m, pfn);
+		break;
 	case 'U': page->flags |= PG_unevictable; break;
 	case 'L': folio_trylock(m, pfn); break;
 	default: break;
@@ -109,12 +114,6 @@ static inline bool frag_pattern(struct frag *f, pfn_t start, pfn_t end, const ch
 	}
 	lru_add_drain_all(f->m);
 	return true;
-}
-
-/* A file folio's write finished: writeback cleared (tests). */
-static inline void frag_clear_flags(struct machine *m, pfn_t pfn, uint8_t flags)
-{
-	pfn_to_page(m, pfn)->flags &= (uint8_t)~flags;
 }
 
 /* Run fn(m, arg) inside an engine task (task context: it may sleep and

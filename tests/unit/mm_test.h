@@ -82,8 +82,6 @@ static inline struct machine *mm_env_create(struct mm_env *e, const char *const 
 
 static inline void mm_env_destroy(struct mm_env *e)
 {
-	if (e->sim)
-		sim_teardown(e->sim);
 	machine_destroy(e->m);
 	if (e->sim)
 		sim_destroy(e->sim);
@@ -114,6 +112,24 @@ static inline long mm_pcp_pages(struct machine *m, enum zone_type z)
 		return 0;
 	for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++)
 		n += zone->per_cpu_pageset[cpu].count;
+	return n;
+}
+
+/* Take every free page at order 0 as PGTY_KERNEL, below the watermarks
+ * too (ALLOC_NO_WATERMARKS), into held[] (room for nr_pfns); returns how
+ * many.  Tests free a pattern of them back to shape the free lists. */
+static inline unsigned long mm_take_all_order0(struct machine *m, pfn_t *held)
+{
+	struct alloc_context ac;
+	unsigned int flags = 0;
+	unsigned long n = 0;
+	pfn_t pfn;
+
+	prepare_alloc_pages(m, GFP_KERNEL, 0, &ac, &flags);
+	while ((pfn = get_page_from_freelist(m, GFP_KERNEL, 0, ALLOC_NO_WATERMARKS, &ac)) != PFN_NONE) {
+		set_page_type_order(pfn_to_page(m, pfn), PGTY_KERNEL, 0);
+		held[n++] = pfn;
+	}
 	return n;
 }
 

@@ -35,22 +35,14 @@ static uint64_t allocs(struct machine *m, unsigned int order)
 	return sim_stat_read(m, (enum sim_stat_item)(SIM_PAGECACHE_ALLOC_ORDER0 + order));
 }
 
-/* Leave only order-0 free blocks: take every free page at order 0, then
- * give back every other one (no two free buddies can merge). */
+/* Leave only order-0 free blocks: take every free page at order 0 (below
+ * the watermarks too), then give back every other one (no two free
+ * buddies can merge). */
 static void fragment_to_order0(struct machine *m)
 {
 	pfn_t *held = malloc(sizeof(pfn_t) * m->nr_pfns);
-	struct alloc_context ac;
-	unsigned int flags = 0;
-	unsigned long n = 0;
-	pfn_t pfn;
+	unsigned long n = mm_take_all_order0(m, held);
 
-	/* below the watermarks too, so no high-order block survives */
-	prepare_alloc_pages(m, GFP_KERNEL, 0, &ac, &flags);
-	while ((pfn = get_page_from_freelist(m, GFP_KERNEL, 0, ALLOC_NO_WATERMARKS, &ac)) != PFN_NONE) {
-		set_page_type_order(pfn_to_page(m, pfn), PGTY_KERNEL, 0);
-		held[n++] = pfn;
-	}
 	for (unsigned long i = 0; i < n; i++)
 		if (held[i] & 1)
 			free_pages(m, held[i], 0);
@@ -178,8 +170,9 @@ TEST(filemap_fallback_walk_6_12_and_6_6)
  * the range of the preferred order, filemap_add_folio fails with -EEXIST,
  * the new folio is freed and the loop allocates again one order lower
  * (spec §0.1 step 5c); at the order that fits beside it the insert
- * succeeds.  Expect orders 3 (EEXIST), 2 (EEXIST), 1 (ok) for an order-3
- * request at index 8 with index 12 already cached. */
+ * succeeds.  Expect order 3 (EEXIST: it would cover 12) then order 2
+ * (8..11, inserted) for an order-3 request at index 8 with index 12
+ * already cached. */
 TEST(filemap_eexist_walks_down)
 {
 	struct mm_env e;

@@ -265,19 +265,14 @@ TEST(hugetlb_pool_shortfall)
 {
 	struct mm_env e;
 	struct machine *m = mm_env_create(&e, mid);
-	struct alloc_context ac;
-	unsigned int flags = 0, freed_blocks = 0;
-	pfn_t pfn, *held;
-	unsigned long n = 0;
+	unsigned int freed_blocks = 0;
+	pfn_t *held;
+	unsigned long n;
 
 	ASSERT_TRUE(m);
 	mm_set_check_interval(m, 0);
 	held = malloc(sizeof(pfn_t) * m->nr_pfns);
-	prepare_alloc_pages(m, GFP_KERNEL, 0, &ac, &flags);
-	while ((pfn = get_page_from_freelist(m, GFP_KERNEL, 0, ALLOC_NO_WATERMARKS, &ac)) != PFN_NONE) {
-		set_page_type_order(pfn_to_page(m, pfn), PGTY_KERNEL, 0);
-		held[n++] = pfn;
-	}
+	n = mm_take_all_order0(m, held);
 	/* whole pageblocks 100..119 (all their pages were taken above) */
 	for (unsigned long i = 0; i < n; i++) {
 		unsigned long pb = held[i] >> PAGEBLOCK_ORDER;

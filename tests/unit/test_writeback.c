@@ -45,7 +45,7 @@ static struct machine *wb_env_create(struct wb_env *w, const char *const *kv, ui
 	w->m = mm_env_create(&w->e, kv ? kv : small);
 	if (!w->m)
 		return NULL;
-	mm_set_check_interval(w->m, 0);
+	/* mm_check after every mm operation (SIM_DEBUG>=3), as mm_env_create sets */
 	w->dev = bdev_create(w->e.sim, &bc);
 	w->sb = fs_mount(w->m, w->dev, "vol", 0);
 	w->inode = fs_create(w->sb, "f");

@@ -56,10 +56,10 @@
 #include "mm/swap.h"
 #include "mm/trace.h"
 #include "mm/vmscan.h"
+#include "mm/writeback.h"
 
 #define DEACTIVATE_ANON	1
 #define DEACTIVATE_FILE	2
-#define WB_REASON_VMSCAN 5	/* enum wb_reason (include/linux/backing-dev-defs.h) */
 
 struct scan_control {
 	unsigned long	nr_to_reclaim;
@@ -525,8 +525,10 @@ static unsigned long shrink_inactive_list(struct machine *m, unsigned long nr_to
 	else
 		lruvec->anon_cost += stat.nr_pageout + nr_scanned - nr_reclaimed;
 
-	if (stat.nr_unqueued_dirty == nr_taken && m->wakeup_flusher_threads)
-		m->wakeup_flusher_threads(m, WB_REASON_VMSCAN);
+	/* dirty folios not queued for I/O: the flushers are behind (the
+	 * cgroup v1 reclaim_throttle that follows is not modelled) */
+	if (stat.nr_unqueued_dirty == nr_taken)
+		wakeup_flusher_threads(m, WB_REASON_VMSCAN);
 
 	sc->nr.dirty += stat.nr_dirty;
 	sc->nr.congested += stat.nr_congested;

@@ -389,6 +389,62 @@ TEST(reclaim_throttle_timeouts)
 	}
 }
 
+struct end_wb_arg {
+	unsigned int	nr;		/* folios whose writeback ends */
+};
+
+static void do_end_writeback(struct machine *m, void *arg)
+{
+	struct end_wb_arg *a = arg;
+	unsigned int done = 0;
+
+	for (pfn_t p = 0; p < m->nr_pfns && done < a->nr; p++)
+		if (page_type(pfn_to_page(m, p)) == PGTY_FILE &&
+		    (pfn_to_page(m, p)->flags & PG_writeback)) {
+			folio_end_writeback(m, p);
+			done++;
+		}
+}
+
+/*
+ * A test of the early wake of writeback throttling (spec §6.2 step 6,
+ * __acct_reclaim_writeback): a reclaimer sleeps in
+ * reclaim_throttle(WRITEBACK) at t=0; at 10 ms writeback ends for some
+ * folios.  Expect it woken at 10 ms once more than SWAP_CLUSTER_MAX pages
+ * per throttled task were written (40 folios), and the full HZ/10 sleep
+ * when only 16 were; pages are counted in nr_throttled_written only while
+ * a task is throttled.
+ */
+TEST(writeback_throttle_woken_by_written_pages)
+{
+	static const struct { unsigned int nr; sim_time_t lo, hi; } cases[] = {
+		{ 40, 10 * SIM_NSEC_PER_MSEC, 11 * SIM_NSEC_PER_MSEC },
+		{ 16, 100 * SIM_NSEC_PER_MSEC, 101 * SIM_NSEC_PER_MSEC },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct venv v;
+		struct machine *m = venv_create(&v, "WWWW.");
+		struct throttle_arg a = { .reason = VMSCAN_THROTTLE_WRITEBACK };
+		struct end_wb_arg e = { .nr = cases[i].nr };
+		struct frag_task_call c = { .fn = do_throttle, .arg = &a };
+		struct frag_task_call w = { .fn = do_end_writeback, .arg = &e };
+
+		ASSERT_TRUE(m != NULL);
+		frag_task(m, &c, "reclaimer", 0, 0);
+		frag_task(m, &w, "bio_endio", 1, 10 * SIM_NSEC_PER_MSEC);
+		sim_run(machine_sim(m), SIM_NSEC_PER_SEC);
+		ASSERT_TRUE(c.done && w.done);
+		ASSERT_TRUE(a.slept >= cases[i].lo && a.slept < cases[i].hi);
+		/* counted only while someone is throttled */
+		ASSERT_TRUE(node_page_state_exact(&m->node, NR_THROTTLED_WRITTEN) >
+			    (cases[i].nr > SWAP_CLUSTER_MAX ? (long)SWAP_CLUSTER_MAX : (long)cases[i].nr - 1));
+		ASSERT_EQ(m->node.nr_writeback_throttled, 0);
+		ASSERT_MM_OK(m);
+		mm_env_destroy(&v.e);
+	}
+}
+
 /*
  * A test of kswapd throttling on writeback (spec §6.2a): the LRU is all
  * folios under writeback.  kswapd's first pass marks them PG_reclaim and

@@ -123,6 +123,7 @@ static inline const struct mm_policy *mm_pol(const struct machine *m)
  * machine_destroy / machine_start (mm_init.c). */
 void fs_release_all(struct machine *m);		/* fs.c: unmounts, frees inodes */
 void writeback_release(struct machine *m);	/* page-writeback.c */
+void readahead_release(struct machine *m);	/* readahead.c: batches of stopped readers */
 void hugetlb_release(struct machine *m);	/* hugetlb.c: files and pool state */
 void memory_release_all(struct machine *m);	/* memory.c + shmem.c: live mms, shmem objects */
 void shmem_release_all(struct machine *m);

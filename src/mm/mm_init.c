@@ -767,6 +767,7 @@ void machine_destroy(struct machine *m)
 	hugetlb_release(m);
 	fs_release_all(m);
 	writeback_release(m);
+	readahead_release(m);
 	folio_lock_table_destroy(m);
 	pfn_set_release(&m->isolated);
 	mapping_table_release(m);

@@ -381,6 +381,7 @@ struct machine {
 	bool		started;		/* machine_start ran */
 	uint64_t	kthread_kinds;		/* bit per task kind that is a kernel thread */
 	struct sim_mutex oom_lock;
+	struct ra_batch	*ra_batches;		/* readahead batches in flight (readahead.c) */
 
 	bool		charging;		/* false while booting: no CPU time charged */
 	uint64_t	mm_ops;			/* public mm operations (debug checks) */

@@ -34,6 +34,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "mm/fs.h"
@@ -52,6 +53,48 @@ struct ra_folio {
 	unsigned long	index;
 	unsigned int	order;
 };
+
+/* slowpath glue: a readahead batch is heap memory held across the wait
+ * for its reads; a run may end with a reader stopped in that wait, so
+ * live batches are linked on the machine and machine_destroy frees them
+ * (readahead_release), instead of leaking them. */
+struct ra_batch {
+	struct ra_batch	*prev, *next;
+	struct ra_folio	f[];
+};
+
+static struct ra_folio *ra_batch_alloc(struct machine *m, unsigned long n)
+{
+	struct ra_batch *b = malloc(sizeof(*b) + n * sizeof(b->f[0]));
+
+	if (!b)
+		SIM_BUG("out of memory for a readahead batch");
+	b->prev = NULL;
+	b->next = m->ra_batches;
+	if (b->next)
+		b->next->prev = b;
+	m->ra_batches = b;
+	return b->f;
+}
+
+static void ra_batch_free(struct machine *m, struct ra_folio *f)
+{
+	struct ra_batch *b = (struct ra_batch *)((char *)f - offsetof(struct ra_batch, f));
+
+	if (b->prev)
+		b->prev->next = b->next;
+	else
+		m->ra_batches = b->next;
+	if (b->next)
+		b->next->prev = b->prev;
+	free(b);
+}
+
+void readahead_release(struct machine *m)
+{
+	while (m->ra_batches)
+		ra_batch_free(m, m->ra_batches->f);
+}
 
 struct ra_wait {
 	unsigned int		pending;
@@ -173,9 +216,7 @@ static unsigned int ra_window(struct machine *m, struct inode *inode, unsigned l
 		limit = eof;
 	if (start > limit)
 		return 0;
-	f = malloc((limit - start + 1) * sizeof(*f));
-	if (!f)
-		SIM_BUG("out of memory for a readahead batch");
+	f = ra_batch_alloc(m, limit - start + 1);
 	for (unsigned long index = start; index <= limit;) {
 		unsigned int order = fallback ? 0 : new_order;
 		pfn_t pfn;
@@ -211,7 +252,7 @@ static unsigned int ra_window(struct machine *m, struct inode *inode, unsigned l
 	}
 	if (n)
 		read_pages(m, inode, f, n);
-	free(f);
+	ra_batch_free(m, f);
 	return fallback ? 0 : new_order;
 }
 

@@ -158,24 +158,6 @@ static unsigned long lruvec_lru_size(const pg_data_t *pgdat, enum lru_list lru, 
 	return size;
 }
 
-static unsigned long int_sqrt(unsigned long x)
-{
-	unsigned long r = 0, bit = 1UL << 62;
-
-	while (bit > x)
-		bit >>= 2;
-	while (bit) {
-		if (x >= r + bit) {
-			x -= r + bit;
-			r = (r >> 1) + bit;
-		} else {
-			r >>= 1;
-		}
-		bit >>= 2;
-	}
-	return r;
-}
-
 /* inactive_is_low() (6.12): inactive x sqrt(10 x GiB) < active. */
 static bool inactive_is_low(const pg_data_t *pgdat, enum lru_list inactive_lru)
 {
@@ -311,12 +293,7 @@ static unsigned long isolate_lru_folios(struct machine *m, unsigned long nr_to_s
 		folios++;
 	}
 	/* splice the skipped folios to the head of the list, in order */
-	while (!pfn_list_empty(&skipped)) {
-		pfn_t pfn = skipped.tail;
-
-		pfn_list_del(m->mem_map, &skipped, pfn);
-		pfn_list_add(m->mem_map, src, pfn);
-	}
+	pfn_list_splice(m->mem_map, &skipped, src);
 	for (int zid = 0; zid < MAX_NR_ZONES; zid++)
 		if (nr_skipped[zid])
 			__count_zid_vm_events(m, PGSCAN_SKIP_DMA, (unsigned int)zid, nr_skipped[zid]);

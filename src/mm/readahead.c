@@ -256,6 +256,31 @@ static unsigned int ra_window(struct machine *m, struct inode *inode, unsigned l
 	return fallback ? 0 : new_order;
 }
 
+int filemap_create_folio(struct machine *m, struct inode *inode, unsigned long index)
+{
+	struct address_space *mapping = inode->i_mapping;
+	unsigned int order = mapping->min_order;
+	struct ra_folio *f;
+	pfn_t pfn;
+
+	sim_path_push(m->sim, "filemap_create_folio");
+	index &= ~((1UL << order) - 1);
+	pfn = filemap_alloc_folio(m, mapping->gfp_mask, order);
+	if (pfn == PFN_NONE) {
+		sim_path_pop(m->sim);
+		return -ENOMEM;
+	}
+	/* the kernel inserts the locked folio, then reads it; the model
+	 * reads into it first (read_pages inserts after the I/O) — the same
+	 * I/O and the same allocation, a different moment of insertion */
+	f = ra_batch_alloc(m, 1);
+	f[0] = (struct ra_folio){ .pfn = pfn, .index = index, .order = order };
+	read_pages(m, inode, f, 1);
+	ra_batch_free(m, f);
+	sim_path_pop(m->sim);
+	return filemap_lookup(m, mapping, index) != PFN_NONE ? 0 : -EEXIST;
+}
+
 void page_cache_sync_ra(struct machine *m, struct inode *inode, unsigned long index,
 			unsigned long req_count)
 {

@@ -557,20 +557,12 @@ static void move_freelist_head(struct page *map, struct pfn_list *l, pfn_t pfn)
 }
 
 /* move_freelist_tail(): rotate so that `pfn` becomes the last entry (the
- * entries up to it go to the tail) — a future forward search skips them. */
+ * entries up to it go to the tail) — a future forward search skips them;
+ * the same rotation as making the entry after it the head. */
 static void move_freelist_tail(struct page *map, struct pfn_list *l, pfn_t pfn)
 {
-	pfn_t old_head = l->head, old_tail = l->tail, new_head;
-
-	if (pfn == old_tail)
-		return;
-	new_head = map[pfn].next;
-	map[old_tail].next = old_head;
-	map[old_head].prev = old_tail;
-	map[pfn].next = PFN_NONE;
-	map[new_head].prev = PFN_NONE;
-	l->head = new_head;
-	l->tail = pfn;
+	if (pfn != l->tail)
+		move_freelist_head(map, l, map[pfn].next);
 }
 
 /* fast_isolate_around() (6.12): after the fast search, take more free

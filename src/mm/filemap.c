@@ -636,6 +636,11 @@ long filemap_read(struct machine *m, struct inode *inode, uint64_t pos, uint64_t
 		if (pfn == PFN_NONE) {
 			page_cache_sync_ra(m, inode, index, last - index + 1);
 			pfn = filemap_lookup(m, mapping, index);
+			/* filemap_get_pages(): readahead's NORETRY allocations
+			 * may all have failed; fall back to one min-order folio
+			 * allocated with the mapping's gfp */
+			while (pfn == PFN_NONE && filemap_create_folio(m, inode, index) != -ENOMEM)
+				pfn = filemap_lookup(m, mapping, index);
 			if (pfn == PFN_NONE) {
 				sim_path_pop(m->sim);
 				return index == (unsigned long)(pos >> PAGE_SHIFT) ? -ENOMEM

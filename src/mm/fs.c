@@ -98,9 +98,8 @@ struct inode *fs_create(struct super_block *sb, const char *name)
 
 static void inode_free(struct machine *m, struct inode *inode)
 {
-	/* i_rwsem is anonymous (never registered), so there is nothing to
-	 * unregister; at the end of a run a task may still hold it mid-write
-	 * (workload.h: the run may stop with tasks holding locks) */
+	/* slowpath glue: i_rwsem is anonymous (never registered, nothing to
+	 * release), and a run may end with a writer holding it */
 	(void)m;
 	free(inode->extents);
 	free(inode);

@@ -153,6 +153,12 @@ long filemap_read(struct machine *m, struct inode *inode, uint64_t pos, uint64_t
  * into the page cache, with the readahead window around it. */
 void page_cache_sync_ra(struct machine *m, struct inode *inode, unsigned long index,
 			unsigned long req_count);
+/* filemap_create_folio() (mm/filemap.c, 6.12): when readahead brought
+ * nothing in (its __GFP_NORETRY allocations failed), allocate one folio of
+ * the mapping's minimum order with the mapping's own gfp (full reclaim),
+ * read it and insert it.  Returns 0, -EEXIST (someone else inserted it:
+ * look again) or -ENOMEM. */
+int filemap_create_folio(struct machine *m, struct inode *inode, unsigned long index);
 #define VM_READAHEAD_PAGES	32	/* 128 KiB: the bdi's default ra_pages */
 
 static inline struct inode *mapping_inode(const struct address_space *mapping)

@@ -106,6 +106,25 @@ void wakeup_kswapd(struct zone *zone, gfp_t gfp, unsigned int order,
  * memory (get_page_from_freelist's __GFP_WRITE spreading). */
 bool node_dirty_ok(struct pglist_data *pgdat);
 
+/* int_sqrt() (lib/math/int_sqrt.c): floor(sqrt(x)), bit by bit. */
+static inline unsigned long int_sqrt(unsigned long x)
+{
+	unsigned long r = 0, bit = 1UL << 62;
+
+	while (bit > x)
+		bit >>= 2;
+	while (bit) {
+		if (x >= r + bit) {
+			x -= r + bit;
+			r = (r >> 1) + bit;
+		} else {
+			r >>= 1;
+		}
+		bit >>= 2;
+	}
+	return r;
+}
+
 /* The slow path's step counters per order (vmstat.h SIM_ORDERS). */
 static inline void sim_stat_inc_order(struct machine *m, enum sim_stat_item base, unsigned int order)
 {
@@ -123,6 +142,7 @@ static inline const struct mm_policy *mm_pol(const struct machine *m)
  * machine_destroy / machine_start (mm_init.c). */
 void fs_release_all(struct machine *m);		/* fs.c: unmounts, frees inodes */
 void writeback_release(struct machine *m);	/* page-writeback.c */
+void readahead_release(struct machine *m);	/* readahead.c: batches of stopped readers */
 void hugetlb_release(struct machine *m);	/* hugetlb.c: files and pool state */
 void memory_release_all(struct machine *m);	/* memory.c + shmem.c: live mms, shmem objects */
 void shmem_release_all(struct machine *m);

@@ -81,4 +81,20 @@ static inline void pfn_list_del(struct page *map, struct pfn_list *l, pfn_t pfn)
 	p->next = p->prev = PFN_NONE;
 }
 
+/* list_splice(): move every frame of `from`, in order, to the head of
+ * `to`; `from` ends empty. */
+static inline void pfn_list_splice(struct page *map, struct pfn_list *from, struct pfn_list *to)
+{
+	if (pfn_list_empty(from))
+		return;
+	if (pfn_list_empty(to)) {
+		*to = *from;
+	} else {
+		map[from->tail].next = to->head;
+		map[to->head].prev = from->tail;
+		to->head = from->head;
+	}
+	pfn_list_init(from);
+}
+
 #endif /* SLOWPATH_MM_LIST_H */

@@ -182,12 +182,7 @@ int migrate_pages(struct machine *m, struct pfn_list *from, new_folio_t get_new,
 		}
 	}
 	/* permanent failures go back on `from` for the caller's putback */
-	while (!pfn_list_empty(&failed)) {
-		pfn_t pfn = failed.tail;
-
-		pfn_list_del(m->mem_map, &failed, pfn);
-		pfn_list_add(m->mem_map, from, pfn);
-	}
+	pfn_list_splice(m->mem_map, &failed, from);
 	count_vm_events(m, PGMIGRATE_SUCCESS, succeeded);
 	count_vm_events(m, PGMIGRATE_FAIL, failed_pages);
 	count_vm_events(m, THP_MIGRATION_SUCCESS, thp_succeeded);

@@ -97,24 +97,6 @@ static unsigned long mult_frac(unsigned long x, unsigned long n, unsigned long d
 	return (x / d) * n + ((x % d) * n) / d;
 }
 
-static unsigned long int_sqrt(unsigned long x)
-{
-	unsigned long r = 0, bit = 1UL << 62;
-
-	while (bit > x)
-		bit >>= 2;
-	while (bit) {
-		if (x >= r + bit) {
-			x -= r + bit;
-			r = (r >> 1) + bit;
-		} else {
-			r >>= 1;
-		}
-		bit >>= 2;
-	}
-	return r;
-}
-
 /* nr_free_buffer_pages() (6.12): managed minus high watermark, summed over
  * the zones GFP_USER may use. */
 unsigned long nr_free_buffer_pages(const struct machine *m)
@@ -767,6 +749,7 @@ void machine_destroy(struct machine *m)
 	hugetlb_release(m);
 	fs_release_all(m);
 	writeback_release(m);
+	readahead_release(m);
 	folio_lock_table_destroy(m);
 	pfn_set_release(&m->isolated);
 	mapping_table_release(m);

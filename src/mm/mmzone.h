@@ -381,10 +381,7 @@ struct machine {
 	bool		started;		/* machine_start ran */
 	uint64_t	kthread_kinds;		/* bit per task kind that is a kernel thread */
 	struct sim_mutex oom_lock;
-	/* Hooks other subsystems install (NULL: not modelled yet).  Reclaim
-	 * calls wakeup_flusher_threads(WB_REASON_VMSCAN) when it finds only
-	 * dirty folios that are not queued for writeback (mm/vmscan.c). */
-	void		(*wakeup_flusher_threads)(struct machine *m, int reason);
+	struct ra_batch	*ra_batches;		/* readahead batches in flight (readahead.c) */
 
 	bool		charging;		/* false while booting: no CPU time charged */
 	uint64_t	mm_ops;			/* public mm operations (debug checks) */

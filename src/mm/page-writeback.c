@@ -42,6 +42,7 @@
 #include "mm/pagemap.h"
 #include "mm/swap.h"
 #include "mm/vmstat.h"
+#include "mm/vmscan.h"
 #include "mm/writeback.h"
 #include "mm/writeback_internal.h"
 
@@ -148,6 +149,9 @@ void folio_end_writeback(struct machine *m, pfn_t pfn)
 	mm_charge(m, COST_end_writeback_folio, 1);
 	if (sim_waitq_active(&mapping->writeback_wait))
 		sim_wake_all(m->sim, &mapping->writeback_wait);
+	/* slowpath glue: folio_end_writeback -> acct_reclaim_writeback()
+	 * wakes reclaimers throttled on VMSCAN_THROTTLE_WRITEBACK (vmscan.c) */
+	acct_reclaim_writeback(m, pfn);
 }
 
 /* folio_cancel_dirty() -> folio_account_cleaned() (6.12). */

@@ -754,6 +754,10 @@ static int rmqueue_bulk(struct machine *m, struct zone *zone, unsigned int order
 		pfn_list_add_tail(m->mem_map, &pcp->lists[pindex], pfn);
 	}
 	mm_charge(m, COST_buddy_page, i);
+	/* the kernel's caller adds to pcp->count under the pcp lock; the
+	 * model does it before the zone->lock unlock (a sync point), so
+	 * nothing running meanwhile sees lists and count disagree */
+	pcp->count += (int)(i << order);
 	sim_spin_unlock(m->sim, &zone->lock);
 	sim_path_pop(m->sim);
 	sim_stat_inc(m, SIM_PCP_REFILL);
@@ -1076,10 +1080,7 @@ static pfn_t __rmqueue_pcplist(struct machine *m, struct zone *zone, unsigned in
 
 	if (pfn_list_empty(list)) {
 		int batch = nr_pcp_alloc(pcp, zone, order);
-		int alloced = rmqueue_bulk(m, zone, order, (unsigned long)batch, pcp, pindex,
-					   migratetype, alloc_flags);
-
-		pcp->count += alloced << order;
+		rmqueue_bulk(m, zone, order, (unsigned long)batch, pcp, pindex, migratetype, alloc_flags);
 		if (unlikely(pfn_list_empty(list)))
 			return PFN_NONE;
 	}
@@ -1108,6 +1109,11 @@ static pfn_t rmqueue_pcplist(struct machine *m, struct zone *preferred_zone, str
 	pcp->free_count >>= 1;
 	pfn = __rmqueue_pcplist(m, zone, order, migratetype, alloc_flags, pcp,
 				order_to_pindex(migratetype, order));
+	/* The unlock is a sync point where other tasks (and mm_check) run:
+	 * the block is already allocated, so it must not read as a pcp page
+	 * (prep_new_page finishes it). */
+	if (pfn != PFN_NONE)
+		set_page_type_order(pfn_to_page(m, pfn), PGTY_ALLOC, order);
 	sim_spin_unlock(m->sim, &pcp->lock);
 	if (pfn != PFN_NONE) {
 		__count_zid_vm_events(m, PGALLOC_DMA, zone_idx(zone), 1UL << order);
@@ -1141,6 +1147,8 @@ static pfn_t rmqueue_buddy(struct machine *m, struct zone *preferred_zone, struc
 		}
 	}
 	mm_charge(m, COST_buddy_page, 1);
+	/* allocated before the unlock's sync point (see rmqueue_pcplist) */
+	set_page_type_order(pfn_to_page(m, pfn), PGTY_ALLOC, order);
 	sim_spin_unlock(m->sim, &zone->lock);
 	__count_zid_vm_events(m, PGALLOC_DMA, zone_idx(zone), 1UL << order);
 	zone_statistics(preferred_zone, zone, 1);
@@ -2157,6 +2165,7 @@ void drain_pages_zone(struct machine *m, unsigned int cpu, struct zone *zone)
 	struct per_cpu_pages *pcp = &zone->per_cpu_pageset[cpu];
 	int count;
 
+	sim_path_push(m->sim, "drain_pages_zone");
 	do {
 		sim_spin_lock(m->sim, &pcp->lock);
 		count = pcp->count;
@@ -2171,6 +2180,7 @@ void drain_pages_zone(struct machine *m, unsigned int cpu, struct zone *zone)
 		}
 		sim_spin_unlock(m->sim, &pcp->lock);
 	} while (count > 0);
+	sim_path_pop(m->sim);
 }
 
 static void drain_pages(struct machine *m, unsigned int cpu)

@@ -34,6 +34,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "mm/fs.h"
@@ -52,6 +53,48 @@ struct ra_folio {
 	unsigned long	index;
 	unsigned int	order;
 };
+
+/* slowpath glue: a readahead batch is heap memory held across the wait
+ * for its reads; a run may end with a reader stopped in that wait, so
+ * live batches are linked on the machine and machine_destroy frees them
+ * (readahead_release), instead of leaking them. */
+struct ra_batch {
+	struct ra_batch	*prev, *next;
+	struct ra_folio	f[];
+};
+
+static struct ra_folio *ra_batch_alloc(struct machine *m, unsigned long n)
+{
+	struct ra_batch *b = malloc(sizeof(*b) + n * sizeof(b->f[0]));
+
+	if (!b)
+		SIM_BUG("out of memory for a readahead batch");
+	b->prev = NULL;
+	b->next = m->ra_batches;
+	if (b->next)
+		b->next->prev = b;
+	m->ra_batches = b;
+	return b->f;
+}
+
+static void ra_batch_free(struct machine *m, struct ra_folio *f)
+{
+	struct ra_batch *b = (struct ra_batch *)((char *)f - offsetof(struct ra_batch, f));
+
+	if (b->prev)
+		b->prev->next = b->next;
+	else
+		m->ra_batches = b->next;
+	if (b->next)
+		b->next->prev = b->prev;
+	free(b);
+}
+
+void readahead_release(struct machine *m)
+{
+	while (m->ra_batches)
+		ra_batch_free(m, m->ra_batches->f);
+}
 
 struct ra_wait {
 	unsigned int		pending;
@@ -162,9 +205,7 @@ static unsigned int ra_window(struct machine *m, struct inode *inode, unsigned l
 	struct address_space *mapping = inode->i_mapping;
 	gfp_t gfp = mapping->gfp_mask | __GFP_NORETRY | __GFP_NOWARN;	/* readahead_gfp_mask */
 	unsigned long limit = start + size - 1, eof;
-	/* windows up to 64 pages on the task's stack: a run may end with the
-	 * task blocked in read_pages, and nothing would free a heap batch */
-	struct ra_folio stack_f[64], *f;
+	struct ra_folio *f;
 	unsigned int n = 0;
 	bool fallback = false;
 
@@ -175,9 +216,7 @@ static unsigned int ra_window(struct machine *m, struct inode *inode, unsigned l
 		limit = eof;
 	if (start > limit)
 		return 0;
-	f = limit - start + 1 <= 64 ? stack_f : malloc((limit - start + 1) * sizeof(*f));
-	if (!f)
-		SIM_BUG("out of memory for a readahead batch");
+	f = ra_batch_alloc(m, limit - start + 1);
 	for (unsigned long index = start; index <= limit;) {
 		unsigned int order = fallback ? 0 : new_order;
 		pfn_t pfn;
@@ -213,9 +252,33 @@ static unsigned int ra_window(struct machine *m, struct inode *inode, unsigned l
 	}
 	if (n)
 		read_pages(m, inode, f, n);
-	if (f != stack_f)
-		free(f);
+	ra_batch_free(m, f);
 	return fallback ? 0 : new_order;
+}
+
+int filemap_create_folio(struct machine *m, struct inode *inode, unsigned long index)
+{
+	struct address_space *mapping = inode->i_mapping;
+	unsigned int order = mapping->min_order;
+	struct ra_folio *f;
+	pfn_t pfn;
+
+	sim_path_push(m->sim, "filemap_create_folio");
+	index &= ~((1UL << order) - 1);
+	pfn = filemap_alloc_folio(m, mapping->gfp_mask, order);
+	if (pfn == PFN_NONE) {
+		sim_path_pop(m->sim);
+		return -ENOMEM;
+	}
+	/* the kernel inserts the locked folio, then reads it; the model
+	 * reads into it first (read_pages inserts after the I/O) — the same
+	 * I/O and the same allocation, a different moment of insertion */
+	f = ra_batch_alloc(m, 1);
+	f[0] = (struct ra_folio){ .pfn = pfn, .index = index, .order = order };
+	read_pages(m, inode, f, 1);
+	ra_batch_free(m, f);
+	sim_path_pop(m->sim);
+	return filemap_lookup(m, mapping, index) != PFN_NONE ? 0 : -EEXIST;
 }
 
 void page_cache_sync_ra(struct machine *m, struct inode *inode, unsigned long index,

@@ -56,10 +56,10 @@
 #include "mm/swap.h"
 #include "mm/trace.h"
 #include "mm/vmscan.h"
+#include "mm/writeback.h"
 
 #define DEACTIVATE_ANON	1
 #define DEACTIVATE_FILE	2
-#define WB_REASON_VMSCAN 5	/* enum wb_reason (include/linux/backing-dev-defs.h) */
 
 struct scan_control {
 	unsigned long	nr_to_reclaim;
@@ -156,24 +156,6 @@ static unsigned long lruvec_lru_size(const pg_data_t *pgdat, enum lru_list lru, 
 			size += zone_page_state(zone, (enum zone_stat_item)(NR_ZONE_INACTIVE_ANON + lru));
 	}
 	return size;
-}
-
-static unsigned long int_sqrt(unsigned long x)
-{
-	unsigned long r = 0, bit = 1UL << 62;
-
-	while (bit > x)
-		bit >>= 2;
-	while (bit) {
-		if (x >= r + bit) {
-			x -= r + bit;
-			r = (r >> 1) + bit;
-		} else {
-			r >>= 1;
-		}
-		bit >>= 2;
-	}
-	return r;
 }
 
 /* inactive_is_low() (6.12): inactive x sqrt(10 x GiB) < active. */
@@ -311,12 +293,7 @@ static unsigned long isolate_lru_folios(struct machine *m, unsigned long nr_to_s
 		folios++;
 	}
 	/* splice the skipped folios to the head of the list, in order */
-	while (!pfn_list_empty(&skipped)) {
-		pfn_t pfn = skipped.tail;
-
-		pfn_list_del(m->mem_map, &skipped, pfn);
-		pfn_list_add(m->mem_map, src, pfn);
-	}
+	pfn_list_splice(m->mem_map, &skipped, src);
 	for (int zid = 0; zid < MAX_NR_ZONES; zid++)
 		if (nr_skipped[zid])
 			__count_zid_vm_events(m, PGSCAN_SKIP_DMA, (unsigned int)zid, nr_skipped[zid]);
@@ -525,8 +502,10 @@ static unsigned long shrink_inactive_list(struct machine *m, unsigned long nr_to
 	else
 		lruvec->anon_cost += stat.nr_pageout + nr_scanned - nr_reclaimed;
 
-	if (stat.nr_unqueued_dirty == nr_taken && m->wakeup_flusher_threads)
-		m->wakeup_flusher_threads(m, WB_REASON_VMSCAN);
+	/* dirty folios not queued for I/O: the flushers are behind (the
+	 * cgroup v1 reclaim_throttle that follows is not modelled) */
+	if (stat.nr_unqueued_dirty == nr_taken)
+		wakeup_flusher_threads(m, WB_REASON_VMSCAN);
 
 	sc->nr.dirty += stat.nr_dirty;
 	sc->nr.congested += stat.nr_congested;

@@ -22,6 +22,7 @@
 #include "sim/debug.h"
 #include "workload/fio.h"
 #include "workload/forker.h"
+#include "workload/fragment.h"
 #include "workload/pgbench.h"
 #include "workload/synthetic.h"
 #include "workload/writer.h"
@@ -39,6 +40,7 @@ const struct workload_type *const workload_types[] = {
 	&writer_workload,
 	&forker_workload,
 	&pgbench_workload,
+	&fragment_workload,
 	NULL
 };
 

@@ -71,10 +71,13 @@ fi
 
 printf '[global]\nduration=3s\n[machine]\nmemory=1g\nzones=DMA:1g,Normal:rest\ncpus=2\n' >"$TMP/idle.ini"
 "$SP" run "$TMP/idle.ini" --out "$TMP/idle" >"$TMP/idle.out"
-check "no workload: no transactions, no tps.csv, only the vmstat workers in the profile" "grep -qx '$TMP/idle: 3.000 s simulated, [0-9]* events' '$TMP/idle.out' &&
+# the kernel threads of machine_start(): kswapd, kcompactd (slow path) and the vmstat workers
+check "no workload: no transactions, no tps.csv, only the kernel threads in the profile" "grep -qx '$TMP/idle: 3.000 s simulated, [0-9]* events' '$TMP/idle.out' &&
 	[ ! -e '$TMP/idle/tps.csv' ] && ! grep -q '\"tps\"' '$TMP/idle/result.json' &&
-	[ -s '$TMP/idle/proc-vmstat' ] && [ \$(grep -c '\"kind\":' '$TMP/idle/profile.json') = 1 ] &&
-	grep -q '\"kind\": \"vmstat\"' '$TMP/idle/profile.json'"
+	[ -s '$TMP/idle/proc-vmstat' ] && [ \$(grep -c '\"kind\":' '$TMP/idle/profile.json') = 3 ] &&
+	grep -q '\"kind\": \"vmstat\"' '$TMP/idle/profile.json' &&
+	grep -q '\"kind\": \"kswapd\"' '$TMP/idle/profile.json' &&
+	grep -q '\"kind\": \"kcompactd\"' '$TMP/idle/profile.json'"
 
 # run-time errors
 printf '[machine]\nmemory=1g\nzones=DMA:2g,Normal:rest\n' >"$TMP/zones.ini"

@@ -23,6 +23,7 @@
 #include "mm/folio_lock.h"
 #include "mm/pagemap.h"
 #include "mm/swap.h"
+#include "mm/writeback.h"
 #include "mm_test.h"
 
 #define XFS_MAPPING_GFP	(GFP_HIGHUSER_MOVABLE & ~__GFP_FS)
@@ -42,6 +43,52 @@ static inline void frag_init(struct frag *f, struct machine *m)
 	f->anon = mapping_create(m, MAPPING_ANON, GFP_HIGHUSER_MOVABLE, 0, 9, 0, NULL, "anon");
 	f->shmem = mapping_create(m, MAPPING_SHMEM, GFP_HIGHUSER_MOVABLE, 0, 9,
 				  AS_MIGRATE_NONBLOCKING, NULL, "shmem");
+}
+
+/* ---- a machine with one fragmented zone ---------------------------------- */
+
+/* 64 MiB, one Normal zone, 2 CPUs, min_free_kbytes 1024 */
+static const char *const frag_kv64[] = { "memory=64m", "zones=Normal:rest", "cpus=2",
+					 "vm.min_free_kbytes=1024", NULL };
+
+struct frag_env {
+	struct mm_env		e;
+	struct frag		f;
+	struct mm_policy	pol;
+	struct machine		*m;
+	struct zone		*zone;
+};
+
+static inline bool frag_pattern(struct frag *f, pfn_t start, pfn_t end, const char *pattern);
+
+/* A machine from `kv` (NULL: frag_kv64) under `policy` (NULL: baseline)
+ * whose Normal zone is `pattern` repeated (NULL: all free); the engine
+ * runs on CPU 0.  NULL if something failed. */
+static inline struct machine *frag_env_create(struct frag_env *v, const char *const *kv,
+					      const struct mm_policy *policy, const char *pattern)
+{
+	if (policy)
+		v->pol = *policy;
+	v->m = mm_env_create_policy(&v->e, kv ? kv : frag_kv64, policy ? &v->pol : NULL);
+	if (!v->m)
+		return NULL;
+	sim_set_engine_cpu(v->e.sim, 0);
+	frag_init(&v->f, v->m);
+	v->zone = mm_zone(v->m, ZONE_NORMAL);
+	if (pattern && !frag_pattern(&v->f, (pfn_t)v->zone->zone_start_pfn, (pfn_t)zone_end_pfn(v->zone),
+				     pattern))
+		return NULL;
+	return v->m;
+}
+
+static inline uint64_t ev(struct machine *m, enum vm_event_item i)
+{
+	return sum_vm_event(m, i);
+}
+
+static inline uint64_t st(struct machine *m, enum sim_stat_item i)
+{
+	return sim_stat_read(m, i);
 }
 
 /* Make the free block at pfn (of `order`, naturally aligned, all pages
@@ -86,8 +133,12 @@ static inline bool frag_take(struct frag *f, pfn_t pfn, unsigned int order, char
 		return false;
 	*index += 1UL << order;
 	switch (c) {
-	case 'D': page->flags |= PG_dirty; break;
-	case 'W': page->flags |= PG_writeback; break;
+	case 'D': folio_mark_dirty(m, pfn); break;
+	case 'W':			/* dirtied, then writeback started */
+		folio_mark_dirty(m, pfn);
+		folio_clear_dirty_for_io(m, pfn);
+		folio_start_writeback(m, pfn);
+		break;
 	case 'U': page->flags |= PG_unevictable; break;
 	case 'L': folio_trylock(m, pfn); break;
 	default: break;
@@ -109,12 +160,6 @@ static inline bool frag_pattern(struct frag *f, pfn_t start, pfn_t end, const ch
 	}
 	lru_add_drain_all(f->m);
 	return true;
-}
-
-/* A file folio's write finished: writeback cleared (tests). */
-static inline void frag_clear_flags(struct machine *m, pfn_t pfn, uint8_t flags)
-{
-	pfn_to_page(m, pfn)->flags &= (uint8_t)~flags;
 }
 
 /* Run fn(m, arg) inside an engine task (task context: it may sleep and

@@ -10,34 +10,6 @@
 #include "mm/trace.h"
 #include "mm/vmscan.h"
 
-static const char *const kv64[] = { "memory=64m", "zones=Normal:rest", "cpus=2", "vm.min_free_kbytes=1024", NULL };
-
-struct cenv {
-	struct mm_env	e;
-	struct frag	f;
-	struct machine	*m;
-	struct zone	*zone;
-};
-
-static struct machine *cenv_create(struct cenv *c, const char *const *kv, const char *pattern)
-{
-	c->m = mm_env_create(&c->e, kv ? kv : kv64);
-	if (!c->m)
-		return NULL;
-	sim_set_engine_cpu(c->e.sim, 0);
-	frag_init(&c->f, c->m);
-	c->zone = mm_zone(c->m, ZONE_NORMAL);
-	if (pattern && !frag_pattern(&c->f, (pfn_t)c->zone->zone_start_pfn, (pfn_t)zone_end_pfn(c->zone),
-				     pattern))
-		return NULL;
-	return c->m;
-}
-
-static uint64_t ev(struct machine *m, enum vm_event_item i)
-{
-	return sum_vm_event(m, i);
-}
-
 static enum compact_result compact(struct machine *m, gfp_t gfp, unsigned int order,
 				   enum compact_priority prio, pfn_t *capture)
 {
@@ -76,8 +48,8 @@ static bool has_free_block(const struct zone *zone, unsigned int order)
  */
 TEST(fragmentation_index_values)
 {
-	struct cenv c;
-	struct machine *m = cenv_create(&c, NULL, "K.");
+	struct frag_env c;
+	struct machine *m = frag_env_create(&c, NULL, NULL, "K.");
 	unsigned long free_pages;
 
 	ASSERT_TRUE(m != NULL);
@@ -89,7 +61,7 @@ TEST(fragmentation_index_values)
 	ASSERT_EQ(extfrag_for_order(c.zone, 9), 100);
 	mm_env_destroy(&c.e);
 
-	m = cenv_create(&c, NULL, "K");
+	m = frag_env_create(&c, NULL, NULL, "K");
 	ASSERT_TRUE(m != NULL);
 	ASSERT_EQ(fragmentation_index(c.zone, 4), 0);
 	ASSERT_EQ(extfrag_for_order(c.zone, 9), 0);
@@ -105,8 +77,8 @@ TEST(fragmentation_index_values)
  */
 TEST(deferral_backoff)
 {
-	struct cenv c;
-	struct machine *m = cenv_create(&c, NULL, NULL);
+	struct frag_env c;
+	struct machine *m = frag_env_create(&c, NULL, NULL, NULL);
 	struct zone *z;
 
 	ASSERT_TRUE(m != NULL);
@@ -144,8 +116,8 @@ TEST(deferral_backoff)
  */
 TEST(scanners_meet_and_skip_bits_are_honoured)
 {
-	struct cenv c;
-	struct machine *m = cenv_create(&c, NULL, "F.K.K.K..K.K.K.K");
+	struct frag_env c;
+	struct machine *m = frag_env_create(&c, NULL, NULL, "F.K.K.K..K.K.K.K");
 	unsigned long blocks = c.zone->spanned_pages / pageblock_nr_pages;
 	uint64_t scanned;
 
@@ -181,8 +153,8 @@ TEST(scanners_meet_and_skip_bits_are_honoured)
  */
 TEST(compaction_migrates_to_success)
 {
-	struct cenv c;
-	struct machine *m = cenv_create(&c, NULL, "A...");
+	struct frag_env c;
+	struct machine *m = frag_env_create(&c, NULL, NULL, "A...");
 	enum compact_result r;
 	pfn_t cap = PFN_NONE;
 
@@ -220,8 +192,8 @@ TEST(compaction_migrates_to_success)
  */
 TEST(capture_hands_the_block_to_the_compactor)
 {
-	struct cenv c;
-	struct machine *m = cenv_create(&c, NULL, ".A..............");
+	struct frag_env c;
+	struct machine *m = frag_env_create(&c, NULL, NULL, ".A..............");
 	pfn_t cap = PFN_NONE;
 
 	ASSERT_TRUE(m != NULL);
@@ -243,9 +215,9 @@ TEST(capture_hands_the_block_to_the_compactor)
  * targets.  No free block above order 0 anywhere except what `pattern`
  * leaves.
  */
-static struct machine *isolation_env(struct cenv *c, const char *pattern, const char *const *kv)
+static struct machine *isolation_env(struct frag_env *c, const char *pattern, const char *const *kv)
 {
-	struct machine *m = cenv_create(c, kv, NULL);
+	struct machine *m = frag_env_create(c, kv, NULL, NULL);
 	pfn_t end;
 
 	if (!m)
@@ -296,7 +268,7 @@ TEST(isolation_refusals)
 						      "vm.compact_unevictable_allowed=0", "vm.min_free_kbytes=1024", NULL };
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct cenv c;
+		struct frag_env c;
 		struct machine *m = isolation_env(&c, cases[i].pattern, NULL);
 
 		ASSERT_TRUE(m != NULL);
@@ -309,7 +281,7 @@ TEST(isolation_refusals)
 		ASSERT_OK_SO_FAR();
 	}
 	{
-		struct cenv c;
+		struct frag_env c;
 		struct machine *m = isolation_env(&c, "U.", no_unevictable);
 
 		ASSERT_TRUE(m != NULL);
@@ -318,7 +290,7 @@ TEST(isolation_refusals)
 		mm_env_destroy(&c.e);
 	}
 	{
-		struct cenv c;
+		struct frag_env c;
 		struct machine *m = isolation_env(&c, "U.", NULL);
 
 		ASSERT_TRUE(m != NULL);
@@ -336,7 +308,7 @@ TEST(isolation_refusals)
  */
 TEST(async_skip_on_failure)
 {
-	struct cenv c;
+	struct frag_env c;
 	struct machine *m = isolation_env(&c, "KA.AKA.AKA.AKA.A", NULL);
 
 	ASSERT_TRUE(m != NULL);
@@ -391,8 +363,8 @@ static void run_compact(struct machine *m, void *arg)
 TEST(async_compaction_aborts_on_lru_lock_contention)
 {
 	for (int sync = 0; sync <= 1; sync++) {
-		struct cenv c;
-		struct machine *m = cenv_create(&c, NULL, ".A..");
+		struct frag_env c;
+		struct machine *m = frag_env_create(&c, NULL, NULL, ".A..");
 		struct holder_arg h = { .hold = SIM_NSEC_PER_MSEC };
 		struct compact_arg a = { .gfp = GFP_HIGHUSER_MOVABLE, .order = 4,
 					 .prio = sync ? COMPACT_PRIO_SYNC_LIGHT : COMPACT_PRIO_ASYNC };
@@ -426,8 +398,8 @@ TEST(async_compaction_aborts_on_lru_lock_contention)
  */
 TEST(kcompactd_compacts_when_woken)
 {
-	struct cenv c;
-	struct machine *m = cenv_create(&c, NULL, "A...");
+	struct frag_env c;
+	struct machine *m = frag_env_create(&c, NULL, NULL, "A...");
 
 	ASSERT_TRUE(m != NULL);
 	machine_start(m);
@@ -460,8 +432,8 @@ TEST(proactive_compaction_on_the_timer)
 {
 	static const char *const kv[] = { "memory=64m", "zones=Normal:rest", "cpus=2",
 					  "vm.compaction_proactiveness=90", "vm.min_free_kbytes=1024", NULL };
-	struct cenv c;
-	struct machine *m = cenv_create(&c, kv, "A...");
+	struct frag_env c;
+	struct machine *m = frag_env_create(&c, kv, NULL, "A...");
 	unsigned int before;
 
 	ASSERT_TRUE(m != NULL);

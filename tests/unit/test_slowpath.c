@@ -23,43 +23,13 @@
 
 static const char *const w_kv[] = { "memory=64m", "zones=Normal:rest", "cpus=2", NULL };
 
-struct w_env {
-	struct mm_env	e;
-	struct frag	f;
-	struct mm_policy pol;
-	struct machine	*m;
-};
-
-static struct machine *w_state(struct w_env *w, const char *policy, enum kernel_gen k, const char *pattern)
+/* The walk-through state under `policy` and kernel generation `k`. */
+static struct machine *w_state(struct frag_env *w, const char *policy, enum kernel_gen k, const char *pattern)
 {
-	struct zone *zone;
+	struct mm_policy pol = *mm_policy_find(policy);
 
-	w->pol = *mm_policy_find(policy);
-	w->pol.kernel = k;
-	w->m = mm_env_create_policy(&w->e, w_kv, &w->pol);
-	if (!w->m)
-		return NULL;
-	sim_set_engine_cpu(w->e.sim, 0);
-	frag_init(&w->f, w->m);
-	zone = mm_zone(w->m, ZONE_NORMAL);
-	if (!frag_pattern(&w->f, (pfn_t)zone->zone_start_pfn, (pfn_t)zone_end_pfn(zone), pattern))
-		return NULL;
-	return w->m;
-}
-
-static void w_destroy(struct w_env *w)
-{
-	mm_env_destroy(&w->e);
-}
-
-static uint64_t ev(struct machine *m, enum vm_event_item i)
-{
-	return sum_vm_event(m, i);
-}
-
-static uint64_t st(struct machine *m, enum sim_stat_item i)
-{
-	return sim_stat_read(m, i);
+	pol.kernel = k;
+	return frag_env_create(w, w_kv, &pol, pattern);
 }
 
 /* One allocation with the step trace on; the trace as a string. */
@@ -87,7 +57,7 @@ static char *traced_alloc(struct machine *m, gfp_t gfp, unsigned int order, pfn_
  */
 TEST(w1_costly_noretry_6_12)
 {
-	struct w_env w;
+	struct frag_env w;
 	struct machine *m = w_state(&w, "baseline", KERNEL_6_12, "K.F.");
 	pfn_t pfn;
 	char *trace;
@@ -110,7 +80,7 @@ TEST(w1_costly_noretry_6_12)
 	mm_check_golden(__FILE__, __LINE__, W_DIR "w1-6.12", trace);
 	free(trace);
 	ASSERT_MM_OK(m);
-	w_destroy(&w);
+	mm_env_destroy(&w.e);
 }
 
 /*
@@ -121,7 +91,7 @@ TEST(w1_costly_noretry_6_12)
  */
 TEST(w1_costly_noretry_2026)
 {
-	struct w_env w;
+	struct frag_env w;
 	struct machine *m = w_state(&w, "baseline", KERNEL_2026, "K.F.");
 	pfn_t pfn;
 	char *trace;
@@ -136,7 +106,7 @@ TEST(w1_costly_noretry_2026)
 	mm_check_golden(__FILE__, __LINE__, W_DIR "w1-2026", trace);
 	free(trace);
 	ASSERT_MM_OK(m);
-	w_destroy(&w);
+	mm_env_destroy(&w.e);
 }
 
 /*
@@ -150,7 +120,7 @@ TEST(w1_costly_noretry_2026)
  */
 TEST(w2_noncostly_noretry_6_12)
 {
-	struct w_env w;
+	struct frag_env w;
 	struct machine *m = w_state(&w, "baseline", KERNEL_6_12, "K.F.");
 	pfn_t pfn;
 	char *trace;
@@ -168,7 +138,7 @@ TEST(w2_noncostly_noretry_6_12)
 	mm_check_golden(__FILE__, __LINE__, W_DIR "w2-6.12", trace);
 	free(trace);
 	ASSERT_MM_OK(m);
-	w_destroy(&w);
+	mm_env_destroy(&w.e);
 }
 
 /*
@@ -178,7 +148,7 @@ TEST(w2_noncostly_noretry_6_12)
  */
 TEST(w2_noncostly_noretry_2026)
 {
-	struct w_env w;
+	struct frag_env w;
 	struct machine *m = w_state(&w, "baseline", KERNEL_2026, "K.F.");
 	pfn_t pfn;
 	char *trace;
@@ -193,7 +163,7 @@ TEST(w2_noncostly_noretry_2026)
 	mm_check_golden(__FILE__, __LINE__, W_DIR "w2-2026", trace);
 	free(trace);
 	ASSERT_MM_OK(m);
-	w_destroy(&w);
+	mm_env_destroy(&w.e);
 }
 
 /* ---- policy variants against baseline (spec §14 table) ------------------------ */
@@ -213,7 +183,7 @@ struct counts {
 static void variant_run(const char *policy, enum kernel_gen k, bool bail, const char *pattern, gfp_t gfp,
 			unsigned int order, struct counts *c)
 {
-	struct w_env w;
+	struct frag_env w;
 	struct machine *m;
 	pfn_t pfn;
 
@@ -228,7 +198,7 @@ static void variant_run(const char *policy, enum kernel_gen k, bool bail, const 
 	sim_set_engine_cpu(w.e.sim, 0);
 	frag_init(&w.f, m);
 	if (!frag_pattern(&w.f, 0, m->nr_pfns, pattern)) {
-		w_destroy(&w);
+		mm_env_destroy(&w.e);
 		return;
 	}
 	pfn = __alloc_pages(m, gfp, order, NULL);
@@ -242,7 +212,7 @@ static void variant_run(const char *policy, enum kernel_gen k, bool bail, const 
 	c->kcompactd = st(m, SIM_WAKEUP_KCOMPACTD);
 	if (mm_check(m))
 		c->ok = !c->ok;		/* make the caller's expectations fail loudly */
-	w_destroy(&w);
+	mm_env_destroy(&w.e);
 }
 
 #define ASSERT_COUNTS(c, st_, re_, dr_, ks_, kc_) do {			\

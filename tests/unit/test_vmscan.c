@@ -8,40 +8,6 @@
 #include "mm/compaction.h"
 #include "mm/vmscan.h"
 
-static const char *const kv64[] = { "memory=64m", "zones=Normal:rest", "cpus=2", "vm.min_free_kbytes=1024",
-				     NULL };
-
-struct venv {
-	struct mm_env	e;
-	struct frag	f;
-	struct machine	*m;
-	struct zone	*zone;
-};
-
-static struct machine *venv_create(struct venv *v, const char *pattern)
-{
-	v->m = mm_env_create(&v->e, kv64);
-	if (!v->m)
-		return NULL;
-	sim_set_engine_cpu(v->e.sim, 0);
-	frag_init(&v->f, v->m);
-	v->zone = mm_zone(v->m, ZONE_NORMAL);
-	if (pattern && !frag_pattern(&v->f, (pfn_t)v->zone->zone_start_pfn, (pfn_t)zone_end_pfn(v->zone),
-				     pattern))
-		return NULL;
-	return v->m;
-}
-
-static uint64_t ev(struct machine *m, enum vm_event_item i)
-{
-	return sum_vm_event(m, i);
-}
-
-static uint64_t st(struct machine *m, enum sim_stat_item i)
-{
-	return sim_stat_read(m, i);
-}
-
 static unsigned long reclaim(struct machine *m, gfp_t gfp, unsigned int order)
 {
 	struct alloc_context ac;
@@ -66,8 +32,8 @@ static long free_pages_now(struct machine *m)
  */
 TEST(direct_reclaim_frees_clean_page_cache)
 {
-	struct venv v;
-	struct machine *m = venv_create(&v, "FFFFFFFFFFFFFFF.");
+	struct frag_env v;
+	struct machine *m = frag_env_create(&v, NULL, NULL, "FFFFFFFFFFFFFFF.");
 	unsigned long before, got;
 
 	ASSERT_TRUE(m != NULL);
@@ -96,8 +62,8 @@ TEST(direct_reclaim_frees_clean_page_cache)
  */
 TEST(dirty_and_writeback_folios_are_rotated)
 {
-	struct venv v;
-	struct machine *m = venv_create(&v, "DWDL");
+	struct frag_env v;
+	struct machine *m = frag_env_create(&v, NULL, NULL, "DWDL");
 	unsigned long dirty_reclaim = 0, wb_reclaim = 0;
 
 	ASSERT_TRUE(m != NULL);
@@ -131,8 +97,8 @@ TEST(dirty_and_writeback_folios_are_rotated)
  */
 TEST(compaction_ready_short_circuits_costly_reclaim)
 {
-	struct venv v;
-	struct machine *m = venv_create(&v, "K.F.");
+	struct frag_env v;
+	struct machine *m = frag_env_create(&v, NULL, NULL, "K.F.");
 
 	ASSERT_TRUE(m != NULL);
 	ASSERT_EQ(reclaim(m, XFS_MAPPING_GFP, 4), 1);
@@ -178,8 +144,8 @@ static void consume_below(struct machine *m, struct zone *zone, unsigned long ma
  */
 TEST(kswapd_balances_and_sleeps)
 {
-	struct venv v;
-	struct machine *m = venv_create(&v, "FFFFFFFFFFFFFFFF");
+	struct frag_env v;
+	struct machine *m = frag_env_create(&v, NULL, NULL, "FFFFFFFFFFFFFFFF");
 
 	ASSERT_TRUE(m != NULL);
 	ASSERT_TRUE(free_pages_now(m) < (long)low_wmark_pages(v.zone));
@@ -215,8 +181,8 @@ TEST(kswapd_balances_and_sleeps)
  */
 TEST(kswapd_order_aware_hands_off_to_kcompactd)
 {
-	struct venv v;
-	struct machine *m = venv_create(&v, "K.F.");
+	struct frag_env v;
+	struct machine *m = frag_env_create(&v, NULL, NULL, "K.F.");
 
 	ASSERT_TRUE(m != NULL);
 	start_threads(m);
@@ -241,8 +207,8 @@ TEST(kswapd_order_aware_hands_off_to_kcompactd)
  */
 TEST(kswapd_works_off_the_watermark_boost)
 {
-	struct venv v;
-	struct machine *m = venv_create(&v, "FF..");
+	struct frag_env v;
+	struct machine *m = frag_env_create(&v, NULL, NULL, "FF..");
 
 	ASSERT_TRUE(m != NULL);
 	start_threads(m);
@@ -265,8 +231,8 @@ TEST(kswapd_works_off_the_watermark_boost)
  */
 TEST(kswapd_hit_quickly_counters)
 {
-	struct venv v;
-	struct machine *m = venv_create(&v, "FFFFFFFFFFFFFFFF");
+	struct frag_env v;
+	struct machine *m = frag_env_create(&v, NULL, NULL, "FFFFFFFFFFFFFFFF");
 
 	ASSERT_TRUE(m != NULL);
 	start_threads(m);
@@ -280,7 +246,7 @@ TEST(kswapd_hit_quickly_counters)
 	mm_env_destroy(&v.e);
 
 	/* nothing reclaimable: never balanced, kswapd gives up after 16 tries */
-	m = venv_create(&v, "KKKKKKKKKKKKKKKK");
+	m = frag_env_create(&v, NULL, NULL, "KKKKKKKKKKKKKKKK");
 	ASSERT_TRUE(m != NULL);
 	start_threads(m);
 	wakeup_kswapd(v.zone, GFP_KERNEL, 0, ZONE_NORMAL);
@@ -301,8 +267,8 @@ TEST(kswapd_hit_quickly_counters)
  */
 TEST(wakeup_kswapd_rules)
 {
-	struct venv v;
-	struct machine *m = venv_create(&v, "AA......");
+	struct frag_env v;
+	struct machine *m = frag_env_create(&v, NULL, NULL, "AA......");
 
 	ASSERT_TRUE(m != NULL);
 	wakeup_kswapd(v.zone, GFP_KERNEL, 3, ZONE_NORMAL);	/* no kswapd task yet */
@@ -357,8 +323,8 @@ TEST(reclaim_throttle_timeouts)
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct venv v;
-		struct machine *m = venv_create(&v, "FF..");
+		struct frag_env v;
+		struct machine *m = frag_env_create(&v, NULL, NULL, "FF..");
 		struct throttle_arg a = { .reason = cases[i].r };
 		struct frag_task_call c = { .fn = do_throttle, .arg = &a };
 
@@ -371,8 +337,8 @@ TEST(reclaim_throttle_timeouts)
 		mm_env_destroy(&v.e);
 	}
 	{
-		struct venv v;
-		struct machine *m = venv_create(&v, "FF..");
+		struct frag_env v;
+		struct machine *m = frag_env_create(&v, NULL, NULL, "FF..");
 		struct throttle_arg a = { .reason = VMSCAN_THROTTLE_WRITEBACK };
 		struct frag_task_call c = { .fn = do_throttle, .arg = &a };
 		struct sim_task_config cfg = { .name = "kthread", .kind = mm_kthread_kind(m, "flush"),
@@ -389,6 +355,62 @@ TEST(reclaim_throttle_timeouts)
 	}
 }
 
+struct end_wb_arg {
+	unsigned int	nr;		/* folios whose writeback ends */
+};
+
+static void do_end_writeback(struct machine *m, void *arg)
+{
+	struct end_wb_arg *a = arg;
+	unsigned int done = 0;
+
+	for (pfn_t p = 0; p < m->nr_pfns && done < a->nr; p++)
+		if (page_type(pfn_to_page(m, p)) == PGTY_FILE &&
+		    (pfn_to_page(m, p)->flags & PG_writeback)) {
+			folio_end_writeback(m, p);
+			done++;
+		}
+}
+
+/*
+ * A test of the early wake of writeback throttling (spec §6.2 step 6,
+ * __acct_reclaim_writeback): a reclaimer sleeps in
+ * reclaim_throttle(WRITEBACK) at t=0; at 10 ms writeback ends for some
+ * folios.  Expect it woken at 10 ms once more than SWAP_CLUSTER_MAX pages
+ * per throttled task were written (40 folios), and the full HZ/10 sleep
+ * when only 16 were; pages are counted in nr_throttled_written only while
+ * a task is throttled.
+ */
+TEST(writeback_throttle_woken_by_written_pages)
+{
+	static const struct { unsigned int nr; sim_time_t lo, hi; } cases[] = {
+		{ 40, 10 * SIM_NSEC_PER_MSEC, 11 * SIM_NSEC_PER_MSEC },
+		{ 16, 100 * SIM_NSEC_PER_MSEC, 101 * SIM_NSEC_PER_MSEC },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct frag_env v;
+		struct machine *m = frag_env_create(&v, NULL, NULL, "WWWW.");
+		struct throttle_arg a = { .reason = VMSCAN_THROTTLE_WRITEBACK };
+		struct end_wb_arg e = { .nr = cases[i].nr };
+		struct frag_task_call c = { .fn = do_throttle, .arg = &a };
+		struct frag_task_call w = { .fn = do_end_writeback, .arg = &e };
+
+		ASSERT_TRUE(m != NULL);
+		frag_task(m, &c, "reclaimer", 0, 0);
+		frag_task(m, &w, "bio_endio", 1, 10 * SIM_NSEC_PER_MSEC);
+		sim_run(machine_sim(m), SIM_NSEC_PER_SEC);
+		ASSERT_TRUE(c.done && w.done);
+		ASSERT_TRUE(a.slept >= cases[i].lo && a.slept < cases[i].hi);
+		/* counted only while someone is throttled */
+		ASSERT_TRUE(node_page_state_exact(&m->node, NR_THROTTLED_WRITTEN) >
+			    (cases[i].nr > SWAP_CLUSTER_MAX ? (long)SWAP_CLUSTER_MAX : (long)cases[i].nr - 1));
+		ASSERT_EQ(m->node.nr_writeback_throttled, 0);
+		ASSERT_MM_OK(m);
+		mm_env_destroy(&v.e);
+	}
+}
+
 /*
  * A test of kswapd throttling on writeback (spec §6.2a): the LRU is all
  * folios under writeback.  kswapd's first pass marks them PG_reclaim and
@@ -398,8 +420,8 @@ TEST(reclaim_throttle_timeouts)
  */
 TEST(kswapd_throttles_on_writeback)
 {
-	struct venv v;
-	struct machine *m = venv_create(&v, "WWWWWWWWWWWWWWWW");
+	struct frag_env v;
+	struct machine *m = frag_env_create(&v, NULL, NULL, "WWWWWWWWWWWWWWWW");
 
 	ASSERT_TRUE(m != NULL);
 	start_threads(m);
@@ -436,8 +458,8 @@ static void do_alloc(struct machine *m, void *arg)
  */
 TEST(direct_reclaim_throttled_on_pfmemalloc_reserve)
 {
-	struct venv v;
-	struct machine *m = venv_create(&v, "FFFFFFFFFFFFFFFF");
+	struct frag_env v;
+	struct machine *m = frag_env_create(&v, NULL, NULL, "FFFFFFFFFFFFFFFF");
 	struct alloc_arg a = { .gfp = GFP_NOFS };
 	struct frag_task_call c = { .fn = do_alloc, .arg = &a };
 	uint64_t throttled;

@@ -40,17 +40,7 @@ for p in $POLICIES; do
 done
 [ "$rc" = 0 ] || { echo "demo: a run failed (logs in $OUT)" >&2; exit 1; }
 
-# jget FILE SECTION KEY: a number from result.json (SECTION "" = top
-# level); 0 when absent
-jget() {
-	awk -v sec="$2" -v key="\"$3\":" '
-		sec == "" && /^  "/ && $1 == key { gsub(/,/, "", $2); print $2; found = 1; exit }
-		sec != "" && $0 ~ "^  \"" sec "\": \\{" { ins = 1; next }
-		ins && /^  }/ { ins = 0 }
-		ins && $1 == key { gsub(/,/, "", $2); print $2; found = 1; exit }
-		END { if (!found) print 0 }
-	' "$1/result.json"
-}
+. scripts/result-lib.sh
 
 echo
 echo "== slowpath compare (selected rows; all of them in $OUT/compare.txt)"

@@ -1,0 +1,85 @@
+#!/bin/sh
+# The calibration table of docs/calibration.md, from result folders:
+# where the model lands on each calibration figure of DESIGN.md §1, and
+# how TPS at --scale 1/N compares with full scale.
+#
+#   scripts/calibration.sh [--run] [--scales "16 8 4"] DIR
+#
+# DIR holds full-baseline, full-noretry-nonblocking, full-pre-large-chunks
+# and full-huge (scenarios/pgbench-m8g.ini at full scale, 1200 s, under
+# those policies; full-huge is pgbench-m8g-hugepages.ini under baseline),
+# and sN-baseline for each N of --scales (pgbench-m8g.ini --scale 1/N).
+# --run makes them first, two runs at a time ($JOBS), each a few minutes
+# to ~50 minutes of host time at full scale.  Missing folders are shown
+# as "-".  The tables are Markdown.
+set -eu
+cd "$(dirname "$0")/.."
+SP=${SLOWPATH:-./slowpath}
+RUN=0
+SCALES="16 8 4"
+while [ $# -gt 1 ]; do
+	case $1 in
+	--run) RUN=1; shift ;;
+	--scales) SCALES=$2; shift 2 ;;
+	*) echo "usage: $0 [--run] [--scales \"16 8 4\"] DIR" >&2; exit 2 ;;
+	esac
+done
+[ $# = 1 ] || { echo "usage: $0 [--run] [--scales \"16 8 4\"] DIR" >&2; exit 2; }
+DIR=$1
+. scripts/result-lib.sh
+
+if [ "$RUN" = 1 ]; then
+	mkdir -p "$DIR"
+	{
+		echo "full-baseline scenarios/pgbench-m8g.ini --policy baseline"
+		echo "full-huge scenarios/pgbench-m8g-hugepages.ini --policy baseline"
+		echo "full-noretry-nonblocking scenarios/pgbench-m8g.ini --policy noretry-nonblocking"
+		echo "full-pre-large-chunks scenarios/pgbench-m8g.ini --policy pre-large-chunks"
+		for n in $SCALES; do echo "s$n-baseline scenarios/pgbench-m8g.ini --policy baseline --scale 1/$n"; done
+	} | while read -r name args; do
+		# shellcheck disable=SC2086
+		echo "$SP run $args --out $DIR/$name >$DIR/$name.log 2>&1"
+	done | xargs -P "${JOBS:-2}" -I{} sh -c '{}'
+fi
+
+have() { [ -f "$DIR/$1/result.json" ]; }
+val() { if have "$1"; then jget "$DIR/$1" "$2" "$3"; else echo -; fi; }
+# row FIGURE PUBLISHED MODEL FORMAT: the error is (model - published) / published
+row() {
+	if [ "$3" = - ]; then
+		printf '| %s | %s | - | - |\n' "$1" "$2"
+	else
+		awk -v f="$1" -v p="$2" -v m="$3" -v fmt="$4" 'BEGIN {
+			printf "| %s | " fmt " | " fmt " | %+.1f %% |\n", f, p, m, 100 * (m - p) / p
+		}'
+	fi
+}
+
+echo "| figure (DESIGN.md §1) | published | model | error |"
+echo "|---|---|---|---|"
+row "baseline TPS (unpatched)" 70000 "$(val full-baseline "" tps)" "%.0f"
+row "noretry-nonblocking TPS" 155000 "$(val full-noretry-nonblocking "" tps)" "%.0f"
+row "huge_pages=on TPS (pg_tx_cpu set from it)" 188000 "$(val full-huge "" tps)" "%.0f"
+row "pre-large-chunks TPS" 135000 "$(val full-pre-large-chunks "" tps)" "%.0f"
+if have full-baseline && have full-noretry-nonblocking; then
+	row "noretry-nonblocking / baseline" 2.214 \
+		"$(awk -v a="$(val full-noretry-nonblocking "" tps)" -v b="$(val full-baseline "" tps)" 'BEGIN { print a / b }')" "%.3f"
+else
+	row "noretry-nonblocking / baseline" 2.214 - "%.3f"
+fi
+row "page tables, % of RAM (baseline, end of run)" 40 "$(val full-baseline figures pagetables_share)" "%.1f"
+row "checkpoint TPS / between-checkpoint TPS (baseline)" 0.333 "$(val full-baseline figures checkpoint_tps_ratio)" "%.3f"
+
+echo
+echo "| run | TPS | TPS x N | vs full scale | host time |"
+echo "|---|---|---|---|---|"
+full=$(val full-baseline "" tps)
+for n in 1 $SCALES; do
+	if [ "$n" = 1 ]; then name=full-baseline; else name=s$n-baseline; fi
+	have "$name" || { printf '| %s | - | - | - | - |\n' "$name"; continue; }
+	awk -v name="$name" -v n="$n" -v t="$(jget "$DIR/$name" "" tps)" -v f="$full" \
+	    -v w="$(jget "$DIR/$name" "" wall_seconds)" 'BEGIN {
+		vs = (f == "-" || f == 0) ? "-" : sprintf("%+.1f %%", 100 * (t * n - f) / f)
+		printf "| %s | %.0f | %.0f | %s | %.0f s |\n", name, t, t * n, vs, w
+	}'
+done

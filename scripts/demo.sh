@@ -63,6 +63,8 @@ for p in $POLICIES; do
 		"$(jget "$d" per_million_written sim_drain_all_pages)"
 done
 echo "(per-M: per million pages written back, nr_written; PT: page tables, NR_PAGETABLE / MemTotal)"
+echo "(scaled runs miss the full-scale checkpoint dips: docs/calibration.md has full-scale runs"
+echo " against the published figures)"
 
 echo
 scripts/demo-report.sh -o "$OUT/report/index.html" "$OUT/baseline" "$OUT/noretry-nonblocking"

@@ -1,9 +1,10 @@
 #!/bin/sh
 # scripts/calibration.sh (docs/calibration.md's tables) on hand-made result
 # folders: the fixture `single` (135 210.5 TPS, which %.0f rounds half to
-# even; page tables 39.32 % of RAM; 3.25 s of host time) as the full-scale baseline and as a 1/4 run, nothing else — rows with a
-# folder show the model value and (model - published) / published, rows
-# without one show "-"; the scale table multiplies by N; bad usage exits 2.
+# even; page tables 39.32 % of RAM; 3.25 s of host time) as the full-scale
+# baseline and as a 1/4 run, nothing else.  Rows with a folder show the
+# model value and (model - published) / published, rows without one show
+# "-"; the scale table multiplies by N; bad usage exits 2.
 . tests/suites/8000-report.inc
 rpt_init "$1" 8006-calibration-script
 

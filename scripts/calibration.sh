@@ -11,7 +11,8 @@
 # and sN-baseline for each N of --scales (pgbench-m8g.ini --scale 1/N).
 # --run makes them first, two runs at a time ($JOBS), each a few minutes
 # to ~50 minutes of host time at full scale.  Missing folders are shown
-# as "-".  The tables are Markdown.
+# as "-".  The tables are Markdown: the figures, the scaled runs, and the
+# mechanism behind the full-scale runs (stall counters, checkpoint dip).
 set -eu
 cd "$(dirname "$0")/.."
 SP=${SLOWPATH:-./slowpath}
@@ -83,3 +84,18 @@ for n in 1 $SCALES; do
 		printf "| %s | %.0f | %.0f | %s | %.0f s |\n", name, t, t * n, vs, w
 	}'
 done
+
+echo
+echo "| full-scale run | TPS | p99 ms | allocstall /M | compact_stall /M | drain_all_pages /M | pgscan_direct /M | checkpoint ratio (lowest) | page tables % |"
+echo "|---|---|---|---|---|---|---|---|---|"
+for name in full-baseline full-noretry-nonblocking full-pre-large-chunks full-huge; do
+	have "$name" || { printf '| %s | - | - | - | - | - | - | - | - |\n' "$name"; continue; }
+	d=$DIR/$name
+	printf '| %s | %.0f | %.1f | %.0f | %.0f | %.0f | %.0f | %.3f (%.3f) | %.1f |\n' "$name" \
+		"$(jget "$d" "" tps)" "$(jget "$d" latency_ms p99)" \
+		"$(jget "$d" per_million_written allocstall)" "$(jget "$d" per_million_written compact_stall)" \
+		"$(jget "$d" per_million_written sim_drain_all_pages)" "$(jget "$d" per_million_written pgscan_direct)" \
+		"$(jget "$d" figures checkpoint_tps_ratio)" "$(jget "$d" figures checkpoint_tps_lowest_ratio)" \
+		"$(jget "$d" figures pagetables_share)"
+done
+echo "(/M: per million pages written back, nr_written)"

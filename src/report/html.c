@@ -209,6 +209,59 @@ static int plots_section(FILE *f, const char *dir, const struct rpt_plots *pl, c
 	return 0;
 }
 
+/* The rows a reader of a database case looks at first, picked out of the
+ * full comparison (same text, same markup): throughput, latency, page
+ * tables, the checkpoint dip, the stall counters and everything per
+ * million pages written.  Rows a run set does not have are simply absent. */
+static const char *const summary_rows[] = {
+	"Hmean     tps ", "Amean     latency_p50_ms ", "Amean     latency_p99_ms ",
+	"Amean     pagetables_share ", "Amean     checkpoint_tps_ratio ",
+	"Ops Allocation stalls ", "Ops Compaction stalls ", "Ops Compaction failures ",
+	"Per-M-written ", NULL
+};
+
+static bool summary_row(const char *line)
+{
+	for (const char *const *r = summary_rows; *r; r++)
+		if (strncmp(line, *r, strlen(*r)) == 0)
+			return true;
+	return false;
+}
+
+static void summary_section(FILE *f, const struct rpt_cmp *c)
+{
+	char *buf = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *mf = open_memstream(&buf, &len);
+	int nr = 0, kept = 0;
+
+	if (!mf) {
+		fprintf(stderr, "slowpath: out of memory\n");
+		abort();
+	}
+	rpt_cmp_print_text(mf, c, true);
+	if (fclose(mf) || !buf) {
+		fprintf(stderr, "slowpath: out of memory\n");
+		abort();
+	}
+	fputs("<h2 id=\"summary\">Summary</h2>\n<p class=\"note\">The rows of the comparison "
+	      "below that answer the usual question first: throughput, latency, page tables, the "
+	      "checkpoint dip, allocation and compaction stalls, counters per million pages "
+	      "written back (nr_written).</p>\n<pre>", f);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		/* the two header lines: kernels and run names */
+		if (nr++ < 2 || summary_row(line)) {
+			fputs(line, f);
+			fputc('\n', f);
+			kept++;
+		}
+	}
+	if (kept <= 2)
+		fputs("(none of the summary rows is in these results)\n", f);
+	fputs("</pre>\n", f);
+	free(buf);
+}
+
 static int write_page(const char *out, struct rpt_set *sets, int n, const char *plot_dir,
 		      const struct rpt_plots *pl, const char *title, char *err, size_t errlen)
 {
@@ -238,16 +291,17 @@ static int write_page(const char *out, struct rpt_set *sets, int n, const char *
 	h(f, title);
 	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", page_css);
 	h(f, title);
-	fputs("</h1>\n<p class=\"note\">Sections: <a href=\"#compare\">comparison</a>, "
+	fputs("</h1>\n<p class=\"note\">Sections: <a href=\"#summary\">summary</a>, <a href=\"#compare\">comparison</a>, "
 	      "<a href=\"#attribution\">where the time went</a>, <a href=\"#plots\">plots</a>. "
 	      "Formats: docs/report.md.</p>\n", f);
 	runs_table(f, sets, n);
 
+	rpt_cmp_build(&c, sets, n);
+	summary_section(f, &c);
 	fputs("<h2 id=\"compare\">Comparison</h2>\n<p class=\"note\">mmtests layout: each cell is "
 	      "the value and its difference from the baseline (positive = better); "
 	      "<span class=\"sig\">*x.xx%*</span> marks a significant difference (Welch's t-test, "
 	      "alpha 0.05).</p>\n<pre>", f);
-	rpt_cmp_build(&c, sets, n);
 	rpt_cmp_print_text(f, &c, true);
 	rpt_cmp_release(&c);
 	fputs("</pre>\n", f);

@@ -35,6 +35,17 @@ if grep -q '<span class="sig">\*' "$P" && grep -q 'Ops Compaction cost' "$P" &&
 else
 	ko "comparison, significance and attribution present"
 fi
+# The summary repeats the comparison's key rows verbatim, before it.
+sed -n '/<h2 id="summary">/,/<\/pre>/p' "$P" | grep '^Hmean  *tps ' >"$TMP/sum_tps"
+sed -n '/<h2 id="compare">/,/<\/pre>/p' "$P" | grep '^Hmean  *tps ' >"$TMP/cmp_tps"
+if [ -s "$TMP/sum_tps" ] && cmp -s "$TMP/sum_tps" "$TMP/cmp_tps" &&
+   [ "$(grep -n 'id="summary"' "$P" | cut -d: -f1)" -lt "$(grep -n 'id="compare"' "$P" | cut -d: -f1)" ] &&
+   sed -n '/<h2 id="summary">/,/<\/pre>/p' "$P" | grep -q '^Per-M-written allocstall ' &&
+   ! sed -n '/<h2 id="summary">/,/<\/pre>/p' "$P" | grep -q '^Min '; then
+	ok "summary: the key rows, as in the comparison, first"
+else
+	ko "summary: the key rows, as in the comparison, first"
+fi
 # The page's <pre> comparison is the text table, byte for byte, once the
 # markup is taken out.
 sed -n '/<h2 id="compare">/,/<\/pre>/p' "$P" | sed '1,2d;$d' | sed -e 's/<pre>//' \

@@ -63,8 +63,8 @@ for p in $POLICIES; do
 		"$(jget "$d" per_million_written sim_drain_all_pages)"
 done
 echo "(per-M: per million pages written back, nr_written; PT: page tables, NR_PAGETABLE / MemTotal)"
-echo "(at 1/16 each WAL flush is 16 times smaller, so the stalls differ and TPS hardly does; full"
-echo " scale, where the dips are deep, against the published figures: docs/calibration.md)"
+echo "(at --scale $SCALE each WAL flush is smaller by the scale, so the stalls differ and TPS hardly"
+echo " does; full scale, where the dips are deep, against the published figures: docs/calibration.md)"
 
 echo
 scripts/demo-report.sh -o "$OUT/report/index.html" "$OUT/baseline" "$OUT/noretry-nonblocking"

@@ -4,7 +4,8 @@
 # even; page tables 39.32 % of RAM; 3.25 s of host time) as the full-scale
 # baseline and as a 1/4 run, nothing else.  Rows with a folder show the
 # model value and (model - published) / published, rows without one show
-# "-"; the scale table multiplies by N; bad usage exits 2.
+# "-"; the scale table multiplies by N; bad usage exits 2.  Then the
+# tables of docs/calibration.md against its committed runs.
 . tests/suites/8000-report.inc
 rpt_init "$1" 8006-calibration-script
 
@@ -31,4 +32,15 @@ fi
 if scripts/calibration.sh --bogus x "$TMP/cal" >/dev/null 2>&1; then ko "unknown option: exit 2"; else
 	[ $? = 2 ] && ok "unknown option: exit 2" || ko "unknown option: exit 2"
 fi
+
+# docs/calibration.md's tables are what the script prints from the
+# committed result folders of the calibration runs, line for line.
+scripts/calibration.sh --scales "16 8 4 2" docs/calibration/runs >"$TMP/doc.md" 2>&1
+missing=0
+while IFS= read -r l; do
+	[ -z "$l" ] && continue
+	grep -qxF -- "$l" docs/calibration.md || { echo "  not in docs/calibration.md: $l"; missing=$((missing + 1)); }
+done <"$TMP/doc.md"
+[ "$missing" = 0 ] && [ "$(grep -c '^| full-[a-z-]* | [0-9]' "$TMP/doc.md")" = 5 ] &&
+	ok "docs/calibration.md tables = the committed runs" || ko "docs/calibration.md tables = the committed runs"
 rpt_done

@@ -27,19 +27,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "sim/bdev.h"
 #include "sim/internal.h"
 #include "sim/rng.h"
-
-static double wall(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "bench.h"
 
 /* ---- 1. bare queue --------------------------------------------------------- */
 
@@ -63,7 +55,7 @@ static double queue_pass(unsigned int arity, uint32_t pending, uint64_t ops)
 	rng_init(&rng, 1, rng_stream_id("bench-queue", pending));
 	for (uint32_t i = 0; i < pending; i++)
 		sim_evq_push(&q, rng_below(&rng, 1000000), noop, NULL);
-	t0 = wall();
+	t0 = now_s();
 	if (arity == 2) {
 		for (uint64_t i = 0; i < ops; i++) {
 			sim_evq_pop_d(&q, &e, 2);
@@ -77,7 +69,7 @@ static double queue_pass(unsigned int arity, uint32_t pending, uint64_t ops)
 			sim_evq_push_d(&q, e.time + 1 + (rng_next(&rng) & 0xfffff), noop, NULL, 4);
 		}
 	}
-	t1 = wall();
+	t1 = now_s();
 	sim_evq_release(&q);
 	if (sink == 42)
 		printf(" ");
@@ -171,9 +163,9 @@ static void bench_workload(const char *label, unsigned int ncpus, unsigned int n
 		rng_init(&k[i].rng, 1, rng_stream_id("backend", i));
 		sim_task_create(sim, &tc, worker_fn, &k[i], 0);
 	}
-	t0 = wall();
+	t0 = now_s();
 	ev = sim_run(sim, SIM_TIME_NEVER);
-	t1 = wall();
+	t1 = now_s();
 	secs = t1 - t0;
 	for (unsigned int c = 0; c < ncpus; c++) {
 		struct sim_cpu_stats cs;

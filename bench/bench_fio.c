@@ -13,7 +13,6 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "mm/gup.h"
 #include "mm/machine.h"
@@ -21,24 +20,7 @@
 #include "sim/option.h"
 #include "sim/sim.h"
 #include "workload/fio.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void set(const struct opt_def *table, void *base, const char *key, const char *value)
-{
-	char err[256];
-
-	if (opt_parse_value(opt_find(table, key), base, value, err, sizeof(err))) {
-		fprintf(stderr, "bench_fio: %s: %s\n", key, err);
-		exit(2);
-	}
-}
+#include "bench.h"
 
 static void run(const char *mode, unsigned int ms)
 {
@@ -68,10 +50,10 @@ static void run(const char *mode, unsigned int ms)
 	if (!fc || opt_apply_defaults(machine_options, &mc) || opt_apply_defaults(vm_sysctl_options, &sc) ||
 	    opt_apply_defaults(fio_workload.options, fc))
 		exit(1);
-	set(machine_options, &mc, "memory", "24g");
-	set(machine_options, &mc, "foll_pin_accounting", mode);
+	bench_set("bench_fio", machine_options, &mc, "memory", "24g");
+	bench_set("bench_fio", machine_options, &mc, "foll_pin_accounting", mode);
 	for (unsigned int i = 0; kv[i]; i += 2)
-		set(fio_workload.options, fc, kv[i], kv[i + 1]);
+		bench_set("bench_fio", fio_workload.options, fc, kv[i], kv[i + 1]);
 	sim = sim_create(&cfg);
 	m = machine_create(sim, &mc, &sc, NULL, err, sizeof(err));
 	if (!m) {

@@ -20,30 +20,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
-#include <time.h>
 
 #include "mm/internal.h"
 #include "mm/machine.h"
 #include "sim/option.h"
 #include "sim/sim.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void set(const struct opt_def *table, void *base, const char *key, const char *value)
-{
-	char err[256];
-
-	if (opt_parse_value(opt_find(table, key), base, value, err, sizeof(err))) {
-		fprintf(stderr, "bench_mm: %s\n", err);
-		exit(2);
-	}
-}
+#include "bench.h"
 
 static void pairs(struct machine *m, const char *what, gfp_t gfp, unsigned int order, long n)
 {
@@ -77,9 +59,9 @@ int main(int argc, char **argv)
 
 	opt_apply_defaults(machine_options, &cfg);
 	opt_apply_defaults(vm_sysctl_options, &sysctl);
-	set(machine_options, &cfg, "memory", "384g");
-	set(machine_options, &cfg, "cpus", "96");
-	set(machine_options, &cfg, "reserved", "6g");
+	bench_set("bench_mm", machine_options, &cfg, "memory", "384g");
+	bench_set("bench_mm", machine_options, &cfg, "cpus", "96");
+	bench_set("bench_mm", machine_options, &cfg, "reserved", "6g");
 	sim = sim_create(&sc);
 
 	t0 = now_s();

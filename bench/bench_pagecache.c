@@ -17,7 +17,6 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "mm/fs.h"
 #include "mm/internal.h"
@@ -26,24 +25,7 @@
 #include "sim/bdev.h"
 #include "sim/option.h"
 #include "sim/sim.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void set(const struct opt_def *table, void *base, const char *key, const char *value)
-{
-	char err[256];
-
-	if (opt_parse_value(opt_find(table, key), base, value, err, sizeof(err))) {
-		fprintf(stderr, "bench_pagecache: %s\n", err);
-		exit(2);
-	}
-}
+#include "bench.h"
 
 int main(int argc, char **argv)
 {
@@ -62,8 +44,8 @@ int main(int argc, char **argv)
 		scale = 1;
 	opt_apply_defaults(machine_options, &mc);
 	opt_apply_defaults(vm_sysctl_options, &sc);
-	set(machine_options, &mc, "memory", "64g");
-	set(machine_options, &mc, "cpus", "96");
+	bench_set("bench_pagecache", machine_options, &mc, "memory", "64g");
+	bench_set("bench_pagecache", machine_options, &mc, "cpus", "96");
 	sim = sim_create(&simc);
 	m = machine_create(sim, &mc, &sc, NULL, err, sizeof(err));
 	if (!m) {

@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "mm/compaction.h"
 #include "mm/internal.h"
@@ -30,26 +29,9 @@
 #include "mm/vmscan.h"
 #include "sim/option.h"
 #include "sim/sim.h"
+#include "bench.h"
 
 #define XFS_GFP	(GFP_HIGHUSER_MOVABLE & ~__GFP_FS)
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void set(const struct opt_def *table, void *base, const char *key, const char *value)
-{
-	char err[256];
-
-	if (opt_parse_value(opt_find(table, key), base, value, err, sizeof(err))) {
-		fprintf(stderr, "bench_slowpath: %s\n", err);
-		exit(2);
-	}
-}
 
 struct bench {
 	struct machine_config	cfg;
@@ -68,9 +50,9 @@ static void bench_create(struct bench *b, const char *memory)
 	memset(b, 0, sizeof(*b));
 	opt_apply_defaults(machine_options, &b->cfg);
 	opt_apply_defaults(vm_sysctl_options, &b->sysctl);
-	set(machine_options, &b->cfg, "memory", memory);
-	set(machine_options, &b->cfg, "zones", "Normal:rest");
-	set(machine_options, &b->cfg, "cpus", "8");
+	bench_set("bench_slowpath", machine_options, &b->cfg, "memory", memory);
+	bench_set("bench_slowpath", machine_options, &b->cfg, "zones", "Normal:rest");
+	bench_set("bench_slowpath", machine_options, &b->cfg, "cpus", "8");
 	b->sim = sim_create(&sc);
 	b->m = machine_create(b->sim, &b->cfg, &b->sysctl, NULL, err, sizeof(err));
 	if (!b->m) {

@@ -26,6 +26,10 @@ BASE_CFLAGS := -std=c17 -D_GNU_SOURCE -g -Isrc -MMD -MP -ffp-contract=off $(WARN
 LDLIBS   := -linih -ljansson -lgsl -lgslcblas -lm
 
 REL_CFLAGS := $(BASE_CFLAGS) -O2 -DSIM_DEBUG=1
+# SIM_DEBUG=0: every check compiled out.  It must give the same results
+# byte for byte as the checked builds (no side effects in asserts); suite
+# 0007 compares them.
+NDBG_CFLAGS := $(BASE_CFLAGS) -O2 -DSIM_DEBUG=0
 DBG_CFLAGS := $(BASE_CFLAGS) -O1 -DSIM_DEBUG=3
 SAN_CFLAGS := $(BASE_CFLAGS) -O1 -DSIM_DEBUG=3 -fsanitize=address,undefined \
               -fno-sanitize-recover=undefined -fno-omit-frame-pointer
@@ -74,6 +78,7 @@ endef
 
 $(eval $(call flavour,rel,$(REL_CFLAGS),))
 $(eval $(call flavour,dbg,$(DBG_CFLAGS),))
+$(eval $(call flavour,ndbg,$(NDBG_CFLAGS),))
 $(eval $(call flavour,san,$(SAN_CFLAGS),$(SAN_LDFLAGS)))
 
 BENCH_BINS := $(BENCH_SRC:bench/%.c=build/rel/bench/%)
@@ -88,10 +93,10 @@ all: slowpath
 slowpath: $(rel_BIN)
 	cp $< $@
 
-check: $(dbg_BIN) $(dbg_TESTS)
+check: $(dbg_BIN) $(dbg_TESTS) $(ndbg_BIN)
 	@tests/run-tests.sh build/dbg
 
-check-san: $(san_BIN) $(san_TESTS)
+check-san: $(san_BIN) $(san_TESTS) $(ndbg_BIN)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		tests/run-tests.sh build/san
 

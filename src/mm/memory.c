@@ -410,6 +410,7 @@ static int do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, s
 	unsigned int i = pte_index(addr);
 	unsigned long index = anon_index(vma, addr);
 	pfn_t pfn;
+	int ret;
 
 	if (!write) {
 		bit_set(pte->present, i);	/* the zero page */
@@ -423,7 +424,8 @@ static int do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, s
 	if (pfn == PFN_NONE)
 		return -ENOMEM;
 	vma->anon_vma = true;
-	SIM_ASSERT(filemap_add_folio(m, mm->anon, pfn, index) == 0);
+	ret = filemap_add_folio(m, mm->anon, pfn, index);
+	SIM_ASSERT(ret == 0);
 	mod_node_page_state(&m->node, NR_ANON_MAPPED, 1);
 	mm->rss_anon++;
 	bit_set(pte->present, i);
@@ -440,6 +442,7 @@ static int do_huge_pmd_anonymous_page(struct mm_struct *mm, struct vm_area_struc
 	unsigned long haddr = addr & ~(PMD_SIZE - 1);
 	struct pt_pte *deposit;
 	pfn_t pfn;
+	int ret;
 
 	sim_path_push(m->sim, "do_huge_pmd_anonymous_page");
 	pfn = __alloc_pages(m, vma_thp_gfp_mask(m, vma), HPAGE_PMD_ORDER, NULL);
@@ -457,7 +460,8 @@ static int do_huge_pmd_anonymous_page(struct mm_struct *mm, struct vm_area_struc
 	deposit->deposited = true;
 	mm_charge(m, COST_clear_page, HPAGE_PMD_NR);	/* clear_huge_page */
 	vma->anon_vma = true;
-	SIM_ASSERT(filemap_add_folio(m, mm->anon, pfn, anon_index(vma, haddr)) == 0);
+	ret = filemap_add_folio(m, mm->anon, pfn, anon_index(vma, haddr));
+	SIM_ASSERT(ret == 0);
 	mod_node_page_state(&m->node, NR_ANON_MAPPED, HPAGE_PMD_NR);
 	mod_node_page_state(&m->node, NR_ANON_THPS, HPAGE_PMD_NR);
 	mm->rss_anon += HPAGE_PMD_NR;

@@ -792,7 +792,8 @@ static void free_pcppages_bulk(struct machine *m, struct zone *zone, int count,
 			if (++pindex > NR_PCP_LISTS - 1)
 				pindex = 0;
 			list = &pcp->lists[pindex];
-			SIM_ASSERT(++tries <= NR_PCP_LISTS + 1);	/* count says pages exist */
+			tries++;
+			SIM_ASSERT(tries <= NR_PCP_LISTS + 1);	/* count says pages exist */
 		} while (pfn_list_empty(list));
 
 		order = pindex_to_order((unsigned int)pindex);

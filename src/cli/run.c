@@ -36,6 +36,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -88,6 +89,16 @@ struct progress {
 	uint64_t	last_events;
 	sim_time_t	last_virtual;
 	bool		shown;
+	/* one kept line per tps_interval, as pgbench -P prints (terminals only) */
+	const struct machine	*m;
+	const struct workload_run *wl;
+	unsigned int	nr_wl;
+	sim_time_t	tps_interval, measure_start, line_virtual;
+	struct timespec	line_wall;
+	uint64_t	line_k;			/* tps intervals already shown */
+	uint64_t	line_allocstall, line_compactstall;
+	/* SLOWPATH_HOST_LOG: host cost per step, for bench/bench_pgbench.c */
+	FILE		*host_log;
 };
 
 /* ---- small helpers --------------------------------------------------------- */
@@ -142,6 +153,98 @@ static void snapshot_start(struct sim *sim, void *arg)
 
 /* ---- progress line (stderr, terminals only) ------------------------------------------ */
 
+struct stall_sum {
+	uint64_t allocstall, compactstall;
+};
+
+static void pick_stalls(void *ctx, const char *name, int64_t value)
+{
+	struct stall_sum *st = ctx;
+
+	if (strncmp(name, "allocstall_", 11) == 0)
+		st->allocstall += (uint64_t)value;
+	else if (strcmp(name, "compact_stall") == 0)
+		st->compactstall += (uint64_t)value;
+}
+
+/*
+ * The kept line, one per tps_interval of virtual time (pgbench -P, fio's
+ * status line): virtual time, the TPS and mean latency of the intervals
+ * completed since the last line (the same figures as tps.csv's rows),
+ * allocation and compaction stalls since the last line, the host's speed
+ * as a multiple of real time and the ETA.  During ramp_time nothing is
+ * measured and the line says "ramp".  Reading the counters has no side
+ * effect on the model (mm_vmstat_snapshot sums, it does not fold).
+ */
+static void progress_line(struct progress *p, sim_time_t done, sim_time_t end, const struct timespec *now)
+{
+	struct stall_sum st = { 0, 0 };
+	uint64_t tx = 0, lat = 0, k_now = 0;
+	double vdt, hdt, speed, eta, total_speed;
+	char rate[96];
+
+	if (!p->m || !p->tps_interval)
+		return;
+	if (done <= p->measure_start) {
+		if (done / p->tps_interval == p->line_virtual / p->tps_interval)
+			return;
+		snprintf(rate, sizeof(rate), "ramp");
+	} else {
+		k_now = (done - p->measure_start) / p->tps_interval;
+		if (k_now <= p->line_k)
+			return;
+		for (unsigned int i = 0; i < p->nr_wl; i++) {
+			const struct wl_stats *ws = &p->wl[i].stats;
+
+			for (uint64_t k = p->line_k; k < k_now && k < ws->nr_intervals; k++) {
+				tx += ws->interval_tx[k];
+				lat += ws->interval_lat_sum[k];
+			}
+		}
+		snprintf(rate, sizeof(rate), "%.1f tps, lat %.3f ms",
+			 (double)tx / ((double)(k_now - p->line_k) * (double)p->tps_interval / 1e9),
+			 tx ? (double)lat / (double)tx / 1e6 : 0);
+		p->line_k = k_now;
+	}
+	mm_vmstat_snapshot(p->m, pick_stalls, &st);
+	vdt = (double)(done - p->line_virtual) / 1e9;
+	hdt = elapsed(&p->line_wall, now);
+	speed = hdt > 0 ? vdt / hdt : 0;
+	total_speed = elapsed(&p->start, now) > 0 ? (double)done / 1e9 / elapsed(&p->start, now) : 0;
+	eta = total_speed > 0 ? (double)(end - done) / 1e9 / total_speed : 0;
+	if (p->shown)
+		fputs("\r\033[K", stderr);
+	fprintf(stderr, "progress: %.1f s, %s, allocstall %llu, compact_stall %llu; "
+		"host %.3gx real time, ETA %d:%02d\n",
+		(double)done / 1e9, rate,
+		(unsigned long long)(st.allocstall - p->line_allocstall),
+		(unsigned long long)(st.compactstall - p->line_compactstall),
+		speed, (int)(eta / 60), (int)fmod(eta, 60));
+	p->shown = false;
+	p->line_virtual = done;
+	p->line_wall = *now;
+	p->line_allocstall = st.allocstall;
+	p->line_compactstall = st.compactstall;
+}
+
+/* SLOWPATH_HOST_LOG=FILE: one line per step, "virtual_s host_s events
+ * transactions peak_rss_kib", for the benchmarks (bench_pgbench); host
+ * figures never go into the result folder. */
+static void host_log_step(struct progress *p, struct sim *sim, sim_time_t done, const struct timespec *now)
+{
+	struct rusage ru;
+	uint64_t tx = 0;
+
+	if (!p->host_log)
+		return;
+	for (unsigned int i = 0; i < p->nr_wl; i++)
+		tx += p->wl[i].stats.transactions;
+	getrusage(RUSAGE_SELF, &ru);
+	fprintf(p->host_log, "%.3f %.3f %llu %llu %ld\n", (double)done / 1e9, elapsed(&p->start, now),
+		(unsigned long long)sim_events(sim), (unsigned long long)tx, ru.ru_maxrss);
+	fflush(p->host_log);
+}
+
 static void progress_update(struct progress *p, struct sim *sim, sim_time_t done, sim_time_t end,
 			    bool final)
 {
@@ -149,9 +252,15 @@ static void progress_update(struct progress *p, struct sim *sim, sim_time_t done
 	double dt, ev_rate, virt_rate, eta;
 	char iter[32] = "";
 
-	if (!p->tty)
+	if (!p->tty && !p->host_log)
 		return;
 	wall_now(&now);
+	if (!final)
+		host_log_step(p, sim, done, &now);
+	if (!p->tty)
+		return;
+	if (!final)
+		progress_line(p, done, end, &now);
 	dt = elapsed(&p->last, &now);
 	if (!final && dt < p->every)
 		return;
@@ -418,6 +527,14 @@ static int run_once(const struct scenario *s, const char *dir, unsigned int iter
 		}
 
 	/* 4. simulate, one sample interval at a time */
+	prog->m = m;
+	prog->wl = wl;
+	prog->nr_wl = nr_wl;
+	prog->tps_interval = g->tps_interval;
+	prog->measure_start = g->ramp_time;
+	prog->line_virtual = 0;
+	prog->line_wall = t0;
+	prog->line_k = prog->line_allocstall = prog->line_compactstall = 0;
 	for (sim_time_t done = 0; done < g->duration;) {
 		done = g->duration - done > g->sample_interval ? done + g->sample_interval : g->duration;
 		sim_run(sim, done);
@@ -572,6 +689,19 @@ int cli_cmd_run(int argc, char **argv)
 	/* SLOWPATH_PROGRESS_INTERVAL: seconds between updates (tests use 0) */
 	prog.every = getenv("SLOWPATH_PROGRESS_INTERVAL") ? atof(getenv("SLOWPATH_PROGRESS_INTERVAL")) : 0.5;
 	prog.iterations = a.iterations;
+	if (getenv("SLOWPATH_HOST_LOG") && *getenv("SLOWPATH_HOST_LOG")) {
+		prog.host_log = fopen(getenv("SLOWPATH_HOST_LOG"), "w");
+		if (!prog.host_log) {
+			fprintf(stderr, "slowpath run: SLOWPATH_HOST_LOG=%s: %s\n", getenv("SLOWPATH_HOST_LOG"),
+				strerror(errno));
+			free(res);
+			free(out);
+			scn_destroy(s);
+			scn_schema_destroy(schema);
+			cli_args_release(&a);
+			return 2;
+		}
+	}
 	seed = ((const struct scn_global *)scn_config(s, "global", NULL))->seed;
 	if (a.iterations == 1) {
 		rc = run_once(s, out, 1, seed, &prog, &res[0]);
@@ -597,6 +727,8 @@ int cli_cmd_run(int argc, char **argv)
 			rc = 1;
 		}
 	}
+	if (prog.host_log)
+		fclose(prog.host_log);
 	for (unsigned int k = 0; k < a.iterations; k++)
 		rpt_result_release(&res[k]);
 	free(res);

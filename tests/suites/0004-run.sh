@@ -63,6 +63,13 @@ if command -v script >/dev/null 2>&1; then
 		>"$TMP/tty.txt" 2>&1
 	check "progress line on a terminal" "grep -q '12.0/12.0 s virtual, [0-9.]* M events/s, ETA [0-9]*:[0-9][0-9]' '$TMP/tty.txt' &&
 		tail -c 4 '$TMP/tty.txt' | od -c | grep -q 'K'"
+	# one kept line per tps_interval (1 s here), pgbench -P style; its TPS
+	# and mean latency are those of tps.csv's row for the same interval
+	tr '\r' '\n' <"$TMP/tty.txt" | sed 's/^.*progress: /progress: /' | grep '^progress: ' >"$TMP/kept.txt"
+	check "a kept progress line per tps_interval" "[ \$(wc -l <'$TMP/kept.txt') = 12 ] &&
+		grep -Eq '^progress: 12\.0 s, [0-9.]+ tps, lat [0-9.]+ ms, allocstall [0-9]+, compact_stall [0-9]+; host [0-9.e+]+x real time, ETA [0-9]+:[0-9][0-9]\$' '$TMP/kept.txt'"
+	check "kept lines agree with tps.csv" "awk -F, 'NR > 1 { printf \"progress: %.1f s, %.1f tps, lat %.3f ms\\n\", \$1, \$2, \$3 }' '$TMP/tty/tps.csv' >'$TMP/want.txt' &&
+		sed -E 's/, allocstall.*//' '$TMP/kept.txt' | tail -n 10 >'$TMP/got.txt' && diff '$TMP/want.txt' '$TMP/got.txt'"
 	SLOWPATH_PROGRESS_INTERVAL=0 "$SP" run "$SMALL" --out "$TMP/notty" >/dev/null 2>"$TMP/notty.txt"
 	check "no progress line when stderr is not a terminal" "[ ! -s '$TMP/notty.txt' ]"
 else

@@ -52,6 +52,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -179,6 +180,81 @@ static struct pt_pmd *pmd_alloc(struct mm_struct *mm, struct pt_pud *pud, unsign
 	return *slot;
 }
 
+/* ---- the flat window (host memory layout only) ------------------------------------ */
+
+/*
+ * PostgreSQL's 1024 backends each map the ~94 GiB buffer pool, and every
+ * buffer access asks the mirror whether the page is mapped in this
+ * process.  Walking pud -> pmd -> pte pointers costs three cache misses
+ * per access on the host (the pmd header, the pte pointer, the record);
+ * with the records of the shared pool in one array indexed by 2 MiB
+ * region it costs one.  The window covers only whole 2 MiB regions
+ * inside one shared shmem/file VMA (no THP, no hugetlb, no anonymous
+ * write-protect case there), so a set present bit in it means exactly
+ * what pte_mapped() would answer.  The array is reserved with
+ * MAP_NORESERVE and becomes host memory only where PTE pages exist; it
+ * changes no simulated result (a failed reservation just means no
+ * window).
+ */
+#define FLAT_MIN_REGIONS	64	/* 128 MiB: smaller VMAs stay as they are */
+
+static void flat_setup(struct mm_struct *mm, const struct vm_area_struct *vma)
+{
+	unsigned long start = (vma->vm_start + PMD_SIZE - 1) & ~(PMD_SIZE - 1);
+	unsigned long end = vma->vm_end & ~(PMD_SIZE - 1);
+	size_t bytes;
+	void *p;
+
+	if (mm->flat || !(vma->vm_flags & VM_SHARED) || (vma->vm_flags & VM_HUGETLB) ||
+	    !(vma->shmem || vma->file) || end <= start ||
+	    (end - start) >> PMD_SHIFT < FLAT_MIN_REGIONS)
+		return;
+	bytes = ((end - start) >> PMD_SHIFT) * sizeof(struct pt_pte);
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return;
+	mm->flat = p;
+	mm->flat_start = start;
+	mm->flat_end = end;
+}
+
+static bool flat_covers(const struct mm_struct *mm, unsigned long addr)
+{
+	return addr - mm->flat_start < mm->flat_end - mm->flat_start;
+}
+
+/* A zeroed pt_pte record for the table at `addr`. */
+static struct pt_pte *pte_rec_new(struct mm_struct *mm, unsigned long addr)
+{
+	if (mm->flat && flat_covers(mm, addr))
+		return &mm->flat[(addr - mm->flat_start) >> PMD_SHIFT];	/* zero while unused */
+	return xcalloc1(sizeof(struct pt_pte));
+}
+
+/* Give a record back; one in the window is cleared for reuse unless the
+ * whole window is about to go (teardown). */
+static void pte_rec_free(struct mm_struct *mm, struct pt_pte *rec, bool teardown)
+{
+	if (!rec)
+		return;
+	if (mm->flat && rec >= mm->flat &&
+	    rec < mm->flat + ((mm->flat_end - mm->flat_start) >> PMD_SHIFT)) {
+		if (!teardown)
+			memset(rec, 0, sizeof(*rec));
+		return;
+	}
+	free(rec);
+}
+
+static void flat_release(struct mm_struct *mm)
+{
+	if (!mm->flat)
+		return;
+	munmap(mm->flat, ((mm->flat_end - mm->flat_start) >> PMD_SHIFT) * sizeof(struct pt_pte));
+	mm->flat = NULL;
+	mm->flat_start = mm->flat_end = 0;
+}
+
 /* __pte_alloc() -> pte_alloc_one() */
 static struct pt_pte *pte_alloc(struct mm_struct *mm, struct pt_pmd *pmd, unsigned long addr)
 {
@@ -189,7 +265,7 @@ static struct pt_pte *pte_alloc(struct mm_struct *mm, struct pt_pmd *pmd, unsign
 		if ((pfn = pgtable_new(mm)) == PFN_NONE)
 			return NULL;
 		sim_stat_inc(mm->m, SIM_PTE_PAGES_ALLOC);
-		*slot = xcalloc1(sizeof(**slot));
+		*slot = pte_rec_new(mm, addr);
 		(*slot)->pfn = pfn;
 		mm->nr_ptes++;
 	}
@@ -306,7 +382,7 @@ unsigned long mm_mmap(struct mm_struct *mm, unsigned long len, unsigned long vm_
 	} else {
 		v.vm_pgoff = pgoff;
 	}
-	vma_insert(mm, &v);
+	flat_setup(mm, vma_insert(mm, &v));
 	mm->mmap_base = start;
 	sim_path_pop(m->sim);
 	return start;
@@ -591,7 +667,12 @@ out:
 
 int mm_touch(struct mm_struct *mm, unsigned long addr, bool write)
 {
-	struct vm_area_struct *vma = find_vma(mm, addr);
+	struct vm_area_struct *vma;
+
+	if (mm->flat && flat_covers(mm, addr) &&
+	    bit_test(mm->flat[(addr - mm->flat_start) >> PMD_SHIFT].present, pte_index(addr)))
+		return 0;	/* what pte_mapped() answers for a present shared page */
+	vma = find_vma(mm, addr);
 
 	if (vma && pte_mapped(mm, vma, addr, write))
 		return 0;
@@ -711,6 +792,7 @@ struct mm_struct *mm_fork(struct mm_struct *parent)
 		struct vm_area_struct *dvma = vma_insert(mm, svma);
 
 		dvma->anon_vma = false;
+		flat_setup(mm, dvma);
 		if (svma->shmem)
 			shmem_get(svma->shmem);
 		if (svma->hugetlb)
@@ -811,7 +893,7 @@ static void free_pgtables(struct mm_struct *mm)
 					continue;
 				pgtable_dtor(m, pmd->pte[e]->pfn);
 				pgtable_free(m, mm, pmd->pte[e]->pfn);
-				free(pmd->pte[e]);
+				pte_rec_free(mm, pmd->pte[e], false);
 				mm->nr_ptes--;
 			}
 			pgtable_dtor(m, pmd->pfn);
@@ -874,7 +956,7 @@ static void mm_free_host(struct mm_struct *mm)
 			if (!pmd)
 				continue;
 			for (unsigned int e = 0; e < PTRS_PER_PT; e++)
-				free(pmd->pte[e]);
+				pte_rec_free(mm, pmd->pte[e], true);
 			free(pmd);
 		}
 		free(pud);
@@ -886,6 +968,7 @@ static void mm_free_host(struct mm_struct *mm)
 	if (mm->list_next)
 		mm->list_next->list_prev = mm->list_prev;
 	sim_rwsem_release(m->sim, &mm->mmap_lock);
+	flat_release(mm);
 	free(mm->vmas);
 	free(mm);
 }

@@ -23,7 +23,9 @@
  * The model's host-side mirror of the tables: per mm a 512-entry PGD
  * array of pt_pud, each with 512 pt_pmd pointers, each with 512 pt_pte
  * pointers; a pt_pte holds a 512-bit present mask (72 bytes of host memory
- * per simulated PTE page).
+ * per simulated PTE page).  The pt_pte records of one large shared VMA
+ * live in a flat per-mm array instead of separate allocations (the flat
+ * window, memory.c); the pointers still lead to them.
  */
 #ifndef SLOWPATH_MM_MEMORY_H
 #define SLOWPATH_MM_MEMORY_H
@@ -113,6 +115,13 @@ struct mm_struct {
 	unsigned long		anon_next;	/* next free index in `anon` for a new VMA */
 	struct sim_rwsem	mmap_lock;
 	struct mm_struct	*list_prev, *list_next;	/* machine's mm_list */
+	/* Host-side only, no simulated effect: the PTE mirrors of the whole
+	 * 2 MiB regions inside the first large shared shmem/file VMA sit in
+	 * one array indexed by region (flat[(addr - flat_start) >> PMD_SHIFT]),
+	 * so mm_touch() tests a present bit with one load instead of walking
+	 * pud -> pmd -> pte pointers (memory.c, "the flat window"). */
+	unsigned long		flat_start, flat_end;
+	struct pt_pte		*flat;
 };
 
 /* ---- processes ---------------------------------------------------------------- */

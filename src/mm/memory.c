@@ -52,7 +52,6 @@
  */
 #include <errno.h>
 #include <stdio.h>
-#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,6 +64,7 @@
 #include "mm/swap.h"
 #include "mm/vmstat.h"
 #include "mm/writeback.h"
+#include "sim/hostmem.h"
 
 #define FAULT_AROUND_PAGES	16	/* fault_around_bytes = 64 KiB */
 
@@ -191,9 +191,9 @@ static struct pt_pmd *pmd_alloc(struct mm_struct *mm, struct pt_pud *pud, unsign
  * region it costs one.  The window covers only whole 2 MiB regions
  * inside one shared shmem/file VMA (no THP, no hugetlb, no anonymous
  * write-protect case there), so a set present bit in it means exactly
- * what pte_mapped() would answer.  The array is reserved with
- * MAP_NORESERVE and becomes host memory only where PTE pages exist; it
- * changes no simulated result (a failed reservation just means no
+ * what pte_mapped() would answer.  The array comes from
+ * host_huge_alloc (reserved, resident where written, host huge pages);
+ * it changes no simulated result (a failed reservation just means no
  * window).
  */
 #define FLAT_MIN_REGIONS	64	/* 128 MiB: smaller VMAs stay as they are */
@@ -210,8 +210,8 @@ static void flat_setup(struct mm_struct *mm, const struct vm_area_struct *vma)
 	    (end - start) >> PMD_SHIFT < FLAT_MIN_REGIONS)
 		return;
 	bytes = ((end - start) >> PMD_SHIFT) * sizeof(struct pt_pte);
-	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED)
+	p = host_huge_alloc(bytes);
+	if (!p)
 		return;
 	mm->flat = p;
 	mm->flat_start = start;
@@ -250,7 +250,7 @@ static void flat_release(struct mm_struct *mm)
 {
 	if (!mm->flat)
 		return;
-	munmap(mm->flat, ((mm->flat_end - mm->flat_start) >> PMD_SHIFT) * sizeof(struct pt_pte));
+	host_huge_free(mm->flat, ((mm->flat_end - mm->flat_start) >> PMD_SHIFT) * sizeof(struct pt_pte));
 	mm->flat = NULL;
 	mm->flat_start = mm->flat_end = 0;
 }

@@ -54,6 +54,7 @@
 #include <string.h>
 
 #include "mm/types.h"
+#include "sim/hostmem.h"
 #include "workload/pg_internal.h"
 
 static void *xcalloc(size_t n, size_t size)
@@ -65,15 +66,26 @@ static void *xcalloc(size_t n, size_t size)
 	return p;
 }
 
+/* The per-buffer arrays (millions of entries at full scale, touched at
+ * random by every buffer access) on host huge pages. */
+static void *huge_array(size_t n, size_t size)
+{
+	void *p = host_huge_alloc(n * size);
+
+	if (!p)
+		SIM_BUG("out of memory (%zu x %zu bytes)", n, size);
+	return p;
+}
+
 int pg_bufmgr_init(struct pg *pg)
 {
 	struct pg_bufpool *bp = &pg->bp;
 	uint32_t n = bp->nbuffers;
 
-	bp->tag = xcalloc(n, sizeof(*bp->tag));
-	bp->state = xcalloc(n, sizeof(*bp->state));
-	bp->refcount = xcalloc(n, sizeof(*bp->refcount));
-	bp->lsn = xcalloc(n, sizeof(*bp->lsn));
+	bp->tag = huge_array(n, sizeof(*bp->tag));
+	bp->state = huge_array(n, sizeof(*bp->state));
+	bp->refcount = huge_array(n, sizeof(*bp->refcount));
+	bp->lsn = huge_array(n, sizeof(*bp->lsn));
 	bp->free_stack = xcalloc(n, sizeof(*bp->free_stack));
 	memset(bp->tag, 0xff, (size_t)n * sizeof(*bp->tag));
 	bp->free_next = 0;
@@ -88,10 +100,10 @@ void pg_bufmgr_release(struct pg *pg)
 {
 	struct pg_bufpool *bp = &pg->bp;
 
-	free(bp->tag);
-	free(bp->state);
-	free(bp->refcount);
-	free(bp->lsn);
+	host_huge_free(bp->tag, (size_t)bp->nbuffers * sizeof(*bp->tag));
+	host_huge_free(bp->state, (size_t)bp->nbuffers * sizeof(*bp->state));
+	host_huge_free(bp->refcount, (size_t)bp->nbuffers * sizeof(*bp->refcount));
+	host_huge_free(bp->lsn, (size_t)bp->nbuffers * sizeof(*bp->lsn));
 	free(bp->free_stack);
 	free(bp->blk_buf);
 	free(bp->blk_epoch);

@@ -205,7 +205,7 @@ static void flat_setup(struct mm_struct *mm, const struct vm_area_struct *vma)
 	size_t bytes;
 	void *p;
 
-	if (mm->flat || !(vma->vm_flags & VM_SHARED) || (vma->vm_flags & VM_HUGETLB) ||
+	if (mm->flat || mm->m->no_flat_window || !(vma->vm_flags & VM_SHARED) || (vma->vm_flags & VM_HUGETLB) ||
 	    !(vma->shmem || vma->file) || end <= start ||
 	    (end - start) >> PMD_SHIFT < FLAT_MIN_REGIONS)
 		return;

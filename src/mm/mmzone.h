@@ -350,6 +350,8 @@ struct machine {
 	struct hugetlb_file *hugetlb_list;
 	struct vmstat_worker *vmstat_workers;	/* [nr_cpus] once started (vmstat.c) */
 	uint32_t	nr_mm_ids;		/* mm_struct ids handed out (memory.c) */
+	bool		no_flat_window;		/* host layout only: keep every PTE mirror
+						 * separate (tests compare both layouts) */
 	uint32_t	nr_mapping_slots;
 	uint32_t	nr_mappings;		/* live mappings */
 	bool		*drain_cpumask;		/* [nr_cpus]: __drain_all_pages' cpus_with_pcps */

@@ -16,6 +16,7 @@
 #include "mm/mmzone.h"
 #include "mm/pagemap.h"
 #include "mm_test.h"
+#include "sim/rng.h"
 
 #define GiB (1UL << 30)
 #define MiB (1UL << 20)
@@ -371,5 +372,99 @@ TEST(thp_anon_fault_modes)
 		ASSERT_EQ(node_page_state_exact(&m->node, NR_ANON_THPS), 0);
 		ASSERT_MM_OK(m);
 		mm_env_destroy(&e);
+	}
+}
+
+/* The flat window is host layout only.  A test of that: two machines run
+ * the same random program — a parent with a 300 MiB shared shmem mapping
+ * (a flat window over its whole 2 MiB regions) and a private anonymous
+ * mapping placed right below it (sharing the window's edge region, where
+ * records stay separate and the zero-page write fault applies), forks,
+ * read and write touches at random addresses of both, exits — one with
+ * the window, one with every PTE mirror separate (no_flat_window).
+ * Expect every mm_touch result, pgfault, NR_PAGETABLE, NR_FILE_MAPPED,
+ * NR_ANON_MAPPED and each process's rss to agree after every step. */
+TEST(flat_window_is_host_layout_only)
+{
+	static const char *const kv[] = { "memory=2g", "zones=DMA:16m,Normal:rest", "cpus=2", NULL };
+	struct mm_env e[2];
+	struct machine *m[2];
+	struct mm_struct *mm[2][8] = { { 0 } };
+	unsigned long shm_addr[2], anon_addr[2];
+	struct sim_rng rng;
+	unsigned int windows = 0;
+
+	for (int k = 0; k < 2; k++) {
+		struct shmem_object *shm;
+
+		m[k] = mm_env_create(&e[k], kv);
+		ASSERT_TRUE(m[k]);
+		mm_set_check_interval(m[k], 0);
+		m[k]->no_flat_window = k == 1;
+		mm[k][0] = mm_create(m[k]);
+		ASSERT_TRUE(mm[k][0]);
+		shm = shmem_create(m[k], 300 * MiB + 12345, "pool");
+		shm_addr[k] = mm_mmap(mm[k][0], 300 * MiB + 12345, VM_READ | VM_WRITE | VM_SHARED, shm, NULL,
+				      NULL, 0, PAGE_SIZE);
+		shmem_put(shm);
+		anon_addr[k] = mm_mmap(mm[k][0], 3 * MiB, VM_READ | VM_WRITE, NULL, NULL, NULL, 0, PAGE_SIZE);
+		ASSERT_TRUE(shm_addr[k] && anon_addr[k]);
+		ASSERT_EQ(anon_addr[k] + 3 * MiB, shm_addr[k]);	/* adjacent */
+	}
+	ASSERT_EQ(shm_addr[0], shm_addr[1]);
+	ASSERT_TRUE(mm[0][0]->flat != NULL);
+	ASSERT_TRUE(mm[1][0]->flat == NULL);
+	ASSERT_TRUE((shm_addr[0] & (PMD_SIZE - 1)) != 0);	/* an edge region outside the window */
+	rng_init(&rng, 7, 1);
+	for (unsigned int step = 0; step < 20000; step++) {
+		unsigned int op = (unsigned int)rng_below(&rng, 100);
+		unsigned int i = (unsigned int)rng_below(&rng, 8);
+		bool write = rng_below(&rng, 2);
+		unsigned long off;
+
+		if (op < 2) {				/* fork from the parent */
+			if (mm[0][i] || i == 0)
+				continue;
+			for (int k = 0; k < 2; k++)
+				mm[k][i] = mm_fork(mm[k][0]);
+			windows += mm[0][i]->flat != NULL;
+			continue;
+		}
+		if (op < 3) {				/* exit */
+			if (!mm[0][i] || i == 0)
+				continue;
+			for (int k = 0; k < 2; k++) {
+				mm_exit(mm[k][i]);
+				mm[k][i] = NULL;
+			}
+			continue;
+		}
+		if (!mm[0][i])
+			continue;
+		/* touch: mostly the pool, some of the anonymous range and its
+		 * neighbourhood of the edge region */
+		if (op < 80)
+			off = shm_addr[0] + (unsigned long)rng_below(&rng, 300 * MiB + 12345);
+		else
+			off = anon_addr[0] + (unsigned long)rng_below(&rng, 3 * MiB);
+		ASSERT_EQ(mm_touch(mm[0][i], off, write), mm_touch(mm[1][i], off, write));
+		ASSERT_EQ(sum_vm_event(m[0], PGFAULT), sum_vm_event(m[1], PGFAULT));
+		ASSERT_EQ(pgtables(m[0]), pgtables(m[1]));
+		ASSERT_EQ(mm[0][i]->rss_shmem, mm[1][i]->rss_shmem);
+		ASSERT_EQ(mm[0][i]->rss_anon, mm[1][i]->rss_anon);
+	}
+	ASSERT_TRUE(windows > 0);
+	ASSERT_EQ(node_page_state_exact(&m[0]->node, NR_FILE_MAPPED),
+		  node_page_state_exact(&m[1]->node, NR_FILE_MAPPED));
+	ASSERT_EQ(node_page_state_exact(&m[0]->node, NR_ANON_MAPPED),
+		  node_page_state_exact(&m[1]->node, NR_ANON_MAPPED));
+	for (int k = 0; k < 2; k++) {
+		for (int i = 7; i >= 0; i--)
+			if (mm[k][i])
+				mm_exit(mm[k][i]);
+		ASSERT_EQ(pgtables(m[k]), 0);
+		ASSERT_EQ(used_pages(m[k]), 0);
+		ASSERT_MM_OK(m[k]);
+		mm_env_destroy(&e[k]);
 	}
 }

@@ -82,12 +82,10 @@ int pg_bufmgr_init(struct pg *pg)
 	struct pg_bufpool *bp = &pg->bp;
 	uint32_t n = bp->nbuffers;
 
-	bp->tag = huge_array(n, sizeof(*bp->tag));
-	bp->state = huge_array(n, sizeof(*bp->state));
-	bp->refcount = huge_array(n, sizeof(*bp->refcount));
-	bp->lsn = huge_array(n, sizeof(*bp->lsn));
+	bp->desc = huge_array(n, sizeof(*bp->desc));
 	bp->free_stack = xcalloc(n, sizeof(*bp->free_stack));
-	memset(bp->tag, 0xff, (size_t)n * sizeof(*bp->tag));
+	for (uint32_t i = 0; i < n; i++)
+		bp->desc[i].tag = PG_NONE;
 	bp->free_next = 0;
 	bp->nr_free_stack = 0;
 	sim_waitq_init(&bp->io_wq, "pg WaitIO");
@@ -100,10 +98,7 @@ void pg_bufmgr_release(struct pg *pg)
 {
 	struct pg_bufpool *bp = &pg->bp;
 
-	host_huge_free(bp->tag, (size_t)bp->nbuffers * sizeof(*bp->tag));
-	host_huge_free(bp->state, (size_t)bp->nbuffers * sizeof(*bp->state));
-	host_huge_free(bp->refcount, (size_t)bp->nbuffers * sizeof(*bp->refcount));
-	host_huge_free(bp->lsn, (size_t)bp->nbuffers * sizeof(*bp->lsn));
+	host_huge_free(bp->desc, (size_t)bp->nbuffers * sizeof(*bp->desc));
 	free(bp->free_stack);
 	free(bp->blk_buf);
 	free(bp->blk_epoch);
@@ -131,7 +126,7 @@ static void touch_block(struct pg_proc *p, uint32_t buf, bool write)
 
 static uint64_t buf_lsn(const struct pg *pg, uint32_t buf)
 {
-	uint64_t lsn = (uint64_t)pg->bp.lsn[buf] << 8;
+	uint64_t lsn = (uint64_t)pg->bp.desc[buf].lsn << 8;
 
 	return lsn < pg->xlog.insert ? lsn : pg->xlog.insert;
 }
@@ -143,7 +138,7 @@ static void wait_io(struct pg_proc *p, uint32_t buf)
 	struct sim *sim = p->pg->sim;
 
 	sim_sync(sim);
-	while (bp->state[buf] & BM_IO_IN_PROGRESS) {
+	while (bp->desc[buf].state & BM_IO_IN_PROGRESS) {
 		bp->io_waiters++;
 		sim_path_push(sim, "WaitIO");
 		sim_wait(sim, &bp->io_wq, SIM_TIME_NEVER);
@@ -156,7 +151,7 @@ static void io_done(struct pg *pg, uint32_t buf)
 {
 	struct pg_bufpool *bp = &pg->bp;
 
-	bp->state[buf] &= (uint8_t)~BM_IO_IN_PROGRESS;
+	bp->desc[buf].state &= (uint8_t)~BM_IO_IN_PROGRESS;
 	if (bp->io_waiters)
 		sim_wake_all(pg->sim, &bp->io_wq);
 }
@@ -167,24 +162,24 @@ static void pin_buffer(struct pg_proc *p, uint32_t buf)
 	struct pg_bufpool *bp = &p->pg->bp;
 
 	pg_touch(p, pg_buf_desc_addr(p->pg, buf), true);
-	bp->refcount[buf]++;
-	if ((bp->state[buf] & PG_BUF_USAGE_MASK) < PG_MAX_USAGE_COUNT)
-		bp->state[buf]++;
+	bp->desc[buf].refcount++;
+	if ((bp->desc[buf].state & PG_BUF_USAGE_MASK) < PG_MAX_USAGE_COUNT)
+		bp->desc[buf].state++;
 }
 
 void pg_release_buffer(struct pg_proc *p, uint32_t buf)
 {
-	SIM_ASSERT(p->pg->bp.refcount[buf] > 0);
-	p->pg->bp.refcount[buf]--;
+	SIM_ASSERT(p->pg->bp.desc[buf].refcount > 0);
+	p->pg->bp.desc[buf].refcount--;
 }
 
 void pg_mark_dirty(struct pg *pg, uint32_t buf, uint64_t lsn)
 {
 	struct pg_bufpool *bp = &pg->bp;
 
-	SIM_ASSERT(bp->refcount[buf] > 0 && (bp->state[buf] & BM_VALID));
-	bp->state[buf] |= BM_DIRTY | BM_JUST_DIRTIED;
-	bp->lsn[buf] = (uint32_t)((lsn + 255) >> 8);
+	SIM_ASSERT(bp->desc[buf].refcount > 0 && (bp->desc[buf].state & BM_VALID));
+	bp->desc[buf].state |= BM_DIRTY | BM_JUST_DIRTIED;
+	bp->desc[buf].lsn = (uint32_t)((lsn + 255) >> 8);
 }
 
 /*
@@ -209,7 +204,7 @@ uint32_t pg_strategy_get_buffer(struct pg_proc *p)
 
 		sim_charge_cost(pg->sim, COST_pg_clock_sweep, 1);
 		pg_touch(p, pg_buf_desc_addr(pg, buf), true);
-		if (bp->refcount[buf] == 0 && (bp->state[buf] & PG_BUF_USAGE_MASK) == 0)
+		if (bp->desc[buf].refcount == 0 && (bp->desc[buf].state & PG_BUF_USAGE_MASK) == 0)
 			return buf;
 	}
 	for (;;) {
@@ -221,10 +216,10 @@ uint32_t pg_strategy_get_buffer(struct pg_proc *p)
 			pg_touch(p, page << PAGE_SHIFT, true);
 			last_page = page;
 		}
-		if (bp->refcount[buf] == 0) {
-			if ((bp->state[buf] & PG_BUF_USAGE_MASK) == 0)
+		if (bp->desc[buf].refcount == 0) {
+			if ((bp->desc[buf].state & PG_BUF_USAGE_MASK) == 0)
 				return buf;
-			bp->state[buf]--;
+			bp->desc[buf].state--;
 			trycounter = bp->nbuffers;
 		} else if (--trycounter == 0) {
 			SIM_BUG("pgbench: no unpinned buffers available");
@@ -251,15 +246,15 @@ static bool flush_buffer(struct pg_proc *p, uint32_t buf)
 
 	/* StartBufferIO(forInput = false) */
 	for (;;) {
-		if (!(bp->state[buf] & BM_DIRTY))
+		if (!(bp->desc[buf].state & BM_DIRTY))
 			return false;
-		if (!(bp->state[buf] & BM_IO_IN_PROGRESS))
+		if (!(bp->desc[buf].state & BM_IO_IN_PROGRESS))
 			break;
 		wait_io(p, buf);
 	}
-	bp->state[buf] |= BM_IO_IN_PROGRESS;
-	bp->state[buf] &= (uint8_t)~BM_JUST_DIRTIED;
-	blk = bp->tag[buf];
+	bp->desc[buf].state |= BM_IO_IN_PROGRESS;
+	bp->desc[buf].state &= (uint8_t)~BM_JUST_DIRTIED;
+	blk = bp->desc[buf].tag;
 	sim_path_push(pg->sim, "FlushBuffer");
 	pg_xlog_flush(p, buf_lsn(pg, buf));
 	touch_block(p, buf, false);		/* PageSetChecksumCopy reads the page */
@@ -269,8 +264,8 @@ static bool flush_buffer(struct pg_proc *p, uint32_t buf)
 	pg_mdwrite(p, blk);
 	sim_path_pop(pg->sim);
 	/* TerminateBufferIO(clear_dirty = true) */
-	if (!(bp->state[buf] & BM_JUST_DIRTIED))
-		bp->state[buf] &= (uint8_t)~(BM_DIRTY | BM_CHECKPOINT_NEEDED);
+	if (!(bp->desc[buf].state & BM_JUST_DIRTIED))
+		bp->desc[buf].state &= (uint8_t)~(BM_DIRTY | BM_CHECKPOINT_NEEDED);
 	io_done(pg, buf);
 	p->st.buffers_written++;
 	return true;
@@ -288,24 +283,24 @@ uint32_t pg_get_victim_buffer(struct pg_proc *p)
 	for (;;) {
 		uint32_t buf = pg_strategy_get_buffer(p);
 
-		bp->refcount[buf]++;			/* PinBuffer_Locked */
-		if (bp->state[buf] & BM_DIRTY) {
+		bp->desc[buf].refcount++;			/* PinBuffer_Locked */
+		if (bp->desc[buf].state & BM_DIRTY) {
 			flush_buffer(p, buf);
 			/* backend_flush_after: ScheduleBufferTagForWriteback */
-			if (p->wb.max && bp->tag[buf] != PG_NONE)
-				pg_schedule_writeback(p, bp->tag[buf]);
-			if (bp->refcount[buf] != 1 || (bp->state[buf] & BM_DIRTY)) {
-				bp->refcount[buf]--;	/* somebody wants it: try another */
+			if (p->wb.max && bp->desc[buf].tag != PG_NONE)
+				pg_schedule_writeback(p, bp->desc[buf].tag);
+			if (bp->desc[buf].refcount != 1 || (bp->desc[buf].state & BM_DIRTY)) {
+				bp->desc[buf].refcount--;	/* somebody wants it: try another */
 				continue;
 			}
 		}
 		/* InvalidateVictimBuffer() */
-		if (bp->tag[buf] != PG_NONE) {
-			pg_touch(p, hash_addr(pg, bp->tag[buf]), true);
-			bp->blk_buf[bp->tag[buf]] = PG_NONE;
-			bp->tag[buf] = PG_NONE;
+		if (bp->desc[buf].tag != PG_NONE) {
+			pg_touch(p, hash_addr(pg, bp->desc[buf].tag), true);
+			bp->blk_buf[bp->desc[buf].tag] = PG_NONE;
+			bp->desc[buf].tag = PG_NONE;
 		}
-		bp->state[buf] = 0;
+		bp->desc[buf].state = 0;
 		return buf;
 	}
 }
@@ -325,9 +320,9 @@ uint32_t pg_read_buffer(struct pg_proc *p, uint32_t blk, bool write)
 			pin_buffer(p, buf);
 			/* a read in progress (WaitIO), or for a writer, a write in
 			 * progress that holds the content lock share */
-			if (!(bp->state[buf] & BM_VALID) || (write && (bp->state[buf] & BM_IO_IN_PROGRESS)))
+			if (!(bp->desc[buf].state & BM_VALID) || (write && (bp->desc[buf].state & BM_IO_IN_PROGRESS)))
 				wait_io(p, buf);
-			if (bp->tag[buf] != blk || !(bp->state[buf] & BM_VALID)) {
+			if (bp->desc[buf].tag != blk || !(bp->desc[buf].state & BM_VALID)) {
 				pg_release_buffer(p, buf);
 				continue;
 			}
@@ -337,18 +332,18 @@ uint32_t pg_read_buffer(struct pg_proc *p, uint32_t blk, bool write)
 		}
 		buf = pg_get_victim_buffer(p);
 		if (bp->blk_buf[blk] != PG_NONE) {	/* loaded by someone meanwhile */
-			bp->refcount[buf]--;
+			bp->desc[buf].refcount--;
 			strategy_free_buffer(bp, buf);
 			continue;
 		}
 		sim_charge_cost(pg->sim, COST_pg_buffer_alloc, 1);
 		pg_touch(p, hash_addr(pg, blk), true);		/* BufTableInsert */
-		bp->tag[buf] = blk;
+		bp->desc[buf].tag = blk;
 		bp->blk_buf[blk] = buf;
-		bp->state[buf] = BM_IO_IN_PROGRESS | 1;	/* BM_TAG_VALID, BUF_USAGECOUNT_ONE */
+		bp->desc[buf].state = BM_IO_IN_PROGRESS | 1;	/* BM_TAG_VALID, BUF_USAGECOUNT_ONE */
 		touch_block(p, buf, true);		/* the kernel copies into the buffer */
 		pg_mdread(p, blk);
-		bp->state[buf] |= BM_VALID;
+		bp->desc[buf].state |= BM_VALID;
 		io_done(pg, buf);
 		p->st.buffer_misses++;
 		return buf;
@@ -360,12 +355,12 @@ void pg_assign_new_buffer(struct pg_proc *p, uint32_t buf, uint32_t blk)
 	struct pg *pg = p->pg;
 	struct pg_bufpool *bp = &pg->bp;
 
-	SIM_ASSERT(bp->blk_buf[blk] == PG_NONE && bp->refcount[buf] == 1);
+	SIM_ASSERT(bp->blk_buf[blk] == PG_NONE && bp->desc[buf].refcount == 1);
 	sim_charge_cost(pg->sim, COST_pg_buffer_alloc, 1);
 	pg_touch(p, hash_addr(pg, blk), true);
-	bp->tag[buf] = blk;
+	bp->desc[buf].tag = blk;
 	bp->blk_buf[blk] = buf;
-	bp->state[buf] = BM_VALID | 1;
+	bp->desc[buf].state = BM_VALID | 1;
 	touch_block(p, buf, true);		/* the zeroed page */
 }
 
@@ -435,19 +430,19 @@ int pg_sync_one_buffer(struct pg_proc *p, uint32_t buf, bool skip_recently_used)
 	int result = 0;
 	uint32_t blk;
 
-	if (bp->refcount[buf] == 0 && (bp->state[buf] & PG_BUF_USAGE_MASK) == 0)
+	if (bp->desc[buf].refcount == 0 && (bp->desc[buf].state & PG_BUF_USAGE_MASK) == 0)
 		result |= BUF_REUSABLE;
 	else if (skip_recently_used)
 		return result;
-	if (!(bp->state[buf] & BM_VALID) || !(bp->state[buf] & BM_DIRTY))
+	if (!(bp->desc[buf].state & BM_VALID) || !(bp->desc[buf].state & BM_DIRTY))
 		return result;
-	blk = bp->tag[buf];
-	bp->refcount[buf]++;
+	blk = bp->desc[buf].tag;
+	bp->desc[buf].refcount++;
 	if (!flush_buffer(p, buf)) {
-		bp->refcount[buf]--;
+		bp->desc[buf].refcount--;
 		return result;
 	}
-	bp->refcount[buf]--;
+	bp->desc[buf].refcount--;
 	pg_schedule_writeback(p, blk);
 	return result | BUF_WRITTEN;
 }
@@ -477,9 +472,9 @@ uint64_t pg_buffer_sync(struct pg_proc *p)
 			pg_touch(p, page << PAGE_SHIFT, true);
 			last_page = page;
 		}
-		if (bp->state[buf] & BM_DIRTY) {
-			bp->state[buf] |= BM_CHECKPOINT_NEEDED;
-			keys[n++] = (uint64_t)bp->tag[buf] << 32 | buf;
+		if (bp->desc[buf].state & BM_DIRTY) {
+			bp->desc[buf].state |= BM_CHECKPOINT_NEEDED;
+			keys[n++] = (uint64_t)bp->desc[buf].tag << 32 | buf;
 		}
 	}
 	sim_charge_cost(pg->sim, COST_pg_ckpt_scan, bp->nbuffers);
@@ -494,7 +489,7 @@ uint64_t pg_buffer_sync(struct pg_proc *p)
 		uint32_t buf = (uint32_t)keys[i];
 
 		pg_touch(p, pg_buf_desc_addr(pg, buf), true);
-		if ((bp->state[buf] & BM_CHECKPOINT_NEEDED) &&
+		if ((bp->desc[buf].state & BM_CHECKPOINT_NEEDED) &&
 		    (pg_sync_one_buffer(p, buf, false) & BUF_WRITTEN))
 			written++;
 		/* CheckpointWriteDelay */

@@ -148,13 +148,22 @@ struct pg_proc {
 	unsigned long		private_base;	/* backend-local memory (palloc arenas) */
 };
 
+/* One BufferDesc (buf_internals.h), what the model keeps of it: the
+ * fields a buffer access reads sit in one 16-byte record, so an access
+ * costs the host one cache miss instead of one per field. */
+struct pg_buf_desc {
+	uint32_t	tag;			/* global block id or PG_NONE */
+	uint32_t	lsn;			/* page LSN / 256, rounded up */
+	uint16_t	refcount;		/* pins */
+	uint8_t		state;			/* BM_* | usage count */
+	uint8_t		unused[5];
+};
+_Static_assert(sizeof(struct pg_buf_desc) == 16, "a buffer descriptor is 16 bytes");
+
 /* The buffer mapping hash, BufferDescriptors and BufferBlocks as arrays. */
 struct pg_bufpool {
 	uint32_t	nbuffers;
-	uint32_t	*tag;			/* [nbuffers] global block id or PG_NONE */
-	uint8_t		*state;			/* [nbuffers] BM_* | usage count */
-	uint16_t	*refcount;		/* [nbuffers] pins */
-	uint32_t	*lsn;			/* [nbuffers] page LSN / 256, rounded up */
+	struct pg_buf_desc *desc;		/* [nbuffers] */
 	uint32_t	*blk_buf;		/* [nblk_cap] buffer of a block, or PG_NONE */
 	uint16_t	*blk_epoch;		/* [nblk_cap] checkpoint epoch of the last change */
 	uint32_t	nblk_cap;

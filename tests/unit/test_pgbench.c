@@ -256,22 +256,22 @@ TEST(clock_sweep)
 	bp->free_next = bp->nbuffers;		/* freelist used up */
 	bp->next_victim = 0;
 	for (uint32_t b = 0; b < 16; b++)
-		bp->state[b] = BM_VALID | 1;
-	bp->state[0] = BM_VALID | 3;
-	bp->state[1] = BM_VALID | 0;
-	bp->refcount[1] = 1;
-	bp->state[2] = BM_VALID | 2;
-	bp->state[3] = BM_VALID | 0;
+		bp->desc[b].state = BM_VALID | 1;
+	bp->desc[0].state = BM_VALID | 3;
+	bp->desc[1].state = BM_VALID | 0;
+	bp->desc[1].refcount = 1;
+	bp->desc[2].state = BM_VALID | 2;
+	bp->desc[3].state = BM_VALID | 0;
 	ASSERT_EQ(pg_strategy_get_buffer(p), 3);
-	ASSERT_EQ(bp->state[0] & PG_BUF_USAGE_MASK, 2);
-	ASSERT_EQ(bp->state[1] & PG_BUF_USAGE_MASK, 0);
-	ASSERT_EQ(bp->state[2] & PG_BUF_USAGE_MASK, 1);
+	ASSERT_EQ(bp->desc[0].state & PG_BUF_USAGE_MASK, 2);
+	ASSERT_EQ(bp->desc[1].state & PG_BUF_USAGE_MASK, 0);
+	ASSERT_EQ(bp->desc[2].state & PG_BUF_USAGE_MASK, 1);
 	ASSERT_U64_EQ(bp->next_victim, 4);
-	bp->refcount[3] = 1;
+	bp->desc[3].refcount = 1;
 	ASSERT_EQ(pg_strategy_get_buffer(p), 4);
 	ASSERT_U64_EQ(bp->next_victim, 21);
-	ASSERT_EQ(bp->state[0] & PG_BUF_USAGE_MASK, 1);
-	ASSERT_EQ(bp->state[2] & PG_BUF_USAGE_MASK, 0);
+	ASSERT_EQ(bp->desc[0].state & PG_BUF_USAGE_MASK, 1);
+	ASSERT_EQ(bp->desc[2].state & PG_BUF_USAGE_MASK, 0);
 	pgt_destroy(&t);
 }
 
@@ -301,7 +301,7 @@ TEST(clock_sweep_evicts_dirty_victims)
 
 		ASSERT_TRUE(t.writes[i] < 16);
 		ASSERT_TRUE(buf != PG_NONE);
-		ASSERT_TRUE((t.pg->bp.state[buf] & (BM_VALID | BM_DIRTY)) == BM_VALID);
+		ASSERT_TRUE((t.pg->bp.desc[buf].state & (BM_VALID | BM_DIRTY)) == BM_VALID);
 	}
 	pgt_destroy(&t);
 }

@@ -9,17 +9,10 @@ cli_init "$1" 0005-determinism
 
 SMALL=scenarios/synthetic-small.ini
 
-# mask FOLDER: blank the host-dependent values in every result.json
-mask() {
-	find "$1" -name result.json | while read -r f; do
-		sed -E 's/^( *"(wall_seconds|events_per_second)": )[^,]*(,?)$/\1"MASKED"\3/' "$f" >"$f.m" &&
-			mv "$f.m" "$f"
-	done
-}
 # same A B: every file of two folders equal (after masking), none missing
 same() {
-	mask "$1"
-	mask "$2"
+	mask_host "$1"
+	mask_host "$2"
 	diff -r "$1" "$2" >"$TMP/diff" 2>&1
 }
 
@@ -35,20 +28,20 @@ check "the unmasked part is most of result.json" "[ \$(grep -c MASKED '$TMP/a/re
 if command -v script >/dev/null 2>&1; then
 	SLOWPATH_PROGRESS_INTERVAL=0 script -qec "'$SP' run '$SMALL' --out '$TMP/t' >/dev/null" /dev/null \
 		>"$TMP/tty.txt" 2>&1
-	mask "$TMP/t"
+	mask_host "$TMP/t"
 	check "a terminal shows the progress line" "[ \$(grep -o 'events/s' '$TMP/tty.txt' | wc -l) -ge 12 ]"
 	check "and changes nothing in the folder" "diff -r '$TMP/a' '$TMP/t'"
 fi
 
 "$SP" run "$SMALL" --out "$TMP/i1" --iterations 2 >/dev/null
 "$SP" run "$SMALL" --out "$TMP/i2" --iterations 2 >/dev/null
-mask "$TMP/i1"
-mask "$TMP/i2"
+mask_host "$TMP/i1"
+mask_host "$TMP/i2"
 check "--iterations: identical folders" "diff -r '$TMP/i1' '$TMP/i2'"
 check "--iterations: iteration 1 is the plain run" "diff -r '$TMP/a' '$TMP/i1/iter-1'"
 
 "$SP" run "$SMALL" --out "$TMP/c" --seed 2 >/dev/null
-mask "$TMP/c"
+mask_host "$TMP/c"
 check "other seed: other tps" "[ \"\$(grep '^  \"tps\"' '$TMP/a/result.json')\" != \"\$(grep '^  \"tps\"' '$TMP/c/result.json')\" ]"
 check "other seed: other tps.csv and latencies" "! cmp -s '$TMP/a/tps.csv' '$TMP/c/tps.csv' &&
 	[ \"\$(sed -n '/latency_ms/,/}/p' '$TMP/a/result.json')\" != \"\$(sed -n '/latency_ms/,/}/p' '$TMP/c/result.json')\" ]"

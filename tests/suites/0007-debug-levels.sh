@@ -16,12 +16,6 @@ if [ ! -x "$NDBG" ]; then
 	exit 1
 fi
 
-mask() {
-	find "$1" -name result.json | while read -r f; do
-		sed -E 's/^( *"(wall_seconds|events_per_second)": )[^,]*(,?)$/\1"MASKED"\3/' "$f" >"$f.m" &&
-			mv "$f.m" "$f"
-	done
-}
 
 # both NAME SCENARIO ARGS...: run both builds, compare every file
 both() {
@@ -30,8 +24,8 @@ both() {
 	r1=$?
 	"$NDBG" run "$sc" --out "$TMP/$name-ndbg" "$@" >/dev/null 2>"$TMP/$name.err0"
 	r0=$?
-	mask "$TMP/$name-chk"
-	mask "$TMP/$name-ndbg"
+	mask_host "$TMP/$name-chk"
+	mask_host "$TMP/$name-ndbg"
 	if [ $r1 = 0 ] && [ $r0 = 0 ] && diff -r "$TMP/$name-chk" "$TMP/$name-ndbg" >"$TMP/diff" 2>&1; then
 		ok "$name: SIM_DEBUG=0 and the checked build agree byte for byte"
 	else

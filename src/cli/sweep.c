@@ -215,7 +215,7 @@ static void sweep_release(struct sweep *sw)
  * values such as zones=DMA:1g,Normal:rest have commas).  Empty items are
  * an error.
  */
-static int split_list(const char *text, struct list *out, char *err, size_t errlen)
+static int split_list(const char *what, const char *text, struct list *out, char *err, size_t errlen)
 {
 	size_t n = strlen(text);
 	char *buf = xmalloc(n + 1), *w = buf;
@@ -233,11 +233,11 @@ static int split_list(const char *text, struct list *out, char *err, size_t errl
 			item = trim(buf);
 			if (!*item) {
 				free(buf);
-				return fail(err, errlen, "'%s': empty item in the list", text);
+				return fail(err, errlen, "%s '%s': empty item in the list", what, text);
 			}
 			if (out->n >= MAX_ITEMS) {
 				free(buf);
-				return fail(err, errlen, "'%s': more than %u items", text, MAX_ITEMS);
+				return fail(err, errlen, "%s '%s': more than %u items", what, text, MAX_ITEMS);
 			}
 			list_add(out, item);
 			w = buf;
@@ -267,7 +267,7 @@ static int parse_seeds(const char *text, struct list *out, char *err, size_t err
 {
 	struct list items = { 0 };
 
-	if (split_list(text, &items, err, errlen)) {
+	if (split_list("seeds", text, &items, err, errlen)) {
 		list_release(&items);
 		return -1;
 	}
@@ -323,7 +323,7 @@ static int parse_policies(const char *text, struct list *out, char *err, size_t 
 			list_add(out, mm_policies[i].name);
 		return 0;
 	}
-	if (split_list(text, &items, err, errlen)) {
+	if (split_list("policies", text, &items, err, errlen)) {
 		list_release(&items);
 		return -1;
 	}
@@ -374,7 +374,7 @@ static int parse_set(struct sweep *sw, const char *text, unsigned int line, char
 	memset(st, 0, sizeof(*st));
 	st->key = key;
 	st->values.line = line;
-	if (split_list(eq + 1, &st->values, err, errlen))
+	if (split_list("set", eq + 1, &st->values, err, errlen))
 		return -1;
 	for (size_t i = 0; i < st->values.n; i++)
 		for (size_t j = 0; j < i; j++)
@@ -402,7 +402,7 @@ static int sweep_parse_file(struct sweep *sw, const char *path, char *err, size_
 {
 	char ebuf[768];
 	size_t len;
-	char *text = rpt_read_file(path, &len, ebuf, sizeof(ebuf)), *save = NULL, *line;
+	char *text = rpt_read_file(path, &len, ebuf, sizeof(ebuf)), *line;
 	unsigned int lineno = 0;
 	bool in_sweep = false, seen_sweep = false;
 	char *scenario_raw = NULL;
@@ -415,16 +415,14 @@ static int sweep_parse_file(struct sweep *sw, const char *path, char *err, size_
 		return fail(err, errlen, "%s", ebuf);
 	if (memchr(text, '\0', len))
 		return free(text), fail(err, errlen, "%s: not a text file", path);
-	for (char *p = text;; p = NULL) {
+	for (char *next = text; next && *next;) {
 		char *eq, *key, *value, *c;
 
-		line = strtok_r(p, "\n", &save);
-		if (!line)
-			break;
-		/* strtok_r skips empty lines: count them from the pointer */
-		lineno = 1;
-		for (const char *q = text; q < line; q++)
-			lineno += *q == '\0' || *q == '\n';
+		line = next;
+		next = strchr(next, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
 		if (lineno == 1 && (unsigned char)line[0] == 0xef && (unsigned char)line[1] == 0xbb &&
 		    (unsigned char)line[2] == 0xbf)
 			line += 3;

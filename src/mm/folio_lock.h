@@ -24,6 +24,7 @@
 #ifndef SLOWPATH_MM_FOLIO_LOCK_H
 #define SLOWPATH_MM_FOLIO_LOCK_H
 
+#include <stddef.h>
 #include <stdbool.h>
 
 #include "mm/types.h"

@@ -4,7 +4,8 @@
 set -eu
 PKGS="build-essential clang libclang-rt-14-dev llvm \
       libinih-dev libjansson-dev libgsl-dev gnuplot-nox \
-      chromium postgresql postgresql-contrib jq"
+      chromium postgresql postgresql-contrib jq \
+      slurm-wlm munge"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

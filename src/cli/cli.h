@@ -32,6 +32,9 @@ void cli_args_release(struct cli_args *a);
 /* Parse, --set, --policy, --seed, --scale, validate; NULL after printing
  * the error ("file:line: message"). */
 struct scenario *cli_load_scenario(const struct scn_schema *schema, const struct cli_args *a);
+/* The same with the message in err, nothing printed. */
+struct scenario *cli_load_scenario_err(const struct scn_schema *schema, const struct cli_args *a,
+				       char *err, size_t errlen);
 
 void cli_run_help(FILE *out);
 
@@ -39,5 +42,6 @@ int cli_cmd_run(int argc, char **argv);
 int cli_cmd_check(int argc, char **argv);
 int cli_cmd_costs(int argc, char **argv);
 int cli_cmd_policies(int argc, char **argv);
+int cli_cmd_sweep(int argc, char **argv);
 
 #endif

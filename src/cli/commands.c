@@ -40,42 +40,53 @@ void cli_args_release(struct cli_args *a)
  */
 struct scenario *cli_load_scenario(const struct scn_schema *schema, const struct cli_args *a)
 {
-	struct scenario *s = scn_create(schema);
-	char err[1024], set[512];
+	char err[1024];
+	struct scenario *s = cli_load_scenario_err(schema, a, err, sizeof(err));
 
-	if (scn_parse_file(s, a->scenario, err, sizeof(err)))
+	if (!s)
+		fprintf(stderr, "%s\n", err);
+	return s;
+}
+
+/* The same, with the message in err instead of on stderr. */
+struct scenario *cli_load_scenario_err(const struct scn_schema *schema, const struct cli_args *a,
+				       char *err, size_t errlen)
+{
+	struct scenario *s = scn_create(schema);
+	char set[512];
+
+	if (scn_parse_file(s, a->scenario, err, errlen))
 		goto bad;
 	for (size_t i = 0; i < a->nr_sets; i++)
-		if (scn_set(s, a->sets[i], err, sizeof(err)))
+		if (scn_set(s, a->sets[i], err, errlen))
 			goto bad;
 	if (a->policy) {
 		if (!mm_policy_find(a->policy)) {
-			snprintf(err, sizeof(err), "--policy '%s': unknown policy (`slowpath policies` "
+			snprintf(err, errlen, "--policy '%s': unknown policy (`slowpath policies` "
 				 "lists them)", a->policy);
 			goto bad;
 		}
 		snprintf(set, sizeof(set), "policy.name=%s", a->policy);
-		if (scn_set(s, set, err, sizeof(err)))
+		if (scn_set(s, set, err, errlen))
 			goto bad;
 	}
 	if (a->seed) {
 		struct scn_global g = { 0 };
 
 		if (opt_parse_value(opt_find(scn_global_options, "seed"), &g, a->seed, set, sizeof(set))) {
-			snprintf(err, sizeof(err), "--seed '%s': %s", a->seed, set);
+			snprintf(err, errlen, "--seed '%s': %s", a->seed, set);
 			goto bad;
 		}
 		snprintf(set, sizeof(set), "global.seed=%s", a->seed);
-		if (scn_set(s, set, err, sizeof(err)))
+		if (scn_set(s, set, err, errlen))
 			goto bad;
 	}
-	if (a->scale > 1 && scn_scale(s, a->scale, err, sizeof(err)))
+	if (a->scale > 1 && scn_scale(s, a->scale, err, errlen))
 		goto bad;
-	if (scn_validate(s, err, sizeof(err)))
+	if (scn_validate(s, err, errlen))
 		goto bad;
 	return s;
 bad:
-	fprintf(stderr, "%s\n", err);
 	scn_destroy(s);
 	return NULL;
 }

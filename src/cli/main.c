@@ -3,6 +3,7 @@
  * main.c — the slowpath command: a dispatch table of subcommands.
  *
  *   slowpath run SCENARIO [options]     simulate, write a result folder
+ *   slowpath sweep SWEEP.ini [options]  a matrix of runs and their aggregate
  *   slowpath check SCENARIO [options]   print the resolved scenario
  *   slowpath costs                      the cost table
  *   slowpath policies                   the policy variants
@@ -39,6 +40,7 @@ struct command {
  */
 static const struct command commands[] = {
 	{ "run",	cli_cmd_run,	"simulate a scenario and write a result folder" },
+	{ "sweep",	cli_cmd_sweep,	"run a matrix of policies x seeds x settings, locally or on Slurm" },
 	{ "check",	cli_cmd_check,	"print the fully resolved scenario, defaults included" },
 	{ "costs",	cli_cmd_costs,	"print the cost table with units and sources" },
 	{ "policies",	cli_cmd_policies, "print the allocator policy variants" },

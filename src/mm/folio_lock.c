@@ -39,6 +39,18 @@ void folio_lock_table_create(struct machine *m)
 	m->footprint += sizeof(*t) + pfn_set_bytes(&t->locked);
 }
 
+/* Host bytes folio_lock_table_create() adds to the footprint. */
+size_t folio_lock_table_bytes(void)
+{
+	struct pfn_set s;
+	size_t n;
+
+	pfn_set_init(&s);
+	n = sizeof(struct folio_lock_table) + pfn_set_bytes(&s);
+	pfn_set_release(&s);
+	return n;
+}
+
 void folio_lock_table_destroy(struct machine *m)
 {
 	if (!m->folio_locks)

@@ -24,6 +24,7 @@
 #ifndef SLOWPATH_MM_FOLIO_LOCK_H
 #define SLOWPATH_MM_FOLIO_LOCK_H
 
+#include <stddef.h>
 #include <stdbool.h>
 
 #include "mm/types.h"
@@ -43,5 +44,7 @@ unsigned long folio_nr_locked(const struct machine *m);
 
 void folio_lock_table_create(struct machine *m);
 void folio_lock_table_destroy(struct machine *m);
+/* Host bytes the table adds to machine_footprint(). */
+size_t folio_lock_table_bytes(void);
 
 #endif

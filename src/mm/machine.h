@@ -92,6 +92,9 @@ void mm_set_check_interval(struct machine *m, uint64_t n);
 
 /* Bytes of host memory the machine holds (frames, pageblocks, per-CPU). */
 size_t machine_footprint(const struct machine *m);
+/* What machine_create(cfg) will hold, without building it: an upper
+ * bound of machine_footprint() at boot (mm_init.c). */
+size_t machine_footprint_estimate(const struct machine_config *cfg);
 
 /* Zone summary for result.json "machine". */
 unsigned int mm_nr_zones(const struct machine *m);	/* populated zones */

@@ -820,6 +820,28 @@ struct sim *machine_sim(const struct machine *m)
 	return m->sim;
 }
 
+/*
+ * The bytes machine_create() will hold for cfg, without building the
+ * machine: the same arrays (frames, pageblock bytes, per-CPU event
+ * counters and drain mask, node stats, pcp lists and zone stats for every
+ * zone that could be populated, folio batches, the folio-lock table).  An
+ * upper bound of machine_footprint() right after machine_create() (zones
+ * are not parsed here, so all of them count); the memory a sweep asks
+ * Slurm for starts from it (docs/sweeps.md).  Not included: what the run
+ * adds later (page-table mirrors, workload state), which grows with the
+ * workload, not the machine.
+ */
+size_t machine_footprint_estimate(const struct machine_config *cfg)
+{
+	size_t nr_pfns = (size_t)(cfg->memory >> PAGE_SHIFT), cpus = (size_t)cfg->cpus;
+
+	return sizeof(struct machine) + nr_pfns * sizeof(struct page) + (nr_pfns >> pageblock_order) +
+	       cpus * (NR_VM_EVENT_ITEMS * sizeof(uint64_t) + sizeof(bool) +
+			sizeof(struct per_cpu_nodestat) + sizeof(struct cpu_fbatches) +
+			MAX_NR_ZONES * (sizeof(struct per_cpu_pages) + sizeof(struct per_cpu_zonestat))) +
+	       folio_lock_table_bytes();
+}
+
 size_t machine_footprint(const struct machine *m)
 {
 	return m->footprint;

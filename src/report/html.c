@@ -16,6 +16,7 @@
 #include "report/cmd.h"
 #include "report/compare.h"
 #include "report/explain.h"
+#include "report/html.h"
 #include "report/load.h"
 #include "report/plot.h"
 #include "report/result.h"
@@ -324,6 +325,61 @@ static int write_page(const char *out, struct rpt_set *sets, int n, const char *
 	return rpt_file_commit(&rf, err, errlen);
 }
 
+/*
+ * The report of loaded sets: plots into plots (NULL: a temporary folder,
+ * removed afterwards) unless no_plots, and the HTML page into out (NULL:
+ * none).  Returns 0, 2 for bad input or 1 for a failure (gnuplot, writing),
+ * with err.
+ */
+int rpt_html_report(const char *out, struct rpt_set *sets, int nr, const char *plots, bool no_plots,
+		    bool no_gnuplot, const char *title, char *err, size_t errlen)
+{
+	char tmpl[] = "/tmp/slowpath-plots-XXXXXX";
+	char *plot_dir = NULL;
+	bool tmp_plots = false;
+	struct rpt_plots pl = { 0 };
+	int rc = 0;
+
+	if (!no_plots) {
+		int prc;
+
+		if (plots) {
+			plot_dir = rpt_xstrdup(plots);
+		} else {
+			const char *td = getenv("TMPDIR");
+			size_t n = (td && *td ? strlen(td) : 4) + 32;
+
+			plot_dir = rpt_xmalloc(n);
+			snprintf(plot_dir, n, "%s/slowpath-plots-XXXXXX", td && *td ? td : "/tmp");
+			if (!mkdtemp(plot_dir)) {
+				snprintf(plot_dir, n, "%s", tmpl);
+				if (!mkdtemp(plot_dir)) {
+					snprintf(err, errlen, "mkdtemp: %s", strerror(errno));
+					rc = 1;
+					goto out;
+				}
+			}
+			tmp_plots = true;
+		}
+		prc = no_gnuplot ? rpt_plots_write(plot_dir, sets, nr, &pl, err, errlen) :
+		      rpt_plots_make(plot_dir, sets, nr, &pl, err, errlen);
+		if (prc) {
+			rc = prc == -2 ? 1 : 2;
+			goto out;
+		}
+	}
+	if (out && write_page(out, sets, nr, plot_dir, no_plots ? NULL : &pl, title, err, errlen)) {
+		rc = 1;
+		goto out;
+	}
+out:
+	if (tmp_plots)
+		remove_tree(plot_dir);
+	free(plot_dir);
+	rpt_plots_release(&pl);
+	return rc;
+}
+
 static const char report_usage[] =
 	"usage: slowpath report DIR... [--html OUT] [--plots PLOTDIR] [--names A,B,...]\n"
 	"                       [--no-plots] [--no-gnuplot] [--title TEXT]\n"
@@ -335,11 +391,9 @@ int rpt_cmd_report(int argc, char **argv)
 {
 	const char *out = NULL, *names = NULL, *plots = NULL, *title = "slowpath report";
 	char **dirs = rpt_xmalloc((size_t)argc * sizeof(*dirs));
-	char err[1024], tmpl[] = "/tmp/slowpath-plots-XXXXXX";
-	char *plot_dir = NULL;
-	bool no_plots = false, tmp_plots = false, no_gnuplot = false;
+	char err[1024];
+	bool no_plots = false, no_gnuplot = false;
 	struct rpt_set *sets = NULL;
-	struct rpt_plots pl = { 0 };
 	int nr = 0, rc = 2;
 
 	for (int i = 1; i < argc; i++) {
@@ -395,46 +449,12 @@ int rpt_cmd_report(int argc, char **argv)
 		fprintf(stderr, "slowpath report: %s\n", err);
 		goto out;
 	}
-	if (!no_plots) {
-		int prc;
-
-		if (plots) {
-			plot_dir = rpt_xstrdup(plots);
-		} else {
-			const char *td = getenv("TMPDIR");
-			size_t n = (td && *td ? strlen(td) : 4) + 32;
-
-			plot_dir = rpt_xmalloc(n);
-			snprintf(plot_dir, n, "%s/slowpath-plots-XXXXXX", td && *td ? td : "/tmp");
-			if (!mkdtemp(plot_dir)) {
-				snprintf(plot_dir, n, "%s", tmpl);
-				if (!mkdtemp(plot_dir)) {
-					fprintf(stderr, "slowpath report: mkdtemp: %s\n", strerror(errno));
-					rc = 1;
-					goto out;
-				}
-			}
-			tmp_plots = true;
-		}
-		prc = no_gnuplot ? rpt_plots_write(plot_dir, sets, nr, &pl, err, sizeof(err)) :
-		      rpt_plots_make(plot_dir, sets, nr, &pl, err, sizeof(err));
-		if (prc) {
-			fprintf(stderr, "slowpath report: %s\n", err);
-			rc = prc == -2 ? 1 : 2;
-			goto out;
-		}
-	}
-	if (out && write_page(out, sets, nr, plot_dir, no_plots ? NULL : &pl, title, err, sizeof(err))) {
+	rc = rpt_html_report(out, sets, nr, plots, no_plots, no_gnuplot, title, err, sizeof(err));
+	if (rc) {
 		fprintf(stderr, "slowpath report: %s\n", err);
-		rc = 1;
 		goto out;
 	}
-	rc = 0;
 out:
-	if (tmp_plots)
-		remove_tree(plot_dir);
-	free(plot_dir);
-	rpt_plots_release(&pl);
 	if (sets) {
 		rpt_sets_release(sets, nr);
 		free(sets);

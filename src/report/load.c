@@ -740,6 +740,32 @@ out:
 	return rc;
 }
 
+/*
+ * A set made of separate result folders, one sample each: a sweep column,
+ * whose seeds are its iterations.  label is the set's path as shown (the
+ * column's folder relative to the sweep folder, so the same sweep built in
+ * two places reads the same), name its name.
+ */
+int rpt_set_load_runs(struct rpt_set *s, const char *label, const char *name, char *const *dirs,
+		      unsigned int n, unsigned int flags, char *err, size_t errlen)
+{
+	memset(s, 0, sizeof(*s));
+	s->path = rpt_xstrdup(label);
+	s->name = rpt_xstrdup(name);
+	s->iterated = n > 1;
+	s->runs = rpt_xmalloc((n ? n : 1) * sizeof(*s->runs));
+	for (unsigned int i = 0; i < n; i++) {
+		int rc = rpt_run_load(&s->runs[s->nr_runs], dirs[i], flags, err, errlen);
+
+		s->nr_runs++;
+		if (rc)
+			return -1;
+	}
+	if (n == 0)
+		return fail(err, errlen, "%s: no result folder", label);
+	return 0;
+}
+
 void rpt_set_release(struct rpt_set *s)
 {
 	for (unsigned int i = 0; i < s->nr_runs; i++)

@@ -131,6 +131,11 @@ int rpt_run_load(struct rpt_run *r, const char *dir, unsigned int flags, char *e
 void rpt_run_release(struct rpt_run *r);
 int rpt_set_load(struct rpt_set *s, const char *path, unsigned int flags, char *err, size_t errlen);
 void rpt_set_release(struct rpt_set *s);
+/* A set of separate result folders, one sample each (a sweep column: its
+ * seeds are its iterations); label is shown as the set's path.  On error
+ * the caller still releases the set. */
+int rpt_set_load_runs(struct rpt_set *s, const char *label, const char *name, char *const *dirs,
+		      unsigned int n, unsigned int flags, char *err, size_t errlen);
 /* Mean profile over the set's runs that carry one; false when none does. */
 bool rpt_set_profile(const struct rpt_set *s, struct rpt_profile *out);
 

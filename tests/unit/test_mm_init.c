@@ -300,3 +300,31 @@ TEST(apply_sysctl)
 	ASSERT_MM_OK(m);
 	mm_env_destroy(&e);
 }
+
+/* A test that machine_footprint_estimate(), which a sweep's Slurm memory
+ * request starts from, bounds what machine_create() really holds without
+ * overshooting it by more than the pcp arrays of unpopulated zones.
+ * Expect estimate >= footprint, and the difference below 64 KiB plus the
+ * per-CPU pcp and zone-stat size of the zones that are absent. */
+TEST(footprint_estimate)
+{
+	static const char *const kv1[] = { "memory=64m", "zones=DMA:16m,Normal:rest", "cpus=4", NULL };
+	static const char *const kv2[] = { "memory=256m", "zones=Normal:rest", "cpus=8", NULL };
+	const char *const *kvs[] = { kv1, kv2 };
+
+	for (int i = 0; i < 2; i++) {
+		struct mm_env e;
+		struct machine *m = mm_env_create(&e, kvs[i]);
+		size_t est, real, slack;
+
+		ASSERT_TRUE(m != NULL);
+		est = machine_footprint_estimate(&e.cfg);
+		real = machine_footprint(m);
+		slack = (size_t)e.cfg.cpus * MAX_NR_ZONES *
+			(sizeof(struct per_cpu_pages) + sizeof(struct per_cpu_zonestat));
+		ASSERT_TRUE(est >= real);
+		ASSERT_TRUE(est - real <= slack + 65536);
+		ASSERT_TRUE(real >= (size_t)(e.cfg.memory >> PAGE_SHIFT) * sizeof(struct page));
+		mm_env_destroy(&e);
+	}
+}

@@ -370,8 +370,13 @@ static int run_once(const struct scenario *s, const char *dir, unsigned int iter
 	sim_call_at(sim, g->ramp_time, snapshot_start, &smp);
 	sim_call_at(sim, 0, sample_monitors, &smp);
 
-	/* 3. workloads */
+	/* 3. workloads.  Each started workload keeps a pointer to its stats
+	 * inside wl[], so the array is sized once, before the first start,
+	 * and never moves. */
 	env = (struct wl_env){ m, sim, bdevs, bdev_names, nr_bdevs };
+	wl = calloc(scn_nr_instances(s) ? scn_nr_instances(s) : 1, sizeof(*wl));
+	if (!wl)
+		SIM_BUG("out of memory");
 	for (size_t i = 0; i < scn_nr_instances(s); i++) {
 		const struct scn_instance *in = scn_instance_at(s, i);
 		const struct workload_type *wt = in->type->data;
@@ -379,11 +384,7 @@ static int run_once(const struct scenario *s, const char *dir, unsigned int iter
 
 		if (!wt)
 			continue;
-		wl = realloc(wl, (nr_wl + 1) * sizeof(*wl));
-		if (!wl)
-			SIM_BUG("out of memory");
 		w = &wl[nr_wl];
-		memset(w, 0, sizeof(*w));
 		w->in = in;
 		w->wt = wt;
 		wl_stats_init(&w->stats, g->ramp_time, g->tps_interval);

@@ -433,7 +433,7 @@ static char *path_join(const char *dir, const char *name, const char *suffix)
 	size_t n = strlen(dir) + strlen(name) + strlen(suffix) + 2;
 	char *p = xrealloc(NULL, n);
 
-	snprintf(p, n, "%s/%s%s", dir, name, suffix);
+	snprintf(p, n, "%s%s%s%s", dir, *dir ? "/" : "", name, suffix);
 	return p;
 }
 
@@ -454,12 +454,42 @@ int rpt_file_open(struct rpt_file *rf, const char *dir, const char *name, char *
 	return 0;
 }
 
+int rpt_file_open_path(struct rpt_file *rf, const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+
+	memset(rf, 0, sizeof(*rf));
+	if (!*path)
+		return sim_errf(err, errlen, "empty output file name");
+	if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return sim_errf(err, errlen, "%s: is a directory", path);
+	rf->final_path = xstrdup(path);
+	if (lstat(path, &st) != 0 || S_ISREG(st.st_mode))
+		rf->tmp_path = path_join("", path, ".tmp");
+	rf->f = fopen(rf->tmp_path ? rf->tmp_path : path, "w");
+	if (!rf->f) {
+		int e = errno;
+
+		sim_errf(err, errlen, "%s: %s", rf->tmp_path ? rf->tmp_path : path, strerror(e));
+		free(rf->final_path);
+		free(rf->tmp_path);
+		memset(rf, 0, sizeof(*rf));
+		return -1;
+	}
+	return 0;
+}
+
 int rpt_file_commit(struct rpt_file *rf, char *err, size_t errlen)
 {
 	int rc = 0;
 	bool bad = ferror(rf->f) != 0;
 
-	if (fclose(rf->f) != 0 || bad) {
+	if (!rf->tmp_path) {		/* written in place */
+		errno = 0;
+		bad = fflush(rf->f) != 0 || ferror(rf->f);
+		if (fclose(rf->f) != 0 || bad)
+			rc = sim_errf(err, errlen, "%s: %s", rf->final_path, strerror(errno ? errno : EIO));
+	} else if (fclose(rf->f) != 0 || bad) {
 		rc = sim_errf(err, errlen, "%s: %s", rf->tmp_path, bad ? "write error" : strerror(errno));
 		unlink(rf->tmp_path);
 	} else if (rename(rf->tmp_path, rf->final_path) != 0) {

@@ -102,6 +102,14 @@ struct rpt_file {
 	char	*tmp_path, *final_path;
 };
 int rpt_file_open(struct rpt_file *rf, const char *dir, const char *name, char *err, size_t errlen);
+/*
+ * A file the user named (report --html PATH): a new or regular file is
+ * written as PATH.tmp and renamed; anything else that exists — a device
+ * (/dev/stdout, /dev/null), a FIFO, a symbolic link — is written in place
+ * (tmp_path NULL), never replaced by a regular file.  A directory or an
+ * empty path is refused.  0, or -1 with err.
+ */
+int rpt_file_open_path(struct rpt_file *rf, const char *path, char *err, size_t errlen);
 int rpt_file_commit(struct rpt_file *rf, char *err, size_t errlen);	/* fclose + rename */
 void rpt_file_abort(struct rpt_file *rf);				/* fclose + unlink */
 

@@ -165,11 +165,33 @@ static int syn_validate(const void *config, char *err, size_t errlen)
 	return 0;
 }
 
-static void syn_scale(void *config, unsigned int n)
+/* Tasks and the span of the I/O offsets shrink n-fold, as the device's
+ * size does (the span stays a multiple of io_size). */
+static int syn_scale(void *config, unsigned int n, char *err, size_t errlen)
 {
 	struct syn_config *c = config;
+	uint64_t span = c->io_span / n / c->io_size * c->io_size;
 
+	(void)err;
+	(void)errlen;
 	c->tasks = c->tasks / n ? c->tasks / n : 1;
+	c->io_span = span >= c->io_size ? span : c->io_size;
+	return 0;
+}
+
+static int syn_validate_env(const void *config, const struct wl_check_env *env, const char **bad_key,
+			    char *err, size_t errlen)
+{
+	const struct syn_config *c = config;
+	const struct bdev_config *d = c->io_share ? env->device(env->ctx, c->device) : NULL;
+
+	if (d && d->size_bytes && c->io_span > d->size_bytes) {
+		*bad_key = "io_span";
+		snprintf(err, errlen, "io_span (%llu bytes) is beyond the end of device '%s' (%llu bytes)",
+			 (unsigned long long)c->io_span, c->device, (unsigned long long)d->size_bytes);
+		return -1;
+	}
+	return 0;
 }
 
 static void syn_destroy(void *state)
@@ -267,6 +289,7 @@ const struct workload_type synthetic_workload = {
 	.config_size = sizeof(struct syn_config),
 	.multiple = true,
 	.validate = syn_validate,
+	.validate_env = syn_validate_env,
 	.scale = syn_scale,
 	.start_env = syn_start_env,
 	.report = syn_report,

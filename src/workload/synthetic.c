@@ -146,6 +146,30 @@ static void syn_task_fn(struct sim *sim, void *arg)
 		syn_transaction(sim, arg);
 }
 
+/*
+ * A transaction must be able to take virtual time, or the tasks loop
+ * forever at one instant and the run never reaches its duration (think,
+ * compute, lock_share and io_share all 0 once hung at time 0 even with
+ * duration=1ms).  Time passes when it thinks, computes, holds a lock, or
+ * does I/O on a device that takes time; transactions are steps of the
+ * model, so one that costs nothing is refused rather than counted
+ * infinitely often.  `dev` is the device (NULL: unknown, assume it takes
+ * time).
+ */
+static int check_progress(const struct syn_config *c, const struct bdev_config *dev,
+			  char *err, size_t errlen)
+{
+	bool io_takes_time = c->io_share && (!dev || dev->lat_mean_ns || dev->iops ||
+					      dev->bandwidth || dev->total_iops || dev->total_bandwidth);
+
+	if (c->think || c->compute || (c->lock_share && c->lock_hold) || io_takes_time)
+		return 0;
+	snprintf(err, errlen, "a transaction would take no virtual time (think and compute are 0, "
+		 "no lock is held, %s), so the run could never reach its duration: set think or "
+		 "compute above 0", c->io_share ? "the device has no latency or rate limit" : "no I/O");
+	return -1;
+}
+
 static int syn_validate(const void *config, char *err, size_t errlen)
 {
 	const struct syn_config *c = config;
@@ -162,7 +186,7 @@ static int syn_validate(const void *config, char *err, size_t errlen)
 		snprintf(err, errlen, "io_span must be at least io_size");
 		return -1;
 	}
-	return 0;
+	return check_progress(c, NULL, err, errlen);
 }
 
 /* Tasks and the span of the I/O offsets shrink n-fold, as the device's
@@ -191,7 +215,7 @@ static int syn_validate_env(const void *config, const struct wl_check_env *env, 
 			 (unsigned long long)c->io_span, c->device, (unsigned long long)d->size_bytes);
 		return -1;
 	}
-	return 0;
+	return check_progress(c, d, err, errlen);
 }
 
 static void syn_destroy(void *state)

@@ -60,7 +60,7 @@ bad_both() {
 	bname=$1; bmsg=$2; body=$3; shift 3
 	printf '%b' "$body" >"$TMP/bad.ini"
 	expect "check: $bname" 2 "$bmsg" "$SP" check "$TMP/bad.ini" "$@"
-	expect "run: $bname" 2 "$bmsg" "$SP" run "$TMP/bad.ini" --out "$TMP/bad" "$@"
+	expect "run: $bname" 2 "$bmsg" ${T:-} "$SP" run "$TMP/bad.ini" --out "$TMP/bad" "$@"
 	[ ! -e "$TMP/bad" ] || ko "run: $bname: nothing written"
 }
 M='[machine]\nmemory=64m\ncpus=2\n'
@@ -80,6 +80,16 @@ bad_both "[fio] size beyond the device" "$TMP/bad.ini:9: size=2147483648 is beyo
 	"${M}zones=Normal:rest\n[device d]\nsize=1g\n[fio]\nfilename=d\nsize=2g\n"
 bad_both "[synthetic] io_span beyond the device" "$TMP/bad.ini:10: io_span (2147483648 bytes) is beyond the end of device 'd' (1073741824 bytes)" \
 	"${M}zones=Normal:rest\n[device d]\nsize=1g\n[synthetic]\nio_share=10%\ndevice=d\nio_span=2g\n"
+# A synthetic transaction that takes no time once spun forever at time 0
+# (timeout: a regression must fail, not hang the suite).
+T='timeout 60'
+bad_both "a transaction taking no time" "$TMP/bad.ini:7: [synthetic]: a transaction would take no virtual time (think and compute are 0, no lock is held, no I/O), so the run could never reach its duration: set think or compute above 0" \
+	"[global]\nduration=1ms\n${M}zones=Normal:rest\n[synthetic]\nthink=0\ncompute=0\nlock_share=0\nio_share=0\n"
+bad_both "... nor with I/O on an instant device" "$TMP/bad.ini:10: [synthetic]: a transaction would take no virtual time (think and compute are 0, no lock is held, the device has no latency or rate limit), so the run could never reach its duration: set think or compute above 0" \
+	"[global]\nduration=1ms\n${M}zones=Normal:rest\n[device d]\nlat_mean=0\nlat_p99=0\n[synthetic]\nthink=0\ncompute=0\nlock_share=0\nio_share=50%\ndevice=d\n"
+check "think=0 compute=0 with a held lock runs" "printf '[global]\nduration=1ms\n${M}zones=Normal:rest\n[synthetic]\nthink=0\ncompute=0\nlock_share=100%%\n' >'$TMP/lk.ini' &&
+	timeout 60 '$SP' run '$TMP/lk.ini' --out '$TMP/lk' >/dev/null"
+
 # --scale: a workload scaled to nothing is an error; the device and the
 # synthetic I/O span shrink together (1/16 once aborted in bdev.c)
 expect "--scale to no children" 2 "--scale 1/64: [forker]: children=32 would become 0: the run would fork nothing and measure nothing (use a scale of at most 1/32)" \

@@ -41,8 +41,26 @@ const struct opt_def scn_global_options[] = {
 	  "step of the tps.csv time series (pgbench --aggregate-interval)" },
 	{ "description", OPT_STRING, G(description), NULL, 0, 0, NULL, 0,
 	  "free text describing the scenario" },
+	{ "applied_scale", OPT_UINT, G(applied_scale), "1", 1, UINT32_MAX, NULL, 0,
+	  "N of a --scale 1/N already applied to this file's values (a result folder's "
+	  "scenario.ini says so); result.json reports scale 1/(N x --scale)" },
 	OPT_END
 };
+
+/* --scale 1/n: the values shrink in their own sections; [global] counts. */
+static int global_scale(const struct scn_section_type *t, void *config, unsigned int n,
+			char *err, size_t errlen)
+{
+	struct scn_global *g = config;
+
+	(void)t;
+	if (g->applied_scale > UINT32_MAX / n) {
+		snprintf(err, errlen, "applied_scale x N is above %u", UINT32_MAX);
+		return -1;
+	}
+	g->applied_scale *= n;
+	return 0;
+}
 
 static int global_validate(const struct scn_section_type *t, const char *name, const void *config,
 			   const char **bad_key, char *err, size_t errlen)
@@ -391,7 +409,7 @@ static int schema_validate(const struct scenario *s, char *err, size_t errlen)
 
 static const struct scn_section_type builtin_sections[] = {
 	{ "global", "run length, seed, measurement and sampling", scn_global_options,
-	  sizeof(struct scn_global), SCN_ALWAYS, global_validate, NULL, NULL, NULL },
+	  sizeof(struct scn_global), SCN_ALWAYS, global_validate, global_scale, NULL, NULL },
 	{ "machine", "memory, zones and CPUs of the simulated machine", machine_options,
 	  sizeof(struct machine_config), SCN_ALWAYS, NULL, machine_scale, NULL, NULL },
 	{ "sysctl", "kernel tunables under their sysctl/sysfs names", vm_sysctl_options,

@@ -19,6 +19,7 @@
  * without them.
  */
 #include <errno.h>
+#include <ftw.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -602,6 +603,18 @@ void rpt_file_abort(struct rpt_file *rf)
 	free(rf->tmp_path);
 	free(rf->final_path);
 	memset(rf, 0, sizeof(*rf));
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+int rpt_remove_tree(const char *dir)
+{
+	return nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 int rpt_mkdir_p(const char *dir, char *err, size_t errlen)

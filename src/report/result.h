@@ -94,6 +94,9 @@ int rpt_result_write_aggregate(const char *dir, const struct rpt_result *iters, 
 void rpt_result_release(struct rpt_result *r);
 
 /* mkdir -p DIR.  Returns 0 or -1 with err ("DIR: reason"). */
+/* Remove a folder and everything under it (symbolic links are removed,
+ * never followed).  0, or -1 with errno set. */
+int rpt_remove_tree(const char *dir);
 int rpt_mkdir_p(const char *dir, char *err, size_t errlen);
 
 /* Atomic file writing: open DIR/NAME.tmp; commit renames to DIR/NAME. */

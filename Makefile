@@ -22,7 +22,12 @@ WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno
 ifeq ($(WERROR),1)
 WARN     += -Werror
 endif
-BASE_CFLAGS := -std=c17 -D_GNU_SOURCE -g -Isrc -MMD -MP -ffp-contract=off $(WARN)
+# The commit goes into --version and each result folder's scenario.ini
+# (objects are not rebuilt when only the commit changes: `make clean` for
+# a release build).
+COMMIT   := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+BASE_CFLAGS := -std=c17 -D_GNU_SOURCE -g -Isrc -MMD -MP -ffp-contract=off $(WARN) \
+               -DSLOWPATH_COMMIT='"$(COMMIT)"'
 LDLIBS   := -linih -ljansson -lgsl -lgslcblas -lm
 
 REL_CFLAGS := $(BASE_CFLAGS) -O2 -DSIM_DEBUG=1

@@ -12,6 +12,11 @@
 struct scenario;
 struct scn_schema;
 
+#define SLOWPATH_VERSION "0.1.0-dev"
+#ifndef SLOWPATH_COMMIT		/* the Makefile passes `git rev-parse --short=12 HEAD` */
+#define SLOWPATH_COMMIT "unknown"
+#endif
+
 /* Options of run and check. */
 struct cli_args {
 	const char	*scenario;	/* the SCENARIO argument */

@@ -19,7 +19,6 @@
 #include "record/record.h"
 #include "report/cmd.h"
 
-#define SLOWPATH_VERSION "0.1.0-dev"
 
 struct command {
 	const char	*name;
@@ -72,7 +71,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (strcmp(argv[1], "--version") == 0) {
-		printf("slowpath %s\n", SLOWPATH_VERSION);
+		printf("slowpath %s (commit %s)\n", SLOWPATH_VERSION, SLOWPATH_COMMIT);
 		return 0;
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||

@@ -32,11 +32,15 @@
  * Teardown order: machine_destroy, sim_destroy, then the workloads'
  * destroy (workload.h: the run may stop with tasks mid-transaction).
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -406,8 +410,8 @@ static int write_profile(const char *dir, const struct sim *sim, char *err, size
 /* ---- one run ------------------------------------------------------------------------------- */
 
 /* Exit status of a run: 0, 1 (runtime/output failure), 2 (bad scenario). */
-static int run_once(const struct scenario *s, const char *dir, unsigned int iteration, uint64_t seed,
-		    struct progress *prog, struct rpt_result *res)
+static int run_once(const struct scenario *s, const char *dir, const char *shown, unsigned int iteration,
+		    uint64_t seed, struct progress *prog, struct rpt_result *res)
 {
 	const struct scn_global *g = scn_config(s, "global", NULL);
 	const struct machine_config *mc = scn_config(s, "machine", NULL);
@@ -479,8 +483,13 @@ static int run_once(const struct scenario *s, const char *dir, unsigned int iter
 	sim_call_at(sim, g->ramp_time, snapshot_start, &smp);
 	sim_call_at(sim, 0, sample_monitors, &smp);
 
-	/* 3. workloads */
+	/* 3. workloads.  Each started workload keeps a pointer to its stats
+	 * inside wl[], so the array is sized once, before the first start,
+	 * and never moves. */
 	env = (struct wl_env){ m, sim, bdevs, bdev_names, nr_bdevs };
+	wl = calloc(scn_nr_instances(s) ? scn_nr_instances(s) : 1, sizeof(*wl));
+	if (!wl)
+		SIM_BUG("out of memory");
 	for (size_t i = 0; i < scn_nr_instances(s); i++) {
 		const struct scn_instance *in = scn_instance_at(s, i);
 		const struct workload_type *wt = in->type->data;
@@ -488,11 +497,7 @@ static int run_once(const struct scenario *s, const char *dir, unsigned int iter
 
 		if (!wt)
 			continue;
-		wl = realloc(wl, (nr_wl + 1) * sizeof(*wl));
-		if (!wl)
-			SIM_BUG("out of memory");
 		w = &wl[nr_wl];
-		memset(w, 0, sizeof(*w));
 		w->in = in;
 		w->wt = wt;
 		wl_stats_init(&w->stats, g->ramp_time, g->tps_interval);
@@ -569,7 +574,7 @@ static int run_once(const struct scenario *s, const char *dir, unsigned int iter
 	res->scenario = scn_path(s);
 	res->policy = pol->name;
 	res->seed = seed;
-	res->scale_n = scn_scale_n(s);
+	res->scale_n = (unsigned int)g->applied_scale;
 	res->iteration = iteration;
 	res->virtual_seconds = (double)g->duration / 1e9;
 	res->measure_seconds = (double)(g->duration - g->ramp_time) / 1e9;
@@ -616,10 +621,10 @@ static int run_once(const struct scenario *s, const char *dir, unsigned int iter
 		rc = 1;
 	}
 	if (!rc && res->has_transactions)
-		printf("%s: %.1f tps, latency p50 %.3f ms, p99 %.3f ms, max %.3f ms\n", dir, res->tps,
+		printf("%s: %.1f tps, latency p50 %.3f ms, p99 %.3f ms, max %.3f ms\n", shown, res->tps,
 		       res->latency.p50, res->latency.p99, res->latency.max);
 	else if (!rc)
-		printf("%s: %.3f s simulated, %llu events\n", dir, res->virtual_seconds,
+		printf("%s: %.3f s simulated, %llu events\n", shown, res->virtual_seconds,
 		       (unsigned long long)res->events);
 	fflush(stdout);
 out:
@@ -659,6 +664,121 @@ static char *default_out(const char *scenario)
 	return out;
 }
 
+/* One argument as a shell would need it: bare when plain, else in single
+ * quotes; control characters (which a scenario line may not hold) as \xNN. */
+static void print_arg(FILE *f, const char *a)
+{
+	bool plain = *a != '\0';
+
+	for (const char *p = a; *p; p++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+%@", *p))
+			plain = false;
+	if (plain) {
+		fputs(a, f);
+		return;
+	}
+	fputc('\'', f);
+	for (const unsigned char *p = (const unsigned char *)a; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "\\x%02x", *p);
+		else if (*p == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*p, f);
+	}
+	fputc('\'', f);
+}
+
+/*
+ * DIR/scenario.ini: the resolved scenario (every key, --set and --scale
+ * applied; [global] applied_scale records the scale), headed by the
+ * version, the command line and the seed, so `slowpath run
+ * DIR/scenario.ini` repeats the run.
+ */
+static int write_scenario_ini(const char *dir, const struct scenario *s, int argc, char **argv,
+			      uint64_t seed, unsigned int iterations, char *err, size_t errlen)
+{
+	struct rpt_file rf;
+
+	if (rpt_file_open(&rf, dir, "scenario.ini", err, errlen))
+		return -1;
+	fprintf(rf.f, "; a result folder's scenario: `slowpath run THIS_FILE%s` repeats the run\n",
+		iterations > 1 ? " --iterations N" : "");
+	fprintf(rf.f, "; version: slowpath %s (commit %s)\n", SLOWPATH_VERSION, SLOWPATH_COMMIT);
+	fputs("; command: slowpath", rf.f);
+	for (int i = 0; i < argc; i++) {
+		fputc(' ', rf.f);
+		print_arg(rf.f, argv[i]);
+	}
+	fprintf(rf.f, "\n; seed: %llu%s\n", (unsigned long long)seed,
+		iterations > 1 ? " (iteration K used seed+K-1)" : "");
+	scn_print(s, rf.f);
+	return rpt_file_commit(&rf, err, errlen);
+}
+
+/*
+ * A run builds its folder beside the final one (OUT.tmp) and swaps it in
+ * whole when everything is written, so re-running into a folder never
+ * leaves a mix of old and new files (an old iter-3 beside new iter-1/2, a
+ * stale tps.csv), and a run that stops early leaves the old folder as it
+ * was and nothing under OUT.  An existing OUT that is not a result folder
+ * (no result.json, not empty) is not replaced.
+ */
+static int check_out(const char *out)
+{
+	struct stat st;
+	char *rj;
+	bool ok;
+	DIR *d;
+	struct dirent *e;
+
+	if (lstat(out, &st) != 0)
+		return 0;
+	if (!S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "slowpath run: '%s' exists and is not a folder\n", out);
+		return 2;
+	}
+	rj = malloc(strlen(out) + 16);
+	if (!rj)
+		SIM_BUG("out of memory");
+	sprintf(rj, "%s/result.json", out);
+	ok = access(rj, F_OK) == 0;
+	free(rj);
+	d = ok ? NULL : opendir(out);
+	if (d) {
+		ok = true;
+		while ((e = readdir(d)) != NULL)
+			if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+				ok = false;
+		closedir(d);
+	}
+	if (!ok) {
+		fprintf(stderr, "slowpath run: '%s' exists and is not a result folder (no result.json); "
+			"remove it or choose another --out\n", out);
+		return 2;
+	}
+	return 0;
+}
+
+/* Put the finished stage in place of out (which may exist). */
+static int swap_in(const char *stage, const char *out)
+{
+	struct stat st;
+
+	if (lstat(out, &st) != 0) {
+		if (rename(stage, out) == 0)
+			return 0;
+	} else if (renameat2(AT_FDCWD, stage, AT_FDCWD, out, RENAME_EXCHANGE) == 0) {
+		rpt_remove_tree(stage);		/* the old folder, now under the stage's name */
+		return 0;
+	} else if (errno == EINVAL || errno == ENOSYS) {	/* no atomic exchange here */
+		if (rpt_remove_tree(out) == 0 && rename(stage, out) == 0)
+			return 0;
+	}
+	fprintf(stderr, "slowpath run: cannot put '%s' in place of '%s': %s\n", stage, out, strerror(errno));
+	return 1;
+}
+
 int cli_cmd_run(int argc, char **argv)
 {
 	struct cli_args a;
@@ -666,12 +786,20 @@ int cli_cmd_run(int argc, char **argv)
 	struct scenario *s;
 	struct progress prog = { 0 };
 	struct rpt_result *res;
-	char *out;
-	int rc = cli_parse_args(argc, argv, true, &a, cli_run_help);
+	char *out, *stage, err[1024];
+	/* the command line as given: getopt permutes argv */
+	char **given = malloc(((size_t)argc + 1) * sizeof(*given));
+	int rc;
+
+	if (!given)
+		SIM_BUG("out of memory");
+	memcpy(given, argv, ((size_t)argc + 1) * sizeof(*given));
+	rc = cli_parse_args(argc, argv, true, &a, cli_run_help);
 	uint64_t seed;
 
 	if (rc) {
 		cli_args_release(&a);
+		free(given);
 		return rc == 1 ? 0 : rc;
 	}
 	schema = scn_schema_create();
@@ -679,12 +807,21 @@ int cli_cmd_run(int argc, char **argv)
 	if (!s) {
 		scn_schema_destroy(schema);
 		cli_args_release(&a);
+		free(given);
 		return 2;
 	}
 	out = a.out ? strdup(a.out) : default_out(a.scenario);
 	res = calloc(a.iterations, sizeof(*res));
-	if (!out || !res)
+	stage = out ? malloc(strlen(out) + 8) : NULL;
+	if (!out || !res || !stage)
 		SIM_BUG("out of memory");
+	while (strlen(out) > 1 && out[strlen(out) - 1] == '/')
+		out[strlen(out) - 1] = '\0';
+	sprintf(stage, "%s.tmp", out);
+	rc = check_out(out);
+	if (rc)
+		goto done;
+	rpt_remove_tree(stage);		/* left by a run that was stopped */
 	prog.tty = isatty(STDERR_FILENO) == 1;
 	/* SLOWPATH_PROGRESS_INTERVAL: seconds between updates (tests use 0) */
 	prog.every = getenv("SLOWPATH_PROGRESS_INTERVAL") ? atof(getenv("SLOWPATH_PROGRESS_INTERVAL")) : 0.5;
@@ -694,45 +831,54 @@ int cli_cmd_run(int argc, char **argv)
 		if (!prog.host_log) {
 			fprintf(stderr, "slowpath run: SLOWPATH_HOST_LOG=%s: %s\n", getenv("SLOWPATH_HOST_LOG"),
 				strerror(errno));
-			free(res);
-			free(out);
-			scn_destroy(s);
-			scn_schema_destroy(schema);
-			cli_args_release(&a);
-			return 2;
+			rc = 2;
+			goto done;
 		}
 	}
 	seed = ((const struct scn_global *)scn_config(s, "global", NULL))->seed;
 	if (a.iterations == 1) {
-		rc = run_once(s, out, 1, seed, &prog, &res[0]);
+		rc = run_once(s, stage, out, 1, seed, &prog, &res[0]);
 	} else {
-		char err[512];
-
-		if (rpt_mkdir_p(out, err, sizeof(err))) {
+		if (rpt_mkdir_p(stage, err, sizeof(err))) {
 			fprintf(stderr, "slowpath run: %s\n", err);
 			rc = 1;
 		}
 		for (unsigned int k = 1; k <= a.iterations && !rc; k++) {
 			size_t n = strlen(out) + 32;
-			char *dir = malloc(n);
+			char *dir = malloc(n), *shown = malloc(n);
 
-			if (!dir)
+			if (!dir || !shown)
 				SIM_BUG("out of memory");
-			snprintf(dir, n, "%s/iter-%u", out, k);
-			rc = run_once(s, dir, k, seed + k - 1, &prog, &res[k - 1]);
+			snprintf(dir, n, "%s/iter-%u", stage, k);
+			snprintf(shown, n, "%s/iter-%u", out, k);
+			rc = run_once(s, dir, shown, k, seed + k - 1, &prog, &res[k - 1]);
 			free(dir);
-		}
-		if (!rc && rpt_result_write_aggregate(out, res, a.iterations, err, sizeof(err))) {
-			fprintf(stderr, "slowpath run: %s\n", err);
-			rc = 1;
+			free(shown);
 		}
 	}
+	/* scenario.ini, then the aggregate result.json last: the folder is
+	 * complete when it is swapped in */
+	if (!rc && write_scenario_ini(stage, s, argc, given, seed, a.iterations, err, sizeof(err))) {
+		fprintf(stderr, "slowpath run: %s\n", err);
+		rc = 1;
+	}
+	if (!rc && a.iterations > 1 && rpt_result_write_aggregate(stage, res, a.iterations, err, sizeof(err))) {
+		fprintf(stderr, "slowpath run: %s\n", err);
+		rc = 1;
+	}
+	if (!rc)
+		rc = swap_in(stage, out);
+	if (rc)
+		rpt_remove_tree(stage);
+done:
 	if (prog.host_log)
 		fclose(prog.host_log);
 	for (unsigned int k = 0; k < a.iterations; k++)
 		rpt_result_release(&res[k]);
 	free(res);
 	free(out);
+	free(stage);
+	free(given);
 	scn_destroy(s);
 	scn_schema_destroy(schema);
 	cli_args_release(&a);

@@ -41,8 +41,26 @@ const struct opt_def scn_global_options[] = {
 	  "step of the tps.csv time series (pgbench --aggregate-interval)" },
 	{ "description", OPT_STRING, G(description), NULL, 0, 0, NULL, 0,
 	  "free text describing the scenario" },
+	{ "applied_scale", OPT_UINT, G(applied_scale), "1", 1, UINT32_MAX, NULL, 0,
+	  "N of a --scale 1/N already applied to this file's values (a result folder's "
+	  "scenario.ini says so); result.json reports scale 1/(N x --scale)" },
 	OPT_END
 };
+
+/* --scale 1/n: the values shrink in their own sections; [global] counts. */
+static int global_scale(const struct scn_section_type *t, void *config, unsigned int n,
+			char *err, size_t errlen)
+{
+	struct scn_global *g = config;
+
+	(void)t;
+	if (g->applied_scale > UINT32_MAX / n) {
+		snprintf(err, errlen, "applied_scale x N is above %u", UINT32_MAX);
+		return -1;
+	}
+	g->applied_scale *= n;
+	return 0;
+}
 
 static int global_validate(const struct scn_section_type *t, const char *name, const void *config,
 			   const char **bad_key, char *err, size_t errlen)
@@ -313,34 +331,76 @@ static int workload_scale(const struct scn_section_type *t, void *config, unsign
 {
 	const struct workload_type *wt = t->data;
 
-	(void)err;
-	(void)errlen;
-	if (wt->scale)
-		wt->scale(config, n);
-	return 0;
+	return wt->scale ? wt->scale(config, n, err, errlen) : 0;
+}
+
+/* The workload keys that name a [device NAME] section. */
+static const char *const device_keys[] = { "device", "filename", "cache_device", NULL };
+
+static const struct bdev_config *find_device(const void *ctx, const char *name)
+{
+	return name && name[0] ? scn_config(ctx, "device", name) : NULL;
+}
+
+/* "place: [kind NAME]: msg", or "key place: msg" when a key is blamed. */
+static int section_error(const struct scenario *s, const struct scn_instance *in, const char *bad_key,
+			 const char *msg, char *err, size_t errlen)
+{
+	char place[300], label[160];
+
+	place[0] = '\0';
+	if (bad_key)
+		scn_key_place(in, bad_key, place, sizeof(place));
+	if (place[0]) {
+		snprintf(err, errlen, "%s: %s", place, msg);
+		return -1;
+	}
+	scn_section_place(s, in, place, sizeof(place));
+	snprintf(label, sizeof(label), in->name[0] ? "[%s %s]" : "[%s]", in->type->kind, in->name);
+	snprintf(err, errlen, "%s: %s: %s", place, label, msg);
+	return -1;
 }
 
 /*
- * Across sections: a workload key named `device` names a [device NAME]
- * section (when not empty), so a typo is caught by `check`, at its line.
+ * Across sections, the one place where `slowpath check` and `slowpath
+ * run` decide that a scenario can run (run builds nothing before it):
+ *   - [machine] with [sysctl]: zones, reserved, memory (machine_config_check);
+ *   - a workload key naming a device names a [device NAME] section;
+ *   - each workload's validate_env: its sizes against the devices.
+ * Only what depends on the host (memory for the model's bookkeeping) is
+ * left to run.
  */
 static int schema_validate(const struct scenario *s, char *err, size_t errlen)
 {
+	const struct machine_config *mc = scn_config(s, "machine", NULL);
+	const struct vm_sysctl *sysctl = scn_config(s, "sysctl", NULL);
+	struct wl_check_env env = { mc, find_device, s };
+	char msg[512];
+
+	if (mc && sysctl && machine_config_check(mc, sysctl, msg, sizeof(msg)))
+		return section_error(s, scn_find(s, "machine", NULL), NULL, msg, err, errlen);
 	for (size_t i = 0; i < scn_nr_instances(s); i++) {
 		const struct scn_instance *in = scn_instance_at(s, i);
-		const struct opt_def *o = in->type->data ? opt_find(in->type->options, "device") : NULL;
-		const char *dev;
-		char place[300];
+		const struct workload_type *wt = in->type->data;
+		const char *bad_key = NULL;
 
-		if (!o || o->type != OPT_STRING)
+		if (!wt)
 			continue;
-		dev = *(char *const *)((const char *)in->config + o->offset);
-		if (!dev || !dev[0] || scn_find(s, "device", dev))
-			continue;
-		scn_key_place(in, "device", place, sizeof(place));
-		snprintf(err, errlen, "%s: device '%s' does not exist (no [device %s] section)",
-			 place, dev, dev);
-		return -1;
+		for (const char *const *k = device_keys; *k; k++) {
+			const struct opt_def *o = opt_find(in->type->options, *k);
+			const char *dev;
+
+			if (!o || o->type != OPT_STRING)
+				continue;
+			dev = *(char *const *)((const char *)in->config + o->offset);
+			if (!dev || !dev[0] || scn_find(s, "device", dev))
+				continue;
+			snprintf(msg, sizeof(msg), "device '%s' does not exist (no [device %s] section)",
+				 dev, dev);
+			return section_error(s, in, *k, msg, err, errlen);
+		}
+		if (wt->validate_env && wt->validate_env(in->config, &env, &bad_key, msg, sizeof(msg)))
+			return section_error(s, in, bad_key, msg, err, errlen);
 	}
 	return 0;
 }
@@ -349,7 +409,7 @@ static int schema_validate(const struct scenario *s, char *err, size_t errlen)
 
 static const struct scn_section_type builtin_sections[] = {
 	{ "global", "run length, seed, measurement and sampling", scn_global_options,
-	  sizeof(struct scn_global), SCN_ALWAYS, global_validate, NULL, NULL, NULL },
+	  sizeof(struct scn_global), SCN_ALWAYS, global_validate, global_scale, NULL, NULL },
 	{ "machine", "memory, zones and CPUs of the simulated machine", machine_options,
 	  sizeof(struct machine_config), SCN_ALWAYS, NULL, machine_scale, NULL, NULL },
 	{ "sysctl", "kernel tunables under their sysctl/sysfs names", vm_sysctl_options,

@@ -25,6 +25,7 @@ struct scn_global {
 	sim_time_t	sample_interval;	/* monitor period */
 	sim_time_t	tps_interval;		/* tps.csv step */
 	char		*description;
+	uint64_t	applied_scale;		/* N of the --scale 1/N already applied */
 };
 
 struct scn_policy {

@@ -713,22 +713,22 @@ static bool file_is(const char *path, const char *want)
 static bool cell_complete(const struct cell *c)
 {
 	char *rj = xasprintf("%s/result.json", c->dir), *cf = xasprintf("%s/" CELL_FILE, c->dir);
-	json_t *root = json_load_file(rj, 0, NULL);
+	/* seeds are unsigned 64-bit: above 2^63 jansson reads them as reals */
+	json_t *root = json_load_file(rj, JSON_DECODE_INT_AS_REAL, NULL);
 	bool ok = false;
 
 	if (root && file_is(cf, c->desc)) {
-		json_t *seed = json_object_get(root, "seed");
 		const char *sc = json_string_value(json_object_get(root, "scenario"));
 		const char *pol = json_string_value(json_object_get(root, "policy"));
-		char num[24] = "";
 
-		if (json_is_integer(seed))
-			snprintf(num, sizeof(num), "%llu", (unsigned long long)json_integer_value(seed));
-		else if (json_is_string(seed))
-			snprintf(num, sizeof(num), "%s", json_string_value(seed));
-		/* result.json records the scenario path as the run was given it */
-		ok = sc && pol && strcmp(sc, c->scenario) == 0 && strcmp(pol, c->policy) == 0 &&
-		     strcmp(num, c->seed) == 0;
+		json_t *seed = json_object_get(root, "seed");
+
+		/* result.json records the scenario path as the run was given it;
+		 * its seed is compared as the double it loads as (exact below
+		 * 2^53; sweep-cell.ini, c->desc, holds the exact value) */
+		ok = sc && pol && json_is_number(seed) &&
+		     json_number_value(seed) == (double)strtoull(c->seed, NULL, 10) &&
+		     strcmp(sc, c->scenario) == 0 && strcmp(pol, c->policy) == 0;
 	}
 	if (root)
 		json_decref(root);

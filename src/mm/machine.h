@@ -45,6 +45,16 @@ struct machine *machine_create(struct sim *sim, const struct machine_config *cfg
 			       char *err, size_t errlen);
 void machine_destroy(struct machine *m);
 /*
+ * The checks of machine_create that need no engine and no host memory —
+ * nodes, memory, zones, reserved, the sysctl values — for `slowpath
+ * check` and run alike.  0, or -1 with a message in err.
+ */
+int machine_config_check(const struct machine_config *cfg, const struct vm_sysctl *sysctl,
+			 char *err, size_t errlen);
+/* Host memory the model's bookkeeping for `cfg` needs (about 16 bytes per
+ * 4 KiB page); machine_create refuses a machine the host cannot hold. */
+uint64_t machine_bookkeeping_bytes(const struct machine_config *cfg, unsigned int cpus);
+/*
  * Start the machine's kernel threads (kswapd, kcompactd, flushers, the
  * per-CPU vmstat worker) as engine tasks.  The run driver calls it once,
  * after machine_create and before the workloads start.  Each subsystem

@@ -37,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mm/compaction.h"
 #include "mm/folio_lock.h"
@@ -477,18 +478,12 @@ static void *xcalloc(struct machine *m, size_t n, size_t size)
 	return p;
 }
 
-/* The frame array: zeroed host memory on host huge pages (fewer page
- * faults when building a 100 M-frame machine, fewer TLB misses after). */
-static struct page *alloc_mem_map(struct machine *m, size_t nr)
+/* The frame array: zeroed host memory, its whole 2 MiB pieces on host
+ * huge pages (fewer page faults when building a 100 M-frame machine,
+ * fewer TLB misses after).  NULL when the host refuses. */
+static struct page *map_mem_map(size_t nr)
 {
-	size_t bytes = nr * sizeof(struct page);
-	void *p = host_huge_alloc(bytes);
-
-	if (!p)
-		SIM_BUG("out of memory: mem_map of %zu bytes", bytes);
-	m->mem_map_bytes = bytes;
-	m->footprint += bytes;
-	return p;
+	return host_huge_alloc(nr * sizeof(struct page));
 }
 
 /* ---- the machine ----------------------------------------------------------------- */
@@ -546,6 +541,76 @@ static void apply_tunables(struct machine *m, const struct vm_sysctl *sc, const 
 	apply_user_tunables(m, sc);
 }
 
+/*
+ * The checks of a configuration that need no engine: machine_config_check
+ * for `slowpath check` and run alike, and machine_create before building.
+ * Fills the zone sizes, the lowmem_reserve_ratio values and the zone that
+ * holds `reserved` (-1 for none).
+ */
+static int config_check(const struct machine_config *cfg, const struct vm_sysctl *sysctl,
+			uint64_t zone_bytes[MAX_NR_ZONES], int ratio[MAX_NR_ZONES], int *reserve_zone,
+			char *err, size_t errlen)
+{
+	unsigned long reserved_pages;
+
+	*reserve_zone = -1;
+	if (cfg->nodes != 1)
+		return sim_errf(err, errlen, "nodes=%" PRIu64 ": NUMA is not modelled, only nodes=1 is "
+				"supported", cfg->nodes);
+	if (cfg->memory < (4ULL << 20) || cfg->memory % (4ULL << 20) || cfg->memory > (8ULL << 40))
+		return sim_errf(err, errlen, "memory=%" PRIu64 ": must be a multiple of 4m between 4m "
+				"and 8t", cfg->memory);
+	if (parse_zones(cfg->zones, cfg->memory, zone_bytes, err, errlen))
+		return -1;
+	if (check_sysctl(sysctl, ratio, err, errlen))
+		return -1;
+	reserved_pages = (unsigned long)((cfg->reserved + PAGE_SIZE - 1) >> PAGE_SHIFT);
+	if (reserved_pages) {
+		for (int i = ZONE_DMA32; i < ZONE_MOVABLE && *reserve_zone < 0; i++)
+			if ((zone_bytes[i] >> PAGE_SHIFT) > reserved_pages)
+				*reserve_zone = i;
+		if (*reserve_zone < 0 && (zone_bytes[ZONE_DMA] >> PAGE_SHIFT) > reserved_pages)
+			*reserve_zone = ZONE_DMA;
+		if (*reserve_zone < 0)
+			return sim_errf(err, errlen, "reserved=%" PRIu64 ": no zone outside Movable is "
+					"large enough to hold it", cfg->reserved);
+	}
+	return 0;
+}
+
+int machine_config_check(const struct machine_config *cfg, const struct vm_sysctl *sysctl,
+			 char *err, size_t errlen)
+{
+	uint64_t zone_bytes[MAX_NR_ZONES];
+	int ratio[MAX_NR_ZONES], reserve_zone;
+
+	return config_check(cfg, sysctl, zone_bytes, ratio, &reserve_zone, err, errlen);
+}
+
+uint64_t machine_bookkeeping_bytes(const struct machine_config *cfg, unsigned int cpus)
+{
+	uint64_t pfns = cfg->memory >> PAGE_SHIFT;
+
+	/* mem_map and the pageblock bytes dominate; the per-CPU and per-zone
+	 * arrays are a few KiB per CPU */
+	return pfns * sizeof(struct page) + (pfns >> pageblock_order) +
+	       (uint64_t)cpus * (NR_VM_EVENT_ITEMS * sizeof(uint64_t) + 4 * sizeof(struct per_cpu_pages));
+}
+
+/* "32 GiB", "1.5 MiB" */
+static void format_bytes(char *buf, size_t len, uint64_t b)
+{
+	static const char *const units[] = { "bytes", "KiB", "MiB", "GiB", "TiB" };
+	double v = (double)b;
+	int u = 0;
+
+	while (v >= 1024 && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", v, units[u]);
+}
+
 struct machine *machine_create(struct sim *sim, const struct machine_config *cfg,
 			       const struct vm_sysctl *sysctl, const struct mm_policy *policy,
 			       char *err, size_t errlen)
@@ -555,39 +620,38 @@ struct machine *machine_create(struct sim *sim, const struct machine_config *cfg
 	unsigned long reserved_pages, vm_total_pages = 0;
 	int reserve_zone = -1;
 	struct machine *m;
+	struct page *mem_map;
 	pfn_t pfn = 0;
+	long host_pages = sysconf(_SC_PHYS_PAGES), host_page = sysconf(_SC_PAGESIZE);
+	uint64_t need, host;
 
-	if (cfg->nodes != 1) {
-		sim_errf(err, errlen, "nodes=%" PRIu64 ": NUMA is not modelled, only nodes=1 is supported",
-		     cfg->nodes);
+	if (config_check(cfg, sysctl, zone_bytes, ratio, &reserve_zone, err, errlen))
 		return NULL;
-	}
-	if (cfg->memory < (4ULL << 20) || cfg->memory % (4ULL << 20) || cfg->memory > (8ULL << 40)) {
-		sim_errf(err, errlen, "memory=%" PRIu64 ": must be a multiple of 4m between 4m and 8t",
-		     cfg->memory);
-		return NULL;
-	}
 	if (cfg->cpus < 1 || cfg->cpus != sim_ncpus(sim)) {
 		sim_errf(err, errlen, "cpus=%" PRIu64 ": the engine was built with %u CPUs", cfg->cpus,
 		     sim_ncpus(sim));
 		return NULL;
 	}
-	if (parse_zones(cfg->zones, cfg->memory, zone_bytes, err, errlen))
-		return NULL;
-	if (check_sysctl(sysctl, ratio, err, errlen))
-		return NULL;
 	reserved_pages = (unsigned long)((cfg->reserved + PAGE_SIZE - 1) >> PAGE_SHIFT);
-	if (reserved_pages) {
-		for (int i = ZONE_DMA32; i < ZONE_MOVABLE && reserve_zone < 0; i++)
-			if ((zone_bytes[i] >> PAGE_SHIFT) > reserved_pages)
-				reserve_zone = i;
-		if (reserve_zone < 0 && (zone_bytes[ZONE_DMA] >> PAGE_SHIFT) > reserved_pages)
-			reserve_zone = ZONE_DMA;
-		if (reserve_zone < 0) {
-			sim_errf(err, errlen, "reserved=%" PRIu64 ": no zone outside Movable is large enough "
-			     "to hold it", cfg->reserved);
-			return NULL;
+	/*
+	 * The host must hold the model's bookkeeping: a clean error, not an
+	 * abort (or the OOM killer) halfway through building the machine.
+	 */
+	need = machine_bookkeeping_bytes(cfg, (unsigned int)cfg->cpus);
+	host = host_pages > 0 && host_page > 0 ? (uint64_t)host_pages * (uint64_t)host_page : 0;
+	mem_map = host && need > host ? NULL : map_mem_map((size_t)(cfg->memory >> PAGE_SHIFT));
+	if (!mem_map) {
+		char a[32], b[48] = "the host cannot provide it";
+
+		format_bytes(a, sizeof(a), need);
+		if (host && need > host) {
+			memcpy(b, "this host has ", 15);
+			format_bytes(b + 14, sizeof(b) - 14, host);
 		}
+		sim_errf(err, errlen, "memory=%" PRIu64 ": the model's bookkeeping for it needs %s of "
+			 "host memory (mem_map: %zu bytes per 4 KiB page) and %s; use a smaller memory= "
+			 "or --scale", cfg->memory, a, sizeof(struct page), b);
+		return NULL;
 	}
 
 	m = calloc(1, sizeof(*m));
@@ -604,7 +668,9 @@ struct machine *machine_create(struct sim *sim, const struct machine_config *cfg
 	m->memory = cfg->memory;
 	m->nr_pfns = (pfn_t)(cfg->memory >> PAGE_SHIFT);
 	m->nr_pageblocks = m->nr_pfns >> pageblock_order;
-	m->mem_map = alloc_mem_map(m, m->nr_pfns);
+	m->mem_map = mem_map;
+	m->mem_map_bytes = (size_t)m->nr_pfns * sizeof(struct page);
+	m->footprint += (size_t)m->nr_pfns * sizeof(struct page);
 	m->pageblock = xcalloc(m, m->nr_pageblocks, 1);
 	m->vm_event_states = xcalloc(m, (size_t)m->nr_cpus * NR_VM_EVENT_ITEMS, sizeof(uint64_t));
 	m->drain_cpumask = xcalloc(m, m->nr_cpus, sizeof(bool));

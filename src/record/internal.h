@@ -83,6 +83,13 @@ void rec_source_close(struct rec_source *s);
 void rec_text_release(struct rec_text *t);
 /* Read a whole file into t (used by the sources and by metrics.c). */
 int rec_read_file(const char *path, struct rec_text *t);
+/* The same, refusing (-EFBIG) a file longer than `max` bytes: what the
+ * user names (--metrics-from) might be anything, a device included. */
+int rec_read_file_max(const char *path, struct rec_text *t, size_t max);
+/* Read caps: /proc and sysfs files (the largest, pagetypeinfo and
+ * zoneinfo on a big machine, are well under 1 MiB); a metrics file. */
+#define REC_MAX_PROC_BYTES	(64u << 20)
+#define REC_MAX_METRICS_BYTES	(16u << 20)
 
 /* ---- runner.c: the command ------------------------------------------- */
 

@@ -775,9 +775,17 @@ int rec_main(int argc, char **argv)
 
 	if (r.o.metrics_from) {
 		struct rec_text t = { 0 };
-		int e = rec_read_file(r.o.metrics_from, &t);
+		int e = rec_read_file_max(r.o.metrics_from, &t, REC_MAX_METRICS_BYTES);
 
-		if (e) {
+		if (e == -EFBIG) {
+			fprintf(stderr, "record: %s: larger than %u MiB, not a metrics file\n",
+				r.o.metrics_from, REC_MAX_METRICS_BYTES >> 20);
+			rec_text_release(&t);
+			clear_old_results(r.o.out);
+			commit_monitors(&r, err, sizeof(err));
+			ret = 2;
+			goto out;
+		} else if (e) {
 			/* the command may have failed before writing it: noted */
 			struct rec_miss mm = { 0 };
 

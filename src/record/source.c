@@ -38,6 +38,11 @@ void rec_text_release(struct rec_text *t)
 
 int rec_read_file(const char *path, struct rec_text *t)
 {
+	return rec_read_file_max(path, t, REC_MAX_PROC_BYTES);
+}
+
+int rec_read_file_max(const char *path, struct rec_text *t, size_t max)
+{
 	int fd, err = 0;
 
 	snprintf(t->path, sizeof(t->path), "%s", path);
@@ -69,6 +74,10 @@ int rec_read_file(const char *path, struct rec_text *t)
 		if (n == 0)
 			break;
 		t->len += (size_t)n;
+		if (t->len > max) {
+			err = -EFBIG;
+			break;
+		}
 	}
 	close(fd);
 	if (err)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "report/cmd.h"
@@ -266,24 +267,11 @@ static void summary_section(FILE *f, const struct rpt_cmp *c)
 static int write_page(const char *out, struct rpt_set *sets, int n, const char *plot_dir,
 		      const struct rpt_plots *pl, const char *title, char *err, size_t errlen)
 {
-	char *dir = rpt_xstrdup(out), *slash = strrchr(dir, '/');
-	const char *name = out;
 	struct rpt_file rf;
 	struct rpt_cmp c;
 	FILE *f;
-	int rc;
 
-	if (slash) {
-		*slash = '\0';
-		name = slash + 1;
-		if (!*dir)
-			strcpy(dir, "/");
-	} else {
-		strcpy(dir, ".");
-	}
-	rc = rpt_file_open(&rf, dir, name, err, errlen);
-	free(dir);
-	if (rc)
+	if (rpt_file_open_path(&rf, out, err, errlen))
 		return -1;
 	f = rf.f;
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -394,6 +382,7 @@ int rpt_cmd_report(int argc, char **argv)
 	char err[1024];
 	bool no_plots = false, no_gnuplot = false;
 	struct rpt_set *sets = NULL;
+	struct stat st;
 	int nr = 0, rc = 2;
 
 	for (int i = 1; i < argc; i++) {
@@ -436,6 +425,15 @@ int rpt_cmd_report(int argc, char **argv)
 			nr == 0 ? "no result folder given" :
 			out && no_gnuplot ? "--no-gnuplot leaves no pictures for --html" :
 			"give --html OUT and/or --plots PLOTDIR", report_usage);
+		goto out;
+	}
+	if ((out && !*out) || (plots && !*plots)) {
+		fprintf(stderr, "slowpath report: %s needs a non-empty path\n%s",
+			out && !*out ? "--html" : "--plots", report_usage);
+		goto out;
+	}
+	if (out && stat(out, &st) == 0 && S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "slowpath report: --html '%s': is a directory\n", out);
 		goto out;
 	}
 	sets = rpt_xmalloc((size_t)nr * sizeof(*sets));

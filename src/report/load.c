@@ -160,7 +160,9 @@ static json_t *load_json(const char *path, char *err, size_t errlen)
 
 	if (!text)
 		return NULL;
-	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	/* Integers as reals: every number is read as a double anyway, and a
+	 * u64 above INT64_MAX (a seed) must not fail the whole file. */
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &je);
 	free(text);
 	if (!root) {
 		fail(err, errlen, "%s:%d: %s", path, je.line, je.text);
@@ -559,7 +561,8 @@ static int load_result_json(struct rpt_run *r, const char *path, char *err, size
 		goto out;
 	if (get_num(path, root, "seed", &v, &present, err, errlen))
 		goto out;
-	r->seed = present && v > 0 ? (uint64_t)v : 0;
+	/* a double: exact up to 2^53 (scenario.ini has the exact seed) */
+	r->seed = !present || !(v > 0) ? 0 : v >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)v;
 	if (get_num(path, root, "iteration", &v, &present, err, errlen))
 		goto out;
 	r->iteration = present && v > 0 ? (unsigned int)v : 1;
@@ -706,12 +709,13 @@ int rpt_set_load(struct rpt_set *s, const char *path, unsigned int flags, char *
 		goto out;
 	it = json_object_get(root, "iterations");
 	if (it && !json_is_null(it)) {
-		if (!json_is_integer(it) || json_integer_value(it) < 1 ||
-		    json_integer_value(it) > 100000) {
+		double d = json_is_number(it) ? json_number_value(it) : 0;
+
+		if (!(d >= 1 && d <= 100000) || d != (double)(json_int_t)d) {
 			fail(err, errlen, "%s: 'iterations' is not a positive integer", rj);
 			goto out;
 		}
-		n = json_integer_value(it);
+		n = (json_int_t)d;
 	}
 	if (n == 0) {
 		s->nr_runs = 1;

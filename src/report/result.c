@@ -19,6 +19,7 @@
  * without them.
  */
 #include <errno.h>
+#include <ftw.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -141,9 +142,80 @@ static json_t *jnum(double v, int decimals)
 	return json_real(v);
 }
 
+/* Length of the valid UTF-8 sequence at p (at most n bytes), 0 if none. */
+static size_t utf8_seq(const unsigned char *p, size_t n)
+{
+	size_t len;
+	uint32_t c;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		len = 2, c = p[0] & 0x1fu;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		len = 3, c = p[0] & 0x0fu;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		len = 4, c = p[0] & 0x07u;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (p[i] & 0x3fu);
+	}
+	if ((len == 3 && (c < 0x800 || (c >= 0xd800 && c <= 0xdfff))) ||
+	    (len == 4 && (c < 0x10000 || c > 0x10ffff)))
+		return 0;
+	return len;
+}
+
+/*
+ * A JSON string of any bytes: JSON strings are UTF-8, so a byte that is
+ * not part of valid UTF-8 (a scenario path in Latin-1, say) is written as
+ * the four characters \xNN, as git and Python's backslashreplace do,
+ * instead of the string becoming null.
+ */
 static json_t *jstr(const char *s)
 {
-	return json_string(s ? s : "");
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t n = strlen((const char *)p), used = 0;
+	json_t *v = json_stringn((const char *)p, n);
+	char *buf;
+
+	if (v)
+		return v;
+	buf = xrealloc(NULL, 4 * n + 1);
+	for (size_t i = 0; i < n;) {
+		size_t len = utf8_seq(p + i, n - i);
+
+		if (len && p[i]) {
+			memcpy(buf + used, p + i, len);
+			used += len;
+			i += len;
+		} else {
+			used += (size_t)snprintf(buf + used, 5, "\\x%02x", p[i]);
+			i++;
+		}
+	}
+	v = json_stringn(buf, used);
+	free(buf);
+	return v;
+}
+
+/*
+ * Seeds are u64; JSON integers in jansson are int64.  The seed is set as
+ * this placeholder string and the dumped text gets the decimal number in
+ * its place (write_json), so 2^64-1 is written as 18446744073709551615,
+ * not -1.
+ */
+#define SEED_PLACEHOLDER	"@slowpath-seed@"
+
+static json_t *jseed(uint64_t seed, char *text, size_t len)
+{
+	snprintf(text, len, "%llu", (unsigned long long)seed);
+	return json_string(SEED_PLACEHOLDER);
 }
 
 static void set(json_t *o, const char *key, json_t *v)
@@ -220,7 +292,7 @@ static void scale_text(char *buf, size_t len, unsigned int n)
 	snprintf(buf, len, "1/%u", n ? n : 1);
 }
 
-static json_t *result_json(const struct rpt_result *r)
+static json_t *result_json(const struct rpt_result *r, char *seed, size_t seedlen)
 {
 	json_t *o = json_object();
 	json_t *figs = json_object(), *units = json_object(), *machine = json_object();
@@ -232,7 +304,7 @@ static json_t *result_json(const struct rpt_result *r)
 	set(o, "source", jstr(r->source ? r->source : "simulated"));
 	set(o, "scenario", jstr(r->scenario));
 	set(o, "policy", jstr(r->policy));
-	set(o, "seed", json_integer((json_int_t)r->seed));
+	set(o, "seed", jseed(r->seed, seed, seedlen));
 	set(o, "scale", jstr(scale));
 	set(o, "iteration", json_integer(r->iteration ? r->iteration : 1));
 	set(o, "virtual_seconds", jnum(r->virtual_seconds, 9));
@@ -279,26 +351,44 @@ static json_t *result_json(const struct rpt_result *r)
 	return o;
 }
 
-static int write_json(const char *dir, const char *name, json_t *root, char *err, size_t errlen)
+/* Write root to DIR/NAME; `seed` replaces the seed placeholder (jseed). */
+static int write_json(const char *dir, const char *name, json_t *root, const char *seed,
+		      char *err, size_t errlen)
 {
 	struct rpt_file rf;
+	char *text = json_dumps(root, JSON_FLAGS), *at;
+	bool bad;
 
+	json_decref(root);
+	if (!text)
+		return sim_errf(err, errlen, "%s/%s: cannot write JSON", dir, name);
 	if (rpt_file_open(&rf, dir, name, err, errlen)) {
-		json_decref(root);
+		free(text);
 		return -1;
 	}
-	if (json_dumpf(root, rf.f, JSON_FLAGS) != 0 || fputc('\n', rf.f) == EOF) {
-		json_decref(root);
+	/* a string value cannot contain an unescaped '"': only the key matches */
+	at = strstr(text, "\"seed\": \"" SEED_PLACEHOLDER "\"");
+	if (at) {
+		fwrite(text, 1, (size_t)(at - text) + 8, rf.f);
+		fputs(seed, rf.f);
+		fputs(at + 8 + strlen(SEED_PLACEHOLDER) + 2, rf.f);
+	} else {
+		fputs(text, rf.f);
+	}
+	free(text);
+	bad = fputc('\n', rf.f) == EOF;
+	if (bad) {
 		rpt_file_abort(&rf);
 		return sim_errf(err, errlen, "%s/%s: cannot write JSON", dir, name);
 	}
-	json_decref(root);
 	return rpt_file_commit(&rf, err, errlen);
 }
 
 int rpt_result_write(const char *dir, const struct rpt_result *r, char *err, size_t errlen)
 {
-	return write_json(dir, "result.json", result_json(r), err, errlen);
+	char seed[24];
+
+	return write_json(dir, "result.json", result_json(r, seed, sizeof(seed)), seed, err, errlen);
 }
 
 /* ---- aggregate over iterations ---------------------------------------------- */
@@ -360,6 +450,7 @@ int rpt_result_write_aggregate(const char *dir, const struct rpt_result *it, uns
 	json_t *o, *agg, *figs;
 	double *buf, wall = 0;
 	uint64_t events = 0;
+	char seed[24];
 	char scale[32];
 	bool tx = true;
 	int rc;
@@ -378,7 +469,7 @@ int rpt_result_write_aggregate(const char *dir, const struct rpt_result *it, uns
 	set(o, "source", jstr(it[0].source ? it[0].source : "simulated"));
 	set(o, "scenario", jstr(it[0].scenario));
 	set(o, "policy", jstr(it[0].policy));
-	set(o, "seed", json_integer((json_int_t)it[0].seed));
+	set(o, "seed", jseed(it[0].seed, seed, sizeof(seed)));
 	set(o, "scale", jstr(scale));
 	set(o, "iterations", json_integer(n));
 	set(o, "wall_seconds", jnum(wall, 3));
@@ -422,7 +513,7 @@ int rpt_result_write_aggregate(const char *dir, const struct rpt_result *it, uns
 	set(agg, "figures", figs);
 	set(o, "aggregate", agg);
 	free(buf);
-	rc = write_json(dir, "result.json", o, err, errlen);
+	rc = write_json(dir, "result.json", o, seed, err, errlen);
 	return rc;
 }
 
@@ -433,7 +524,7 @@ static char *path_join(const char *dir, const char *name, const char *suffix)
 	size_t n = strlen(dir) + strlen(name) + strlen(suffix) + 2;
 	char *p = xrealloc(NULL, n);
 
-	snprintf(p, n, "%s/%s%s", dir, name, suffix);
+	snprintf(p, n, "%s%s%s%s", dir, *dir ? "/" : "", name, suffix);
 	return p;
 }
 
@@ -454,12 +545,42 @@ int rpt_file_open(struct rpt_file *rf, const char *dir, const char *name, char *
 	return 0;
 }
 
+int rpt_file_open_path(struct rpt_file *rf, const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+
+	memset(rf, 0, sizeof(*rf));
+	if (!*path)
+		return sim_errf(err, errlen, "empty output file name");
+	if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return sim_errf(err, errlen, "%s: is a directory", path);
+	rf->final_path = xstrdup(path);
+	if (lstat(path, &st) != 0 || S_ISREG(st.st_mode))
+		rf->tmp_path = path_join("", path, ".tmp");
+	rf->f = fopen(rf->tmp_path ? rf->tmp_path : path, "w");
+	if (!rf->f) {
+		int e = errno;
+
+		sim_errf(err, errlen, "%s: %s", rf->tmp_path ? rf->tmp_path : path, strerror(e));
+		free(rf->final_path);
+		free(rf->tmp_path);
+		memset(rf, 0, sizeof(*rf));
+		return -1;
+	}
+	return 0;
+}
+
 int rpt_file_commit(struct rpt_file *rf, char *err, size_t errlen)
 {
 	int rc = 0;
 	bool bad = ferror(rf->f) != 0;
 
-	if (fclose(rf->f) != 0 || bad) {
+	if (!rf->tmp_path) {		/* written in place */
+		errno = 0;
+		bad = fflush(rf->f) != 0 || ferror(rf->f);
+		if (fclose(rf->f) != 0 || bad)
+			rc = sim_errf(err, errlen, "%s: %s", rf->final_path, strerror(errno ? errno : EIO));
+	} else if (fclose(rf->f) != 0 || bad) {
 		rc = sim_errf(err, errlen, "%s: %s", rf->tmp_path, bad ? "write error" : strerror(errno));
 		unlink(rf->tmp_path);
 	} else if (rename(rf->tmp_path, rf->final_path) != 0) {
@@ -482,6 +603,18 @@ void rpt_file_abort(struct rpt_file *rf)
 	free(rf->tmp_path);
 	free(rf->final_path);
 	memset(rf, 0, sizeof(*rf));
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+int rpt_remove_tree(const char *dir)
+{
+	return nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 int rpt_mkdir_p(const char *dir, char *err, size_t errlen)

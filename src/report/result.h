@@ -94,6 +94,9 @@ int rpt_result_write_aggregate(const char *dir, const struct rpt_result *iters, 
 void rpt_result_release(struct rpt_result *r);
 
 /* mkdir -p DIR.  Returns 0 or -1 with err ("DIR: reason"). */
+/* Remove a folder and everything under it (symbolic links are removed,
+ * never followed).  0, or -1 with errno set. */
+int rpt_remove_tree(const char *dir);
 int rpt_mkdir_p(const char *dir, char *err, size_t errlen);
 
 /* Atomic file writing: open DIR/NAME.tmp; commit renames to DIR/NAME. */
@@ -102,6 +105,14 @@ struct rpt_file {
 	char	*tmp_path, *final_path;
 };
 int rpt_file_open(struct rpt_file *rf, const char *dir, const char *name, char *err, size_t errlen);
+/*
+ * A file the user named (report --html PATH): a new or regular file is
+ * written as PATH.tmp and renamed; anything else that exists — a device
+ * (/dev/stdout, /dev/null), a FIFO, a symbolic link — is written in place
+ * (tmp_path NULL), never replaced by a regular file.  A directory or an
+ * empty path is refused.  0, or -1 with err.
+ */
+int rpt_file_open_path(struct rpt_file *rf, const char *path, char *err, size_t errlen);
 int rpt_file_commit(struct rpt_file *rf, char *err, size_t errlen);	/* fclose + rename */
 void rpt_file_abort(struct rpt_file *rf);				/* fclose + unlink */
 

@@ -484,12 +484,30 @@ static int fio_validate(const void *config, char *err, size_t errlen)
 
 /* --scale 1/n: fewer jobs, and a region shrunk with the device (whose
  * capacity --scale divides too), at least one bs. */
-static void fio_scale(void *config, unsigned int n)
+static int fio_scale(void *config, unsigned int n, char *err, size_t errlen)
 {
 	struct fio_config *c = config;
 
+	(void)err;
+	(void)errlen;
 	c->numjobs = c->numjobs / n ? c->numjobs / n : 1;
 	c->size = c->size / n >= c->bs ? c->size / n : c->bs;
+	return 0;
+}
+
+static int fio_validate_env(const void *config, const struct wl_check_env *env, const char **bad_key,
+			    char *err, size_t errlen)
+{
+	const struct fio_config *c = config;
+	const struct bdev_config *d = env->device(env->ctx, c->filename);
+
+	if (d && d->size_bytes && c->size > d->size_bytes) {
+		*bad_key = "size";
+		snprintf(err, errlen, "size=%llu is beyond the end of device '%s' (%llu bytes)",
+			 (unsigned long long)c->size, c->filename, (unsigned long long)d->size_bytes);
+		return -1;
+	}
+	return 0;
 }
 
 /* Contended acquisitions of the vmstat shared lines (vmstat.c): folds
@@ -680,6 +698,7 @@ const struct workload_type fio_workload = {
 	.config_size = sizeof(struct fio_config),
 	.multiple = true,
 	.validate = fio_validate,
+	.validate_env = fio_validate_env,
 	.scale = fio_scale,
 	.start_env = fio_start_env,
 	.report = fio_report,

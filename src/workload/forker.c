@@ -109,12 +109,19 @@ static int fk_validate(const void *config, char *err, size_t errlen)
 	return 0;
 }
 
-static void fk_scale(void *config, unsigned int n)
+static int fk_scale(void *config, unsigned int n, char *err, size_t errlen)
 {
 	struct fk_config *c = config;
 
+	if (c->children && c->children / n == 0) {
+		snprintf(err, errlen, "children=%llu would become 0: the run would fork nothing and "
+			 "measure nothing (use a scale of at most 1/%llu)",
+			 (unsigned long long)c->children, (unsigned long long)c->children);
+		return -1;
+	}
 	c->children = c->children / n;
 	c->size = (c->size / n + (2ULL << 20) - 1) & ~((2ULL << 20) - 1);
+	return 0;
 }
 
 static void fk_child_fn(struct sim *sim, void *arg)

@@ -219,7 +219,7 @@ static int frag_validate(const void *config, char *err, size_t errlen)
 /* --scale 1/N: N-fold fewer tasks; what fewer tasks cannot take away
  * (a task count cannot go below 1) comes off each task's amounts, so the
  * whole workload shrinks N-fold with the machine. */
-static void frag_scale(void *config, unsigned int n)
+static int frag_scale(void *config, unsigned int n, char *err, size_t errlen)
 {
 	struct frag_config *c = config;
 	uint64_t tasks = c->tasks / n ? c->tasks / n : 1;
@@ -235,6 +235,9 @@ static void frag_scale(void *config, unsigned int n)
 	c->cache_file_size = c->cache_file_size / n >= (1ULL << 20) ? c->cache_file_size / n : 1ULL << 20;
 	if (c->cache_io_size > c->cache_file_size)
 		c->cache_io_size = c->cache_file_size;
+	(void)err;
+	(void)errlen;
+	return 0;
 }
 
 static sim_time_t draw_lifetime(struct frag_task *t, uint64_t mean)

@@ -222,7 +222,7 @@ static uint64_t div_min(uint64_t v, unsigned int n, uint64_t min)
 	return v / n > min ? v / n : (v < min ? v : min);
 }
 
-static void pg_scale(void *config, unsigned int n)
+static int pg_scale(void *config, unsigned int n, char *err, size_t errlen)
 {
 	struct pg_config *c = config;
 	uint64_t seg = c->wal_segment_size / n;
@@ -242,6 +242,9 @@ static void pg_scale(void *config, unsigned int n)
 	c->wal_writer_flush_after /= n;
 	if (c->bgwriter_lru_maxpages)
 		c->bgwriter_lru_maxpages = div_min(c->bgwriter_lru_maxpages, n, 1);
+	(void)err;
+	(void)errlen;
+	return 0;
 }
 
 /* ---- memory ------------------------------------------------------------------------ */

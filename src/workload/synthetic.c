@@ -146,6 +146,30 @@ static void syn_task_fn(struct sim *sim, void *arg)
 		syn_transaction(sim, arg);
 }
 
+/*
+ * A transaction must be able to take virtual time, or the tasks loop
+ * forever at one instant and the run never reaches its duration (think,
+ * compute, lock_share and io_share all 0 once hung at time 0 even with
+ * duration=1ms).  Time passes when it thinks, computes, holds a lock, or
+ * does I/O on a device that takes time; transactions are steps of the
+ * model, so one that costs nothing is refused rather than counted
+ * infinitely often.  `dev` is the device (NULL: unknown, assume it takes
+ * time).
+ */
+static int check_progress(const struct syn_config *c, const struct bdev_config *dev,
+			  char *err, size_t errlen)
+{
+	bool io_takes_time = c->io_share && (!dev || dev->lat_mean_ns || dev->iops ||
+					      dev->bandwidth || dev->total_iops || dev->total_bandwidth);
+
+	if (c->think || c->compute || (c->lock_share && c->lock_hold) || io_takes_time)
+		return 0;
+	snprintf(err, errlen, "a transaction would take no virtual time (think and compute are 0, "
+		 "no lock is held, %s), so the run could never reach its duration: set think or "
+		 "compute above 0", c->io_share ? "the device has no latency or rate limit" : "no I/O");
+	return -1;
+}
+
 static int syn_validate(const void *config, char *err, size_t errlen)
 {
 	const struct syn_config *c = config;
@@ -162,14 +186,36 @@ static int syn_validate(const void *config, char *err, size_t errlen)
 		snprintf(err, errlen, "io_span must be at least io_size");
 		return -1;
 	}
+	return check_progress(c, NULL, err, errlen);
+}
+
+/* Tasks and the span of the I/O offsets shrink n-fold, as the device's
+ * size does (the span stays a multiple of io_size). */
+static int syn_scale(void *config, unsigned int n, char *err, size_t errlen)
+{
+	struct syn_config *c = config;
+	uint64_t span = c->io_span / n / c->io_size * c->io_size;
+
+	(void)err;
+	(void)errlen;
+	c->tasks = c->tasks / n ? c->tasks / n : 1;
+	c->io_span = span >= c->io_size ? span : c->io_size;
 	return 0;
 }
 
-static void syn_scale(void *config, unsigned int n)
+static int syn_validate_env(const void *config, const struct wl_check_env *env, const char **bad_key,
+			    char *err, size_t errlen)
 {
-	struct syn_config *c = config;
+	const struct syn_config *c = config;
+	const struct bdev_config *d = c->io_share ? env->device(env->ctx, c->device) : NULL;
 
-	c->tasks = c->tasks / n ? c->tasks / n : 1;
+	if (d && d->size_bytes && c->io_span > d->size_bytes) {
+		*bad_key = "io_span";
+		snprintf(err, errlen, "io_span (%llu bytes) is beyond the end of device '%s' (%llu bytes)",
+			 (unsigned long long)c->io_span, c->device, (unsigned long long)d->size_bytes);
+		return -1;
+	}
+	return check_progress(c, d, err, errlen);
 }
 
 static void syn_destroy(void *state)
@@ -267,6 +313,7 @@ const struct workload_type synthetic_workload = {
 	.config_size = sizeof(struct syn_config),
 	.multiple = true,
 	.validate = syn_validate,
+	.validate_env = syn_validate_env,
 	.scale = syn_scale,
 	.start_env = syn_start_env,
 	.report = syn_report,

@@ -20,7 +20,9 @@
 #include "sim/sim.h"
 
 struct machine;
+struct machine_config;
 struct bdev;
+struct bdev_config;
 
 /*
  * Transaction statistics.  A workload calls wl_stats_tx() once per
@@ -92,6 +94,18 @@ struct wl_env {
 /* The device named `name`, or NULL. */
 struct bdev *wl_env_bdev(const struct wl_env *env, const char *name);
 
+/*
+ * What validate_env sees of the rest of the scenario before anything is
+ * built: the [machine] section and the [device NAME] sections' configs.
+ * The same check runs for `slowpath check` and `slowpath run`.
+ */
+struct wl_check_env {
+	const struct machine_config	*machine;
+	/* The config of [device NAME], or NULL when there is none. */
+	const struct bdev_config	*(*device)(const void *ctx, const char *name);
+	const void			*ctx;
+};
+
 struct workload_type {
 	const char		*kind;		/* section kind */
 	const char		*help;		/* one line */
@@ -100,8 +114,14 @@ struct workload_type {
 	bool			multiple;	/* several [kind NAME] sections allowed */
 	/* Cross-field validation after parsing; message without file:line. */
 	int  (*validate)(const void *config, char *err, size_t errlen);
-	/* --scale 1/N: shrink the workload's size-like options in place. */
-	void (*scale)(void *config, unsigned int n);
+	/* Checks against the machine and the devices (may be NULL): 0, or -1
+	 * with a message; *bad_key may name the key to blame. */
+	int  (*validate_env)(const void *config, const struct wl_check_env *env, const char **bad_key,
+			     char *err, size_t errlen);
+	/* --scale 1/N: shrink the workload's size-like options in place.  0,
+	 * or -1 with a message when the workload would scale to nothing (a
+	 * run that measures nothing must not look like a result). */
+	int  (*scale)(void *config, unsigned int n, char *err, size_t errlen);
 	/* Create tasks/state; `stats` is owned by the caller. */
 	void *(*start)(struct machine *m, const void *config, const char *instance,
 		       struct wl_stats *stats);

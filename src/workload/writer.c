@@ -171,11 +171,14 @@ static int wr_validate(const void *config, char *err, size_t errlen)
 	return 0;
 }
 
-static void wr_scale(void *config, unsigned int n)
+static int wr_scale(void *config, unsigned int n, char *err, size_t errlen)
 {
 	struct wr_config *c = config;
 
+	(void)err;
+	(void)errlen;
 	c->tasks = c->tasks / n ? c->tasks / n : 1;
+	return 0;
 }
 
 static uint64_t round_up(uint64_t x, uint64_t a)

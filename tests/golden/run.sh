@@ -5,7 +5,8 @@
 #   expected/  what $OUT must hold afterwards, byte for byte
 # The runner saves the command's stdout, stderr and exit status as
 # $OUT/stdout, $OUT/stderr and $OUT/status, masks the host-dependent values
-# in every result.json ("wall_seconds", "events_per_second"), then compares
+# in every result.json ("wall_seconds", "events_per_second") and the
+# version and command lines of every scenario.ini, then compares
 # $OUT with expected/ (diff -r: no missing, extra or different files).
 # A case folder without `cmd` is checked by its own test program (its
 # README says which) and is skipped here — also by UPDATE_GOLDEN.
@@ -38,6 +39,9 @@ for dir in $cases; do
 	find "$OUT" -name result.json | while read -r f; do
 		sed -E 's/^( *"(wall_seconds|events_per_second)": )[^,]*(,?)$/\1"MASKED"\3/' "$f" >"$f.m" &&
 			mv "$f.m" "$f"
+	done
+	find "$OUT" -name scenario.ini | while read -r f; do
+		sed -E 's/^; (version|command): .*/; \1: MASKED/' "$f" >"$f.m" && mv "$f.m" "$f"
 	done
 	if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
 		rm -rf "$dir/expected"

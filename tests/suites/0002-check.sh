@@ -2,7 +2,8 @@
 # `slowpath check`: the resolved scenario parses back to itself (the
 # output of check on check's output is identical), includes, ${ENV},
 # --set, --policy, --seed and --scale show up in it, and the help and
-# version texts exit 0.
+# version texts exit 0.  Scenarios run rejects, check rejects with the
+# same message.
 . tests/suites/0000-cli.inc
 cli_init "$1" 0002-check
 
@@ -53,6 +54,50 @@ check "scaled output round-trips" "'$SP' check '$TMP/c5.ini' | cmp - '$TMP/c5.in
 check "scenarios/*.ini all check (sweep files aside)" "for f in scenarios/*.ini; do [ -e \"\$f\" ] || continue;
 	grep -q '^\[sweep\]' \"\$f\" && continue;
 	'$SP' check \"\$f\" >'$TMP/x.ini' || exit 1; '$SP' check '$TMP/x.ini' | cmp - '$TMP/x.ini' || exit 1; done"
+
+# What run rejects, check rejects too, with the same message (issue 15
+# item 9): the scenario is validated in one place for both.
+bad_both() {
+	bname=$1; bmsg=$2; body=$3; shift 3
+	printf '%b' "$body" >"$TMP/bad.ini"
+	expect "check: $bname" 2 "$bmsg" "$SP" check "$TMP/bad.ini" "$@"
+	expect "run: $bname" 2 "$bmsg" ${T:-} "$SP" run "$TMP/bad.ini" --out "$TMP/bad" "$@"
+	[ ! -e "$TMP/bad" ] || ko "run: $bname: nothing written"
+}
+M='[machine]\nmemory=64m\ncpus=2\n'
+bad_both "zones larger than memory" "$TMP/bad.ini:1: [machine]: zones add up to more than memory (67108864 bytes)" \
+	"${M}zones=Normal:2g\n"
+bad_both "two rest zones" "$TMP/bad.ini:1: [machine]: more than one 'rest' in 'zones'" \
+	"${M}zones=DMA:rest,Normal:rest\n"
+bad_both "zones out of order" "$TMP/bad.ini:1: [machine]: zone 'DMA' out of order in 'zones' (zones go in pfn order: DMA, DMA32, Normal, Movable, each once)" \
+	"${M}zones=Normal:32m,DMA:rest\n"
+bad_both "reserved too large" "$TMP/bad.ini:1: [machine]: reserved=67108864: no zone outside Movable is large enough to hold it" \
+	"${M}zones=Normal:rest\nreserved=64m\n"
+bad_both "[fio] names a missing device" "$TMP/bad.ini:6: device 'nvme9' does not exist (no [device nvme9] section)" \
+	"${M}zones=Normal:rest\n[fio]\nfilename=nvme9\n"
+bad_both "[fragment] names a missing device" "$TMP/bad.ini:7: device 'd9' does not exist (no [device d9] section)" \
+	"${M}zones=Normal:rest\n[fragment]\ncache_bytes=1m\ncache_device=d9\n"
+bad_both "[fio] size beyond the device" "$TMP/bad.ini:9: size=2147483648 is beyond the end of device 'd' (1073741824 bytes)" \
+	"${M}zones=Normal:rest\n[device d]\nsize=1g\n[fio]\nfilename=d\nsize=2g\n"
+bad_both "[synthetic] io_span beyond the device" "$TMP/bad.ini:10: io_span (2147483648 bytes) is beyond the end of device 'd' (1073741824 bytes)" \
+	"${M}zones=Normal:rest\n[device d]\nsize=1g\n[synthetic]\nio_share=10%\ndevice=d\nio_span=2g\n"
+# A synthetic transaction that takes no time once spun forever at time 0
+# (timeout: a regression must fail, not hang the suite).
+T='timeout 60'
+bad_both "a transaction taking no time" "$TMP/bad.ini:7: [synthetic]: a transaction would take no virtual time (think and compute are 0, no lock is held, no I/O), so the run could never reach its duration: set think or compute above 0" \
+	"[global]\nduration=1ms\n${M}zones=Normal:rest\n[synthetic]\nthink=0\ncompute=0\nlock_share=0\nio_share=0\n"
+bad_both "... nor with I/O on an instant device" "$TMP/bad.ini:10: [synthetic]: a transaction would take no virtual time (think and compute are 0, no lock is held, the device has no latency or rate limit), so the run could never reach its duration: set think or compute above 0" \
+	"[global]\nduration=1ms\n${M}zones=Normal:rest\n[device d]\nlat_mean=0\nlat_p99=0\n[synthetic]\nthink=0\ncompute=0\nlock_share=0\nio_share=50%\ndevice=d\n"
+check "think=0 compute=0 with a held lock runs" "printf '[global]\nduration=1ms\n${M}zones=Normal:rest\n[synthetic]\nthink=0\ncompute=0\nlock_share=100%%\n' >'$TMP/lk.ini' &&
+	timeout 60 '$SP' run '$TMP/lk.ini' --out '$TMP/lk' >/dev/null"
+
+# --scale: a workload scaled to nothing is an error; the device and the
+# synthetic I/O span shrink together (1/16 once aborted in bdev.c)
+expect "--scale to no children" 2 "--scale 1/64: [forker]: children=32 would become 0: the run would fork nothing and measure nothing (use a scale of at most 1/32)" \
+	"$SP" check scenarios/fork-pagetables.ini --scale 1/64
+check "--scale 1/16 keeps io_span on the device" "'$SP' check scenarios/synthetic-small.ini --scale 1/16 >'$TMP/s16.ini' &&
+	grep -qx 'size=4g' '$TMP/s16.ini' && grep -qx 'io_span=512m' '$TMP/s16.ini'"
+check "synthetic-small --scale 1/16 runs" "'$SP' run scenarios/synthetic-small.ini --scale 1/16 --set duration=3s --set ramp_time=1s --out '$TMP/s16' >/dev/null"
 
 for c in run sweep check costs policies; do
 	check "$c --help exits 0" "'$SP' $c --help | grep -q '^usage: slowpath $c'"

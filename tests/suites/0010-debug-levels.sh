@@ -7,7 +7,7 @@
 # model.  Before the fix two SIM_ASSERT(filemap_add_folio(...) == 0) in
 # memory.c dropped the insertion at SIM_DEBUG=0.
 . tests/suites/0000-cli.inc
-cli_init "$1" 0007-debug-levels
+cli_init "$1" 0010-debug-levels
 
 NDBG=build/ndbg/slowpath
 if [ ! -x "$NDBG" ]; then

@@ -71,4 +71,35 @@ expect_status "no --html" 2 "give --html OUT" $RPT report "$FIX/base"
 expect_status "no folder" 2 "no result folder" $RPT report --html "$TMP/x.html"
 expect_status "bad folder" 2 "nosuch: no result.json" $RPT report "$TMP/nosuch" --html "$TMP/x.html"
 [ ! -e "$TMP/x.html" ] && ok "nothing written on error" || ko "nothing written on error"
+
+# Output paths (issue 15 items 3, 4): an empty one is a usage error (it
+# once overflowed a heap buffer), a directory is refused, and what is not
+# a regular file -- a FIFO, a device, a symbolic link -- is written in
+# place, never replaced by a regular file (as root, /dev/full once was).
+expect_status "empty --html" 2 "--html needs a non-empty path" $RPT report "$FIX/base" --html ''
+mkdir "$TMP/adir"
+expect_status "--html DIR" 2 "is a directory" $RPT report "$FIX/base" --html "$TMP/adir" --no-plots
+mkfifo "$TMP/fifo"
+timeout 60 cat "$TMP/fifo" >"$TMP/fromfifo" &
+timeout 60 $RPT report "$FIX/base" --html "$TMP/fifo" --no-plots >"$TMP/out" 2>&1
+wait
+if [ -p "$TMP/fifo" ] && grep -q '</html>' "$TMP/fromfifo" && [ ! -e "$TMP/fifo.tmp" ]; then
+	ok "a FIFO stays a FIFO"
+else
+	ko "a FIFO stays a FIFO"
+fi
+# Device nodes: copies of /dev/null and /dev/full made here (root only),
+# so a regression cannot replace the real ones.
+if mknod "$TMP/null" c 1 3 2>/dev/null && mknod "$TMP/full" c 1 7 2>/dev/null; then
+	$RPT report "$FIX/base" --html "$TMP/null" --no-plots >"$TMP/out" 2>&1 && [ -c "$TMP/null" ] &&
+		ok "a device stays a device" || { cat "$TMP/out"; ko "a device stays a device"; }
+	expect_status "a full device: the write error is reported" 1 "$TMP/full: write error" \
+		$RPT report "$FIX/base" --html "$TMP/full" --no-plots
+	[ -c "$TMP/full" ] && ok "a full device stays a device" || ko "a full device stays a device"
+fi
+: >"$TMP/target.html"
+ln -s target.html "$TMP/link.html"
+$RPT report "$FIX/base" --html "$TMP/link.html" --no-plots >"$TMP/out" 2>&1
+[ -L "$TMP/link.html" ] && grep -q '</html>' "$TMP/target.html" && ok "a symlink is written through" ||
+	ko "a symlink is written through"
 rpt_done

@@ -74,4 +74,12 @@ record --proc-root tests/fixtures/proc/replay/6.18-3s --out "$tmp/keep" -- /none
 [ $? = 2 ] && cmp -s "$tmp/keep/result.json" "$tmp/keep.json" && ! ls "$tmp/keep"/*.tmp >/dev/null 2>&1
 check failed-start-keeps-earlier-result $?
 
+# --metrics-from reads at most 16 MiB (it once read any file whole, a
+# device like /dev/zero until memory ran out): a clean error, status 2.
+yes 'tps 1' | head -c 17000000 >"$tmp/huge-metrics"
+record --proc-root tests/fixtures/proc/replay/writeback --out "$tmp/big" \
+	--metrics-from "$tmp/huge-metrics" 2>"$tmp/big.err"
+[ $? = 2 ] && grep -qx "record: $tmp/huge-metrics: larger than 16 MiB, not a metrics file" "$tmp/big.err"
+check metrics-from-size-cap $?
+
 summary 9001-record-replay

@@ -164,9 +164,9 @@ TEST(validate_scale_and_missing_device)
 	c = make_config(odd);
 	ASSERT_EQ(synthetic_workload.validate(c, err, sizeof(err)), -1);
 	ASSERT_STR_EQ(err, "io_size must be a multiple of 512 bytes");
-	synthetic_workload.scale(c, 3);
+	ASSERT_EQ(synthetic_workload.scale(c, 3, err, sizeof(err)), 0);
 	ASSERT_U64_EQ(*(uint64_t *)c, 1);	/* tasks is the first field: 4 / 3 */
-	synthetic_workload.scale(c, 8);
+	ASSERT_EQ(synthetic_workload.scale(c, 8, err, sizeof(err)), 0);
 	ASSERT_U64_EQ(*(uint64_t *)c, 1);
 	opt_release(synthetic_workload.options, c);
 	free(c);

@@ -170,17 +170,6 @@ static void ctx_fail(struct parse_ctx *c, const char *fmt, ...)
 	va_end(ap);
 }
 
-SIM_PRINTF(3, 4)
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* ---- schema lookups --------------------------------------------------------------- */
 
 static const struct scn_section_type *find_type(const struct scenario *s, const char *kind)
@@ -323,7 +312,7 @@ static int fs_read(void *ctx, const char *path, char **data, size_t *len, char *
 
 	(void)ctx;
 	if (!f)
-		return fail(err, errlen, "%s", strerror(errno));
+		return sim_errf(err, errlen, "%s", strerror(errno));
 	for (;;) {
 		size_t got;
 
@@ -336,7 +325,7 @@ static int fs_read(void *ctx, const char *path, char **data, size_t *len, char *
 		if (n > MAX_FILE_BYTES) {
 			fclose(f);
 			free(buf);
-			return fail(err, errlen, "file is larger than %u MiB", MAX_FILE_BYTES >> 20);
+			return sim_errf(err, errlen, "file is larger than %u MiB", MAX_FILE_BYTES >> 20);
 		}
 		if (got == 0)
 			break;
@@ -346,7 +335,7 @@ static int fs_read(void *ctx, const char *path, char **data, size_t *len, char *
 
 		fclose(f);
 		free(buf);
-		return fail(err, errlen, "%s", strerror(e ? e : EIO));
+		return sim_errf(err, errlen, "%s", strerror(e ? e : EIO));
 	}
 	fclose(f);
 	buf[n] = '\0';
@@ -825,9 +814,9 @@ static int parse_text(struct scenario *s, int file, struct scn_instance *cur,
 	if (c.failed)
 		return -1;
 	if (rc == -2)
-		return fail(err, errlen, "%s: out of memory", s->files[file].path);
+		return sim_errf(err, errlen, "%s: out of memory", s->files[file].path);
 	if (rc != 0)	/* the reader should have caught every shape inih rejects */
-		return fail(err, errlen, "%s:%d: syntax error", s->files[file].path, rc);
+		return sim_errf(err, errlen, "%s:%d: syntax error", s->files[file].path, rc);
 	return 0;
 }
 
@@ -837,7 +826,7 @@ int scn_parse_buffer(struct scenario *s, const char *name, const char *buf, size
 	int f;
 
 	if (len > MAX_FILE_BYTES)
-		return fail(err, errlen, "%s: file is larger than %u MiB", name, MAX_FILE_BYTES >> 20);
+		return sim_errf(err, errlen, "%s: file is larger than %u MiB", name, MAX_FILE_BYTES >> 20);
 	free(s->path);
 	s->path = xstrdup(name);
 	f = add_file(s, name, xstrdup(name), -1);
@@ -852,7 +841,7 @@ int scn_parse_file(struct scenario *s, const char *path, char *err, size_t errle
 	int f, rc;
 
 	if (s->io.read(s->io.ctx, path, &data, &len, &id, reason, sizeof(reason)))
-		return fail(err, errlen, "%s: cannot read scenario: %s", path, reason);
+		return sim_errf(err, errlen, "%s: cannot read scenario: %s", path, reason);
 	free(s->path);
 	s->path = xstrdup(path);
 	f = add_file(s, path, id, -1);
@@ -1003,7 +992,7 @@ int scn_set(struct scenario *s, const char *assignment, char *err, size_t errlen
 		rc = 0;
 out:
 	if (rc)
-		fail(err, errlen, "%s: %s", label, msg);
+		sim_errf(err, errlen, "%s: %s", label, msg);
 	free(label);
 	free(copy);
 	return rc;
@@ -1017,11 +1006,11 @@ int scn_parse_scale(const char *text, unsigned int *n, char *err, size_t errlen)
 	char *end;
 
 	if (strncmp(text, "1/", 2) != 0 || !isdigit((unsigned char)text[2]))
-		return fail(err, errlen, "--scale '%s': expected 1/N, for example 1/8", text);
+		return sim_errf(err, errlen, "--scale '%s': expected 1/N, for example 1/8", text);
 	errno = 0;
 	v = strtoul(text + 2, &end, 10);
 	if (*end || errno || v < 1 || v > 1000000)
-		return fail(err, errlen, "--scale '%s': N must be a whole number from 1 to 1000000", text);
+		return sim_errf(err, errlen, "--scale '%s': N must be a whole number from 1 to 1000000", text);
 	*n = (unsigned int)v;
 	return 0;
 }
@@ -1037,7 +1026,7 @@ int scn_scale(struct scenario *s, unsigned int n, char *err, size_t errlen)
 			char label[160];
 
 			section_label(in, label, sizeof(label));
-			return fail(err, errlen, "--scale 1/%u: %s: %s", n, label, msg);
+			return sim_errf(err, errlen, "--scale 1/%u: %s: %s", n, label, msg);
 		}
 	}
 	s->scale_n *= n;
@@ -1077,9 +1066,9 @@ int scn_validate(const struct scenario *s, char *err, size_t errlen)
 			scn_key_place(in, bad_key, place, sizeof(place));
 		section_label(in, label, sizeof(label));
 		if (place[0])
-			return fail(err, errlen, "%s: %s", place, msg);
+			return sim_errf(err, errlen, "%s: %s", place, msg);
 		scn_section_place(s, in, place, sizeof(place));
-		return fail(err, errlen, "%s: %s: %s", place, label, msg);
+		return sim_errf(err, errlen, "%s: %s: %s", place, label, msg);
 	}
 	return s->schema->validate ? s->schema->validate(s, err, errlen) : 0;
 }

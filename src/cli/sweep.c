@@ -57,6 +57,7 @@
 #include "report/html.h"
 #include "report/load.h"
 #include "report/result.h"
+#include "sim/debug.h"
 
 #define MAX_ITEMS	10000u	/* values in one list, seeds in one range */
 #define MAX_CELLS	100000u
@@ -96,38 +97,6 @@ struct sweep {
 
 /* ---- small helpers ------------------------------------------------------------------ */
 
-static void *xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-
-	if (!p) {
-		fprintf(stderr, "slowpath: out of memory\n");
-		abort();
-	}
-	return p;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p) {
-		fprintf(stderr, "slowpath: out of memory\n");
-		abort();
-	}
-	return p;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *p = strdup(s);
-
-	if (!p) {
-		fprintf(stderr, "slowpath: out of memory\n");
-		abort();
-	}
-	return p;
-}
-
 __attribute__((format(printf, 1, 2)))
 static char *xasprintf(const char *fmt, ...)
 {
@@ -145,21 +114,10 @@ static char *xasprintf(const char *fmt, ...)
 	return p;
 }
 
-__attribute__((format(printf, 3, 4)))
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 static void list_add(struct list *l, const char *s)
 {
-	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
-	l->v[l->n++] = xstrdup(s);
+	l->v = rpt_xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+	l->v[l->n++] = rpt_xstrdup(s);
 }
 
 static void list_release(struct list *l)
@@ -218,7 +176,7 @@ static void sweep_release(struct sweep *sw)
 static int split_list(const char *what, const char *text, struct list *out, char *err, size_t errlen)
 {
 	size_t n = strlen(text);
-	char *buf = xmalloc(n + 1), *w = buf;
+	char *buf = rpt_xmalloc(n + 1), *w = buf;
 
 	for (const char *p = text;; p++) {
 		if (*p == '\\' && p[1] == ',') {
@@ -233,11 +191,11 @@ static int split_list(const char *what, const char *text, struct list *out, char
 			item = trim(buf);
 			if (!*item) {
 				free(buf);
-				return fail(err, errlen, "%s '%s': empty item in the list", what, text);
+				return sim_errf(err, errlen, "%s '%s': empty item in the list", what, text);
 			}
 			if (out->n >= MAX_ITEMS) {
 				free(buf);
-				return fail(err, errlen, "%s '%s': more than %u items", what, text, MAX_ITEMS);
+				return sim_errf(err, errlen, "%s '%s': more than %u items", what, text, MAX_ITEMS);
 			}
 			list_add(out, item);
 			w = buf;
@@ -279,18 +237,18 @@ static int parse_seeds(const char *text, struct list *out, char *err, size_t err
 			*dash = '\0';
 			if (parse_u64(trim(items.v[i]), &lo) || parse_u64(trim(dash + 1), &hi) || hi < lo) {
 				*dash = '-';
-				fail(err, errlen, "seeds '%s': '%s' is not a range A-B of whole numbers with A <= B",
+				sim_errf(err, errlen, "seeds '%s': '%s' is not a range A-B of whole numbers with A <= B",
 				     text, items.v[i]);
 				goto bad;
 			}
 		} else if (parse_u64(items.v[i], &lo)) {
-			fail(err, errlen, "seeds '%s': '%s' is not a whole number", text, items.v[i]);
+			sim_errf(err, errlen, "seeds '%s': '%s' is not a whole number", text, items.v[i]);
 			goto bad;
 		} else {
 			hi = lo;
 		}
 		if (hi - lo >= MAX_ITEMS || out->n + (hi - lo) >= MAX_ITEMS) {
-			fail(err, errlen, "seeds '%s': more than %u seeds", text, MAX_ITEMS);
+			sim_errf(err, errlen, "seeds '%s': more than %u seeds", text, MAX_ITEMS);
 			goto bad;
 		}
 		for (uint64_t s = lo;; s++) {
@@ -298,7 +256,7 @@ static int parse_seeds(const char *text, struct list *out, char *err, size_t err
 
 			snprintf(num, sizeof(num), "%llu", (unsigned long long)s);
 			if (list_has(out, num)) {
-				fail(err, errlen, "seeds '%s': seed %s is given twice", text, num);
+				sim_errf(err, errlen, "seeds '%s': seed %s is given twice", text, num);
 				goto bad;
 			}
 			list_add(out, num);
@@ -329,13 +287,13 @@ static int parse_policies(const char *text, struct list *out, char *err, size_t 
 	}
 	for (size_t i = 0; i < items.n; i++) {
 		if (!mm_policy_find(items.v[i])) {
-			fail(err, errlen, "policies: unknown policy '%s' (`slowpath policies` lists them)",
+			sim_errf(err, errlen, "policies: unknown policy '%s' (`slowpath policies` lists them)",
 			     items.v[i]);
 			list_release(&items);
 			return -1;
 		}
 		if (list_has(out, items.v[i])) {
-			fail(err, errlen, "policies: '%s' is given twice", items.v[i]);
+			sim_errf(err, errlen, "policies: '%s' is given twice", items.v[i]);
 			list_release(&items);
 			return -1;
 		}
@@ -353,23 +311,23 @@ static int parse_set(struct sweep *sw, const char *text, unsigned int line, char
 	char *key;
 
 	if (!eq || eq == text)
-		return fail(err, errlen, "set '%s': expected KEY=VALUE[,VALUE...]", text);
-	key = xmalloc((size_t)(eq - text) + 1);
+		return sim_errf(err, errlen, "set '%s': expected KEY=VALUE[,VALUE...]", text);
+	key = rpt_xmalloc((size_t)(eq - text) + 1);
 	memcpy(key, text, (size_t)(eq - text));
 	key[eq - text] = '\0';
 	if (!*trim(key) || strcmp(trim(key), key) != 0) {
-		fail(err, errlen, "set '%s': blank around the key", text);
+		sim_errf(err, errlen, "set '%s': blank around the key", text);
 		free(key);
 		return -1;
 	}
 	for (size_t i = 0; i < sw->nr_sets; i++)
 		if (strcmp(sw->sets[i].key, key) == 0) {
-			fail(err, errlen, "set '%s': key '%s' is already swept (put every value in one list)",
+			sim_errf(err, errlen, "set '%s': key '%s' is already swept (put every value in one list)",
 			     text, key);
 			free(key);
 			return -1;
 		}
-	sw->sets = xrealloc(sw->sets, (sw->nr_sets + 1) * sizeof(*sw->sets));
+	sw->sets = rpt_xrealloc(sw->sets, (sw->nr_sets + 1) * sizeof(*sw->sets));
 	st = &sw->sets[sw->nr_sets++];
 	memset(st, 0, sizeof(*st));
 	st->key = key;
@@ -379,7 +337,7 @@ static int parse_set(struct sweep *sw, const char *text, unsigned int line, char
 	for (size_t i = 0; i < st->values.n; i++)
 		for (size_t j = 0; j < i; j++)
 			if (strcmp(st->values.v[i], st->values.v[j]) == 0)
-				return fail(err, errlen, "set '%s': value '%s' is given twice", text,
+				return sim_errf(err, errlen, "set '%s': value '%s' is given twice", text,
 					    st->values.v[i]);
 	return 0;
 }
@@ -409,12 +367,12 @@ static int sweep_parse_file(struct sweep *sw, const char *path, char *err, size_
 	int rc = -1;
 
 	memset(sw, 0, sizeof(*sw));
-	sw->file = xstrdup(path);
+	sw->file = rpt_xstrdup(path);
 	sw->scale = 1;
 	if (!text)
-		return fail(err, errlen, "%s", ebuf);
+		return sim_errf(err, errlen, "%s", ebuf);
 	if (memchr(text, '\0', len))
-		return free(text), fail(err, errlen, "%s: not a text file", path);
+		return free(text), sim_errf(err, errlen, "%s: not a text file", path);
 	for (char *next = text; next && *next;) {
 		char *eq, *key, *value, *c;
 
@@ -428,7 +386,7 @@ static int sweep_parse_file(struct sweep *sw, const char *path, char *err, size_
 			line += 3;
 		for (c = line; *c; c++)
 			if ((unsigned char)*c < 0x20 && *c != '\t' && *c != '\r') {
-				fail(err, errlen, "%s:%u: control character in the line", path, lineno);
+				sim_errf(err, errlen, "%s:%u: control character in the line", path, lineno);
 				goto out;
 			}
 		line = trim(line);
@@ -442,12 +400,12 @@ static int sweep_parse_file(struct sweep *sw, const char *path, char *err, size_
 		line = trim(line);
 		if (*line == '[') {
 			if (strcmp(line, "[sweep]") != 0) {
-				fail(err, errlen, "%s:%u: unknown section '%s' (a sweep file has one [sweep] "
+				sim_errf(err, errlen, "%s:%u: unknown section '%s' (a sweep file has one [sweep] "
 				     "section)", path, lineno, line);
 				goto out;
 			}
 			if (seen_sweep) {
-				fail(err, errlen, "%s:%u: [sweep] given twice", path, lineno);
+				sim_errf(err, errlen, "%s:%u: [sweep] given twice", path, lineno);
 				goto out;
 			}
 			in_sweep = seen_sweep = true;
@@ -455,11 +413,11 @@ static int sweep_parse_file(struct sweep *sw, const char *path, char *err, size_
 		}
 		eq = strchr(line, '=');
 		if (!eq) {
-			fail(err, errlen, "%s:%u: expected 'key=value', got '%s'", path, lineno, line);
+			sim_errf(err, errlen, "%s:%u: expected 'key=value', got '%s'", path, lineno, line);
 			goto out;
 		}
 		if (!in_sweep) {
-			fail(err, errlen, "%s:%u: key outside any section (put a [sweep] line above it)",
+			sim_errf(err, errlen, "%s:%u: key outside any section (put a [sweep] line above it)",
 			     path, lineno);
 			goto out;
 		}
@@ -467,62 +425,62 @@ static int sweep_parse_file(struct sweep *sw, const char *path, char *err, size_
 		key = trim(line);
 		value = trim(eq + 1);
 		if (!*value) {
-			fail(err, errlen, "%s:%u: '%s' has no value", path, lineno, key);
+			sim_errf(err, errlen, "%s:%u: '%s' has no value", path, lineno, key);
 			goto out;
 		}
 #define ONCE(cond) do { if (cond) { \
-		fail(err, errlen, "%s:%u: '%s' given twice", path, lineno, key); goto out; } } while (0)
+		sim_errf(err, errlen, "%s:%u: '%s' given twice", path, lineno, key); goto out; } } while (0)
 		if (strcmp(key, "scenario") == 0) {
 			ONCE(scenario_raw);
-			scenario_raw = xstrdup(value);
+			scenario_raw = rpt_xstrdup(value);
 			sw->scenario_line = lineno;
 		} else if (strcmp(key, "directory") == 0) {
 			ONCE(sw->directory);
 			if (!is_absolute(value)) {
-				fail(err, errlen, "%s:%u: directory '%s' is not an absolute path", path, lineno,
+				sim_errf(err, errlen, "%s:%u: directory '%s' is not an absolute path", path, lineno,
 				     value);
 				goto out;
 			}
-			sw->directory = xstrdup(value);
+			sw->directory = rpt_xstrdup(value);
 		} else if (strcmp(key, "policies") == 0) {
 			ONCE(sw->policies.line);
 			sw->policies.line = lineno;
 			if (parse_policies(value, &sw->policies, ebuf, sizeof(ebuf))) {
-				fail(err, errlen, "%s:%u: %s", path, lineno, ebuf);
+				sim_errf(err, errlen, "%s:%u: %s", path, lineno, ebuf);
 				goto out;
 			}
 		} else if (strcmp(key, "seeds") == 0) {
 			ONCE(sw->seeds.line);
 			sw->seeds.line = lineno;
 			if (parse_seeds(value, &sw->seeds, ebuf, sizeof(ebuf))) {
-				fail(err, errlen, "%s:%u: %s", path, lineno, ebuf);
+				sim_errf(err, errlen, "%s:%u: %s", path, lineno, ebuf);
 				goto out;
 			}
 		} else if (strcmp(key, "scale") == 0) {
 			ONCE(sw->scale_line);
 			sw->scale_line = lineno;
 			if (scn_parse_scale(value, &sw->scale, ebuf, sizeof(ebuf))) {
-				fail(err, errlen, "%s:%u: %s", path, lineno, ebuf);
+				sim_errf(err, errlen, "%s:%u: %s", path, lineno, ebuf);
 				goto out;
 			}
 		} else if (strcmp(key, "set") == 0) {
 			if (parse_set(sw, value, lineno, ebuf, sizeof(ebuf))) {
-				fail(err, errlen, "%s:%u: %s", path, lineno, ebuf);
+				sim_errf(err, errlen, "%s:%u: %s", path, lineno, ebuf);
 				goto out;
 			}
 		} else {
-			fail(err, errlen, "%s:%u: unknown key '%s' (scenario, policies, seeds, scale, set)",
+			sim_errf(err, errlen, "%s:%u: unknown key '%s' (scenario, policies, seeds, scale, set)",
 			     path, lineno, key);
 			goto out;
 		}
 #undef ONCE
 	}
 	if (!seen_sweep) {
-		fail(err, errlen, "%s: no [sweep] section", path);
+		sim_errf(err, errlen, "%s: no [sweep] section", path);
 		goto out;
 	}
 	if (!scenario_raw) {
-		fail(err, errlen, "%s: [sweep] has no scenario= (the scenario file to sweep)", path);
+		sim_errf(err, errlen, "%s: [sweep] has no scenario= (the scenario file to sweep)", path);
 		goto out;
 	}
 	if (is_absolute(scenario_raw) || sw->directory || !strchr(path, '/')) {
@@ -601,7 +559,7 @@ static void append_safe(char **name, const char *s)
 {
 	size_t n = strlen(*name);
 
-	*name = xrealloc(*name, n + strlen(s) + 1);
+	*name = rpt_xrealloc(*name, n + strlen(s) + 1);
 	for (; *s; s++) {
 		char ch = *s;
 		bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
@@ -620,18 +578,18 @@ static int sweep_expand(struct sweep *sw, char *err, size_t errlen)
 
 	for (size_t i = 0; i < sw->nr_sets; i++) {
 		if (cols > MAX_CELLS / sw->sets[i].values.n)
-			return fail(err, errlen, "%s: more than %u cells", sw->file, MAX_CELLS);
+			return sim_errf(err, errlen, "%s: more than %u cells", sw->file, MAX_CELLS);
 		cols *= sw->sets[i].values.n;
 	}
 	if (cols > MAX_CELLS / sw->seeds.n)
-		return fail(err, errlen, "%s: more than %u cells", sw->file, MAX_CELLS);
+		return sim_errf(err, errlen, "%s: more than %u cells", sw->file, MAX_CELLS);
 	sw->nr_columns = cols;
 	sw->nr_cells = cols * sw->seeds.n;
 	sw->column_names = calloc(cols, sizeof(*sw->column_names));
 	if (!sw->column_names)
 		abort();
 	for (size_t c = 0; c < cols; c++) {
-		char *name = xstrdup("");
+		char *name = rpt_xstrdup("");
 
 		append_safe(&name, sw->policies.v[column_policy(sw, c)]);
 		for (size_t i = 0; i < sw->nr_sets; i++) {
@@ -646,7 +604,7 @@ static int sweep_expand(struct sweep *sw, char *err, size_t errlen)
 			name[0] = '_';
 		for (size_t j = 0; j < c; j++)
 			if (strcmp(sw->column_names[j], name) == 0) {
-				fail(err, errlen, "%s: two columns get the folder name '%s' (values that differ "
+				sim_errf(err, errlen, "%s: two columns get the folder name '%s' (values that differ "
 				     "only in characters a folder name cannot hold)", sw->file, name);
 				free(name);
 				return -1;
@@ -668,7 +626,7 @@ static void cell_get(const struct sweep *sw, const char *dir, size_t k, struct c
 	c->scenario = sw->scenario;
 	c->policy = sw->policies.v[column_policy(sw, c->column)];
 	c->seed = sw->seeds.v[k % sw->seeds.n];
-	c->sets = xmalloc((sw->nr_sets ? sw->nr_sets : 1) * sizeof(*c->sets));
+	c->sets = rpt_xmalloc((sw->nr_sets ? sw->nr_sets : 1) * sizeof(*c->sets));
 	for (size_t i = 0; i < sw->nr_sets; i++)
 		c->sets[i] = xasprintf("%s=%s", sw->sets[i].key,
 				       sw->sets[i].values.v[column_value(sw, c->column, i)]);
@@ -783,7 +741,7 @@ static void cell_clear(const struct cell *c)
 
 static int mkdir_parent(const char *path, char *err, size_t errlen)
 {
-	char *p = xstrdup(path), *slash = strrchr(p, '/');
+	char *p = rpt_xstrdup(path), *slash = strrchr(p, '/');
 	int rc = 0;
 
 	if (slash) {
@@ -799,7 +757,7 @@ static int mkdir_parent(const char *path, char *err, size_t errlen)
 static int run_cell(const struct sweep *sw, const char *dir, size_t k)
 {
 	struct cell c;
-	const char **argv = xmalloc((12 + 2 * sw->nr_sets) * sizeof(*argv));
+	const char **argv = rpt_xmalloc((12 + 2 * sw->nr_sets) * sizeof(*argv));
 	char scale[24], err[1024];
 	struct rpt_file rf;
 	int argc = 0, rc;
@@ -899,7 +857,7 @@ static int sweep_check(struct sweep *sw, size_t *mem_bytes, char *err, size_t er
 	s = load(schema, sw, NULL, NULL, NULL, 0, msg, sizeof(msg));
 	if (!s) {
 		place(sw, sw->scenario_line, at, sizeof(at));
-		fail(err, errlen, "%s%s", at, msg);
+		sim_errf(err, errlen, "%s%s", at, msg);
 		goto out;
 	}
 	if (!sw->policies.n)
@@ -915,7 +873,7 @@ static int sweep_check(struct sweep *sw, size_t *mem_bytes, char *err, size_t er
 	for (size_t i = 0; i < sw->seeds.n; i++) {
 		if (!(s = load(schema, sw, NULL, sw->seeds.v[i], NULL, 0, msg, sizeof(msg)))) {
 			place(sw, sw->seeds.line, at, sizeof(at));
-			fail(err, errlen, "%s%s", at, msg);
+			sim_errf(err, errlen, "%s%s", at, msg);
 			goto out;
 		}
 		scn_destroy(s);
@@ -929,7 +887,7 @@ static int sweep_check(struct sweep *sw, size_t *mem_bytes, char *err, size_t er
 			free(kv);
 			if (!s) {
 				place(sw, sw->sets[i].values.line, at, sizeof(at));
-				fail(err, errlen, "%s%s", at, msg);
+				sim_errf(err, errlen, "%s%s", at, msg);
 				goto out;
 			}
 			scn_destroy(s);
@@ -945,7 +903,7 @@ static int sweep_check(struct sweep *sw, size_t *mem_bytes, char *err, size_t er
 		s = load(schema, sw, cl.policy, cl.seed, cl.sets, sw->nr_sets, msg, sizeof(msg));
 		cell_release(sw, &cl);
 		if (!s) {
-			fail(err, errlen, "%s: column '%s': %s", sw->file, sw->column_names[c], msg);
+			sim_errf(err, errlen, "%s: column '%s': %s", sw->file, sw->column_names[c], msg);
 			goto out;
 		}
 		mc = scn_config(s, "machine", NULL);
@@ -1059,7 +1017,7 @@ static pid_t spawn_cell(const char *self, const char *dir, size_t k)
 static size_t run_local(const struct sweep *sw, const char *dir, const char *self, const size_t *todo,
 			size_t nr_todo, struct status *st)
 {
-	struct job *run = xmalloc(st->jobs * sizeof(*run));
+	struct job *run = rpt_xmalloc(st->jobs * sizeof(*run));
 	size_t next = 0, nr_run = 0, failed = 0;
 
 	status_show(st, "start", -1, NULL);
@@ -1156,11 +1114,11 @@ static int write_text(const char *dir, const char *name, const struct rpt_cmp *c
 		rpt_cmp_print_lkp(rf.f, c);
 	else if (rpt_cmp_print_json(rf.f, c)) {
 		rpt_file_abort(&rf);
-		return fail(err, errlen, "%s/%s: cannot write JSON", dir, name);
+		return sim_errf(err, errlen, "%s/%s: cannot write JSON", dir, name);
 	}
 	if (ferror(rf.f)) {
 		rpt_file_abort(&rf);
-		return fail(err, errlen, "%s/%s: write error", dir, name);
+		return sim_errf(err, errlen, "%s/%s: write error", dir, name);
 	}
 	return rpt_file_commit(&rf, err, errlen);
 }
@@ -1169,7 +1127,7 @@ static int write_text(const char *dir, const char *name, const struct rpt_cmp *c
 static int collect(const struct sweep *sw, const char *dir, bool no_plots, bool quiet)
 {
 	struct rpt_set *sets = calloc(sw->nr_columns, sizeof(*sets));
-	char **dirs = xmalloc(sw->seeds.n * sizeof(*dirs));
+	char **dirs = rpt_xmalloc(sw->seeds.n * sizeof(*dirs));
 	char err[1024];
 	size_t missing = 0, loaded = 0;
 	struct rpt_cmp c;
@@ -1309,7 +1267,7 @@ static int write_script(const char *dir, const char *name, const char *text, cha
 	fputs(text, rf.f);
 	if (fchmod(fileno(rf.f), 0755)) {
 		rpt_file_abort(&rf);
-		return fail(err, errlen, "%s/%s: chmod: %s", dir, name, strerror(errno));
+		return sim_errf(err, errlen, "%s/%s: chmod: %s", dir, name, strerror(errno));
 	}
 	return rpt_file_commit(&rf, err, errlen);
 }
@@ -1341,7 +1299,7 @@ static char *sbatch(const char *script, const char *dep)
 	}
 	free(cmd);
 	line[strcspn(line, ";\n")] = '\0';
-	return xstrdup(line);
+	return rpt_xstrdup(line);
 }
 
 /*
@@ -1586,7 +1544,7 @@ int cli_cmd_sweep(int argc, char **argv)
 		case O_POLICY: policies = optarg; break;
 		case O_SEEDS: seeds = optarg; break;
 		case O_SET:
-			sets = xrealloc(sets, (nr_sets + 1) * sizeof(*sets));
+			sets = rpt_xrealloc(sets, (nr_sets + 1) * sizeof(*sets));
 			sets[nr_sets++] = optarg;
 			break;
 		case O_SCALE:
@@ -1630,7 +1588,7 @@ int cli_cmd_sweep(int argc, char **argv)
 				fprintf(stderr, "slowpath sweep: --sbatch-extra: one line only\n");
 				goto out;
 			}
-			so.extra = xrealloc(so.extra, (so.nr_extra + 1) * sizeof(*so.extra));
+			so.extra = rpt_xrealloc(so.extra, (so.nr_extra + 1) * sizeof(*so.extra));
 			so.extra[so.nr_extra++] = optarg;
 			break;
 		case O_HELP:
@@ -1703,8 +1661,8 @@ int cli_cmd_sweep(int argc, char **argv)
 			goto out;
 		}
 	} else {
-		sw.file = xstrdup(argv[optind]);
-		sw.scenario = xstrdup(argv[optind]);
+		sw.file = rpt_xstrdup(argv[optind]);
+		sw.scenario = rpt_xstrdup(argv[optind]);
 		sw.scale = 1;
 	}
 	/* command-line options override the file */
@@ -1749,7 +1707,7 @@ int cli_cmd_sweep(int argc, char **argv)
 
 	/* the folder: DIR/sweep.ini first, then the cells */
 	rc = 1;
-	dir = out ? xstrdup(out) : default_dir(is_sweep_file(argv[optind]) ? argv[optind] :
+	dir = out ? rpt_xstrdup(out) : default_dir(is_sweep_file(argv[optind]) ? argv[optind] :
 					       xasprintf("sweep-%s", strrchr(sw.scenario, '/') ?
 							 strrchr(sw.scenario, '/') + 1 : sw.scenario));
 	cwd = getcwd(NULL, 0);
@@ -1760,7 +1718,7 @@ int cli_cmd_sweep(int argc, char **argv)
 	}
 	self[n] = '\0';
 	if (!sw.directory)
-		sw.directory = xstrdup(cwd);
+		sw.directory = rpt_xstrdup(cwd);
 	{
 		char *logs = xasprintf("%s/logs", dir);
 		struct rpt_file rf;
@@ -1779,7 +1737,7 @@ int cli_cmd_sweep(int argc, char **argv)
 	}
 	if (!(absdir = absolute(dir)))
 		goto out;
-	todo = xmalloc(sw.nr_cells * sizeof(*todo));
+	todo = rpt_xmalloc(sw.nr_cells * sizeof(*todo));
 	for (size_t k = 0; k < sw.nr_cells; k++) {
 		struct cell cl;
 		bool done;

@@ -1,0 +1,27 @@
+#!/bin/sh
+# scripts/demo.sh (make demo) end to end at a tiny scale: both policies
+# run, the summary and the HTML report are written, and the full-scale
+# table reads the stored calibration runs (docs/calibration/runs): its TPS
+# column and the ratio line are those folders' numbers.  It runs the
+# unchecked optimised build (build/ndbg, made by check and check-san): the
+# script is under test here, and 1024 backends under the invariant checker
+# take minutes.
+. tests/suites/0000-cli.inc
+cli_init "$1" 0011-demo
+
+DEMO_SP=build/ndbg/slowpath
+[ -x "$DEMO_SP" ] || DEMO_SP=$SP
+SLOWPATH=$DEMO_SP DEMO_SCALE=1/64 DEMO_DURATION=3s DEMO_OUT=$TMP/demo scripts/demo.sh >"$TMP/demo.out" 2>&1
+rc=$?
+check "demo exits 0 and writes both runs and the report" "[ $rc = 0 ] &&
+	[ -s '$TMP/demo/baseline/result.json' ] && [ -s '$TMP/demo/noretry-nonblocking/result.json' ] &&
+	[ -s '$TMP/demo/report/index.html' ]"
+FULL=docs/calibration/runs
+b=$(jq -r '.tps' "$FULL/full-baseline/result.json")
+n=$(jq -r '.tps' "$FULL/full-noretry-nonblocking/result.json")
+check "the full-scale table shows the stored runs" "sed -n '/the same case at full scale/,\$p' '$TMP/demo.out' >'$TMP/full' &&
+	grep -Eq \"^baseline +$(printf '%.0f' "$b") \" '$TMP/full' &&
+	grep -Eq \"^noretry-nonblocking +$(printf '%.0f' "$n") \" '$TMP/full'"
+want=$(awk -v a="$b" -v b="$n" 'BEGIN { x = (b / a - 1) * 1000; printf "%.1f", (x < 0 ? -int(-x + 0.5) : int(x + 0.5)) / 10 }')
+check "and the ratio line from them" "grep -qx 'noretry-nonblocking / baseline at full scale: $want % TPS' '$TMP/full'"
+cli_done

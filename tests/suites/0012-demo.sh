@@ -7,7 +7,7 @@
 # script is under test here, and 1024 backends under the invariant checker
 # take minutes.
 . tests/suites/0000-cli.inc
-cli_init "$1" 0011-demo
+cli_init "$1" 0012-demo
 
 DEMO_SP=build/ndbg/slowpath
 [ -x "$DEMO_SP" ] || DEMO_SP=$SP

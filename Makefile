@@ -7,7 +7,8 @@
 #                     check, check-san, a short fuzz run
 #   make demo         the main job: the demonstration case, with its report
 #   make bench        benchmarks (figures for closing notes; never timed tests)
-#   make fuzz         longer libFuzzer runs (FUZZ_SECONDS each)
+#   make fuzz         longer libFuzzer runs (FUZZ_SECONDS each), then the
+#                     simulation fuzzer for SIMFUZZ_SECONDS
 #   make update-golden  regenerate golden expected files (review the diff!)
 #   make deps         install the Debian packages (scripts/install-deps.sh)
 #
@@ -78,6 +79,11 @@ build/$(1)/tests/%: tests/unit/%.c build/$(1)/tests/harness.o $$($(1)_LIB)
 	@mkdir -p $$(@D)
 	$$(CC) $(2) $(3) -Itests/unit -o $$@ $$< build/$(1)/tests/harness.o $$($(1)_LIB) $$(LDLIBS)
 
+# The simulation fuzzer's scenario generator (tests/fuzz/simfuzz.sh).
+build/$(1)/tests/simfuzz-gen: tests/fuzz/simfuzz_gen.c $$($(1)_LIB)
+	@mkdir -p $$(@D)
+	$$(CC) $(2) $(3) -o $$@ $$< $$($(1)_LIB) $$(LDLIBS)
+
 -include $$(shell find build/$(1) -name '*.d' 2>/dev/null)
 endef
 
@@ -98,10 +104,10 @@ all: slowpath
 slowpath: $(rel_BIN)
 	cp $< $@
 
-check: $(dbg_BIN) $(dbg_TESTS) $(ndbg_BIN)
+check: $(dbg_BIN) $(dbg_TESTS) $(ndbg_BIN) build/dbg/tests/simfuzz-gen
 	@tests/run-tests.sh build/dbg
 
-check-san: $(san_BIN) $(san_TESTS) $(ndbg_BIN)
+check-san: $(san_BIN) $(san_TESTS) $(ndbg_BIN) build/san/tests/simfuzz-gen
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		tests/run-tests.sh build/san
 
@@ -109,7 +115,7 @@ check-san: $(san_BIN) $(san_TESTS) $(ndbg_BIN)
 warnings-clang:
 	$(MAKE) --no-print-directory CC=clang WERROR=1 build/clang-check.stamp
 
-build/clang-check.stamp: $(LIB_SRC) src/cli/main.c $(TEST_SRC) $(BENCH_SRC)
+build/clang-check.stamp: $(LIB_SRC) src/cli/main.c $(TEST_SRC) $(BENCH_SRC) tests/fuzz/simfuzz_gen.c
 	@mkdir -p build/clang
 	@for f in $^; do $(CC) $(filter-out -MMD -MP,$(REL_CFLAGS)) -Itests/unit -Ibench -fsyntax-only $$f || exit 1; done
 	@touch $@
@@ -141,8 +147,14 @@ build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRC) $(ASM_SRC)
 fuzz-smoke: $(FUZZ_BINS)
 	@tests/fuzz/run.sh smoke $(FUZZ_BINS)
 
-fuzz: $(FUZZ_BINS)
-	@FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh long $(FUZZ_BINS)
+# The simulation fuzzer (tests/fuzz/simfuzz.sh): SIMFUZZ_SECONDS of
+# generated scenarios under ASan/UBSan from a new first seed each time;
+# failures stay in build/fuzz/simfuzz/seed-N.ini.  Suite 0011 runs the
+# same from seed 1 for 35 s in check-san.
+SIMFUZZ_SECONDS ?= 600
+fuzz: $(FUZZ_BINS) $(san_BIN) build/san/tests/simfuzz-gen
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh long $(FUZZ_BINS); s=$$?; \
+	 tests/fuzz/simfuzz.sh build/san $(SIMFUZZ_SECONDS) $$(date +%s) build/fuzz/simfuzz || s=1; exit $$s
 
 update-golden: $(dbg_BIN)
 	@UPDATE_GOLDEN=1 tests/golden/run.sh build/dbg

@@ -130,6 +130,29 @@ const struct opt_def scn_cost_options[] = {
 	OPT_END
 };
 
+/*
+ * Every row may be 0 (a step that costs nothing) except the jiffy, which is
+ * not a CPU cost but the timer tick (1/CONFIG_HZ): at 0 every timed sleep of
+ * reclaim_throttle and kswapd's naps would be 0 ns long and a task waiting
+ * for pages to come back from isolation would retry forever at one instant
+ * (found by the simulation fuzzer).
+ */
+static int costs_validate(const struct scn_section_type *t, const char *name, const void *config,
+			  const char **bad_key, char *err, size_t errlen)
+{
+	const struct cost_table *c = config;
+
+	(void)t;
+	(void)name;
+	if (!c->ps[COST_jiffy]) {
+		*bad_key = "jiffy";
+		snprintf(err, errlen, "jiffy is the timer tick (1/CONFIG_HZ), not a CPU cost, and "
+			 "cannot be 0 (CONFIG_HZ=1000: jiffy=1000000)");
+		return -1;
+	}
+	return 0;
+}
+
 /* ---- [device NAME] ------------------------------------------------------------- */
 
 #define D(f) offsetof(struct bdev_config, f)
@@ -417,7 +440,7 @@ static const struct scn_section_type builtin_sections[] = {
 	{ "policy", "the allocator policy variant and slow-path flow", scn_policy_options,
 	  sizeof(struct scn_policy), SCN_ALWAYS, policy_validate, NULL, NULL, NULL },
 	{ "costs", "cost-table overrides, ns per unit (slowpath costs)", scn_cost_options,
-	  sizeof(struct cost_table), SCN_ALWAYS, NULL, NULL, NULL, NULL },
+	  sizeof(struct cost_table), SCN_ALWAYS, costs_validate, NULL, NULL, NULL },
 	{ "device", "a block device or RAID0 set: [device NAME]", scn_device_options,
 	  sizeof(struct bdev_config), SCN_NAME_REQUIRED | SCN_MULTIPLE, device_validate,
 	  device_scale, NULL, NULL },

@@ -82,6 +82,8 @@ struct sim_task {
 	uint32_t	id;
 	int		kind;
 	char		*name;
+	sim_time_t	resched_at;	/* sim->now at its last sim_cond_resched */
+	uint32_t	resched_same;	/* cond_resched calls in a row at that instant */
 	struct sim_task_stats stats;
 	uint32_t	path_stack[SIM_PATH_DEPTH];	/* saved parents of the open nodes */
 };

@@ -450,9 +450,49 @@ void sim_sync(struct sim *sim)
 	}
 }
 
+/*
+ * A task that calls cond_resched() again and again at one instant waits in
+ * a loop for something only another task or an event can change (the
+ * too_many_isolated() loop of isolate_migratepages_block(), whose
+ * reclaim_throttle() only cond_rescheds a kernel thread).  A real CPU
+ * burns time in such a loop; the model burns what the loop's steps cost,
+ * and with those costs set to 0 in [costs] (valid: "free" steps) neither
+ * the slice nor the clock would ever move and the run would hang at one
+ * instant (found by the simulation fuzzer, tests/fuzz/simfuzz.sh).  So
+ * after SPIN_RESCHEDS calls in a row at one instant the task spins as the
+ * CPU would: it yields to a task queued on its CPU, else it burns CPU time
+ * up to the next event (at least 1 ns), the first moment at which what it
+ * waits for can change.  A loop whose steps cost anything moves the clock
+ * and never gets here, so results with a non-zero cost table are unchanged.
+ */
+#define SPIN_RESCHEDS	1024
+
 void sim_cond_resched(struct sim *sim)
 {
+	struct sim_task *t = sim->current;
+	sim_time_t next;
+
 	sim_sync(sim);
+	if (!t)
+		return;
+	if (t->resched_at != sim->now) {
+		t->resched_at = sim->now;
+		t->resched_same = 0;
+		return;
+	}
+	if (++t->resched_same < SPIN_RESCHEDS)
+		return;
+	t->resched_same = 0;
+	if (sim->cpus[t->cpu].rq_head && !t->preempt_count) {
+		task_preempt(sim, t);
+		sync_time(sim, t);
+		return;
+	}
+	next = sim->evq.n ? sim->evq.h[0].time : sim->run_until;
+	if (next == SIM_TIME_NEVER)
+		next = sim->now + SIM_NSEC_PER_MSEC;	/* nothing will ever happen: no run ends so */
+	sim_account_cpu(sim, t, next > sim->now ? next - sim->now : 1);
+	sync_time(sim, t);
 }
 
 void sim_sleep_until(struct sim *sim, sim_time_t when)

@@ -544,9 +544,10 @@ static void fio_destroy(void *state)
 	for (uint64_t i = 0; i < st->cfg.numjobs && st->jobs; i++) {
 		struct fio_job *job = &st->jobs[i];
 
-		/* the machine is gone: only the host memory of the buffer */
-		if (job->buffer_ok)
-			user_buffer_discard(&job->ub);
+		/* the machine is gone: only the host memory of the buffer, also
+		 * when the run stopped while the job was still allocating it
+		 * (buffer_ok not yet set; a leak the simulation fuzzer found) */
+		user_buffer_discard(&job->ub);
 		free(job->io);
 		free(job->free_slots);
 		free(job->ready);

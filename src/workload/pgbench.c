@@ -217,6 +217,27 @@ static int pg_validate(const void *config, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * shared_buffers is memory the postmaster maps and the buffer manager
+ * walks at start: larger than the machine's memory it cannot be resident,
+ * and 1t on a 32 MiB machine once kept the start busy for minutes on 2 GiB
+ * of host bookkeeping (simulation fuzzer).  0 (a quarter of memory) fits.
+ */
+static int pg_validate_env(const void *config, const struct wl_check_env *env, const char **bad_key,
+			   char *err, size_t errlen)
+{
+	const struct pg_config *c = config;
+
+	if (env->machine && c->shared_buffers > env->machine->memory) {
+		*bad_key = "shared_buffers";
+		snprintf(err, errlen, "shared_buffers (%llu MiB) is larger than the machine's memory (%llu MiB)",
+			 (unsigned long long)(c->shared_buffers >> 20),
+			 (unsigned long long)(env->machine->memory >> 20));
+		return -1;
+	}
+	return 0;
+}
+
 static uint64_t div_min(uint64_t v, unsigned int n, uint64_t min)
 {
 	return v / n > min ? v / n : (v < min ? v : min);
@@ -518,9 +539,7 @@ static struct pg_proc *proc_init(struct pg *pg, struct pg_proc *p, uint32_t id, 
 	p->hist_blk = PG_NONE;
 	rng_init(&p->rng, sim_seed(pg->sim), rng_stream_id(kind, id));
 	p->mm = mm_fork(pg->postmaster);
-	if (!p->mm)
-		SIM_BUG("pgbench: fork failed: page-table allocation failed at start");
-	return p;
+	return p->mm ? p : NULL;	/* NULL: memory cannot hold its page tables */
 }
 
 static void proc_release(struct pg_proc *p)
@@ -671,14 +690,20 @@ struct pg *pg_setup(const struct wl_env *env, const struct pg_config *c, struct 
 	pg->backends = calloc(pg->nbackends, sizeof(*pg->backends));
 	if (!pg->backends)
 		SIM_BUG("out of memory");
-	proc_init(pg, &pg->checkpointer, 0, "checkpointer");
+	/* A fork that finds no memory for its page tables (100000 clients in
+	 * 256 MiB, found by the simulation fuzzer) refuses the scenario: a
+	 * PostgreSQL that cannot start its backends measures nothing. */
+	if (!proc_init(pg, &pg->checkpointer, 0, "checkpointer") ||
+	    !proc_init(pg, &pg->bgwriter, 0, "bgwriter") ||
+	    !proc_init(pg, &pg->walwriter, 0, "walwriter"))
+		goto no_fork;
 	pg_wb_context_init(&pg->checkpointer.wb, c->checkpoint_flush_after);
-	proc_init(pg, &pg->bgwriter, 0, "bgwriter");
 	pg_wb_context_init(&pg->bgwriter.wb, c->bgwriter_flush_after);
-	proc_init(pg, &pg->walwriter, 0, "walwriter");
 	for (uint32_t i = 0; i < pg->nbackends; i++) {
 		struct pg_proc *p = proc_init(pg, &pg->backends[i], i, "backend");
 
+		if (!p)
+			goto no_fork;
 		pg_wb_context_init(&p->wb, c->backend_flush_after);
 		if (c->backend_memory)
 			p->private_base = mm_mmap(p->mm, c->backend_memory, VM_READ | VM_WRITE, NULL, NULL, NULL,
@@ -686,6 +711,13 @@ struct pg *pg_setup(const struct wl_env *env, const struct pg_config *c, struct 
 	}
 
 	return pg;
+
+no_fork:
+	snprintf(err, errlen, "memory (%llu MiB) cannot hold the page tables of %llu clients' backends "
+		 "beside the database: fork failed (fewer clients or more memory)",
+		 (unsigned long long)(memtotal >> 20), (unsigned long long)c->clients);
+	pg_free(pg);
+	return NULL;
 }
 
 void pg_start_tasks(struct pg *pg)
@@ -879,6 +911,7 @@ const struct workload_type pgbench_workload = {
 	.config_size = sizeof(struct pg_config),
 	.multiple = false,
 	.validate = pg_validate,
+	.validate_env = pg_validate_env,
 	.scale = pg_scale,
 	.start_env = pg_start_env,
 	.report = pg_report,

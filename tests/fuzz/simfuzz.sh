@@ -6,7 +6,9 @@
 #
 #   tests/fuzz/simfuzz.sh BUILD_DIR SECONDS FIRST_SEED WORK_DIR
 #
-# Seeds FIRST_SEED, FIRST_SEED+1, ... are run until SECONDS have passed.
+# Seeds FIRST_SEED, FIRST_SEED+1, ... are run until SECONDS have passed,
+# or, with SIMFUZZ_COUNT=N, exactly N seeds whatever the time (the CI smoke
+# must not depend on the machine's speed).
 # A run passes when it exits 0 (a result) or 2 (refused with a message);
 # it fails on a time-limit hit (a hang), a signal, a sanitizer report, a
 # BUG, or exit status 1.  Each failure leaves WORK_DIR/seed-N.ini (the
@@ -35,7 +37,8 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 pass=0 fail=0 refused=0
 end=$(($(date +%s) + secs))
 first=$seed
-while [ "$(date +%s)" -lt "$end" ]; do
+count=${SIMFUZZ_COUNT:-0}
+while if [ "$count" -gt 0 ]; then [ $((seed - first)) -lt "$count" ]; else [ "$(date +%s)" -lt "$end" ]; fi; do
 	ini=$work/seed-$seed.ini
 	if ! "$gen" "$seed" >"$ini" 2>"$work/seed-$seed.err"; then
 		fail=$((fail + 1))

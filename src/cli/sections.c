@@ -156,6 +156,9 @@ static int costs_validate(const struct scn_section_type *t, const char *name, co
 /* ---- [device NAME] ------------------------------------------------------------- */
 
 #define D(f) offsetof(struct bdev_config, f)
+static const char *const completion_names[] = { "kthread", "irq", NULL };
+static const char *const write_cache_names[] = { "write back", "write through", NULL };
+
 const struct opt_def scn_device_options[] = {
 	{ "iops", OPT_UINT, D(iops), "0", 0, 0, NULL, 0,
 	  "I/O operations per second per member, 0 = unlimited (io2: up to 256000 per volume; "
@@ -185,6 +188,14 @@ const struct opt_def scn_device_options[] = {
 	{ "total_bandwidth", OPT_SIZE, D(total_bandwidth), "0", 0, 0, NULL, 0,
 	  "whole-device cap in bytes per second, 0 = none (m8g.24xlarge EBS: 3.75 GB/s; "
 	  "workload.md §4.1)" },
+	{ "write_cache", OPT_ENUM, D(write_cache), "write back", 0, 0, write_cache_names, 0,
+	  "as /sys/block/DEV/queue/write_cache: 'write back' = a volatile cache, a flush waits "
+	  "for each member's last write plus `flush`; 'write through' = none, a flush completes "
+	  "at submission (submit_bio_noacct strips REQ_PREFLUSH; EBS/Nitro NVMe volumes)" },
+	{ "completion", OPT_ENUM, D(completion), "kthread", 0, 0, completion_names, 0,
+	  "where writeback completions run: kthread = one completion thread per device (XFS "
+	  "sends appending and unwritten ioends to a workqueue), irq = hard-interrupt context on "
+	  "the submitting CPU (iomap_finish_ioends from bio_endio for overwrites, blk-mq)" },
 	OPT_END
 };
 

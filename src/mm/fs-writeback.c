@@ -4,10 +4,15 @@
  * and the block-I/O side of writeback.
  *
  * One flusher task "flush-DEV" per mounted device (the kernel's
- * wb_workfn on the bdi's writeback workqueue) and one completion task
- * "endio-DEV" (bio end_io -> iomap_finish_ioends; the model runs
- * completions in a task so they can take the LRU lock like any other
- * code).  The flusher loop, per wake-up:
+ * wb_workfn on the bdi's writeback workqueue).  Bio completions
+ * (bio end_io -> iomap_finish_ioends) run where the device's
+ * `completion` key says: in one completion task "endio-DEV" per device
+ * (kthread: XFS queues appending and unwritten ioends to a workqueue,
+ * xfs_end_bio), or in hard-interrupt context on the submitting CPU (irq:
+ * an overwrite's ioend completes from bio_endio, which blk-mq calls from
+ * the completion interrupt; the model takes the completion on the CPU
+ * that submitted, as per-CPU NVMe queues do).  The flusher loop, per
+ * wake-up:
  *
  *   1. explicit work (wakeup_flusher_threads, sync): write every dirty
  *      inode's pages, oldest inode first, WB_SYNC_NONE;
@@ -133,12 +138,79 @@ void wakeup_flusher_threads(struct machine *m, enum wb_reason reason)
 
 /* ---- bios ----------------------------------------------------------------------- */
 
+/* wb_update_write_bandwidth() simplified to an EWMA per interval. */
+static void wb_update_bandwidth(struct bdi_writeback *wb, sim_time_t now)
+{
+	sim_time_t elapsed = now - wb->bw_time_stamp;
+	uint64_t pages;
+	unsigned long bw;
+
+	if (elapsed < BANDWIDTH_INTERVAL_NS)
+		return;
+	pages = wb->written - wb->written_stamp;
+	bw = (unsigned long)((double)pages * 1e9 / (double)elapsed);
+	/* only intervals with I/O tell anything about the device */
+	if (pages)
+		wb->write_bandwidth = (wb->write_bandwidth * 3 + bw) / 4;
+	wb->written_stamp = wb->written;
+	wb->bw_time_stamp = now;
+}
+
+/*
+ * One bio's completion: iomap_finish_ioends -> folio_end_writeback for
+ * each folio, the request tag back (blk_mq_free_request), the flusher
+ * woken if it stalled on tags, the bandwidth estimate.
+ */
+static void wb_finish_bio(struct machine *m, struct bdi_writeback *wb, struct wb_bio *bio)
+{
+	for (unsigned int i = 0; i < bio->nr; i++) {
+		wb->written += folio_nr_pages(pfn_to_page(m, bio->folios[i]));
+		folio_end_writeback(m, bio->folios[i]);
+	}
+	wb->inflight--;
+	mm_charge(m, COST_blk_mq_complete_irq, 1);
+	if (bio->all_prev)
+		bio->all_prev->all_next = bio->all_next;
+	else
+		wb->all = bio->all_next;
+	if (bio->all_next)
+		bio->all_next->all_prev = bio->all_prev;
+	free(bio);
+	sim_wake_one(m->sim, &wb->request_wait);
+}
+
+static void wb_finish_batch(struct bdi_writeback *wb)
+{
+	if (wb->bg_stalled) {
+		wb->bg_stalled = false;
+		sim_wake_one(wb->m->sim, &wb->wakeup);
+	}
+	wb_update_bandwidth(wb, sim_now(wb->m->sim));
+}
+
+/* completion=irq: bio_endio in hard-interrupt context on the submitting
+ * CPU (blk_mq_complete_request -> iomap's end_io for an overwrite). */
+static void wb_bio_irq(struct sim *sim, void *arg)
+{
+	struct wb_bio *bio = arg;
+	struct bdi_writeback *wb = bio->wb;
+
+	sim_path_push(sim, "iomap_finish_ioends");
+	wb_finish_bio(wb->m, wb, bio);
+	wb_finish_batch(wb);
+	sim_path_pop(sim);
+}
+
 static void wb_end_bio(struct sim *sim, void *arg, int error)
 {
 	struct wb_bio *bio = arg;
 	struct bdi_writeback *wb = bio->wb;
 
 	(void)error;
+	if (bdev_completion(wb->bdev) == BDEV_COMPLETE_IRQ) {
+		sim_irq_raise(sim, bio->cpu, wb_bio_irq, bio);
+		return;
+	}
 	bio->next = NULL;
 	if (wb->done_tail)
 		wb->done_tail->next = bio;
@@ -161,6 +233,7 @@ void wb_submit_write(struct machine *m, struct bdi_writeback *wb, const pfn_t *f
 	bio->wb = wb;
 	bio->next = NULL;
 	bio->nr = nr_folios;
+	bio->cpu = sim_cpu(m->sim);
 	memcpy(bio->folios, folios, nr_folios * sizeof(pfn_t));
 	bio->all_prev = NULL;
 	bio->all_next = wb->all;
@@ -175,28 +248,10 @@ void wb_submit_write(struct machine *m, struct bdi_writeback *wb, const pfn_t *f
 	sim_path_pop(m->sim);
 }
 
-/* wb_update_write_bandwidth() simplified to an EWMA per interval. */
-static void wb_update_bandwidth(struct bdi_writeback *wb, sim_time_t now)
-{
-	sim_time_t elapsed = now - wb->bw_time_stamp;
-	uint64_t pages;
-	unsigned long bw;
-
-	if (elapsed < BANDWIDTH_INTERVAL_NS)
-		return;
-	pages = wb->written - wb->written_stamp;
-	bw = (unsigned long)((double)pages * 1e9 / (double)elapsed);
-	/* only intervals with I/O tell anything about the device */
-	if (pages)
-		wb->write_bandwidth = (wb->write_bandwidth * 3 + bw) / 4;
-	wb->written_stamp = wb->written;
-	wb->bw_time_stamp = now;
-}
-
+/* completion=kthread: the completion thread, woken per completed bio. */
 static void wb_endio_fn(struct sim *sim, void *arg)
 {
 	struct bdi_writeback *wb = arg;
-	struct machine *m = wb->m;
 
 	sim_path_push(sim, "iomap_finish_ioends");
 	for (;;) {
@@ -207,26 +262,9 @@ static void wb_endio_fn(struct sim *sim, void *arg)
 			wb->done = bio->next;
 			if (!wb->done)
 				wb->done_tail = NULL;
-			for (unsigned int i = 0; i < bio->nr; i++) {
-				wb->written += folio_nr_pages(pfn_to_page(m, bio->folios[i]));
-				folio_end_writeback(m, bio->folios[i]);
-			}
-			wb->inflight--;
-			mm_charge(m, COST_blk_mq_complete_irq, 1);
-			if (bio->all_prev)
-				bio->all_prev->all_next = bio->all_next;
-			else
-				wb->all = bio->all_next;
-			if (bio->all_next)
-				bio->all_next->all_prev = bio->all_prev;
-			free(bio);
-			sim_wake_one(sim, &wb->request_wait);
+			wb_finish_bio(wb->m, wb, bio);
 		}
-		if (wb->bg_stalled) {
-			wb->bg_stalled = false;
-			sim_wake_one(sim, &wb->wakeup);
-		}
-		wb_update_bandwidth(wb, sim_now(sim));
+		wb_finish_batch(wb);
 	}
 }
 
@@ -372,9 +410,11 @@ struct bdi_writeback *wb_create(struct machine *m, struct super_block *sb, struc
 	tc.name = wb->name;
 	tc.kind = sim_task_kind(m->sim, "flush");
 	wb->task = sim_task_create(m->sim, &tc, wb_workfn, wb, sim_now(m->sim));
-	tc.name = wb->endio_name;
-	tc.kind = sim_task_kind(m->sim, "endio");
-	wb->endio_task = sim_task_create(m->sim, &tc, wb_endio_fn, wb, sim_now(m->sim));
+	if (bdev_completion(bdev) == BDEV_COMPLETE_KTHREAD) {
+		tc.name = wb->endio_name;
+		tc.kind = sim_task_kind(m->sim, "endio");
+		wb->endio_task = sim_task_create(m->sim, &tc, wb_endio_fn, wb, sim_now(m->sim));
+	}
 	return wb;
 }
 

@@ -30,6 +30,7 @@ struct wb_bio {
 	struct wb_bio		*next;		/* completion list */
 	struct wb_bio		*all_prev, *all_next;	/* every bio not yet freed */
 	unsigned int		nr;
+	unsigned int		cpu;		/* submitting CPU: where an IRQ completion runs */
 	pfn_t			folios[];	/* heads, all PG_writeback */
 };
 

@@ -32,7 +32,13 @@ struct bdev_config {
 	uint64_t	total_iops;	/* whole-device cap in io units/s, before striping
 					 * (e.g. an instance's EBS IOPS cap); 0 = none */
 	uint64_t	total_bandwidth;	/* whole-device cap in bytes/s; 0 = none */
+	int		write_cache;	/* enum bdev_write_cache (queue/write_cache in sysfs) */
+	int		completion;	/* enum bdev_completion: where writeback completes */
 };
+
+/* "write back": a volatile write cache, flushes reach the members;
+ * "write through": none, a flush completes at submission. */
+enum bdev_write_cache { BDEV_WRITE_BACK, BDEV_WRITE_THROUGH };
 
 /* Validate a configuration: 0, or -1 with a message in err[errlen]
  * (lower case, no final period; the caller adds file:line). */
@@ -46,6 +52,13 @@ struct bdev *bdev_create(struct sim *sim, const struct bdev_config *cfg);
 const char *bdev_name(const struct bdev *b);
 /* Capacity in bytes (0: unchecked). */
 uint64_t bdev_size(const struct bdev *b);
+
+/* Where the submitter's writeback completions run (the filesystem decides
+ * in the kernel; the device section carries it so one scenario says it):
+ * in a completion kernel thread per device, or in hard-interrupt context
+ * on the CPU that submitted the bio (sim_irq_raise). */
+enum bdev_completion { BDEV_COMPLETE_KTHREAD, BDEV_COMPLETE_IRQ };
+int bdev_completion(const struct bdev *b);
 
 typedef void (*bio_end_fn)(struct sim *sim, void *arg, int error);
 

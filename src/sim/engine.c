@@ -90,6 +90,7 @@ void sim_destroy(struct sim *sim)
 	if (!sim)
 		return;
 	sim_bdevs_destroy(sim);
+	sim_irqs_destroy(sim);
 	sim_tasks_destroy(sim);
 	sim_path_release(sim);
 	for (int k = 0; k < sim->nr_kinds; k++)
@@ -206,6 +207,8 @@ void sim_cpu_stats(const struct sim *sim, unsigned int cpu, struct sim_cpu_stats
 	 * of the clock by the stretch a task is still completing. */
 	out->idle_ns = sim->now > c->busy_ns ? sim->now - c->busy_ns : 0;
 	out->switches = c->switches;
+	out->irq_ns = c->irq_ns;
+	out->irqs = c->irqs;
 }
 
 /* ---- lock registry ------------------------------------------------------ */

@@ -63,6 +63,8 @@ struct sim_task {
 	bool		spinning;	/* waiting on a spinlock, CPU held */
 	bool		woken;		/* sim_wait result: woken (true) or timed out */
 	uint16_t	preempt_count;	/* spinlocks held: no preemption, no blocking */
+	bool		is_irq;		/* a CPU's interrupt context (irq.c), never queued */
+	uint64_t	irq_debt;	/* interrupt time that delays its next resume */
 	sim_time_t	slice_used;	/* CPU time since it was last put on its CPU */
 	sim_time_t	mark;		/* blocked since / runnable since / spinning since */
 	uint64_t	timer_seq;	/* seq of the live timer event, 0 = none */
@@ -88,11 +90,24 @@ struct sim_task {
 	uint32_t	path_stack[SIM_PATH_DEPTH];	/* saved parents of the open nodes */
 };
 
+struct sim_irq_work;
+
 struct sim_cpu {
 	struct sim_task	*curr;		/* task owning the CPU, NULL = idle */
 	struct sim_task	*rq_head, *rq_tail;	/* FIFO of runnable tasks */
 	uint32_t	rq_len;
 	uint64_t	busy_ns, spin_ns, switches;
+	/* interrupts (task.c, "Interrupts") */
+	struct sim_task	*irq_task;	/* its interrupt context, created at the first raise */
+	struct sim_irq_work *irq_head, *irq_tail;	/* raised, not yet handled */
+	bool		irq_active;	/* the interrupt context is running */
+	bool		irq_held_off;	/* raised while the owner holds a spinlock */
+	bool		irq_owner_spun;	/* the owner was spinning when the interrupt came */
+	sim_time_t	irq_start;
+	struct sim_task	*irq_owner;	/* owner when the interrupt came */
+	struct sim_task	*irq_deferred;	/* its resume came while the interrupt ran */
+	sim_time_t	irq_deferred_at;
+	uint64_t	irq_ns, irqs;
 };
 
 struct sim_path_slot {			/* (parent, name pointer) -> node cache entry */
@@ -122,6 +137,9 @@ struct sim {
 	uint64_t	fast_syncs;	/* sim_sync calls that advanced the clock without an event */
 	uint64_t	resumes;	/* coroutine switches into tasks */
 	bool		fast_sync_off;	/* benchmarks only: measure the fast path's effect */
+	uint32_t	irqs_active;	/* CPUs whose interrupt context runs */
+	uint32_t	irqs_held_off;	/* CPUs with interrupts waiting for a spinlock release */
+	struct sim_irq_work *irq_free;
 	struct sim_path_node *nodes;
 	struct sim_cpu	*cpus;
 	sim_time_t	slice_ns;
@@ -172,6 +190,8 @@ void sim_tasks_destroy(struct sim *sim);
 void sim_check_sched(const struct sim *sim);	/* CPU / run-queue invariants */
 void sim_task_resume_event(struct sim *sim, void *arg);	/* event: run the task */
 void sim_task_timer_event(struct sim *sim, void *arg);	/* event: task's timer expired */
+void sim_irq_enable_point(struct sim *sim, struct sim_task *t);	/* last spinlock released */
+void sim_irqs_destroy(struct sim *sim);
 
 static inline struct sim_task *sim_task_by_ref(const struct sim *sim, uint32_t ref)
 {

@@ -78,8 +78,11 @@ static inline uint32_t owner_ref(const struct sim *sim)
 static void preempt_enable(struct sim *sim, struct sim_task *t)
 {
 	SIM_ASSERT(t->preempt_count > 0);
-	if (--t->preempt_count == 0)
+	if (--t->preempt_count == 0) {
+		if (unlikely(sim->irqs_held_off) && sim->cpus[t->cpu].irq_held_off)
+			sim_irq_enable_point(sim, t);
 		sim_sync(sim);
+	}
 }
 
 /* ---- spinlocks ----------------------------------------------------------------- */

@@ -140,6 +140,22 @@ struct sim_task_stats {
 };
 void sim_task_stats(const struct sim_task *t, struct sim_task_stats *out);
 
+/*
+ * Hard interrupts.  sim_irq_raise(), called in engine context (an event
+ * callback, e.g. a block-I/O completion), runs fn(sim, arg) in CPU `cpu`'s
+ * interrupt context at the current time, ahead of the task that owns the
+ * CPU: the owner is delayed by the handler's whole duration, charges and
+ * spinning included.  A handler may charge, spin on spinlocks and wake
+ * tasks; it must not block (SIM_BUG).  An interrupt raised while the owner
+ * holds a spinlock waits until it releases its last one (the kernel's
+ * spin_lock_irq sections).  Raises that arrive while the context runs are
+ * handled in the same entry, in order.  sim_in_irq(): the current context
+ * is an interrupt handler.
+ */
+typedef void (*sim_irq_fn)(struct sim *sim, void *arg);
+void sim_irq_raise(struct sim *sim, unsigned int cpu, sim_irq_fn fn, void *arg);
+bool sim_in_irq(const struct sim *sim);
+
 /* CPU the current task runs on; in engine context, sim->engine_cpu
  * (settable for unit tests with sim_set_engine_cpu). */
 unsigned int sim_cpu(const struct sim *sim);
@@ -307,10 +323,12 @@ uint32_t sim_path_nodes(const struct sim *sim, const struct sim_path_node **node
 /* ---- statistics ---------------------------------------------------------- */
 
 struct sim_cpu_stats {
-	uint64_t	busy_ns;	/* running or spinning */
+	uint64_t	busy_ns;	/* running or spinning (interrupts included) */
 	uint64_t	spin_ns;
 	uint64_t	idle_ns;
 	uint64_t	switches;
+	uint64_t	irq_ns;		/* in interrupt context */
+	uint64_t	irqs;		/* interrupts taken (raises handled in one entry count once) */
 };
 void sim_cpu_stats(const struct sim *sim, unsigned int cpu, struct sim_cpu_stats *out);
 

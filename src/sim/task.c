@@ -56,6 +56,7 @@
  * - busy.  Per task and per path node: cpu (at charge time), spin (at
  * hand-off), sleep / io (at wake-up), runq (when put on a CPU).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -320,6 +321,8 @@ void sim_task_block(struct sim *sim, enum sim_block_kind kind)
 	struct sim_task *t = sim->current;
 
 	SIM_ASSERT(t && t->pending == 0);
+	if (t->is_irq)
+		SIM_BUG("%s sleeps in interrupt context", t->name);
 	if (t->preempt_count)
 		SIM_BUG("task %s sleeps holding %u spinlock(s)", t->name, t->preempt_count);
 	t->state = TASK_BLOCKED;
@@ -354,6 +357,209 @@ void sim_task_spin_granted(struct sim *sim, struct sim_task *t, sim_time_t when)
 	sim_evq_push(&sim->evq, when, sim_task_resume_event, t);
 }
 
+/* ---- interrupts ------------------------------------------------------------------------ */
+
+/*
+ * Interrupts: each CPU has an interrupt context, a task marked is_irq that
+ * never sits in a run queue and never owns the CPU.  sim_irq_raise queues
+ * the handler and, unless the context already runs, starts it at once:
+ * the context runs "on top of" the owner, whose resume is held back.
+ *   - The owner's resume event falls inside the interrupt: it is deferred
+ *     and requeued when the interrupt ends, at end + (resume - start) for
+ *     an owner that was executing (its remaining work starts after the
+ *     interrupt), at the end for one that was spinning or was dispatched
+ *     onto the CPU meanwhile.
+ *   - It falls after the interrupt: the interrupt's duration becomes the
+ *     owner's irq_debt, paid by pushing that resume back once.
+ * An owner holding a spinlock holds the interrupt off until it releases
+ * its last one (sim_irq_enable_point, from lock.c): every spinlock is
+ * treated as taken with interrupts disabled, which also keeps a handler
+ * from spinning on a lock its own CPU's owner holds.
+ * The context's charges are synced into the CPU's busy time as a task's
+ * are; irq_ns is the wall duration of the entries.
+ */
+static inline void sync_time(struct sim *sim, struct sim_task *t);
+
+struct sim_irq_work {
+	struct sim_irq_work *next;
+	sim_irq_fn	fn;
+	void		*arg;
+};
+
+static bool irq_delays_resume(struct sim *sim, struct sim_task *t)
+{
+	struct sim_cpu *cpu = &sim->cpus[t->cpu];
+
+	if (t->is_irq)
+		return false;
+	if (cpu->irq_active) {
+		SIM_ASSERT_INTERNAL(cpu->irq_deferred == NULL);
+		cpu->irq_deferred = t;
+		cpu->irq_deferred_at = sim->now;
+		return true;
+	}
+	if (t->irq_debt) {
+		sim_evq_push(&sim->evq, sim->now + t->irq_debt, sim_task_resume_event, t);
+		t->irq_debt = 0;
+		return true;
+	}
+	return false;
+}
+
+static void irq_exit(struct sim *sim, struct sim_cpu *cpu, struct sim_task *t)
+{
+	struct sim_task *o = cpu->irq_owner, *d = cpu->irq_deferred;
+	uint64_t dur = sim->now - cpu->irq_start;
+
+	SIM_ASSERT_INTERNAL(t->pending == 0 && cpu->irq_active);
+	cpu->irq_active = false;
+	sim->irqs_active--;
+	cpu->irq_ns += dur;
+	if (d) {
+		sim_time_t when = sim->now;
+
+		if (d == o && !cpu->irq_owner_spun)
+			when += cpu->irq_deferred_at - cpu->irq_start;
+		cpu->irq_deferred = NULL;
+		sim_evq_push(&sim->evq, when, sim_task_resume_event, d);
+	} else if (o && cpu->curr == o && !cpu->irq_owner_spun) {
+		o->irq_debt += dur;
+	}
+	cpu->irq_owner = NULL;
+	t->state = TASK_BLOCKED;
+	t->block_kind = BLOCK_SLEEP;
+	t->mark = sim->now;
+	switch_to_engine(sim, t);
+}
+
+static void irq_context_fn(struct sim *sim, void *arg)
+{
+	struct sim_cpu *cpu = arg;
+	struct sim_task *t = sim->current;
+
+	for (;;) {
+		struct sim_irq_work *w;
+
+		while ((w = cpu->irq_head)) {
+			sim_irq_fn fn = w->fn;
+			void *a = w->arg;
+
+			cpu->irq_head = w->next;
+			if (!cpu->irq_head)
+				cpu->irq_tail = NULL;
+			w->next = sim->irq_free;
+			sim->irq_free = w;
+			fn(sim, a);
+			sim_sync(sim);
+		}
+		irq_exit(sim, cpu, t);
+	}
+}
+
+/* Start the interrupt context of `cpu` now, on top of its owner. */
+static void irq_enter(struct sim *sim, struct sim_cpu *cpu)
+{
+	struct sim_task *t = cpu->irq_task;
+
+	cpu->irq_active = true;
+	sim->irqs_active++;
+	cpu->irqs++;
+	cpu->irq_start = sim->now;
+	cpu->irq_owner = cpu->curr;
+	cpu->irq_owner_spun = cpu->curr && cpu->curr->spinning;
+	if (t->state == TASK_BLOCKED)
+		t->stats.sleep_ns += sim->now - t->mark;
+	t->state = TASK_RUNNING;
+	sim_evq_push(&sim->evq, sim->now, sim_task_resume_event, t);
+}
+
+void sim_irq_raise(struct sim *sim, unsigned int cpu_nr, sim_irq_fn fn, void *arg)
+{
+	struct sim_cpu *cpu;
+	struct sim_irq_work *w;
+
+	if (sim->current)
+		SIM_BUG("sim_irq_raise from task %s: interrupts come from engine context",
+			sim->current->name);
+	SIM_ASSERT(cpu_nr < sim->ncpus);
+	cpu = &sim->cpus[cpu_nr];
+	if (!cpu->irq_task) {
+		struct sim_task_config tc = {
+			.kind = sim_task_kind(sim, "irq"), .cpu = (int)cpu_nr, .pinned = true,
+		};
+		char name[32];
+
+		snprintf(name, sizeof(name), "irq/%u", cpu_nr);
+		tc.name = name;
+		cpu->irq_task = sim_task_create(sim, &tc, irq_context_fn, cpu, sim->now);
+		cpu->irq_task->timer_seq = 0;	/* started by irq_enter, not by its start event */
+		cpu->irq_task->is_irq = true;
+		cpu->irq_task->preempt_count = 1;	/* never preempted, never sleeps */
+		cpu->irq_task->state = TASK_BLOCKED;
+		cpu->irq_task->mark = sim->now;
+	}
+	if ((w = sim->irq_free))
+		sim->irq_free = w->next;
+	else if (!(w = malloc(sizeof(*w))))
+		SIM_BUG("out of memory");
+	w->fn = fn;
+	w->arg = arg;
+	w->next = NULL;
+	if (cpu->irq_tail)
+		cpu->irq_tail->next = w;
+	else
+		cpu->irq_head = w;
+	cpu->irq_tail = w;
+	if (cpu->irq_active || cpu->irq_held_off)
+		return;
+	if (cpu->curr && cpu->curr->preempt_count) {
+		cpu->irq_held_off = true;
+		sim->irqs_held_off++;
+		return;
+	}
+	irq_enter(sim, cpu);
+}
+
+/* The current task `t` released its last spinlock with an interrupt held
+ * off on its CPU: the interrupt runs now and `t` continues after it. */
+void sim_irq_enable_point(struct sim *sim, struct sim_task *t)
+{
+	struct sim_cpu *cpu = &sim->cpus[t->cpu];
+
+	SIM_ASSERT_INTERNAL(t == sim->current && cpu->curr == t);
+	sync_time(sim, t);	/* raises meanwhile only queue: still held off */
+	cpu->irq_held_off = false;
+	sim->irqs_held_off--;
+	irq_enter(sim, cpu);
+	sim_evq_push(&sim->evq, sim->now, sim_task_resume_event, t);	/* deferred behind it */
+	switch_to_engine(sim, t);
+}
+
+bool sim_in_irq(const struct sim *sim)
+{
+	return sim->current && sim->current->is_irq;
+}
+
+void sim_irqs_destroy(struct sim *sim)
+{
+	for (unsigned int c = 0; c < sim->ncpus; c++) {
+		struct sim_cpu *cpu = &sim->cpus[c];
+
+		while (cpu->irq_head) {
+			struct sim_irq_work *w = cpu->irq_head;
+
+			cpu->irq_head = w->next;
+			free(w);
+		}
+	}
+	while (sim->irq_free) {
+		struct sim_irq_work *w = sim->irq_free;
+
+		sim->irq_free = w->next;
+		free(w);
+	}
+}
+
 /* ---- events -------------------------------------------------------------------------- */
 
 void sim_task_resume_event(struct sim *sim, void *arg)
@@ -361,6 +567,8 @@ void sim_task_resume_event(struct sim *sim, void *arg)
 	struct sim_task *t = arg;
 
 	SIM_ASSERT_INTERNAL(t->state == TASK_RUNNING);
+	if (unlikely(sim->irqs_active | t->irq_debt) && irq_delays_resume(sim, t))
+		return;
 	sim->resumes++;
 	switch_to_task(sim, t);
 	if (t->state == TASK_EXITED) {

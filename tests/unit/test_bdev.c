@@ -260,6 +260,37 @@ TEST(bdev_flush_after_earlier_writes)
 	sim_destroy(sim);
 }
 
+/* A test of a device without a volatile write cache ("write through"):
+ * submit_bio_noacct ends an empty flush at once.  A 1 ms write then a
+ * flush on such a device.  Expect the flush to complete at submission
+ * (0), before the write (1 ms), with no flush and no member I/O counted
+ * for it. */
+TEST(bdev_flush_write_through_completes_at_once)
+{
+	struct sim *sim = st_sim_exact(1);
+	struct bdev_config c = {
+		.name = "wt", .lat_mean_ns = MS, .flush_ns = 200 * US, .members = 2,
+		.chunk_bytes = 64 * KiB, .write_cache = BDEV_WRITE_THROUGH,
+	};
+	struct bdev *d = bdev_create(sim, &c);
+	struct done_log log = { 0 };
+	struct io_tag t[2] = { { &log, 'w' }, { &log, 'f' } };
+	struct bdev_stats st;
+
+	bdev_submit(sim, d, BIO_WRITE, 0, 4 * KiB, io_end, &t[0]);
+	bdev_submit(sim, d, BIO_FLUSH, 0, 0, io_end, &t[1]);
+	sim_run(sim, SIM_TIME_NEVER);
+	ASSERT_EQ(log.n, 2);
+	ASSERT_EQ(log.tag[0], 'f');
+	ASSERT_U64_EQ(log.t[0], 0);
+	ASSERT_EQ(log.tag[1], 'w');
+	ASSERT_U64_EQ(log.t[1], MS);
+	bdev_get_stats(d, &st);
+	ASSERT_U64_EQ(st.flushes, 0);
+	ASSERT_U64_EQ(st.member_ios, 1);
+	sim_destroy(sim);
+}
+
 #define NLAT 50000
 
 struct lat_log {

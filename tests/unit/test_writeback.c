@@ -34,11 +34,12 @@ struct wb_env {
 	long		v[8];
 };
 
-static struct machine *wb_env_create(struct wb_env *w, const char *const *kv, uint64_t bw)
+static struct machine *wb_env_create_dev(struct wb_env *w, const char *const *kv, uint64_t bw,
+					 int completion)
 {
 	struct bdev_config bc = {
 		.name = "vol", .lat_mean_ns = 500 * US, .flush_ns = 300 * US, .members = 1,
-		.bandwidth = bw,
+		.bandwidth = bw, .completion = completion,
 	};
 
 	memset(w, 0, sizeof(*w));
@@ -50,6 +51,11 @@ static struct machine *wb_env_create(struct wb_env *w, const char *const *kv, ui
 	w->sb = fs_mount(w->m, w->dev, "vol", 0);
 	w->inode = fs_create(w->sb, "f");
 	return w->m;
+}
+
+static struct machine *wb_env_create(struct wb_env *w, const char *const *kv, uint64_t bw)
+{
+	return wb_env_create_dev(w, kv, bw, BDEV_COMPLETE_KTHREAD);
 }
 
 static long node_stat(struct machine *m, enum node_stat_item i)
@@ -184,6 +190,69 @@ TEST(sync_file_range_and_rotate_reclaimable)
 	ASSERT_EQ(sum_vm_event(m, PGROTATED), folio_nr_pages(page));
 	ASSERT_MM_OK(m);
 	mm_env_destroy(&w.e);
+}
+
+/* ---- where completions run ----------------------------------------------------------- */
+
+static void irq_fsync_task(struct sim *sim, void *p)
+{
+	struct wb_env *w = p;
+
+	w->r[0] = ksys_pwrite64(w->m, w->inode, 0, 1 << 20);
+	w->v[0] = (long)sim_cpu(sim);
+	w->t0 = sim_now(sim);
+	w->r[1] = vfs_fsync(w->m, w->inode, true);
+	w->t1 = sim_now(sim);
+	w->v[1] = node_stat(w->m, NR_FILE_DIRTY) + node_stat(w->m, NR_WRITEBACK);
+}
+
+static bool has_task_kind(struct sim *sim, const char *kind)
+{
+	for (uint32_t i = 0; i < sim_nr_tasks(sim); i++)
+		if (!strcmp(sim_task_kind_name(sim, sim_task_kind_of(sim_task_get(sim, i))), kind))
+			return true;
+	return false;
+}
+
+/* A test of completion=irq: a 1 MiB write and fdatasync on a device whose
+ * completions run in interrupt context.  Expect the same fsync result as
+ * with the completion thread (nothing dirty or under writeback after it,
+ * at least one device latency), no "endio" task, and the completion
+ * interrupts taken on the CPU the writer submitted from.  With
+ * completion=kthread: an "endio" task and no interrupt anywhere. */
+TEST(writeback_completion_in_irq_context)
+{
+	for (int mode = BDEV_COMPLETE_KTHREAD; mode <= BDEV_COMPLETE_IRQ; mode++) {
+		struct wb_env w;
+		struct machine *m = wb_env_create_dev(&w, NULL, 0, mode);
+		uint64_t irqs = 0, irqs_cpu = 0;
+
+		ASSERT_TRUE(m);
+		st_task(w.e.sim, "writer", SIM_CPU_ANY, false, irq_fsync_task, &w, 0);
+		sim_run(w.e.sim, 1 * SEC);
+		ASSERT_EQ(w.r[0], 1 << 20);
+		ASSERT_EQ(w.r[1], 0);
+		ASSERT_EQ(w.v[1], 0);
+		ASSERT_TRUE(w.t1 - w.t0 >= 500 * US);
+		for (unsigned int c = 0; c < sim_ncpus(w.e.sim); c++) {
+			struct sim_cpu_stats cs;
+
+			sim_cpu_stats(w.e.sim, c, &cs);
+			irqs += cs.irqs;
+			if (c == (unsigned int)w.v[0])
+				irqs_cpu = cs.irqs;
+		}
+		if (mode == BDEV_COMPLETE_IRQ) {
+			ASSERT_FALSE(has_task_kind(w.e.sim, "endio"));
+			ASSERT_TRUE(irqs > 0);
+			ASSERT_U64_EQ(irqs_cpu, irqs);
+		} else {
+			ASSERT_TRUE(has_task_kind(w.e.sim, "endio"));
+			ASSERT_U64_EQ(irqs, 0);
+		}
+		ASSERT_MM_OK(m);
+		mm_env_destroy(&w.e);
+	}
 }
 
 /* ---- periodic writeback --------------------------------------------------------------- */

@@ -418,7 +418,9 @@ static int run_once(const struct scenario *s, const char *dir, const char *shown
 	const struct vm_sysctl *sysctl = scn_config(s, "sysctl", NULL);
 	const struct scn_policy *pol = scn_config(s, "policy", NULL);
 	const struct cost_table *costs = scn_config(s, "costs", NULL);
-	struct sim_config sc = { .ncpus = (unsigned int)mc->cpus, .seed = seed, .costs = costs };
+	const struct scn_kernel *kern = scn_config(s, "kernel", NULL);
+	struct sim_config sc = { .ncpus = (unsigned int)mc->cpus, .seed = seed, .costs = costs,
+				 .preempt = kern->preempt, .tick_ns = cost_ns(costs, COST_jiffy, 1) };
 	struct sampler smp = { 0 };
 	struct workload_run *wl = NULL;
 	struct bdev **bdevs = NULL;

@@ -120,6 +120,20 @@ static int policy_validate(const struct scn_section_type *t, const char *name, c
 	return 0;
 }
 
+/* ---- [kernel] ------------------------------------------------------------------ */
+
+/* order of enum sim_preempt */
+static const char *const preempt_names[] = { "slice", "none", "voluntary", "full", "lazy", NULL };
+
+#define K(f) offsetof(struct scn_kernel, f)
+static const struct opt_def scn_kernel_options[] = {
+	{ "preempt", OPT_ENUM, K(preempt), "slice", 0, 0, preempt_names, 0,
+	  "preemption model: none, voluntary, full or lazy (CONFIG_PREEMPT_*, preempt= with "
+	  "PREEMPT_DYNAMIC) on an EEVDF run queue with ticks every `jiffy`; slice = the model's "
+	  "original FIFO queues, preempting at the first sync point after a 3 ms slice" },
+	OPT_END
+};
+
 /* ---- [costs] ------------------------------------------------------------------- */
 
 const struct opt_def scn_cost_options[] = {
@@ -450,6 +464,8 @@ static const struct scn_section_type builtin_sections[] = {
 	  sizeof(struct vm_sysctl), SCN_ALWAYS, NULL, sysctl_scale, NULL, NULL },
 	{ "policy", "the allocator policy variant and slow-path flow", scn_policy_options,
 	  sizeof(struct scn_policy), SCN_ALWAYS, policy_validate, NULL, NULL, NULL },
+	{ "kernel", "the simulated kernel's scheduler: preemption model", scn_kernel_options,
+	  sizeof(struct scn_kernel), SCN_ALWAYS, NULL, NULL, NULL, NULL },
 	{ "costs", "cost-table overrides, ns per unit (slowpath costs)", scn_cost_options,
 	  sizeof(struct cost_table), SCN_ALWAYS, costs_validate, NULL, NULL, NULL },
 	{ "device", "a block device or RAID0 set: [device NAME]", scn_device_options,

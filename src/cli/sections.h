@@ -35,6 +35,11 @@ struct scn_policy {
 	bool		noretry_bail_2026;	/* mm_policy.k2026_noretry_bail */
 };
 
+/* [kernel]: the simulated kernel's scheduler. */
+struct scn_kernel {
+	int		preempt;		/* enum sim_preempt, in preempt_names[] order */
+};
+
 extern const struct opt_def scn_global_options[];
 extern const struct opt_def scn_policy_options[];
 extern const struct opt_def scn_device_options[];

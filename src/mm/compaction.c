@@ -1910,6 +1910,7 @@ static void kcompactd(struct sim *sim, void *arg)
 void kcompactd_run(struct machine *m)
 {
 	struct sim_task_config cfg = {
+		.kthread = true,
 		.name = "kcompactd0",
 		.kind = sim_task_kind(m->sim, "kcompactd"),
 		.cpu = SIM_CPU_ANY,

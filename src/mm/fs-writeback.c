@@ -387,7 +387,7 @@ struct bdi_writeback *wb_create(struct machine *m, struct super_block *sb, struc
 {
 	struct wb_domain *dom = wb_domain_get(m);
 	struct bdi_writeback *wb = calloc(1, sizeof(*wb));
-	struct sim_task_config tc = { .cpu = SIM_CPU_ANY };
+	struct sim_task_config tc = { .cpu = SIM_CPU_ANY, .kthread = true };
 
 	if (!wb)
 		SIM_BUG("out of memory for a flusher");

@@ -249,6 +249,7 @@ long ksys_pwrite64(struct machine *m, struct inode *inode, uint64_t pos, uint64_
 	long ret;
 
 	sim_path_push(m->sim, "ksys_pwrite64");
+	sim_kernel_enter(m->sim);
 	mm_charge(m, COST_syscall, 1);
 	sim_path_push(m->sim, "xfs_file_buffered_write");
 	sim_down_write(m->sim, &inode->i_rwsem);
@@ -256,6 +257,7 @@ long ksys_pwrite64(struct machine *m, struct inode *inode, uint64_t pos, uint64_
 	ret = len ? iomap_file_buffered_write(m, inode, pos, len) : 0;
 	sim_up_write(m->sim, &inode->i_rwsem);
 	sim_path_pop(m->sim);
+	sim_kernel_exit(m->sim);
 	sim_path_pop(m->sim);
 	return ret;
 }
@@ -265,12 +267,14 @@ long ksys_pread64(struct machine *m, struct inode *inode, uint64_t pos, uint64_t
 	long ret;
 
 	sim_path_push(m->sim, "ksys_pread64");
+	sim_kernel_enter(m->sim);
 	mm_charge(m, COST_syscall, 1);
 	sim_path_push(m->sim, "xfs_file_buffered_read");
 	sim_down_read(m->sim, &inode->i_rwsem);
 	ret = filemap_read(m, inode, pos, len);
 	sim_up_read(m->sim, &inode->i_rwsem);
 	sim_path_pop(m->sim);
+	sim_kernel_exit(m->sim);
 	sim_path_pop(m->sim);
 	return ret;
 }
@@ -297,6 +301,7 @@ int vfs_fsync_range(struct machine *m, struct inode *inode, uint64_t start, uint
 	unsigned int need = datasync ? I_DIRTY_DATASYNC : (I_DIRTY_SYNC | I_DIRTY_DATASYNC);
 
 	sim_path_push(m->sim, datasync ? "do_fdatasync" : "do_fsync");
+	sim_kernel_enter(m->sim);
 	mm_charge(m, COST_syscall, 1);
 	sim_path_push(m->sim, "xfs_file_fsync");
 	file_write_and_wait_range(m, inode, start, end);
@@ -309,6 +314,7 @@ int vfs_fsync_range(struct machine *m, struct inode *inode, uint64_t start, uint
 	bdev_io_wait(m->sim, inode->i_sb->bdev, BIO_FLUSH, 0, 0);
 	sim_path_pop(m->sim);
 	sim_path_pop(m->sim);
+	sim_kernel_exit(m->sim);
 	sim_path_pop(m->sim);
 	return 0;
 }
@@ -331,6 +337,7 @@ int ksys_sync_file_range(struct machine *m, struct inode *inode, uint64_t offset
 	if (flags & ~(SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER))
 		return -EINVAL;
 	sim_path_push(m->sim, "ksys_sync_file_range");
+	sim_kernel_enter(m->sim);
 	mm_charge(m, COST_syscall, 1);
 	if (flags & SYNC_FILE_RANGE_WAIT_BEFORE)
 		filemap_fdatawait_range(m, inode->i_mapping, first, last);
@@ -346,6 +353,7 @@ int ksys_sync_file_range(struct machine *m, struct inode *inode, uint64_t offset
 	}
 	if (flags & SYNC_FILE_RANGE_WAIT_AFTER)
 		filemap_fdatawait_range(m, inode->i_mapping, first, last);
+	sim_kernel_exit(m->sim);
 	sim_path_pop(m->sim);
 	return 0;
 }
@@ -355,6 +363,7 @@ int vfs_fallocate(struct machine *m, struct inode *inode, uint64_t offset, uint6
 	int err;
 
 	sim_path_push(m->sim, "vfs_fallocate");
+	sim_kernel_enter(m->sim);
 	mm_charge(m, COST_syscall, 1);
 	sim_down_write(m->sim, &inode->i_rwsem);
 	err = fs_alloc_range(inode, offset, len);
@@ -363,6 +372,7 @@ int vfs_fallocate(struct machine *m, struct inode *inode, uint64_t offset, uint6
 		inode->i_state |= I_DIRTY_DATASYNC;
 	}
 	sim_up_write(m->sim, &inode->i_rwsem);
+	sim_kernel_exit(m->sim);
 	sim_path_pop(m->sim);
 	return err;
 }
@@ -370,6 +380,7 @@ int vfs_fallocate(struct machine *m, struct inode *inode, uint64_t offset, uint6
 int do_truncate(struct machine *m, struct inode *inode, uint64_t size)
 {
 	sim_path_push(m->sim, "do_truncate");
+	sim_kernel_enter(m->sim);
 	mm_charge(m, COST_syscall, 1);
 	sim_down_write(m->sim, &inode->i_rwsem);
 	if (size < inode->i_size) {
@@ -395,6 +406,7 @@ int do_truncate(struct machine *m, struct inode *inode, uint64_t size)
 	inode->i_size = size;
 	inode->i_state |= I_DIRTY_DATASYNC | I_DIRTY_SYNC;
 	sim_up_write(m->sim, &inode->i_rwsem);
+	sim_kernel_exit(m->sim);
 	sim_path_pop(m->sim);
 	return 0;
 }

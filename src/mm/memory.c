@@ -668,6 +668,7 @@ out:
 int mm_touch(struct mm_struct *mm, unsigned long addr, bool write)
 {
 	struct vm_area_struct *vma;
+	int ret;
 
 	if (mm->flat && flat_covers(mm, addr) &&
 	    bit_test(mm->flat[(addr - mm->flat_start) >> PMD_SHIFT].present, pte_index(addr)))
@@ -676,7 +677,10 @@ int mm_touch(struct mm_struct *mm, unsigned long addr, bool write)
 
 	if (vma && pte_mapped(mm, vma, addr, write))
 		return 0;
-	return handle_mm_fault(mm, addr, write);
+	sim_kernel_enter(mm->m->sim);	/* the fault's exception entry */
+	ret = handle_mm_fault(mm, addr, write);
+	sim_kernel_exit(mm->m->sim);
+	return ret;
 }
 
 /* ---- process lifecycle ------------------------------------------------------------------ */

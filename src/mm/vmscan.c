@@ -1211,6 +1211,7 @@ kswapd_try_sleep:
 void kswapd_run(struct machine *m)
 {
 	struct sim_task_config cfg = {
+		.kthread = true,
 		.name = "kswapd0",
 		.kind = mm_kthread_kind(m, "kswapd"),
 		.cpu = SIM_CPU_ANY,

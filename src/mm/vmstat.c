@@ -596,7 +596,8 @@ void vmstat_start_workers(struct machine *m)
 	kind = sim_task_kind(m->sim, "vmstat");
 	for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++) {
 		char name[32];
-		struct sim_task_config tc = { .name = name, .kind = kind, .cpu = (int)cpu, .pinned = true };
+		struct sim_task_config tc = { .name = name, .kind = kind, .cpu = (int)cpu, .pinned = true,
+					      .kthread = true };
 
 		snprintf(name, sizeof(name), "vmstat/%u", cpu);
 		m->vmstat_workers[cpu].m = m;

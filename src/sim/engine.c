@@ -68,6 +68,17 @@ struct sim *sim_create(const struct sim_config *cfg)
 	sim->ncpus = cfg->ncpus ? cfg->ncpus : 1;
 	sim->seed = cfg->seed;
 	sim->slice_ns = cfg->slice_ns ? cfg->slice_ns : 3 * SIM_NSEC_PER_MSEC;
+	sim->preempt = cfg->preempt;
+	sim->tick_ns = cfg->tick_ns ? cfg->tick_ns : 4 * SIM_NSEC_PER_MSEC;
+	/* sysctl_sched_base_slice: 0.75 ms x (1 + ilog2(min(ncpus, 8)))
+	 * (SCHED_TUNABLESCALING_LOG, kernel/sched/fair.c) */
+	{
+		unsigned int n = sim->ncpus < 8 ? sim->ncpus : 8, log = 0;
+
+		while (n >>= 1)
+			log++;
+		sim->base_slice = 750 * SIM_NSEC_PER_USEC * (1 + log);
+	}
 	if (cfg->costs)
 		sim->costs = *cfg->costs;
 	else

@@ -64,7 +64,14 @@ struct sim_task {
 	bool		woken;		/* sim_wait result: woken (true) or timed out */
 	uint16_t	preempt_count;	/* spinlocks held: no preemption, no blocking */
 	bool		is_irq;		/* a CPU's interrupt context (irq.c), never queued */
+	bool		kthread;	/* kernel thread: always in kernel mode */
+	uint8_t		need_resched;	/* SIM_NEED_RESCHED | SIM_NEED_RESCHED_LAZY */
+	uint16_t	kernel_depth;	/* >0: in a syscall or fault (kernel mode) */
 	uint64_t	irq_debt;	/* interrupt time that delays its next resume */
+	/* EEVDF (preempt != slice): virtual runtime, deadline, lag, all in ns
+	 * (every task has nice 0, so virtual time runs at real speed) */
+	int64_t		vruntime, deadline, vlag;
+	int64_t		protect_deadline;	/* == deadline: slice still protected */
 	sim_time_t	slice_used;	/* CPU time since it was last put on its CPU */
 	sim_time_t	mark;		/* blocked since / runnable since / spinning since */
 	uint64_t	timer_seq;	/* seq of the live timer event, 0 = none */
@@ -108,7 +115,15 @@ struct sim_cpu {
 	struct sim_task	*irq_deferred;	/* its resume came while the interrupt ran */
 	sim_time_t	irq_deferred_at;
 	uint64_t	irq_ns, irqs;
+	/* EEVDF: the tasks queued here plus the owner ("on the run queue") */
+	int64_t		sum_v;		/* sum of their vruntimes */
+	uint32_t	nr_fair;	/* their number */
+	int64_t		vmin;		/* V when the queue last emptied */
+	sim_time_t	tick_seen;	/* last time the owner's ticks were looked at */
 };
+
+#define SIM_NEED_RESCHED	1
+#define SIM_NEED_RESCHED_LAZY	2
 
 struct sim_path_slot {			/* (parent, name pointer) -> node cache entry */
 	const char	*name;
@@ -143,6 +158,9 @@ struct sim {
 	struct sim_path_node *nodes;
 	struct sim_cpu	*cpus;
 	sim_time_t	slice_ns;
+	int		preempt;	/* enum sim_preempt */
+	sim_time_t	base_slice;	/* EEVDF request size (sysctl_sched_base_slice) */
+	sim_time_t	tick_ns;	/* scheduler tick (TICK_NSEC) */
 	uint64_t	*idle_map;	/* bit per CPU: 1 = idle */
 	unsigned int	ncpus;
 	unsigned int	idle_words;
@@ -191,6 +209,7 @@ void sim_check_sched(const struct sim *sim);	/* CPU / run-queue invariants */
 void sim_task_resume_event(struct sim *sim, void *arg);	/* event: run the task */
 void sim_task_timer_event(struct sim *sim, void *arg);	/* event: task's timer expired */
 void sim_irq_enable_point(struct sim *sim, struct sim_task *t);	/* last spinlock released */
+void sim_sync_nopreempt(struct sim *sim);	/* make the charge real, no preemption */
 void sim_irqs_destroy(struct sim *sim);
 
 static inline struct sim_task *sim_task_by_ref(const struct sim *sim, uint32_t ref)

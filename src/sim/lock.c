@@ -213,6 +213,8 @@ void sim_mutex_lock(struct sim *sim, struct sim_mutex *m)
 	struct sim_task *t = sim->current;
 
 	sim_sync(sim);
+	if (unlikely(sim->preempt == SIM_PREEMPT_VOLUNTARY))
+		sim_might_resched(sim);	/* might_sleep() */
 	if (!m->owner) {
 		m->owner = owner_ref(sim);
 		m->acquired_at = sim->now;
@@ -341,6 +343,8 @@ static void rwsem_wait(struct sim *sim, struct sim_rwsem *s, enum sim_wait_mode 
 void sim_down_read(struct sim *sim, struct sim_rwsem *s)
 {
 	sim_sync(sim);
+	if (unlikely(sim->preempt == SIM_PREEMPT_VOLUNTARY))
+		sim_might_resched(sim);	/* might_sleep() */
 	if (!s->writer && !s->waiters.head) {
 		if (!s->readers)
 			s->held_since = sim->now;
@@ -365,6 +369,8 @@ void sim_up_read(struct sim *sim, struct sim_rwsem *s)
 void sim_down_write(struct sim *sim, struct sim_rwsem *s)
 {
 	sim_sync(sim);
+	if (unlikely(sim->preempt == SIM_PREEMPT_VOLUNTARY))
+		sim_might_resched(sim);	/* might_sleep() */
 	if (!s->writer && !s->readers && !s->waiters.head) {
 		s->writer = owner_ref(sim);
 		s->held_since = sim->now;

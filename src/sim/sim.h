@@ -60,10 +60,27 @@ struct sim_task;
 
 /* ---- engine lifecycle ------------------------------------------------ */
 
+/*
+ * The scheduler (task.c).  SIM_PREEMPT_SLICE is the model's original one:
+ * FIFO run queues, no wake-up preemption, a task preempted at the first
+ * sync point after its slice when another waits.  The others are the
+ * kernel's preemption models on an EEVDF run queue with ticks and
+ * need-resched bits (docs/engine.md "Scheduler").
+ */
+enum sim_preempt {
+	SIM_PREEMPT_SLICE,
+	SIM_PREEMPT_NONE,
+	SIM_PREEMPT_VOLUNTARY,
+	SIM_PREEMPT_FULL,
+	SIM_PREEMPT_LAZY,
+};
+
 struct sim_config {
 	unsigned int	ncpus;		/* virtual CPUs, >= 1 */
 	uint64_t	seed;		/* scenario seed; RNG streams derive from it */
-	sim_time_t	slice_ns;	/* scheduler time slice (0: default 3 ms) */
+	sim_time_t	slice_ns;	/* SIM_PREEMPT_SLICE's time slice (0: default 3 ms) */
+	int		preempt;	/* enum sim_preempt */
+	sim_time_t	tick_ns;	/* scheduler tick, 1/HZ (0: 4 ms, HZ=250) */
 	const struct cost_table *costs;	/* NULL: defaults */
 };
 
@@ -107,6 +124,7 @@ struct sim_task_config {
 	int		kind;		/* from sim_task_kind() */
 	int		cpu;		/* preferred CPU, or SIM_CPU_ANY */
 	bool		pinned;		/* never runs elsewhere than `cpu` */
+	bool		kthread;	/* a kernel thread: always in kernel mode */
 	size_t		stack_size;	/* 0: default (64 KiB, more under ASan) */
 };
 
@@ -152,6 +170,19 @@ void sim_task_stats(const struct sim_task *t, struct sim_task_stats *out);
  * handled in the same entry, in order.  sim_in_irq(): the current context
  * is an interrupt handler.
  */
+/*
+ * User and kernel mode.  A task that is not a kernel thread runs in user
+ * mode except between sim_kernel_enter() and sim_kernel_exit() (a system
+ * call or a page fault; they nest).  Under the kernel's preemption models
+ * a need-resched request preempts a user-mode task at its next sync point,
+ * a kernel-mode one only as its model allows; leaving the kernel is a
+ * preemption point (return to user).  sim_might_resched(): a might_sleep()
+ * point (voluntary preemption).  No-ops for engine context.
+ */
+void sim_kernel_enter(struct sim *sim);
+void sim_kernel_exit(struct sim *sim);
+void sim_might_resched(struct sim *sim);
+
 typedef void (*sim_irq_fn)(struct sim *sim, void *arg);
 void sim_irq_raise(struct sim *sim, unsigned int cpu, sim_irq_fn fn, void *arg);
 bool sim_in_irq(const struct sim *sim);

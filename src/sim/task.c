@@ -194,6 +194,178 @@ static inline struct sim_task *runq_pop(struct sim_cpu *cpu)
 	return t;
 }
 
+/* ---- EEVDF (kernel/sched/fair.c, 6.12) ---------------------------------------------- */
+
+/*
+ * The preemption models (preempt != slice) run an EEVDF queue per CPU,
+ * for nice-0 tasks only, so virtual time runs at real speed and every
+ * weight is 1:
+ *   - V, the CPU's average vruntime over its queued tasks and owner
+ *     (avg_vruntime); a task is eligible when its vruntime <= V
+ *     (vruntime_eligible, compared without division);
+ *   - the owner's vruntime grows by each synced charge (update_curr); its
+ *     deadline moves to vruntime + base_slice once vruntime reaches it
+ *     (update_deadline), which asks for a reschedule when others wait;
+ *   - a sleeping task keeps its lag V - vruntime, clamped to
+ *     max(2 slices, a tick) (update_entity_lag); at wake-up it is placed
+ *     at V - lag, the lag inflated by (n + 1) / n so it survives its own
+ *     arrival, deadline vruntime + slice (half a slice for a new task:
+ *     place_entity with PLACE_LAG, PLACE_DEADLINE_INITIAL);
+ *   - pick_eevdf: the eligible task with the earliest deadline; with
+ *     RUN_TO_PARITY the owner keeps the CPU while it is eligible and its
+ *     deadline is the one it was picked with (its slice is protected).
+ * Simplified: no DELAY_DEQUEUE (a sleeper with negative lag leaves the
+ * queue at once), no buddies, no PREEMPT_SHORT (all slices equal), a
+ * linear scan instead of the augmented tree, newidle pulls keep their lag.
+ */
+static inline bool fair_sched(const struct sim *sim)
+{
+	return sim->preempt != SIM_PREEMPT_SLICE;
+}
+
+static inline bool fair_eligible(const struct sim_cpu *cpu, int64_t v)
+{
+	return cpu->nr_fair == 0 || v * (int64_t)cpu->nr_fair <= cpu->sum_v;
+}
+
+static inline int64_t fair_avg(const struct sim_cpu *cpu)
+{
+	int64_t n = (int64_t)cpu->nr_fair, q, r;
+
+	if (!n)
+		return cpu->vmin;
+	q = cpu->sum_v / n;	/* floor, as the kernel's div_s64 of a shifted sum */
+	r = cpu->sum_v % n;
+	return r < 0 ? q - 1 : q;
+}
+
+static void fair_enqueue(struct sim *sim, struct sim_cpu *cpu, struct sim_task *t, bool initial)
+{
+	int64_t lag = 0, slice = (int64_t)sim->base_slice;
+	int64_t v = fair_avg(cpu);
+
+	if (cpu->nr_fair)
+		lag = t->vlag * (int64_t)(cpu->nr_fair + 1) / (int64_t)cpu->nr_fair;
+	t->vruntime = v - lag;
+	t->deadline = t->vruntime + (initial ? slice / 2 : slice);
+	t->protect_deadline = t->deadline + 1;
+	cpu->sum_v += t->vruntime;
+	cpu->nr_fair++;
+}
+
+/* Take `t` off the CPU's queue accounting, keeping its lag. */
+static void fair_dequeue(struct sim *sim, struct sim_cpu *cpu, struct sim_task *t)
+{
+	int64_t limit = 2 * (int64_t)sim->base_slice;
+	int64_t avg = fair_avg(cpu), lag = avg - t->vruntime;
+
+	if ((int64_t)sim->tick_ns > limit)
+		limit = (int64_t)sim->tick_ns;
+	t->vlag = lag > limit ? limit : lag < -limit ? -limit : lag;
+	SIM_ASSERT_INTERNAL(cpu->nr_fair > 0);
+	cpu->sum_v -= t->vruntime;
+	if (--cpu->nr_fair == 0) {
+		cpu->vmin = avg;
+		cpu->sum_v = 0;
+	}
+}
+
+static bool fair_update_deadline(struct sim *sim, struct sim_task *t)
+{
+	if (t->vruntime < t->deadline)
+		return false;
+	t->deadline = t->vruntime + (int64_t)sim->base_slice;
+	return true;
+}
+
+/* pick_eevdf over the queue plus `curr` (the owner still competing, or
+ * NULL): the eligible task with the earliest deadline; on a tie a queued
+ * task before the owner (entity_before is strict), queue order among the
+ * queued (equal keys go right in the tree). */
+static struct sim_task *fair_pick(const struct sim_cpu *cpu, struct sim_task *curr)
+{
+	struct sim_task *best = NULL, *any = NULL;
+
+	if (curr && !fair_eligible(cpu, curr->vruntime))
+		curr = NULL;
+	if (curr && curr->protect_deadline == curr->deadline)
+		return curr;	/* RUN_TO_PARITY */
+	for (struct sim_task *t = cpu->rq_head; t; t = t->rq_next) {
+		if (!any || t->deadline < any->deadline)
+			any = t;
+		if (fair_eligible(cpu, t->vruntime) && (!best || t->deadline < best->deadline))
+			best = t;
+	}
+	if (curr && (!best || curr->deadline < best->deadline))
+		best = curr;
+	return best ? best : any;
+}
+
+static void runq_unlink(struct sim_cpu *cpu, struct sim_task *t)
+{
+	struct sim_task **pp = &cpu->rq_head, *prev = NULL;
+
+	while (*pp != t) {
+		prev = *pp;
+		pp = &(*pp)->rq_next;
+	}
+	*pp = t->rq_next;
+	if (cpu->rq_tail == t)
+		cpu->rq_tail = prev;
+	cpu->rq_len--;
+	t->rq_next = NULL;
+}
+
+/* resched_curr: a reschedule request for CPU `c`'s owner.  Under lazy
+ * preemption the fair class sets only the lazy bit. */
+static void fair_resched(struct sim *sim, struct sim_task *t)
+{
+	t->need_resched |= sim->preempt == SIM_PREEMPT_LAZY ? SIM_NEED_RESCHED_LAZY
+							      : SIM_NEED_RESCHED;
+}
+
+/* check_preempt_wakeup_fair: `t` was just queued on `cpu`, whose owner is
+ * `curr`. */
+static void fair_wakeup_preempt(struct sim *sim, struct sim_cpu *cpu, struct sim_task *curr,
+				struct sim_task *t)
+{
+	if (curr->is_irq || (curr->need_resched & SIM_NEED_RESCHED))
+		return;
+	if (fair_update_deadline(sim, curr))
+		fair_resched(sim, curr);
+	else if (fair_pick(cpu, curr) == t)
+		fair_resched(sim, curr);
+}
+
+/* The owner's scheduler ticks since it was last looked at (sched_tick ->
+ * task_tick_fair -> update_curr; the lazy bit promoted to a full request,
+ * as the lazy model does on the tick). */
+static void fair_tick(struct sim *sim, struct sim_cpu *cpu, struct sim_task *t)
+{
+	if (sim->now / sim->tick_ns == cpu->tick_seen / sim->tick_ns)
+		return;
+	cpu->tick_seen = sim->now;
+	if (t->need_resched & SIM_NEED_RESCHED_LAZY)
+		t->need_resched |= SIM_NEED_RESCHED;
+	if (fair_update_deadline(sim, t) && cpu->nr_fair > 1)
+		fair_resched(sim, t);
+}
+
+/* Whether a need-resched request preempts `t` here: in user mode at any
+ * sync point (the interrupt's return to user) for either bit; in kernel
+ * mode by the model: full and lazy for the full bit outside spinlocks,
+ * none and voluntary only at their explicit points (`explicit`). */
+static bool fair_may_preempt(const struct sim *sim, const struct sim_task *t, bool explicit)
+{
+	if (!t->need_resched || t->preempt_count || t->is_irq)
+		return false;
+	if (!t->kthread && !t->kernel_depth)
+		return true;
+	if (!(t->need_resched & SIM_NEED_RESCHED))
+		return false;
+	return explicit || sim->preempt == SIM_PREEMPT_FULL || sim->preempt == SIM_PREEMPT_LAZY;
+}
+
 /* Put `t` on CPU `c` and queue its resume event at `when`. */
 static void dispatch(struct sim *sim, struct sim_task *t, unsigned int c, sim_time_t when)
 {
@@ -207,6 +379,8 @@ static void dispatch(struct sim *sim, struct sim_task *t, unsigned int c, sim_ti
 	t->cpu = c;
 	t->state = TASK_RUNNING;
 	t->slice_used = 0;
+	t->protect_deadline = t->deadline;	/* set_protect_slice */
+	cpu->tick_seen = when;
 	sim_account_cpu(sim, t, cost_ns(&sim->costs, COST_context_switch, 1));
 	sim_evq_push(&sim->evq, when, sim_task_resume_event, t);
 }
@@ -253,11 +427,21 @@ static struct sim_task *newidle_pull(struct sim *sim, unsigned int c)
 static void cpu_next(struct sim *sim, unsigned int c)
 {
 	struct sim_cpu *cpu = &sim->cpus[c];
-	struct sim_task *t = runq_pop(cpu);
+	struct sim_task *t;
 	sim_time_t when;
 
-	if (!t)
-		t = newidle_pull(sim, c);
+	if (fair_sched(sim)) {
+		t = fair_pick(cpu, NULL);
+		if (t)
+			runq_unlink(cpu, t);
+	} else {
+		t = runq_pop(cpu);
+	}
+	if (!t && (t = newidle_pull(sim, c)) && fair_sched(sim)) {
+		fair_dequeue(sim, &sim->cpus[t->cpu], t);
+		t->cpu = c;
+		fair_enqueue(sim, cpu, t, false);
+	}
 
 	cpu->curr = NULL;
 	if (!t) {
@@ -300,10 +484,14 @@ void sim_task_wake(struct sim *sim, struct sim_task *t, sim_time_t when)
 	} else if (t->state != TASK_NEW) {
 		SIM_BUG("waking task %s in state %d", t->name, t->state);
 	}
+	bool initial = t->state == TASK_NEW;
+
 	t->timer_seq = 0;
 	t->waitq = NULL;
 	sim_charge_cost(sim, COST_wakeup, 1);
 	c = select_cpu(sim, t);
+	if (fair_sched(sim))
+		fair_enqueue(sim, &sim->cpus[c], t, initial);
 	if (sim->cpus[c].curr == NULL) {
 		dispatch(sim, t, c, when);
 	} else {
@@ -311,6 +499,8 @@ void sim_task_wake(struct sim *sim, struct sim_task *t, sim_time_t when)
 		t->mark = when;
 		t->cpu = c;
 		runq_push(&sim->cpus[c], t);
+		if (fair_sched(sim))
+			fair_wakeup_preempt(sim, &sim->cpus[c], sim->cpus[c].curr, t);
 	}
 }
 
@@ -328,6 +518,8 @@ void sim_task_block(struct sim *sim, enum sim_block_kind kind)
 	t->state = TASK_BLOCKED;
 	t->block_kind = (uint8_t)kind;
 	t->mark = sim->now;
+	if (fair_sched(sim))
+		fair_dequeue(sim, &sim->cpus[t->cpu], t);
 	cpu_next(sim, t->cpu);
 	switch_to_engine(sim, t);
 }
@@ -351,6 +543,10 @@ void sim_task_spin_granted(struct sim *sim, struct sim_task *t, sim_time_t when)
 	t->spinning = false;
 	cpu->busy_ns += d;
 	cpu->spin_ns += d;
+	if (fair_sched(sim) && !t->is_irq) {	/* spinning is CPU time to the scheduler */
+		t->vruntime += (int64_t)d;
+		cpu->sum_v += (int64_t)d;
+	}
 	t->stats.spin_ns += d;
 	sim->nodes[t->top].spin_ns += d;
 	sim_account_cpu(sim, t, cost_ns(&sim->costs, COST_spin_handoff, 1));
@@ -379,6 +575,7 @@ void sim_task_spin_granted(struct sim *sim, struct sim_task *t, sim_time_t when)
  * are; irq_ns is the wall duration of the entries.
  */
 static inline void sync_time(struct sim *sim, struct sim_task *t);
+static void task_preempt(struct sim *sim, struct sim_task *t);
 
 struct sim_irq_work {
 	struct sim_irq_work *next;
@@ -486,6 +683,7 @@ void sim_irq_raise(struct sim *sim, unsigned int cpu_nr, sim_irq_fn fn, void *ar
 	if (!cpu->irq_task) {
 		struct sim_task_config tc = {
 			.kind = sim_task_kind(sim, "irq"), .cpu = (int)cpu_nr, .pinned = true,
+			.kthread = true,
 		};
 		char name[32];
 
@@ -619,6 +817,26 @@ static void task_preempt(struct sim *sim, struct sim_task *t)
 	switch_to_engine(sim, t);
 }
 
+/* A sync point under the preemption models: the owner's ticks, then a
+ * preemption if a request is pending and the model allows it here
+ * (`explicit`: cond_resched / might_resched under none and voluntary).
+ * A preempted task that EEVDF would pick again keeps its CPU. */
+static void fair_sync(struct sim *sim, struct sim_task *t, bool explicit)
+{
+	struct sim_cpu *cpu = &sim->cpus[t->cpu];
+
+	if (t->is_irq)
+		return;
+	fair_tick(sim, cpu, t);
+	if (!fair_may_preempt(sim, t, explicit))
+		return;
+	t->need_resched = 0;
+	if (fair_pick(cpu, t) == t)
+		return;
+	task_preempt(sim, t);
+	sync_time(sim, t);
+}
+
 /* Make the current task's pending charge real (no preemption check). */
 static inline void sync_time(struct sim *sim, struct sim_task *t)
 {
@@ -630,6 +848,10 @@ static inline void sync_time(struct sim *sim, struct sim_task *t)
 		t->pending = 0;
 		t->slice_used += p;
 		sim->cpus[t->cpu].busy_ns += p;
+		if (fair_sched(sim) && !t->is_irq) {
+			t->vruntime += (int64_t)p;
+			sim->cpus[t->cpu].sum_v += (int64_t)p;
+		}
 		if (likely(sim_evq_clear_until(&sim->evq, target) &&
 			   target <= sim->run_until && !sim->stop && !sim->fast_sync_off)) {
 			sim->now = target;
@@ -641,6 +863,12 @@ static inline void sync_time(struct sim *sim, struct sim_task *t)
 	}
 }
 
+void sim_sync_nopreempt(struct sim *sim)
+{
+	if (sim->current)
+		sync_time(sim, sim->current);
+}
+
 void sim_sync(struct sim *sim)
 {
 	struct sim_task *t = sim->current;
@@ -648,6 +876,10 @@ void sim_sync(struct sim *sim)
 	if (!t)
 		return;
 	sync_time(sim, t);
+	if (fair_sched(sim)) {
+		fair_sync(sim, t, false);
+		return;
+	}
 	if (unlikely(t->slice_used >= sim->slice_ns) && sim->cpus[t->cpu].rq_head &&
 	    !t->preempt_count) {
 		task_preempt(sim, t);
@@ -683,6 +915,9 @@ void sim_cond_resched(struct sim *sim)
 	sim_sync(sim);
 	if (!t)
 		return;
+	if (fair_sched(sim) && (sim->preempt == SIM_PREEMPT_NONE ||
+				sim->preempt == SIM_PREEMPT_VOLUNTARY))
+		fair_sync(sim, t, true);
 	if (t->resched_at != sim->now) {
 		t->resched_at = sim->now;
 		t->resched_same = 0;
@@ -721,6 +956,37 @@ void sim_sleep(struct sim *sim, sim_time_t ns)
 	sim_sleep_until(sim, sim_now(sim) + ns);
 }
 
+/* ---- user and kernel mode ------------------------------------------------------- */
+
+void sim_kernel_enter(struct sim *sim)
+{
+	struct sim_task *t = sim->current;
+
+	if (t)
+		t->kernel_depth++;
+}
+
+void sim_kernel_exit(struct sim *sim)
+{
+	struct sim_task *t = sim->current;
+
+	if (!t)
+		return;
+	SIM_ASSERT(t->kernel_depth > 0);
+	if (--t->kernel_depth == 0 && t->need_resched)
+		sim_sync(sim);	/* return to user: either bit reschedules */
+}
+
+void sim_might_resched(struct sim *sim)
+{
+	struct sim_task *t = sim->current;
+
+	if (t && sim->preempt == SIM_PREEMPT_VOLUNTARY) {
+		sync_time(sim, t);
+		fair_sync(sim, t, true);
+	}
+}
+
 /* ---- task lifecycle -------------------------------------------------------------- */
 
 static void task_entry(void *arg)
@@ -736,6 +1002,8 @@ static void task_entry(void *arg)
 	if (t->preempt_count)
 		SIM_BUG("task %s exits holding %u spinlock(s)", t->name, t->preempt_count);
 	t->state = TASK_EXITED;
+	if (fair_sched(sim))
+		fair_dequeue(sim, &sim->cpus[t->cpu], t);
 	cpu_next(sim, t->cpu);
 	switch_to_engine(sim, t);
 	SIM_BUG("exited task %s resumed", t->name);
@@ -779,6 +1047,7 @@ struct sim_task *sim_task_create(struct sim *sim, const struct sim_task_config *
 	if (!t->name)
 		SIM_BUG("out of memory");
 	t->pinned = cfg->pinned;
+	t->kthread = cfg->kthread;
 	t->cpu = cfg->cpu == SIM_CPU_ANY ? t->id % sim->ncpus : (unsigned int)cfg->cpu;
 	t->top = (uint32_t)cfg->kind;	/* the root node of kind k has index k */
 	t->state = TASK_NEW;
@@ -841,6 +1110,16 @@ void sim_check_sched(const struct sim *sim)
 		}
 		if (n != cpu->rq_len)
 			SIM_BUG("cpu %u: run queue length %u, counted %u", c, cpu->rq_len, n);
+		if (fair_sched(sim)) {
+			int64_t sum = cpu->curr ? cpu->curr->vruntime : 0;
+
+			for (const struct sim_task *t = cpu->rq_head; t; t = t->rq_next)
+				sum += t->vruntime;
+			if (n + (cpu->curr != NULL) != cpu->nr_fair || sum != cpu->sum_v)
+				SIM_BUG("cpu %u: EEVDF accounting %u tasks / %lld, counted %u / %lld",
+					c, cpu->nr_fair, (long long)cpu->sum_v,
+					n + (cpu->curr != NULL), (long long)sum);
+		}
 	}
 }
 

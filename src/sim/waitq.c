@@ -67,7 +67,15 @@ bool sim_wait(struct sim *sim, struct sim_waitq *q, sim_time_t timeout_ns)
 
 	if (!t)
 		SIM_BUG("sim_wait on %s in engine context", q->name ? q->name : "waitq");
-	sim_sync(sim);
+	/* Callers test their condition, then wait: under the preemption models
+	 * a preemption here would let the wake-up come before the task is on
+	 * the queue and be lost (the kernel queues first, prepare_to_wait, and
+	 * tests after).  The model's original scheduler never preempts here:
+	 * callers sync before testing, so the slice check already ran. */
+	if (sim->preempt != SIM_PREEMPT_SLICE)
+		sim_sync_nopreempt(sim);
+	else
+		sim_sync(sim);
 	t->woken = true;
 	t->wait_mode = WAIT_EXCL;
 	t->waitq = q;

@@ -79,6 +79,7 @@ struct sim_task {
 	uint32_t	wait_next, wait_prev;	/* waiter-list links: task id + 1, 0 = none */
 	int		io_error;
 	struct sim_waitq *waitq;	/* wait queue it sleeps on (for timeouts) */
+	struct sim_spinlock *uspin;	/* user spinlock it spins on (for its time limit) */
 
 	struct sim	*sim;
 	struct sim_ctx	ctx;

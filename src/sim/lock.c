@@ -177,6 +177,71 @@ void sim_spin_unlock(struct sim *sim, struct sim_spinlock *l)
 		preempt_enable(sim, t);
 }
 
+/* ---- user-space spinlocks ------------------------------------------------------- */
+
+static void uspin_timeout_event(struct sim *sim, void *arg)
+{
+	struct sim_task *t = arg;
+
+	if (t->timer_seq != sim->cur_seq)
+		return;		/* handed the lock before its time ran out */
+	t->timer_seq = 0;
+	sim_waiters_remove(sim, &t->uspin->waiters, t);
+	t->uspin = NULL;
+	t->woken = false;
+	sim_task_spin_granted(sim, t, sim->now);	/* stops spinning: CPU time booked */
+}
+
+bool sim_uspin_lock_for(struct sim *sim, struct sim_spinlock *l, sim_time_t spin_ns)
+{
+	struct sim_task *t = sim->current;
+
+	sim_sync(sim);
+	if (!l->owner) {
+		l->owner = owner_ref(sim);
+		l->acquired_at = sim->now;
+		l->stats.acquisitions++;
+		return true;
+	}
+	if (!t)
+		SIM_BUG("spinlock %s would spin in engine context", l->name);
+	if (l->owner == t->id + 1)
+		SIM_BUG("task %s takes spinlock %s recursively", t->name, l->name);
+	l->stats.contended++;
+	if (!spin_ns)
+		return false;
+	t->wait_mode = WAIT_EXCL;
+	t->uspin = l;
+	t->woken = false;
+	sim_waiters_append(sim, &l->waiters, t);
+	t->timer_seq = sim_evq_push(&sim->evq, sim->now + spin_ns, uspin_timeout_event, t);
+	sim_task_spin_wait(sim);
+	return t->woken;
+}
+
+void sim_uspin_unlock(struct sim *sim, struct sim_spinlock *l)
+{
+	struct sim_task *w;
+
+	sim_sync(sim);
+	if (l->owner != owner_ref(sim))
+		SIM_BUG("spinlock %s released by a non-owner", l->name);
+	l->stats.hold_ns += sim->now - l->acquired_at;
+	w = sim_waiters_pop(sim, &l->waiters);
+	if (w) {
+		w->timer_seq = 0;	/* its time limit no longer applies */
+		w->uspin = NULL;
+		w->woken = true;
+		l->owner = w->id + 1;
+		l->acquired_at = sim->now;
+		l->stats.acquisitions++;
+		l->stats.wait_ns += sim->now - w->mark;
+		sim_task_spin_granted(sim, w, sim->now);
+	} else {
+		l->owner = 0;
+	}
+}
+
 bool sim_spin_is_locked(const struct sim_spinlock *l)
 {
 	return l->owner != 0;

@@ -267,6 +267,16 @@ void sim_spin_lock(struct sim *sim, struct sim_spinlock *l);
 bool sim_spin_trylock(struct sim *sim, struct sim_spinlock *l);
 void sim_spin_unlock(struct sim *sim, struct sim_spinlock *l);
 bool sim_spin_is_locked(const struct sim_spinlock *l);
+/*
+ * A user-space spinlock (PostgreSQL's slock_t) on the same struct: its
+ * holder stays preemptible and may sleep (a page fault that stalls, a
+ * preemption while holding).  A waiter spins on its CPU for at most
+ * `spin_ns` and returns false if the lock was not handed to it by then
+ * (FIFO hand-off among the spinners at release); spin_ns 0 is a trylock.
+ * A task must not mix these calls with sim_spin_lock on one lock.
+ */
+bool sim_uspin_lock_for(struct sim *sim, struct sim_spinlock *l, sim_time_t spin_ns);
+void sim_uspin_unlock(struct sim *sim, struct sim_spinlock *l);
 
 /* ---- sleeping mutexes ------------------------------------------------- */
 /* A waiter sleeps (its CPU is released); FIFO hand-off. */

@@ -44,9 +44,9 @@
  *
  * Simplifications: content LWLocks are not modelled as locks (a writer
  * waits only for an in-progress write of the same buffer, as a flusher
- * holds the share lock); buffer-mapping partition locks and
- * buffer_strategy_lock are charged as CPU (pg_buffer_access,
- * pg_buffer_alloc), not contended; no buffer access strategies (rings) —
+ * holds the share lock); buffer-mapping partition locks are charged as
+ * CPU (pg_buffer_access, pg_buffer_alloc), not contended, and so is
+ * buffer_strategy_lock unless [pgbench] spinlocks makes it an s_lock; no buffer access strategies (rings) —
  * simple-update uses none; no local buffers; the hash's memory is touched
  * at one entry per lookup.
  */
@@ -183,9 +183,60 @@ void pg_mark_dirty(struct pg *pg, uint32_t buf, uint64_t lsn)
 }
 
 /*
+ * SpinLockAcquire -> s_lock() (src/backend/storage/lmgr/s_lock.c,
+ * PostgreSQL 15-17): after a failed test-and-set, spin spins_per_delay
+ * times (TAS_SPIN + SPIN_DELAY, an `isb` on arm64: cost pg_spin_delay
+ * each), then pg_usleep(cur_delay) — 1 ms at first, then grown by a
+ * random 0-100 % up to 1 s, wrapping back to 1 ms — and spin again.  On
+ * success finish_spin_delay adapts the process's spins_per_delay: +100 (at
+ * most 1000) if it never slept, else -1 (at least 10).  The lock is a
+ * user-space one: its holder can take a page fault, stall in the
+ * allocator or be preempted while holding it (sim_uspin_lock_for).
+ * Simplified: the spinners are handed the lock in arrival order (the
+ * hardware decides the real race); s_lock_stuck's PANIC after 1000 delays
+ * is not modelled.
+ */
+void pg_s_lock(struct pg_proc *p, struct sim_spinlock *l)
+{
+	struct sim *sim = p->pg->sim;
+	uint64_t cur_delay = 0;		/* us */
+	sim_time_t spin;
+
+	if (sim_uspin_lock_for(sim, l, 0))
+		return;			/* TAS succeeded: s_lock() is not entered */
+	for (;;) {
+		spin = cost_ns(sim_costs(sim), COST_pg_spin_delay, p->spins_per_delay);
+		if (sim_uspin_lock_for(sim, l, spin ? spin : 1))
+			break;
+		if (cur_delay == 0)
+			cur_delay = PG_MIN_DELAY_USEC;
+		p->st.s_lock_delays++;
+		sim_sleep(sim, cur_delay * SIM_NSEC_PER_USEC);
+		cur_delay += (uint64_t)((double)cur_delay * rng_double(&p->spin_rng) + 0.5);
+		if (cur_delay > PG_MAX_DELAY_USEC)
+			cur_delay = PG_MIN_DELAY_USEC;
+	}
+	if (cur_delay == 0)
+		p->spins_per_delay = p->spins_per_delay + 100 < PG_MAX_SPINS_PER_DELAY ?
+				     p->spins_per_delay + 100 : PG_MAX_SPINS_PER_DELAY;
+	else if (p->spins_per_delay > PG_MIN_SPINS_PER_DELAY)
+		p->spins_per_delay--;
+}
+
+void pg_s_unlock(struct pg_proc *p, struct sim_spinlock *l)
+{
+	sim_uspin_unlock(p->pg->sim, l);
+}
+
+/*
  * StrategyGetBuffer() (freelist.c): the freelist first, then the clock
  * sweep.  Returns a buffer with refcount 0 and usage count 0, not yet
- * pinned (the caller pins it before anything can block).
+ * pinned (the caller pins it before anything can block).  With
+ * [pgbench] spinlocks, buffer_strategy_lock is held over the freelist pop,
+ * whose read of the descriptor's freeNext is this process's first touch of
+ * that BufferDesc page more often than not (a minor fault, with a PTE page
+ * to allocate at the first touch of each 2 MiB), and over the clock hand's
+ * wrap-around (completePasses).
  */
 uint32_t pg_strategy_get_buffer(struct pg_proc *p)
 {
@@ -200,10 +251,20 @@ uint32_t pg_strategy_get_buffer(struct pg_proc *p)
 		sim_wake_one(pg->sim, &pg->bgw.latch);
 	}
 	while (bp->nr_free_stack || bp->free_next < bp->nbuffers) {
-		uint32_t buf = bp->nr_free_stack ? bp->free_stack[--bp->nr_free_stack] : bp->free_next++;
+		uint32_t buf;
 
+		if (pg->cfg.spinlocks) {
+			pg_s_lock(p, &pg->strategy_lock);
+			if (!bp->nr_free_stack && bp->free_next >= bp->nbuffers) {
+				pg_s_unlock(p, &pg->strategy_lock);	/* emptied meanwhile */
+				break;
+			}
+		}
+		buf = bp->nr_free_stack ? bp->free_stack[--bp->nr_free_stack] : bp->free_next++;
 		sim_charge_cost(pg->sim, COST_pg_clock_sweep, 1);
 		pg_touch(p, pg_buf_desc_addr(pg, buf), true);
+		if (pg->cfg.spinlocks)
+			pg_s_unlock(p, &pg->strategy_lock);
 		if (bp->desc[buf].refcount == 0 && (bp->desc[buf].state & PG_BUF_USAGE_MASK) == 0)
 			return buf;
 	}
@@ -211,6 +272,10 @@ uint32_t pg_strategy_get_buffer(struct pg_proc *p)
 		uint32_t buf = (uint32_t)(bp->next_victim++ % bp->nbuffers);	/* ClockSweepTick */
 		unsigned long page = pg_buf_desc_addr(pg, buf) >> PAGE_SHIFT;
 
+		if (pg->cfg.spinlocks && buf == 0 && bp->next_victim > 1) {
+			pg_s_lock(p, &pg->strategy_lock);	/* completePasses++ */
+			pg_s_unlock(p, &pg->strategy_lock);
+		}
 		sim_charge_cost(pg->sim, COST_pg_clock_sweep, 1);
 		if (page != last_page) {
 			pg_touch(p, page << PAGE_SHIFT, true);
@@ -228,9 +293,15 @@ uint32_t pg_strategy_get_buffer(struct pg_proc *p)
 }
 
 /* StrategyFreeBuffer(): back on the freelist. */
-static void strategy_free_buffer(struct pg_bufpool *bp, uint32_t buf)
+static void strategy_free_buffer(struct pg_proc *p, uint32_t buf)
 {
-	bp->free_stack[bp->nr_free_stack++] = buf;
+	struct pg *pg = p->pg;
+
+	if (pg->cfg.spinlocks)
+		pg_s_lock(p, &pg->strategy_lock);
+	pg->bp.free_stack[pg->bp.nr_free_stack++] = buf;
+	if (pg->cfg.spinlocks)
+		pg_s_unlock(p, &pg->strategy_lock);
 }
 
 /*
@@ -333,7 +404,7 @@ uint32_t pg_read_buffer(struct pg_proc *p, uint32_t blk, bool write)
 		buf = pg_get_victim_buffer(p);
 		if (bp->blk_buf[blk] != PG_NONE) {	/* loaded by someone meanwhile */
 			bp->desc[buf].refcount--;
-			strategy_free_buffer(bp, buf);
+			strategy_free_buffer(p, buf);
 			continue;
 		}
 		sim_charge_cost(pg->sim, COST_pg_buffer_alloc, 1);

@@ -84,6 +84,7 @@ struct pg_config {
 	uint64_t	checkpoint_flush_after;	/* bytes */
 	uint64_t	max_wal_size, min_wal_size;	/* bytes */
 	bool		wal_recycle, wal_init_zero, full_page_writes, synchronous_commit;
+	bool		spinlocks;		/* buffer_strategy_lock as an s_lock, not a cost */
 	uint64_t	wal_writer_delay;	/* ns */
 	uint64_t	wal_writer_flush_after;	/* bytes */
 	uint64_t	bgwriter_delay;		/* ns */
@@ -120,6 +121,7 @@ struct pg_wb_context {
 struct pg_proc_stats {
 	uint64_t	buffer_hits, buffer_misses, buffers_written, writeback_calls;
 	uint64_t	fault_errors, read_errors, write_errors;
+	uint64_t	s_lock_delays;		/* perform_spin_delay sleeps */
 };
 
 /*
@@ -132,6 +134,13 @@ struct pg_proc_stats {
  */
 #define PG_TLB_ENTRIES		512
 
+/* s_lock.c (PostgreSQL 15-17) */
+#define PG_DEFAULT_SPINS_PER_DELAY	100
+#define PG_MIN_SPINS_PER_DELAY		10
+#define PG_MAX_SPINS_PER_DELAY		1000
+#define PG_MIN_DELAY_USEC		1000
+#define PG_MAX_DELAY_USEC		1000000
+
 /* One PostgreSQL process: a backend (one per pgbench client) or an
  * auxiliary process (checkpointer, bgwriter, walwriter). */
 struct pg_proc {
@@ -139,6 +148,8 @@ struct pg_proc {
 	struct mm_struct	*mm;
 	uint64_t		tlb[PG_TLB_ENTRIES];	/* virtual page number + 1, 0 = empty */
 	struct sim_rng		rng;
+	struct sim_rng		spin_rng;	/* s_lock's random backoff */
+	uint32_t		spins_per_delay;	/* s_lock.c's adaptive spin budget */
 	uint32_t		id;
 	struct pg_wb_context	wb;
 	struct pg_proc_stats	st;
@@ -279,6 +290,7 @@ struct pg {
 	unsigned long		off_xlog, off_desc, off_blocks, off_ckpt, off_hash, off_misc;
 
 	struct pg_bufpool	bp;
+	struct sim_spinlock	strategy_lock;	/* StrategyControl->buffer_strategy_lock */
 	struct pg_xlog		xlog;
 	struct pg_ckpt		ckpt;
 	struct pg_bgw		bgw;
@@ -373,6 +385,8 @@ void pg_assign_new_buffer(struct pg_proc *p, uint32_t buf, uint32_t blk);
 void pg_mark_dirty(struct pg *pg, uint32_t buf, uint64_t lsn);
 /* StrategyGetBuffer: a victim with refcount 0 and usage 0 (not pinned yet). */
 uint32_t pg_strategy_get_buffer(struct pg_proc *p);
+void pg_s_lock(struct pg_proc *p, struct sim_spinlock *l);
+void pg_s_unlock(struct pg_proc *p, struct sim_spinlock *l);
 /* SyncOneBuffer: BUF_WRITTEN | BUF_REUSABLE */
 int pg_sync_one_buffer(struct pg_proc *p, uint32_t buf, bool skip_recently_used);
 /* ScheduleBufferTagForWriteback / IssuePendingWritebacks */

@@ -127,6 +127,10 @@ static const struct opt_def pg_options[] = {
 	  "log a full-page image at a page's first change after each checkpoint" },
 	{ "synchronous_commit", OPT_BOOL, C(synchronous_commit), "on", 0, 0, NULL, 0,
 	  "commits wait for their WAL flush (off: they do not)" },
+	{ "spinlocks", OPT_BOOL, C(spinlocks), "off", 0, 0, NULL, 0,
+	  "model buffer_strategy_lock as PostgreSQL's spinlock (s_lock: spin spins_per_delay "
+	  "times, then sleep 1 ms growing to 1 s; the holder can fault or be preempted); off: "
+	  "its work is a CPU cost" },
 	{ "wal_writer_delay", OPT_TIME, C(wal_writer_delay), "200ms", SIM_NSEC_PER_MSEC,
 	  10 * SIM_NSEC_PER_SEC, NULL, SIM_NSEC_PER_MSEC, "walwriter round interval; bare numbers are ms" },
 	{ "wal_writer_flush_after", OPT_SIZE, C(wal_writer_flush_after), "1m", 0, 0, NULL, 0,
@@ -538,6 +542,8 @@ static struct pg_proc *proc_init(struct pg *pg, struct pg_proc *p, uint32_t id, 
 	p->id = id;
 	p->hist_blk = PG_NONE;
 	rng_init(&p->rng, sim_seed(pg->sim), rng_stream_id(kind, id));
+	rng_init(&p->spin_rng, sim_seed(pg->sim), rng_stream_id(kind, id) ^ rng_stream_id("s_lock", 0));
+	p->spins_per_delay = PG_DEFAULT_SPINS_PER_DELAY;
 	p->mm = mm_fork(pg->postmaster);
 	return p->mm ? p : NULL;	/* NULL: memory cannot hold its page tables */
 }
@@ -682,6 +688,8 @@ struct pg *pg_setup(const struct wl_env *env, const struct pg_config *c, struct 
 		return NULL;
 	}
 	sim_mutex_init(pg->sim, &pg->hist_ext_lock, "pgbench_history extension");
+	if (c->spinlocks)
+		sim_spin_init(pg->sim, &pg->strategy_lock, "buffer_strategy_lock");
 	sim_waitq_init(&pg->ckpt_latch, "checkpointer latch");
 	sim_waitq_init(&pg->bgw.latch, "bgwriter latch");
 
@@ -832,6 +840,7 @@ static void pg_report(void *state, struct wl_report *out)
 		sum.fault_errors += s->fault_errors;
 		sum.read_errors += s->read_errors;
 		sum.write_errors += s->write_errors;
+		sum.s_lock_delays += s->s_lock_delays;
 	}
 	for (const struct pg_proc *a = &pg->checkpointer; a; a = a == &pg->checkpointer ? &pg->bgwriter :
 							     a == &pg->bgwriter ? &pg->walwriter : NULL) {
@@ -884,6 +893,15 @@ static void pg_report(void *state, struct wl_report *out)
 	wl_report_figure(out, "fault_errors", (double)sum.fault_errors, "");
 	wl_report_figure(out, "read_errors", (double)sum.read_errors, "");
 	wl_report_figure(out, "write_errors", (double)sum.write_errors, "");
+	if (pg->cfg.spinlocks) {
+		const struct sim_lock_stats *ls = &pg->strategy_lock.stats;
+
+		wl_report_figure(out, "s_lock_delays", (double)sum.s_lock_delays, "");
+		wl_report_figure(out, "strategy_lock_wait_ms_per_tx",
+				 (double)ls->wait_ns / 1e6 / (double)tx, "ms");
+		wl_report_figure(out, "strategy_lock_hold_us_avg",
+				 ls->acquisitions ? (double)ls->hold_ns / 1e3 / (double)ls->acquisitions : 0, "us");
+	}
 	wl_report_figure(out, "wal_write_lock_busy",
 			 100.0 * (double)x->write_lock.hold_ns / (double)(sim_now(pg->sim) ? sim_now(pg->sim) : 1), "%");
 	for (unsigned int k = 0; k < 16; k++) {

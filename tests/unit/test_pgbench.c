@@ -769,3 +769,91 @@ TEST(wal_positions)
 	ASSERT_U64_EQ(pg_xlog_advance(x, s + 100, 0), s + 100);
 	pgt_destroy(&t);
 }
+
+/* ---- PostgreSQL's spinlocks -------------------------------------------------------------- */
+
+struct slock_case {
+	struct pgt	*t;
+	sim_time_t	hold;		/* the holder's time with the lock (asleep) */
+	sim_time_t	got_at;		/* when the waiter had it */
+};
+
+static void slock_holder(struct sim *sim, void *arg)
+{
+	struct slock_case *c = arg;
+	struct pg_proc *p = &c->t->pg->backends[0];
+
+	pg_s_lock(p, &c->t->pg->strategy_lock);
+	if (c->hold > SIM_NSEC_PER_USEC)
+		sim_sleep(sim, c->hold);	/* a stalled page fault while holding */
+	else
+		sim_charge(sim, c->hold);	/* the freelist pop itself */
+	pg_s_unlock(p, &c->t->pg->strategy_lock);
+}
+
+static void slock_waiter(struct sim *sim, void *arg)
+{
+	struct slock_case *c = arg;
+	struct pg_proc *p = &c->t->pg->backends[1];
+
+	pg_s_lock(p, &c->t->pg->strategy_lock);
+	c->got_at = sim_now(sim);
+	pg_s_unlock(p, &c->t->pg->strategy_lock);
+}
+
+/* A test of s_lock (spinlocks=on): two backends on two CPUs start
+ * together; the first takes buffer_strategy_lock, the second spins on it.
+ * With a 5 ms hold (asleep), expect the waiter to spin its 100 x
+ * pg_spin_delay, sleep 1 ms, and keep retrying with growing sleeps until
+ * after the release: it gets the lock after 5 ms, after at least 3 sleeps,
+ * and its spins_per_delay drops to 99.  With a 0.5 us hold of CPU work
+ * (shorter than its 2.5 us spin budget), expect the lock handed over
+ * within microseconds without a sleep and spins_per_delay up to 200; the
+ * holder's uncontended acquisition leaves its 100. */
+TEST(s_lock_spins_then_sleeps)
+{
+	static const char *const kv[] = { "clients", "2", "spinlocks", "on", NULL };
+	const sim_time_t holds[2] = { 5 * MS, 500 };
+
+	for (int i = 0; i < 2; i++) {
+		struct pgt t;
+		struct slock_case c = { .t = &t, .hold = holds[i] };
+		struct pg_proc *w;
+
+		ASSERT_EQ(pgt_create(&t, NULL, kv), 0);
+		w = &t.pg->backends[1];
+		pgt_task(&t, "holder", slock_holder, &c, 0);
+		pgt_task(&t, "waiter", slock_waiter, &c, 0);
+		sim_run(t.e.sim, 2 * SEC);
+		ASSERT_U64_EQ(t.pg->backends[0].spins_per_delay, 100);
+		if (i == 0) {
+			ASSERT_TRUE(c.got_at >= 5 * MS);
+			ASSERT_TRUE(w->st.s_lock_delays >= 3);
+			ASSERT_U64_EQ(w->spins_per_delay, 99);
+		} else {
+			ASSERT_TRUE(c.got_at > 0 && c.got_at < 10 * SIM_NSEC_PER_USEC);
+			ASSERT_U64_EQ(w->st.s_lock_delays, 0);
+			ASSERT_U64_EQ(w->spins_per_delay, 200);
+		}
+		pgt_destroy(&t);
+	}
+}
+
+/* A test that the freelist pop holds buffer_strategy_lock (spinlocks=on):
+ * three buffers from a fresh pool.  Expect three acquisitions of the
+ * lock, none contended, and the buffers 0, 1, 2 as without the lock. */
+TEST(s_lock_guards_the_freelist)
+{
+	static const char *const kv[] = { "shared_buffers", "128k", "spinlocks", "on", NULL };
+	struct pgt t;
+	struct pg_proc *p;
+
+	ASSERT_EQ(pgt_create(&t, NULL, kv), 0);
+	p = &t.pg->backends[0];
+	ASSERT_EQ(pg_strategy_get_buffer(p), 0);
+	ASSERT_EQ(pg_strategy_get_buffer(p), 1);
+	ASSERT_EQ(pg_strategy_get_buffer(p), 2);
+	ASSERT_U64_EQ(t.pg->strategy_lock.stats.acquisitions, 3);
+	ASSERT_U64_EQ(t.pg->strategy_lock.stats.contended, 0);
+	pgt_destroy(&t);
+}

@@ -484,3 +484,75 @@ TEST(lock_engine_context_blocking_is_a_bug)
 	ASSERT_TRUE(st_dies(engine_unlock_free, sim));
 	sim_destroy(sim);
 }
+
+struct uspin_case {
+	struct sim_spinlock lock;
+	struct st_log	log;
+	sim_time_t	spin_ns;	/* the waiter's spin budget */
+};
+
+/* Holds the user spinlock from 0 to 100 us, sleeping 60 us of it (a
+ * stalled page fault), which a kernel spinlock forbids. */
+static void uspin_holder(struct sim *sim, void *p)
+{
+	struct uspin_case *c = p;
+
+	ASSERT_TRUE(sim_uspin_lock_for(sim, &c->lock, 0));
+	sim_charge(sim, 40 * SIM_NSEC_PER_USEC);
+	sim_sleep(sim, 60 * SIM_NSEC_PER_USEC);
+	sim_uspin_unlock(sim, &c->lock);
+	st_log_add(&c->log, sim_now(sim), 'u');
+}
+
+static void uspin_waiter(struct sim *sim, void *p)
+{
+	struct uspin_case *c = p;
+	bool got;
+
+	sim_sleep(sim, 10 * SIM_NSEC_PER_USEC);
+	got = sim_uspin_lock_for(sim, &c->lock, c->spin_ns);
+	st_log_add(&c->log, sim_now(sim), got ? 'g' : 'f');
+	if (got)
+		sim_uspin_unlock(sim, &c->lock);
+}
+
+static struct sim_task_stats uspin_run(struct uspin_case *c)
+{
+	struct sim *sim = st_sim_exact(2);
+	struct sim_task *w;
+	struct sim_task_stats st;
+
+	sim_spin_init(sim, &c->lock, "test_uspin");
+	st_task(sim, "holder", 0, true, uspin_holder, c, 0);
+	w = st_task(sim, "waiter", 1, true, uspin_waiter, c, 0);
+	sim_run(sim, SIM_TIME_NEVER);
+	sim_task_stats(w, &st);
+	sim_destroy(sim);
+	return st;
+}
+
+/* A test of user-space spinlocks (PostgreSQL's slock_t): the holder keeps
+ * the lock 0..100 us and sleeps 60 us of it; a waiter on another CPU
+ * tries at 10 us.  With a 200-us spin budget expect it to be handed the
+ * lock at the release (100 us) after spinning 90 us on its CPU; with a
+ * 50-us budget expect it to give up at 60 us after spinning 50 us, and
+ * the holder to release at 100 us either way. */
+TEST(lock_user_spinlock_spins_then_gives_up)
+{
+	struct uspin_case a = { .spin_ns = 200 * SIM_NSEC_PER_USEC };
+	struct uspin_case b = { .spin_ns = 50 * SIM_NSEC_PER_USEC };
+	struct sim_task_stats st;
+
+	st = uspin_run(&a);
+	ASSERT_U64_EQ(a.log.n, 2);
+	ASSERT_TRUE(a.log.tag[0] == 'u' && a.log.tag[1] == 'g');
+	ASSERT_U64_EQ(a.log.t[0], 100 * SIM_NSEC_PER_USEC);
+	ASSERT_U64_EQ(a.log.t[1], 100 * SIM_NSEC_PER_USEC);
+	ASSERT_U64_EQ(st.spin_ns, 90 * SIM_NSEC_PER_USEC);
+	st = uspin_run(&b);
+	ASSERT_U64_EQ(b.log.n, 2);
+	ASSERT_TRUE(b.log.tag[0] == 'f' && b.log.tag[1] == 'u');
+	ASSERT_U64_EQ(b.log.t[0], 60 * SIM_NSEC_PER_USEC);
+	ASSERT_U64_EQ(b.log.t[1], 100 * SIM_NSEC_PER_USEC);
+	ASSERT_U64_EQ(st.spin_ns, 50 * SIM_NSEC_PER_USEC);
+}

@@ -206,6 +206,9 @@ const struct opt_def scn_device_options[] = {
 	  "as /sys/block/DEV/queue/write_cache: 'write back' = a volatile cache, a flush waits "
 	  "for each member's last write plus `flush`; 'write through' = none, a flush completes "
 	  "at submission (submit_bio_noacct strips REQ_PREFLUSH; EBS/Nitro NVMe volumes)" },
+	{ "nr_requests", OPT_U32, D(nr_requests), "0", 0, 1u << 16, NULL, 0,
+	  "requests in flight per member, as each member's blk-mq tags (queue/nr_requests; "
+	  "md raid0 itself has none); 0 = one pool of 128 for the whole device (BLKDEV_DEFAULT_RQ)" },
 	{ "completion", OPT_ENUM, D(completion), "kthread", 0, 0, completion_names, 0,
 	  "where writeback completions run: kthread = one completion thread per device (XFS "
 	  "sends appending and unwritten ioends to a workqueue), irq = hard-interrupt context on "

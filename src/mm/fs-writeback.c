@@ -27,7 +27,10 @@
  *
  * Requests in flight per device are capped at nr_requests (128, the
  * block layer's BLKDEV_DEFAULT_RQ); a submitter waits for a free request
- * as blk_mq_get_tag would.  The write-bandwidth estimate is an EWMA of
+ * as blk_mq_get_tag would.  With the device's nr_requests key the cap is
+ * per member instead, as each member's tags (md raid0 is bio-based and
+ * allocates no request itself): a bio waits until every member it spans
+ * has a tag free.  The write-bandwidth estimate is an EWMA of
  * completed pages per 200 ms interval (BANDWIDTH_INTERVAL), starting at
  * INIT_BW (100 MiB/s), as wb_update_write_bandwidth's.
  *
@@ -138,6 +141,42 @@ void wakeup_flusher_threads(struct machine *m, enum wb_reason reason)
 
 /* ---- bios ----------------------------------------------------------------------- */
 
+/* Per-member tags (member_depth): whether every member a request spans has
+ * a tag free, and taking / giving back one on each. */
+struct member_tags {
+	struct bdi_writeback	*wb;
+	int			delta;		/* 0: test only */
+	bool			free;
+};
+
+static void member_tag_fn(void *ctx, uint32_t member)
+{
+	struct member_tags *mt = ctx;
+
+	if (mt->delta)
+		mt->wb->member_inflight[member] += (uint32_t)mt->delta;
+	else if (mt->wb->member_inflight[member] >= mt->wb->member_depth)
+		mt->free = false;
+}
+
+static bool wb_tags_free(struct bdi_writeback *wb, uint64_t off, uint64_t len)
+{
+	struct member_tags mt = { wb, 0, true };
+
+	if (!wb->member_depth)
+		return wb->inflight < wb->nr_requests;
+	bdev_for_each_member(wb->bdev, off, len, member_tag_fn, &mt);
+	return mt.free;
+}
+
+static void wb_tags_take(struct bdi_writeback *wb, uint64_t off, uint64_t len, int delta)
+{
+	struct member_tags mt = { wb, delta, true };
+
+	if (wb->member_depth)
+		bdev_for_each_member(wb->bdev, off, len, member_tag_fn, &mt);
+}
+
 /* wb_update_write_bandwidth() simplified to an EWMA per interval. */
 static void wb_update_bandwidth(struct bdi_writeback *wb, sim_time_t now)
 {
@@ -168,6 +207,7 @@ static void wb_finish_bio(struct machine *m, struct bdi_writeback *wb, struct wb
 		folio_end_writeback(m, bio->folios[i]);
 	}
 	wb->inflight--;
+	wb_tags_take(wb, bio->dev_offset, bio->bytes, -1);
 	mm_charge(m, COST_blk_mq_complete_irq, 1);
 	if (bio->all_prev)
 		bio->all_prev->all_next = bio->all_next;
@@ -176,7 +216,10 @@ static void wb_finish_bio(struct machine *m, struct bdi_writeback *wb, struct wb
 	if (bio->all_next)
 		bio->all_next->all_prev = bio->all_prev;
 	free(bio);
-	sim_wake_one(m->sim, &wb->request_wait);
+	if (wb->member_depth)
+		sim_wake_all(m->sim, &wb->request_wait);	/* it may wait for another member */
+	else
+		sim_wake_one(m->sim, &wb->request_wait);
 }
 
 static void wb_finish_batch(struct bdi_writeback *wb)
@@ -226,7 +269,7 @@ void wb_submit_write(struct machine *m, struct bdi_writeback *wb, const pfn_t *f
 	struct wb_bio *bio;
 
 	sim_path_push(m->sim, "submit_bio");
-	WB_WAIT_EVENT(m->sim, &wb->request_wait, wb->inflight < wb->nr_requests);
+	WB_WAIT_EVENT(m->sim, &wb->request_wait, wb_tags_free(wb, dev_offset, bytes));
 	bio = malloc(sizeof(*bio) + nr_folios * sizeof(pfn_t));
 	if (!bio)
 		SIM_BUG("out of memory for a bio");
@@ -234,6 +277,9 @@ void wb_submit_write(struct machine *m, struct bdi_writeback *wb, const pfn_t *f
 	bio->next = NULL;
 	bio->nr = nr_folios;
 	bio->cpu = sim_cpu(m->sim);
+	bio->dev_offset = dev_offset;
+	bio->bytes = bytes;
+	wb_tags_take(wb, dev_offset, bytes, 1);
 	memcpy(bio->folios, folios, nr_folios * sizeof(pfn_t));
 	bio->all_prev = NULL;
 	bio->all_next = wb->all;
@@ -400,6 +446,12 @@ struct bdi_writeback *wb_create(struct machine *m, struct super_block *sb, struc
 	sim_waitq_init(&wb->request_wait, "blk_mq_get_tag");
 	sim_waitq_init(&wb->endio_wait, "bio_endio");
 	wb->nr_requests = NR_REQUESTS;
+	wb->member_depth = bdev_nr_requests(bdev);
+	if (wb->member_depth) {
+		wb->member_inflight = calloc(bdev_members(bdev), sizeof(*wb->member_inflight));
+		if (!wb->member_inflight)
+			SIM_BUG("out of memory for a flusher");
+	}
 	wb->write_bandwidth = INIT_BW_PAGES;
 	wb->bw_time_stamp = sim_now(m->sim);
 	if (dom->wbs_tail)
@@ -434,6 +486,7 @@ void wb_release_all(struct machine *m, struct wb_domain *dom)
 			wb->all = b->all_next;
 			free(b);
 		}
+		free(wb->member_inflight);
 		free(wb);
 		wb = next;
 	}

@@ -31,6 +31,7 @@ struct wb_bio {
 	struct wb_bio		*all_prev, *all_next;	/* every bio not yet freed */
 	unsigned int		nr;
 	unsigned int		cpu;		/* submitting CPU: where an IRQ completion runs */
+	uint64_t		dev_offset, bytes;	/* its members' tags, with member_depth */
 	pfn_t			folios[];	/* heads, all PG_writeback */
 };
 
@@ -49,9 +50,13 @@ struct bdi_writeback {
 						 * wait for a completion or new dirt */
 	sim_time_t		last_old_flush;	/* last periodic (kupdate) pass */
 	struct sim_task		*task;
-	/* I/O in flight: at most nr_requests bios (block layer tags) */
+	/* I/O in flight: at most nr_requests bios (block layer tags), in one
+	 * pool, or with the device's nr_requests at most that many per member
+	 * (member_inflight) */
 	unsigned int		inflight;
 	unsigned int		nr_requests;
+	uint32_t		member_depth;	/* 0: one pool */
+	uint32_t		*member_inflight;	/* [members] */
 	struct sim_waitq	request_wait;
 	/* completions, handed from the device callback to the endio task */
 	struct wb_bio		*done, *done_tail;

@@ -177,6 +177,32 @@ int bdev_completion(const struct bdev *b)
 	return b->cfg.completion;
 }
 
+uint32_t bdev_members(const struct bdev *b)
+{
+	return b->cfg.members;
+}
+
+uint32_t bdev_nr_requests(const struct bdev *b)
+{
+	return b->cfg.nr_requests;
+}
+
+void bdev_for_each_member(const struct bdev *b, uint64_t offset, uint64_t len,
+			  void (*fn)(void *ctx, uint32_t member), void *ctx)
+{
+	uint64_t chunk = b->cfg.chunk_bytes, end = offset + (len ? len : 1);
+	uint32_t n = b->cfg.members, seen = 0;
+
+	if (n == 1 || !chunk) {
+		fn(ctx, 0);
+		return;
+	}
+	/* chunks are dealt round-robin: consecutive chunks are consecutive
+	 * members, so after `n` chunks every member has been seen */
+	for (uint64_t c = offset / chunk; c * chunk < end && seen < n; c++, seen++)
+		fn(ctx, (uint32_t)(c % n));
+}
+
 const char *bdev_name(const struct bdev *b)
 {
 	return b->name;

@@ -34,6 +34,8 @@ struct bdev_config {
 	uint64_t	total_bandwidth;	/* whole-device cap in bytes/s; 0 = none */
 	int		write_cache;	/* enum bdev_write_cache (queue/write_cache in sysfs) */
 	int		completion;	/* enum bdev_completion: where writeback completes */
+	uint32_t	nr_requests;	/* requests in flight per member (its blk-mq tags);
+					 * 0 = one pool of 128 for the whole device */
 };
 
 /* "write back": a volatile write cache, flushes reach the members;
@@ -59,6 +61,12 @@ uint64_t bdev_size(const struct bdev *b);
  * on the CPU that submitted the bio (sim_irq_raise). */
 enum bdev_completion { BDEV_COMPLETE_KTHREAD, BDEV_COMPLETE_IRQ };
 int bdev_completion(const struct bdev *b);
+/* Members a request of `len` bytes at `offset` touches (RAID0 chunks):
+ * calls fn(ctx, member) once per member, in the order first touched. */
+void bdev_for_each_member(const struct bdev *b, uint64_t offset, uint64_t len,
+			  void (*fn)(void *ctx, uint32_t member), void *ctx);
+uint32_t bdev_members(const struct bdev *b);
+uint32_t bdev_nr_requests(const struct bdev *b);
 
 typedef void (*bio_end_fn)(struct sim *sim, void *arg, int error);
 

@@ -11,6 +11,7 @@
 #define US SIM_NSEC_PER_USEC
 #define MS SIM_NSEC_PER_MSEC
 #define KiB 1024ULL
+#define MiB (1024ULL * KiB)
 
 struct done_log {
 	unsigned int	n;
@@ -288,6 +289,57 @@ TEST(bdev_flush_write_through_completes_at_once)
 	bdev_get_stats(d, &st);
 	ASSERT_U64_EQ(st.flushes, 0);
 	ASSERT_U64_EQ(st.member_ios, 1);
+	sim_destroy(sim);
+}
+
+struct member_list {
+	unsigned int	n;
+	uint32_t	m[16];
+};
+
+static void note_member(void *ctx, uint32_t member)
+{
+	struct member_list *l = ctx;
+
+	if (l->n < 16)
+		l->m[l->n++] = member;
+}
+
+/* A test of the members a request spans (per-member request tags): a
+ * RAID0 of 3 with 64 KiB chunks.  Expect a 4 KiB request at 0 on member
+ * 0; one at 130 KiB on member 2; 40 KiB at 60 KiB on members 0 and 1;
+ * 1 MiB at 64 KiB on members 1, 2, 0 (each once); a plain device always
+ * member 0. */
+TEST(bdev_members_spanned)
+{
+	struct sim *sim = st_sim_exact(1);
+	struct bdev *r = mkdev(sim, "r", 0, 0, MS, 3, 64 * KiB);
+	struct bdev *one = mkdev(sim, "one", 0, 0, MS, 1, 0);
+	struct member_list l;
+
+	l.n = 0;
+	bdev_for_each_member(r, 0, 4 * KiB, note_member, &l);
+	ASSERT_EQ(l.n, 1);
+	ASSERT_EQ(l.m[0], 0);
+	l.n = 0;
+	bdev_for_each_member(r, 130 * KiB, 4 * KiB, note_member, &l);
+	ASSERT_EQ(l.n, 1);
+	ASSERT_EQ(l.m[0], 2);
+	l.n = 0;
+	bdev_for_each_member(r, 60 * KiB, 40 * KiB, note_member, &l);
+	ASSERT_EQ(l.n, 2);
+	ASSERT_EQ(l.m[0], 0);
+	ASSERT_EQ(l.m[1], 1);
+	l.n = 0;
+	bdev_for_each_member(r, 64 * KiB, 1024 * KiB, note_member, &l);
+	ASSERT_EQ(l.n, 3);
+	ASSERT_EQ(l.m[0], 1);
+	ASSERT_EQ(l.m[1], 2);
+	ASSERT_EQ(l.m[2], 0);
+	l.n = 0;
+	bdev_for_each_member(one, 5 * MiB, 3 * MiB, note_member, &l);
+	ASSERT_EQ(l.n, 1);
+	ASSERT_EQ(l.m[0], 0);
 	sim_destroy(sim);
 }
 

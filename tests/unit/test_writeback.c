@@ -12,6 +12,7 @@
 #include "mm/pagemap.h"
 #include "mm/swap.h"
 #include "mm/writeback.h"
+#include "mm/writeback_internal.h"
 #include "mm_test.h"
 #include "sim/bdev.h"
 #include "sim_test.h"
@@ -34,12 +35,13 @@ struct wb_env {
 	long		v[8];
 };
 
-static struct machine *wb_env_create_dev(struct wb_env *w, const char *const *kv, uint64_t bw,
-					 int completion)
+static struct machine *wb_env_create_raid(struct wb_env *w, const char *const *kv, uint64_t bw,
+					  int completion, uint32_t members, uint32_t nr_requests)
 {
 	struct bdev_config bc = {
-		.name = "vol", .lat_mean_ns = 500 * US, .flush_ns = 300 * US, .members = 1,
-		.bandwidth = bw, .completion = completion,
+		.name = "vol", .lat_mean_ns = 500 * US, .flush_ns = 300 * US, .members = members,
+		.chunk_bytes = 64 << 10, .bandwidth = bw, .completion = completion,
+		.nr_requests = nr_requests,
 	};
 
 	memset(w, 0, sizeof(*w));
@@ -51,6 +53,12 @@ static struct machine *wb_env_create_dev(struct wb_env *w, const char *const *kv
 	w->sb = fs_mount(w->m, w->dev, "vol", 0);
 	w->inode = fs_create(w->sb, "f");
 	return w->m;
+}
+
+static struct machine *wb_env_create_dev(struct wb_env *w, const char *const *kv, uint64_t bw,
+					 int completion)
+{
+	return wb_env_create_raid(w, kv, bw, completion, 1, 0);
 }
 
 static struct machine *wb_env_create(struct wb_env *w, const char *const *kv, uint64_t bw)
@@ -253,6 +261,35 @@ TEST(writeback_completion_in_irq_context)
 		ASSERT_MM_OK(m);
 		mm_env_destroy(&w.e);
 	}
+}
+
+/* A test of per-member request tags ([device] nr_requests): a 1 MiB write
+ * and fdatasync on a RAID0 of 4 with 64 KiB chunks and one tag per
+ * member, against the same device with one pool of 128.  Expect both to
+ * leave nothing dirty or under writeback, every member's tag count back
+ * at 0, and the one-tag device to take at least as long. */
+TEST(writeback_per_member_request_tags)
+{
+	sim_time_t took[2];
+
+	for (int i = 0; i < 2; i++) {
+		struct wb_env w;
+		struct machine *m = wb_env_create_raid(&w, NULL, 0, BDEV_COMPLETE_KTHREAD, 4, i ? 1 : 0);
+
+		ASSERT_TRUE(m);
+		st_task(w.e.sim, "writer", SIM_CPU_ANY, false, irq_fsync_task, &w, 0);
+		sim_run(w.e.sim, 1 * SEC);
+		ASSERT_EQ(w.r[1], 0);
+		ASSERT_EQ(w.v[1], 0);
+		took[i] = w.t1 - w.t0;
+		if (i) {
+			ASSERT_TRUE(w.sb->wb->member_depth == 1);
+			for (int k = 0; k < 4; k++)
+				ASSERT_EQ(w.sb->wb->member_inflight[k], 0);
+		}
+		mm_env_destroy(&w.e);
+	}
+	ASSERT_TRUE(took[1] >= took[0]);
 }
 
 /* ---- periodic writeback --------------------------------------------------------------- */

@@ -85,6 +85,8 @@ struct pg_config {
 	uint64_t	max_wal_size, min_wal_size;	/* bytes */
 	bool		wal_recycle, wal_init_zero, full_page_writes, synchronous_commit;
 	bool		spinlocks;		/* buffer_strategy_lock as an s_lock, not a cost */
+	bool		tlb_misses;		/* charge page walks of TLB misses */
+	uint64_t	tlb_entries;		/* per-CPU TLB entries (any page size) */
 	uint64_t	wal_writer_delay;	/* ns */
 	uint64_t	wal_writer_flush_after;	/* bytes */
 	uint64_t	bgwriter_delay;		/* ns */
@@ -150,6 +152,7 @@ struct pg_proc {
 	struct sim_rng		rng;
 	struct sim_rng		spin_rng;	/* s_lock's random backoff */
 	uint32_t		spins_per_delay;	/* s_lock.c's adaptive spin budget */
+	uint32_t		asid;		/* 1.. in fork order: its TLB tag */
 	uint32_t		id;
 	struct pg_wb_context	wb;
 	struct pg_proc_stats	st;
@@ -284,6 +287,9 @@ struct pg {
 
 	/* shared memory */
 	bool			hugetlb;
+	uint64_t		*tlb;		/* [ncpus * tlb_entries]: (vpn << 20 | proc + 1) */
+	uint64_t		tlb_misses_4k, tlb_misses_2m;
+	uint32_t		nr_asids;
 	struct shmem_object	*shm;
 	struct hugetlb_file	*hshm;
 	unsigned long		shm_base, shm_size;

@@ -127,6 +127,13 @@ static const struct opt_def pg_options[] = {
 	  "log a full-page image at a page's first change after each checkpoint" },
 	{ "synchronous_commit", OPT_BOOL, C(synchronous_commit), "on", 0, 0, NULL, 0,
 	  "commits wait for their WAL flush (off: they do not)" },
+	{ "tlb_misses", OPT_BOOL, C(tlb_misses), "off", 0, 0, NULL, 0,
+	  "charge a page walk (tlb_walk_4k, tlb_walk_2m) for each process touch that misses "
+	  "its CPU's TLB (tlb_entries, shared by the processes on that CPU; 2 MiB entries for "
+	  "the hugetlb segment); off: translations are free" },
+	{ "tlb_entries", OPT_UINT, C(tlb_entries), "2048", 16, 1u << 20, NULL, 0,
+	  "entries of each CPU's TLB, direct-mapped (Neoverse V2, Graviton4: a 2048-entry L2 "
+	  "TLB)" },
 	{ "spinlocks", OPT_BOOL, C(spinlocks), "off", 0, 0, NULL, 0,
 	  "model buffer_strategy_lock as PostgreSQL's spinlock (s_lock: spin spins_per_delay "
 	  "times, then sleep 1 ms growing to 1 s; the holder can fault or be preempted); off: "
@@ -274,6 +281,36 @@ static int pg_scale(void *config, unsigned int n, char *err, size_t errlen)
 
 /* ---- memory ------------------------------------------------------------------------ */
 
+/*
+ * The cost of address translation ([pgbench] tlb_misses): each CPU's TLB
+ * as one direct-mapped array of tlb_entries, tagged by process (ASID) and
+ * virtual page — 2 MiB pages for the hugetlb segment, 4 KiB otherwise —
+ * so the ~11 processes that share a CPU share its reach.  A miss costs a
+ * page walk: tlb_walk_4k when the leaf is a PTE (its cache line is seldom
+ * cached when page tables are a large share of RAM), tlb_walk_2m when it
+ * is a PMD entry.  Simplified: one TLB level, no walk caches, a context
+ * switch flushes nothing (ASIDs).
+ */
+static void pg_tlb_access(struct pg_proc *p, unsigned long addr)
+{
+	struct pg *pg = p->pg;
+	bool huge = pg->hugetlb && addr - pg->shm_base < pg->shm_size;
+	uint64_t tag = ((uint64_t)(addr >> (huge ? 21 : PAGE_SHIFT)) << 20) | p->asid;
+	uint64_t n = pg->cfg.tlb_entries, *e;
+
+	e = &pg->tlb[(uint64_t)sim_cpu(pg->sim) * n + (tag * 0x9e3779b97f4a7c15ULL >> 20) % n];
+	if (*e == tag)
+		return;
+	*e = tag;
+	if (huge) {
+		pg->tlb_misses_2m++;
+		sim_charge_cost(pg->sim, COST_tlb_walk_2m, 1);
+	} else {
+		pg->tlb_misses_4k++;
+		sim_charge_cost(pg->sim, COST_tlb_walk_4k, 1);
+	}
+}
+
 void pg_touch(struct pg_proc *p, unsigned long addr, bool write)
 {
 	uint64_t vpn = addr >> PAGE_SHIFT;
@@ -281,6 +318,8 @@ void pg_touch(struct pg_proc *p, unsigned long addr, bool write)
 
 	if (p->pg->on_touch)
 		p->pg->on_touch(p, addr, write);
+	if (p->pg->tlb)
+		pg_tlb_access(p, addr);
 
 	if (*e == vpn + 1)
 		return;
@@ -544,6 +583,7 @@ static struct pg_proc *proc_init(struct pg *pg, struct pg_proc *p, uint32_t id, 
 	rng_init(&p->rng, sim_seed(pg->sim), rng_stream_id(kind, id));
 	rng_init(&p->spin_rng, sim_seed(pg->sim), rng_stream_id(kind, id) ^ rng_stream_id("s_lock", 0));
 	p->spins_per_delay = PG_DEFAULT_SPINS_PER_DELAY;
+	p->asid = ++pg->nr_asids;
 	p->mm = mm_fork(pg->postmaster);
 	return p->mm ? p : NULL;	/* NULL: memory cannot hold its page tables */
 }
@@ -567,6 +607,7 @@ void pg_free(struct pg *pg)
 	proc_release(&pg->bgwriter);
 	proc_release(&pg->walwriter);
 	free(pg->backends);
+	free(pg->tlb);
 	free(pg->ckpt.t_start);
 	free(pg->ckpt.t_write_end);
 	free(pg->ckpt.t_end);
@@ -690,6 +731,11 @@ struct pg *pg_setup(const struct wl_env *env, const struct pg_config *c, struct 
 	sim_mutex_init(pg->sim, &pg->hist_ext_lock, "pgbench_history extension");
 	if (c->spinlocks)
 		sim_spin_init(pg->sim, &pg->strategy_lock, "buffer_strategy_lock");
+	if (c->tlb_misses) {
+		pg->tlb = calloc((size_t)sim_ncpus(pg->sim) * c->tlb_entries, sizeof(*pg->tlb));
+		if (!pg->tlb)
+			SIM_BUG("out of memory for the TLB model");
+	}
 	sim_waitq_init(&pg->ckpt_latch, "checkpointer latch");
 	sim_waitq_init(&pg->bgw.latch, "bgwriter latch");
 
@@ -893,6 +939,10 @@ static void pg_report(void *state, struct wl_report *out)
 	wl_report_figure(out, "fault_errors", (double)sum.fault_errors, "");
 	wl_report_figure(out, "read_errors", (double)sum.read_errors, "");
 	wl_report_figure(out, "write_errors", (double)sum.write_errors, "");
+	if (pg->tlb) {
+		wl_report_figure(out, "tlb_misses_4k_per_tx", (double)pg->tlb_misses_4k / (double)tx, "");
+		wl_report_figure(out, "tlb_misses_2m_per_tx", (double)pg->tlb_misses_2m / (double)tx, "");
+	}
 	if (pg->cfg.spinlocks) {
 		const struct sim_lock_stats *ls = &pg->strategy_lock.stats;
 

@@ -857,3 +857,36 @@ TEST(s_lock_guards_the_freelist)
 	ASSERT_U64_EQ(t.pg->strategy_lock.stats.contended, 0);
 	pgt_destroy(&t);
 }
+
+/* ---- address translation ------------------------------------------------------------------ */
+
+/* A test of the TLB cost model (tlb_misses=on, 16 entries per CPU): a
+ * backend touching one buffer page twice misses once; a second backend on
+ * the same CPU touching it misses again (entries are tagged by process);
+ * 4 KiB pages of the 4 MiB segment each miss.  Expect the misses counted
+ * and tlb_walk_4k charged for each (engine context: engine_ns). */
+TEST(tlb_misses_cost_page_walks)
+{
+	static const char *const kv[] = { "clients", "2", "tlb_misses", "on", "tlb_entries", "16", NULL };
+	struct pgt t;
+	struct pg_proc *a, *b;
+	unsigned long addr;
+	uint64_t ns0;
+
+	ASSERT_EQ(pgt_create(&t, NULL, kv), 0);
+	a = &t.pg->backends[0];
+	b = &t.pg->backends[1];
+	addr = pg_buf_block_addr(t.pg, 3);
+	ns0 = sim_engine_ns(t.e.sim);
+	pg_touch(a, addr, false);
+	pg_touch(a, addr, false);
+	ASSERT_U64_EQ(t.pg->tlb_misses_4k, 1);
+	pg_touch(b, addr, false);
+	ASSERT_U64_EQ(t.pg->tlb_misses_4k, 2);
+	pg_touch(a, addr + PAGE_SIZE, false);
+	ASSERT_U64_EQ(t.pg->tlb_misses_4k, 3);
+	ASSERT_U64_EQ(t.pg->tlb_misses_2m, 0);
+	ASSERT_TRUE(sim_engine_ns(t.e.sim) - ns0 >=
+		    3 * cost_ns(sim_costs(t.e.sim), COST_tlb_walk_4k, 1));
+	pgt_destroy(&t);
+}

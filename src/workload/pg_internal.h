@@ -65,6 +65,8 @@ struct hugetlb_file;
 
 enum pg_rel { PG_REL_ACCOUNTS, PG_REL_PKEY, PG_REL_HISTORY, PG_NR_RELS };
 enum pg_huge_pages { PG_HUGE_OFF, PG_HUGE_ON, PG_HUGE_TRY };
+enum pg_client_mode { PG_CLIENT_REMOTE, PG_CLIENT_LOCAL };
+#define PG_STATEMENTS	5	/* simple-update: BEGIN, UPDATE, SELECT, INSERT, END */
 
 /* The [pgbench] section: pgbench options and the PostgreSQL GUCs under
  * their own names (postgresql.conf of aws/repro-collection, workload.md §1). */
@@ -86,6 +88,8 @@ struct pg_config {
 	bool		wal_recycle, wal_init_zero, full_page_writes, synchronous_commit;
 	bool		spinlocks;		/* buffer_strategy_lock as an s_lock, not a cost */
 	bool		tlb_misses;		/* charge page walks of TLB misses */
+	int		client;			/* enum pg_client_mode */
+	uint64_t	threads;		/* pgbench -j with client=local */
 	uint64_t	tlb_entries;		/* per-CPU TLB entries (any page size) */
 	uint64_t	wal_writer_delay;	/* ns */
 	uint64_t	wal_writer_flush_after;	/* bytes */
@@ -153,6 +157,11 @@ struct pg_proc {
 	struct sim_rng		spin_rng;	/* s_lock's random backoff */
 	uint32_t		spins_per_delay;	/* s_lock.c's adaptive spin budget */
 	uint32_t		asid;		/* 1.. in fork order: its TLB tag */
+	/* client=local: the connection's backend end (pg_client.c) */
+	struct sim_waitq	sock;		/* ClientRead: waits for a statement */
+	bool			stmt_ready;
+	uint8_t			stmt;		/* statement the client sent last, 0..4 */
+	sim_time_t		tx_start;	/* when the client sent its BEGIN */
 	uint32_t		id;
 	struct pg_wb_context	wb;
 	struct pg_proc_stats	st;
@@ -264,6 +273,16 @@ struct pg_bgw {
 	uint64_t	written, rounds;
 };
 
+/* client=local: one pgbench thread (-j), serving connections c with
+ * c mod nthreads == its index (pg_client.c). */
+struct pg_client_thread {
+	struct pg		*pg;
+	uint32_t		index;
+	struct sim_waitq	wait;		/* poll(): a result arrived */
+	uint32_t		*ready;		/* ring of backends whose result waits */
+	uint32_t		head, tail, cap;
+};
+
 struct pg {
 	struct pg_config	cfg;		/* copy; strings borrowed from the scenario */
 	struct machine		*m;
@@ -290,6 +309,8 @@ struct pg {
 	uint64_t		*tlb;		/* [ncpus * tlb_entries]: (vpn << 20 | proc + 1) */
 	uint64_t		tlb_misses_4k, tlb_misses_2m;
 	uint32_t		nr_asids;
+	struct pg_client_thread	*threads;	/* client=local: pgbench -j threads */
+	uint32_t		nthreads;
 	struct shmem_object	*shm;
 	struct hugetlb_file	*hshm;
 	unsigned long		shm_base, shm_size;
@@ -392,6 +413,12 @@ void pg_mark_dirty(struct pg *pg, uint32_t buf, uint64_t lsn);
 /* StrategyGetBuffer: a victim with refcount 0 and usage 0 (not pinned yet). */
 uint32_t pg_strategy_get_buffer(struct pg_proc *p);
 void pg_s_lock(struct pg_proc *p, struct sim_spinlock *l);
+/* pg_client.c: client=local */
+int pg_client_init(struct pg *pg);
+void pg_client_release(struct pg *pg);
+void pg_client_start(struct pg *pg);
+void pg_stmt_begin(struct pg_proc *p);	/* recv a statement, charge its CPU */
+void pg_stmt_end(struct pg_proc *p);	/* send its result */
 void pg_s_unlock(struct pg_proc *p, struct sim_spinlock *l);
 /* SyncOneBuffer: BUF_WRITTEN | BUF_REUSABLE */
 int pg_sync_one_buffer(struct pg_proc *p, uint32_t buf, bool skip_recently_used);

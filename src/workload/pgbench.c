@@ -90,6 +90,8 @@
 static const char *const huge_pages_names[] = { "off", "on", "try", NULL };
 
 #define C(f) offsetof(struct pg_config, f)
+static const char *const client_names[] = { "remote", "local", NULL };
+
 static const struct opt_def pg_options[] = {
 	{ "clients", OPT_UINT, C(clients), "1024", 1, 100000, NULL, 0,
 	  "pgbench -c: clients, one backend each (--scale keeps it: docs/pgbench.md)" },
@@ -127,6 +129,12 @@ static const struct opt_def pg_options[] = {
 	  "log a full-page image at a page's first change after each checkpoint" },
 	{ "synchronous_commit", OPT_BOOL, C(synchronous_commit), "on", 0, 0, NULL, 0,
 	  "commits wait for their WAL flush (off: they do not)" },
+	{ "client", OPT_ENUM, C(client), "remote", 0, 0, client_names, 0,
+	  "where pgbench runs: remote = on another machine, 5 x pgbench_round_trip of sleep per "
+	  "transaction; local = on this machine over loopback TCP (the reported runs): `threads` "
+	  "client tasks on the same CPUs, a send and a receive per statement on both ends" },
+	{ "threads", OPT_UINT, C(threads), "96", 1, 100000, NULL, 0,
+	  "pgbench -j: client threads with client=local (--scale divides it)" },
 	{ "tlb_misses", OPT_BOOL, C(tlb_misses), "off", 0, 0, NULL, 0,
 	  "charge a page walk (tlb_walk_4k, tlb_walk_2m) for each process touch that misses "
 	  "its CPU's TLB (tlb_entries, shared by the processes on that CPU; 2 MiB entries for "
@@ -260,6 +268,7 @@ static int pg_scale(void *config, unsigned int n, char *err, size_t errlen)
 	uint64_t seg = c->wal_segment_size / n;
 
 	c->scale = c->scale / n ? c->scale / n : 1;
+	c->threads = c->threads / n ? c->threads / n : 1;
 	c->segment_size = div_min(c->segment_size, n, 1 << 20) / PG_BLCKSZ * PG_BLCKSZ;
 	if (c->shared_buffers)
 		c->shared_buffers = div_min(c->shared_buffers, n, 16 * PG_BLCKSZ) / PG_BLCKSZ * PG_BLCKSZ;
@@ -453,6 +462,7 @@ void pg_transaction(struct pg_proc *p)
 
 	/* UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid */
 	sim_path_push(pg->sim, "UPDATE");
+	pg_stmt_begin(p);
 	btree_descend(p, row);
 	misses = p->st.buffer_misses;
 	buf = pg_read_buffer(p, heap, true);
@@ -467,25 +477,32 @@ void pg_transaction(struct pg_proc *p)
 	pg->bp.blk_epoch[heap] = pg->xlog.epoch;
 	pg_mark_dirty(pg, buf, lsn);
 	pg_release_buffer(p, buf);
+	pg_stmt_end(p);
 	sim_path_pop(pg->sim);
 
 	/* SELECT abalance FROM pgbench_accounts WHERE aid = :aid */
 	sim_path_push(pg->sim, "SELECT");
+	pg_stmt_begin(p);
 	btree_descend(p, row);
 	pg_release_buffer(p, pg_read_buffer(p, heap, false));
+	pg_stmt_end(p);
 	sim_path_pop(pg->sim);
 
 	/* INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) */
+	pg_stmt_begin(p);
 	history_insert(p);
+	pg_stmt_end(p);
 
 	/* END: RecordTransactionCommit */
 	sim_path_push(pg->sim, "COMMIT");
+	pg_stmt_begin(p);
 	/* the backend's PGPROC and the shared ProcArray */
 	pg_touch(p, pg->shm_base + pg->off_misc, true);
 	pg_touch(p, pg->shm_base + pg->off_misc + PAGE_SIZE + (unsigned long)p->id * 1024, true);
 	lsn = pg_xlog_insert(p, PG_REC_COMMIT);
 	if (pg->cfg.synchronous_commit)
 		pg_xlog_flush(p, lsn);
+	pg_stmt_end(p);
 	sim_path_pop(pg->sim);
 }
 
@@ -498,6 +515,13 @@ static void pg_backend_main(struct sim *sim, void *arg)
 	/* backend start-up: catalog caches, palloc arenas */
 	for (unsigned long off = 0; off < pg->cfg.backend_memory; off += PAGE_SIZE)
 		pg_touch(p, p->private_base + off, true);
+	while (pg->cfg.client == PG_CLIENT_LOCAL) {	/* the client measures (pg_client.c) */
+		sim_path_push(sim, "BEGIN");
+		pg_stmt_begin(p);
+		pg_stmt_end(p);
+		sim_path_pop(sim);
+		pg_transaction(p);
+	}
 	for (;;) {
 		sim_time_t t0 = sim_now(sim);
 
@@ -606,6 +630,7 @@ void pg_free(struct pg *pg)
 	proc_release(&pg->checkpointer);
 	proc_release(&pg->bgwriter);
 	proc_release(&pg->walwriter);
+	pg_client_release(pg);
 	free(pg->backends);
 	free(pg->tlb);
 	free(pg->ckpt.t_start);
@@ -763,6 +788,8 @@ struct pg *pg_setup(const struct wl_env *env, const struct pg_config *c, struct 
 			p->private_base = mm_mmap(p->mm, c->backend_memory, VM_READ | VM_WRITE, NULL, NULL, NULL,
 						  0, PAGE_SIZE);
 	}
+	if (c->client == PG_CLIENT_LOCAL && pg_client_init(pg))
+		SIM_BUG("out of memory for the pgbench threads");
 
 	return pg;
 
@@ -789,6 +816,8 @@ void pg_start_tasks(struct pg *pg)
 		snprintf(name, sizeof(name), "backend/%u", i);
 		start_task(pg, &pg->backends[i], kind, name, pg_backend_main);
 	}
+	if (pg->cfg.client == PG_CLIENT_LOCAL)
+		pg_client_start(pg);
 	sim_call_at(pg->sim, pg->stats->measure_start, pg_sample, pg);
 }
 

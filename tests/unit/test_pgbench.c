@@ -890,3 +890,43 @@ TEST(tlb_misses_cost_page_walks)
 		    3 * cost_ns(sim_costs(t.e.sim), COST_tlb_walk_4k, 1));
 	pgt_destroy(&t);
 }
+
+/* ---- pgbench on the machine -------------------------------------------------------------- */
+
+/* A test of client=local: 4 clients served by 2 pgbench threads for 1 s.
+ * Expect transactions to complete (the client counts them: tx_total ==
+ * the latency samples), the two pgbench tasks to have spent at least
+ * 5 x (pgbench_client_stmt + tcp_loopback_send + tcp_recv) of CPU per
+ * transaction, and the backends' CPU to include their 10 loopback
+ * operations per transaction; remote mode has no pgbench task. */
+TEST(client_local_round_trips)
+{
+	static const char *const kv[] = { "clients", "4", "client", "local", "threads", "2", NULL };
+	struct pgt t;
+	const struct cost_table *c;
+	uint64_t client_cpu = 0, per_stmt;
+	int clients = 0;
+
+	ASSERT_EQ(pgt_create(&t, NULL, kv), 0);
+	ASSERT_EQ(t.pg->nthreads, 2);
+	pg_start_tasks(t.pg);
+	sim_run(t.e.sim, 1 * SEC);
+	c = sim_costs(t.e.sim);
+	ASSERT_TRUE(t.pg->tx_total > 10);
+	ASSERT_U64_EQ(t.stats.transactions, t.pg->tx_total);
+	for (uint32_t i = 0; i < sim_nr_tasks(t.e.sim); i++) {
+		struct sim_task *k = sim_task_get(t.e.sim, i);
+		struct sim_task_stats st;
+
+		if (strcmp(sim_task_kind_name(t.e.sim, sim_task_kind_of(k)), "pgbench"))
+			continue;
+		clients++;
+		sim_task_stats(k, &st);
+		client_cpu += st.cpu_ns;
+	}
+	ASSERT_EQ(clients, 2);
+	per_stmt = cost_ns(c, COST_pgbench_client_stmt, 1) + cost_ns(c, COST_tcp_loopback_send, 1) +
+		   cost_ns(c, COST_tcp_recv, 1);
+	ASSERT_TRUE(client_cpu >= t.pg->tx_total * 5 * per_stmt);
+	pgt_destroy(&t);
+}

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pg_client.c — pgbench on the machine under test ([pgbench] client=local):
+ * pgbench's threads (-j) as tasks on the same CPUs as the backends, and a
+ * loopback TCP round trip per statement (pgbench.c's threadRun loop over
+ * its connections; PostgreSQL's pq_getmessage / pq_flush on the backend
+ * side; tcp_sendmsg over loopback, whose receive processing runs on the
+ * sending CPU, and tcp_recvmsg on the other end).
+ *
+ * One transaction of simple-update under -M prepared is five statements,
+ * each a round trip: the client thread sends it (pgbench_client_stmt of
+ * user CPU, then a send system call: tcp_loopback_send), the backend,
+ * asleep in ClientRead, wakes, receives it (tcp_recv), executes it (its
+ * share of pg_tx_cpu, then the statement's own buffer accesses and WAL)
+ * and sends the result (tcp_loopback_send), which wakes the thread; the
+ * thread receives it (tcp_recv) and sends the connection's next statement.
+ * The client measures the latency from sending BEGIN to receiving END's
+ * result, as pgbench does.
+ *
+ * pg_tx_cpu keeps its meaning (all of a transaction's backend CPU the
+ * modelled steps do not charge), less the ten loopback operations the
+ * backend now does explicitly; each statement gets a fifth of the rest.
+ *
+ * Simplified: a thread handles ready connections in arrival order, one
+ * result per wake-up loop pass (pgbench polls all its sockets and serves
+ * every readable one); no socket buffers or page-frag allocations (no slab
+ * model yet); the five statements' CPU shares are equal; the client's
+ * think time is zero (-T runs a closed loop).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "workload/pg_internal.h"
+
+static uint32_t thread_of(const struct pg *pg, const struct pg_proc *p)
+{
+	return p->id % pg->nthreads;
+}
+
+int pg_client_init(struct pg *pg)
+{
+	uint32_t n = (uint32_t)pg->cfg.threads;
+
+	if (n > pg->nbackends)
+		n = pg->nbackends;
+	pg->nthreads = n;
+	pg->threads = calloc(n, sizeof(*pg->threads));
+	if (!pg->threads)
+		return -1;
+	for (uint32_t i = 0; i < n; i++) {
+		struct pg_client_thread *t = &pg->threads[i];
+
+		t->pg = pg;
+		t->index = i;
+		t->cap = pg->nbackends / n + 2;
+		t->ready = calloc(t->cap, sizeof(*t->ready));
+		if (!t->ready)
+			return -1;
+		sim_waitq_init(&t->wait, "pgbench poll");
+	}
+	for (uint32_t i = 0; i < pg->nbackends; i++)
+		sim_waitq_init(&pg->backends[i].sock, "ClientRead");
+	return 0;
+}
+
+void pg_client_release(struct pg *pg)
+{
+	for (uint32_t i = 0; i < pg->nthreads && pg->threads; i++)
+		free(pg->threads[i].ready);
+	free(pg->threads);
+	pg->threads = NULL;
+	pg->nthreads = 0;
+}
+
+/* send(): the message crosses loopback TCP; the peer is woken. */
+static void loopback_send(struct sim *sim)
+{
+	sim_kernel_enter(sim);
+	sim_charge_cost(sim, COST_tcp_loopback_send, 1);
+	sim_kernel_exit(sim);
+}
+
+static void loopback_recv(struct sim *sim)
+{
+	sim_kernel_enter(sim);
+	sim_charge_cost(sim, COST_tcp_recv, 1);
+	sim_kernel_exit(sim);
+}
+
+/* The client sends backend `p` its next statement. */
+static void client_send(struct sim *sim, struct pg_proc *p)
+{
+	sim_charge_cost(sim, COST_pgbench_client_stmt, 1);
+	loopback_send(sim);
+	p->stmt_ready = true;
+	sim_wake_one(sim, &p->sock);
+}
+
+void pg_stmt_begin(struct pg_proc *p)
+{
+	struct pg *pg = p->pg;
+	struct sim *sim = pg->sim;
+	const struct cost_table *c = sim_costs(sim);
+	uint64_t net, cpu = cost_ns(c, COST_pg_tx_cpu, 1);
+
+	if (pg->cfg.client != PG_CLIENT_LOCAL)
+		return;
+	sim_path_push(sim, "ClientRead");
+	for (;;) {	/* sync before the test: sim_wait may preempt before queueing */
+		sim_sync(sim);
+		if (p->stmt_ready)
+			break;
+		sim_wait(sim, &p->sock, SIM_TIME_NEVER);
+	}
+	p->stmt_ready = false;
+	loopback_recv(sim);
+	sim_path_pop(sim);
+	net = PG_STATEMENTS * (cost_ns(c, COST_tcp_loopback_send, 1) + cost_ns(c, COST_tcp_recv, 1));
+	sim_path_push(sim, "exec");
+	sim_charge(sim, cpu > net ? (cpu - net) / PG_STATEMENTS : 0);
+	sim_path_pop(sim);
+}
+
+void pg_stmt_end(struct pg_proc *p)
+{
+	struct pg *pg = p->pg;
+	struct pg_client_thread *t;
+
+	if (pg->cfg.client != PG_CLIENT_LOCAL)
+		return;
+	sim_path_push(pg->sim, "pq_flush");
+	loopback_send(pg->sim);
+	sim_path_pop(pg->sim);
+	t = &pg->threads[thread_of(pg, p)];
+	SIM_ASSERT((t->tail - t->head) < t->cap);
+	t->ready[t->tail++ % t->cap] = p->id;
+	sim_wake_one(pg->sim, &t->wait);
+}
+
+/* threadRun: start every connection's first transaction, then serve
+ * results as they come. */
+static void client_thread_main(struct sim *sim, void *arg)
+{
+	struct pg_client_thread *t = arg;
+	struct pg *pg = t->pg;
+
+	for (uint32_t i = t->index; i < pg->nbackends; i += pg->nthreads) {
+		pg->backends[i].stmt = 0;
+		pg->backends[i].tx_start = sim_now(sim);
+		client_send(sim, &pg->backends[i]);
+	}
+	for (;;) {
+		struct pg_proc *p;
+
+		for (;;) {
+			sim_sync(sim);
+			if (t->head != t->tail)
+				break;
+			sim_wait(sim, &t->wait, SIM_TIME_NEVER);
+		}
+		p = &pg->backends[t->ready[t->head++ % t->cap]];
+		loopback_recv(sim);
+		if (p->stmt == PG_STATEMENTS - 1) {	/* END's result: the transaction is done */
+			wl_stats_tx(pg->stats, sim_now(sim), sim_now(sim) - p->tx_start);
+			pg->tx_total++;
+			p->stmt = 0;
+			p->tx_start = sim_now(sim);
+		} else {
+			p->stmt++;
+		}
+		client_send(sim, p);
+	}
+}
+
+void pg_client_start(struct pg *pg)
+{
+	int kind = sim_task_kind(pg->sim, "pgbench");
+
+	for (uint32_t i = 0; i < pg->nthreads; i++) {
+		struct sim_task_config tc = { .kind = kind, .cpu = SIM_CPU_ANY };
+		char name[32];
+
+		snprintf(name, sizeof(name), "pgbench/%u", i);
+		tc.name = name;
+		sim_task_create(pg->sim, &tc, client_thread_main, &pg->threads[i], 0);
+	}
+}

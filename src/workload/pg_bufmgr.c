@@ -46,7 +46,7 @@
  * waits only for an in-progress write of the same buffer, as a flusher
  * holds the share lock); buffer-mapping partition locks are charged as
  * CPU (pg_buffer_access, pg_buffer_alloc), not contended, and so is
- * buffer_strategy_lock unless [pgbench] spinlocks makes it an s_lock; no buffer access strategies (rings) —
+ * buffer_strategy_lock unless [pgbench] locks makes it an s_lock; no buffer access strategies (rings) —
  * simple-update uses none; no local buffers; the hash's memory is touched
  * at one entry per lookup.
  */
@@ -232,7 +232,7 @@ void pg_s_unlock(struct pg_proc *p, struct sim_spinlock *l)
  * StrategyGetBuffer() (freelist.c): the freelist first, then the clock
  * sweep.  Returns a buffer with refcount 0 and usage count 0, not yet
  * pinned (the caller pins it before anything can block).  With
- * [pgbench] spinlocks, buffer_strategy_lock is held over the freelist pop,
+ * [pgbench] locks, buffer_strategy_lock is held over the freelist pop,
  * whose read of the descriptor's freeNext is this process's first touch of
  * that BufferDesc page more often than not (a minor fault, with a PTE page
  * to allocate at the first touch of each 2 MiB), and over the clock hand's
@@ -253,7 +253,7 @@ uint32_t pg_strategy_get_buffer(struct pg_proc *p)
 	while (bp->nr_free_stack || bp->free_next < bp->nbuffers) {
 		uint32_t buf;
 
-		if (pg->cfg.spinlocks) {
+		if (pg->cfg.locks) {
 			pg_s_lock(p, &pg->strategy_lock);
 			if (!bp->nr_free_stack && bp->free_next >= bp->nbuffers) {
 				pg_s_unlock(p, &pg->strategy_lock);	/* emptied meanwhile */
@@ -263,7 +263,7 @@ uint32_t pg_strategy_get_buffer(struct pg_proc *p)
 		buf = bp->nr_free_stack ? bp->free_stack[--bp->nr_free_stack] : bp->free_next++;
 		sim_charge_cost(pg->sim, COST_pg_clock_sweep, 1);
 		pg_touch(p, pg_buf_desc_addr(pg, buf), true);
-		if (pg->cfg.spinlocks)
+		if (pg->cfg.locks)
 			pg_s_unlock(p, &pg->strategy_lock);
 		if (bp->desc[buf].refcount == 0 && (bp->desc[buf].state & PG_BUF_USAGE_MASK) == 0)
 			return buf;
@@ -272,7 +272,7 @@ uint32_t pg_strategy_get_buffer(struct pg_proc *p)
 		uint32_t buf = (uint32_t)(bp->next_victim++ % bp->nbuffers);	/* ClockSweepTick */
 		unsigned long page = pg_buf_desc_addr(pg, buf) >> PAGE_SHIFT;
 
-		if (pg->cfg.spinlocks && buf == 0 && bp->next_victim > 1) {
+		if (pg->cfg.locks && buf == 0 && bp->next_victim > 1) {
 			pg_s_lock(p, &pg->strategy_lock);	/* completePasses++ */
 			pg_s_unlock(p, &pg->strategy_lock);
 		}
@@ -297,10 +297,10 @@ static void strategy_free_buffer(struct pg_proc *p, uint32_t buf)
 {
 	struct pg *pg = p->pg;
 
-	if (pg->cfg.spinlocks)
+	if (pg->cfg.locks)
 		pg_s_lock(p, &pg->strategy_lock);
 	pg->bp.free_stack[pg->bp.nr_free_stack++] = buf;
-	if (pg->cfg.spinlocks)
+	if (pg->cfg.locks)
 		pg_s_unlock(p, &pg->strategy_lock);
 }
 

@@ -66,6 +66,7 @@ struct hugetlb_file;
 enum pg_rel { PG_REL_ACCOUNTS, PG_REL_PKEY, PG_REL_HISTORY, PG_NR_RELS };
 enum pg_huge_pages { PG_HUGE_OFF, PG_HUGE_ON, PG_HUGE_TRY };
 enum pg_client_mode { PG_CLIENT_REMOTE, PG_CLIENT_LOCAL };
+#define PG_XLOG_INSERT_LOCKS	8	/* NUM_XLOGINSERT_LOCKS */
 #define PG_STATEMENTS	5	/* simple-update: BEGIN, UPDATE, SELECT, INSERT, END */
 
 /* The [pgbench] section: pgbench options and the PostgreSQL GUCs under
@@ -86,7 +87,7 @@ struct pg_config {
 	uint64_t	checkpoint_flush_after;	/* bytes */
 	uint64_t	max_wal_size, min_wal_size;	/* bytes */
 	bool		wal_recycle, wal_init_zero, full_page_writes, synchronous_commit;
-	bool		spinlocks;		/* buffer_strategy_lock as an s_lock, not a cost */
+	bool		locks;			/* PostgreSQL's locks as locks, not costs */
 	bool		tlb_misses;		/* charge page walks of TLB misses */
 	int		client;			/* enum pg_client_mode */
 	uint64_t	threads;		/* pgbench -j with client=local */
@@ -157,6 +158,7 @@ struct pg_proc {
 	struct sim_rng		spin_rng;	/* s_lock's random backoff */
 	uint32_t		spins_per_delay;	/* s_lock.c's adaptive spin budget */
 	uint32_t		asid;		/* 1.. in fork order: its TLB tag */
+	uint32_t		lock_to_try;	/* WALInsertLockAcquire's lockToTry */
 	/* client=local: the connection's backend end (pg_client.c) */
 	struct sim_waitq	sock;		/* ClientRead: waits for a statement */
 	bool			stmt_ready;
@@ -227,6 +229,11 @@ struct pg_xlog {
 	uint64_t	seg_size, seg_pages;
 	struct pg_lwlock write_lock;		/* WALWriteLock */
 	struct pg_lwlock buf_mapping_lock;	/* WALBufMappingLock (PostgreSQL <= 17) */
+	/* [pgbench] locks: WALInsertLocks[] and each one's insertingAt (0 = not
+	 * published: a waiter waits for the release) */
+	struct pg_lwlock insert_locks[PG_XLOG_INSERT_LOCKS];
+	uint64_t	inserting_at[PG_XLOG_INSERT_LOCKS];
+	uint64_t	insert_waits;		/* WaitXLogInsertionsToFinish sleeps */
 	/* segment files by segment number (pg_wal/); NULL = no such file */
 	struct inode	**seg;
 	uint64_t	nseg;			/* capacity of seg[] */

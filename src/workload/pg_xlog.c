@@ -140,6 +140,8 @@ int pg_xlog_init(struct pg *pg)
 	x->ckpt_segments = segs < 1 ? 1 : (uint64_t)segs;
 	pg_lwlock_init(&x->write_lock, "WALWriteLock");
 	pg_lwlock_init(&x->buf_mapping_lock, "WALBufMappingLock");
+	for (unsigned int k = 0; k < PG_XLOG_INSERT_LOCKS; k++)
+		pg_lwlock_init(&x->insert_locks[k], "WALInsertLock");
 	for (uint64_t s = 1; s <= 1 + recycled; s++)
 		if (seg_existing(pg, s))
 			return -1;
@@ -367,14 +369,87 @@ static void xlog_write(struct pg_proc *p, uint64_t upto, bool flush)
 }
 
 /* XLogInsertRecord(): reserve and copy; *startp gets the record's start. */
+/*
+ * WALInsertLockAcquire (xlog.c, PostgreSQL 15-17), with [pgbench] locks:
+ * the process takes the insertion lock it used last (first
+ * pgprocno % NUM_XLOGINSERT_LOCKS) and, if it had to wait, tries the next
+ * one next time.  It holds it over the reservation and the copy into
+ * wal_buffers, whose first touches of buffer pages fault with it held.
+ */
+static unsigned int insert_lock_acquire(struct pg_proc *p)
+{
+	struct pg_xlog *x = &p->pg->xlog;
+	unsigned int k = p->lock_to_try;
+	bool immed = !x->insert_locks[k].holder;
+
+	pg_lwlock_acquire(p->pg->sim, &x->insert_locks[k]);
+	if (!immed)
+		p->lock_to_try = (k + 1) % PG_XLOG_INSERT_LOCKS;
+	x->inserting_at[k] = 0;
+	return k;
+}
+
+static void insert_lock_release(struct pg *pg, unsigned int k)
+{
+	pg->xlog.inserting_at[k] = 0;
+	pg_lwlock_release(pg->sim, &pg->xlog.insert_locks[k]);
+}
+
+/* WALInsertLockUpdateInsertingAt: an inserter about to wait publishes how
+ * far it got, so flushers need not wait for it (the deadlock the kernel of
+ * this protocol avoids when the inserter itself needs WALWriteLock). */
+static void insert_lock_update(struct pg *pg, int k, uint64_t at)
+{
+	if (k < 0)
+		return;
+	pg->xlog.inserting_at[k] = at;
+	sim_wake_all(pg->sim, &pg->xlog.insert_locks[k].until_free);
+}
+
+/*
+ * WaitXLogInsertionsToFinish(upto): wait until every insertion below
+ * `upto` is copied — for each insertion lock, until it is free or its
+ * holder published a position at or past `upto` — and return the position
+ * up to which the WAL is complete.  Without [pgbench] locks, insertion
+ * happens in one step and nothing is ever in flight.
+ */
+static uint64_t wait_insertions_to_finish(struct pg *pg, uint64_t upto)
+{
+	struct pg_xlog *x = &pg->xlog;
+	uint64_t finished;
+
+	if (upto > x->insert)
+		upto = x->insert;
+	finished = upto;
+	if (!pg->cfg.locks)
+		return finished;
+	for (unsigned int k = 0; k < PG_XLOG_INSERT_LOCKS; k++) {
+		struct pg_lwlock *l = &x->insert_locks[k];
+
+		for (;;) {	/* sync before the test: sim_wait may preempt before queueing */
+			sim_sync(pg->sim);
+			if (!l->holder || (x->inserting_at[k] && x->inserting_at[k] >= upto))
+				break;
+			x->insert_waits++;
+			sim_wait(pg->sim, &l->until_free, SIM_TIME_NEVER);
+		}
+		if (l->holder && x->inserting_at[k] && x->inserting_at[k] < finished)
+			finished = x->inserting_at[k];
+	}
+	return finished;
+}
+
 static uint64_t xlog_insert(struct pg_proc *p, uint32_t len, uint64_t *startp)
 {
 	struct pg *pg = p->pg;
 	struct pg_xlog *x = &pg->xlog;
 	const struct cost_table *ct = sim_costs(pg->sim);
 	uint64_t start, end;
+	int lock = -1;
 
 	len = (len + 7) & ~7u;			/* MAXALIGN */
+	if (pg->cfg.locks)
+		lock = (int)insert_lock_acquire(p);
 	sim_charge_cost(pg->sim, COST_pg_xlog_record, 1);
 	sim_charge(pg->sim, (ct->ps[COST_pg_xlog_copy] * len / 1024 + 500) / 1000);
 	for (;;) {
@@ -392,6 +467,7 @@ static uint64_t xlog_insert(struct pg_proc *p, uint32_t len, uint64_t *startp)
 		 * page; one backend at a time (WALBufMappingLock) writes it
 		 * under WALWriteLock, unless someone wrote it meanwhile */
 		x->buffer_full_waits++;
+		insert_lock_update(pg, lock, start);
 		sim_path_push(pg->sim, "AdvanceXLInsertBuffer");
 		pg_lwlock_acquire(pg->sim, &x->buf_mapping_lock);
 		if (x->write < need) {
@@ -417,6 +493,8 @@ static uint64_t xlog_insert(struct pg_proc *p, uint32_t len, uint64_t *startp)
 		pg_touch(p, pg->shm_base + pg->off_xlog + (page % x->nslots) * PG_XLOG_BLCKSZ +
 			 a % PG_XLOG_BLCKSZ, true);
 	}
+	if (lock >= 0)
+		insert_lock_release(pg, (unsigned int)lock);
 	x->records++;
 	x->bytes += len;
 	if (startp)
@@ -440,15 +518,22 @@ void pg_xlog_flush(struct pg_proc *p, uint64_t lsn)
 	x->flush_calls++;
 	sim_path_push(pg->sim, "XLogFlush");
 	while (lsn > x->flush) {
-		uint64_t target;
+		uint64_t target, insertpos = 0;
 
+		if (pg->cfg.locks)	/* before WALWriteLock, as XLogFlush does */
+			insertpos = wait_insertions_to_finish(pg, lsn > x->rqst_write ? lsn : x->rqst_write);
 		if (!pg_lwlock_acquire_or_wait(pg->sim, &x->write_lock))
 			continue;	/* the holder released it: recheck */
 		if (lsn <= x->flush) {
 			write_lock_release(pg);
 			break;
 		}
-		target = x->insert;		/* WaitXLogInsertionsToFinish */
+		/* without locks every insertion is complete: all of it */
+		target = pg->cfg.locks ? insertpos : x->insert;
+		if (target <= x->flush) {	/* flushed by another meanwhile: recheck */
+			write_lock_release(pg);
+			continue;
+		}
 		xlog_write(p, target, true);
 		x->leader_flushes++;
 		write_lock_release(pg);
@@ -476,6 +561,8 @@ bool pg_xlog_background_flush(struct pg_proc *p)
 	if (flush)
 		x->walwriter_last_flush = now;
 	sim_path_push(pg->sim, "XLogBackgroundFlush");
+	if (pg->cfg.locks)
+		target = wait_insertions_to_finish(pg, target);
 	pg_lwlock_acquire(pg->sim, &x->write_lock);
 	if (target > x->write || (flush && target > x->flush))
 		xlog_write(p, target, flush);

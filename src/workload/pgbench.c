@@ -142,10 +142,11 @@ static const struct opt_def pg_options[] = {
 	{ "tlb_entries", OPT_UINT, C(tlb_entries), "2048", 16, 1u << 20, NULL, 0,
 	  "entries of each CPU's TLB, direct-mapped (Neoverse V2, Graviton4: a 2048-entry L2 "
 	  "TLB)" },
-	{ "spinlocks", OPT_BOOL, C(spinlocks), "off", 0, 0, NULL, 0,
-	  "model buffer_strategy_lock as PostgreSQL's spinlock (s_lock: spin spins_per_delay "
-	  "times, then sleep 1 ms growing to 1 s; the holder can fault or be preempted); off: "
-	  "its work is a CPU cost" },
+	{ "locks", OPT_BOOL, C(locks), "off", 0, 0, NULL, 0,
+	  "PostgreSQL's locks as locks whose holders can fault, stall or be preempted: "
+	  "buffer_strategy_lock as a spinlock (s_lock: spin spins_per_delay times, then sleep 1 ms "
+	  "growing to 1 s) and the 8 WAL insertion LWLocks, which XLogFlush waits for "
+	  "(WaitXLogInsertionsToFinish); off: their work is a CPU cost" },
 	{ "wal_writer_delay", OPT_TIME, C(wal_writer_delay), "200ms", SIM_NSEC_PER_MSEC,
 	  10 * SIM_NSEC_PER_SEC, NULL, SIM_NSEC_PER_MSEC, "walwriter round interval; bare numbers are ms" },
 	{ "wal_writer_flush_after", OPT_SIZE, C(wal_writer_flush_after), "1m", 0, 0, NULL, 0,
@@ -608,6 +609,7 @@ static struct pg_proc *proc_init(struct pg *pg, struct pg_proc *p, uint32_t id, 
 	rng_init(&p->spin_rng, sim_seed(pg->sim), rng_stream_id(kind, id) ^ rng_stream_id("s_lock", 0));
 	p->spins_per_delay = PG_DEFAULT_SPINS_PER_DELAY;
 	p->asid = ++pg->nr_asids;
+	p->lock_to_try = p->asid % PG_XLOG_INSERT_LOCKS;	/* pgprocno % NUM_XLOGINSERT_LOCKS */
 	p->mm = mm_fork(pg->postmaster);
 	return p->mm ? p : NULL;	/* NULL: memory cannot hold its page tables */
 }
@@ -754,7 +756,7 @@ struct pg *pg_setup(const struct wl_env *env, const struct pg_config *c, struct 
 		return NULL;
 	}
 	sim_mutex_init(pg->sim, &pg->hist_ext_lock, "pgbench_history extension");
-	if (c->spinlocks)
+	if (c->locks)
 		sim_spin_init(pg->sim, &pg->strategy_lock, "buffer_strategy_lock");
 	if (c->tlb_misses) {
 		pg->tlb = calloc((size_t)sim_ncpus(pg->sim) * c->tlb_entries, sizeof(*pg->tlb));
@@ -972,10 +974,11 @@ static void pg_report(void *state, struct wl_report *out)
 		wl_report_figure(out, "tlb_misses_4k_per_tx", (double)pg->tlb_misses_4k / (double)tx, "");
 		wl_report_figure(out, "tlb_misses_2m_per_tx", (double)pg->tlb_misses_2m / (double)tx, "");
 	}
-	if (pg->cfg.spinlocks) {
+	if (pg->cfg.locks) {
 		const struct sim_lock_stats *ls = &pg->strategy_lock.stats;
 
 		wl_report_figure(out, "s_lock_delays", (double)sum.s_lock_delays, "");
+		wl_report_figure(out, "wal_insert_waits", (double)x->insert_waits, "");
 		wl_report_figure(out, "strategy_lock_wait_ms_per_tx",
 				 (double)ls->wait_ns / 1e6 / (double)tx, "ms");
 		wl_report_figure(out, "strategy_lock_hold_us_avg",

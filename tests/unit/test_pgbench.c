@@ -801,7 +801,7 @@ static void slock_waiter(struct sim *sim, void *arg)
 	pg_s_unlock(p, &c->t->pg->strategy_lock);
 }
 
-/* A test of s_lock (spinlocks=on): two backends on two CPUs start
+/* A test of s_lock (locks=on): two backends on two CPUs start
  * together; the first takes buffer_strategy_lock, the second spins on it.
  * With a 5 ms hold (asleep), expect the waiter to spin its 100 x
  * pg_spin_delay, sleep 1 ms, and keep retrying with growing sleeps until
@@ -812,7 +812,7 @@ static void slock_waiter(struct sim *sim, void *arg)
  * holder's uncontended acquisition leaves its 100. */
 TEST(s_lock_spins_then_sleeps)
 {
-	static const char *const kv[] = { "clients", "2", "spinlocks", "on", NULL };
+	static const char *const kv[] = { "clients", "2", "locks", "on", NULL };
 	const sim_time_t holds[2] = { 5 * MS, 500 };
 
 	for (int i = 0; i < 2; i++) {
@@ -839,12 +839,12 @@ TEST(s_lock_spins_then_sleeps)
 	}
 }
 
-/* A test that the freelist pop holds buffer_strategy_lock (spinlocks=on):
+/* A test that the freelist pop holds buffer_strategy_lock (locks=on):
  * three buffers from a fresh pool.  Expect three acquisitions of the
  * lock, none contended, and the buffers 0, 1, 2 as without the lock. */
 TEST(s_lock_guards_the_freelist)
 {
-	static const char *const kv[] = { "shared_buffers", "128k", "spinlocks", "on", NULL };
+	static const char *const kv[] = { "shared_buffers", "128k", "locks", "on", NULL };
 	struct pgt t;
 	struct pg_proc *p;
 
@@ -929,4 +929,61 @@ TEST(client_local_round_trips)
 		   cost_ns(c, COST_tcp_recv, 1);
 	ASSERT_TRUE(client_cpu >= t.pg->tx_total * 5 * per_stmt);
 	pgt_destroy(&t);
+}
+
+struct walins_case {
+	struct pgt	*t;
+	sim_time_t	flushed_at;
+};
+
+/* An inserter stalled with an insertion lock held (a page fault in
+ * CopyXLogRecordToWAL): holds lock 0 for 5 ms without publishing. */
+static void walins_stalled(struct sim *sim, void *arg)
+{
+	struct walins_case *c = arg;
+	struct pg_xlog *x = &c->t->pg->xlog;
+
+	pg_lwlock_acquire(sim, &x->insert_locks[0]);
+	sim_sleep(sim, 5 * MS);
+	pg_lwlock_release(sim, &x->insert_locks[0]);
+}
+
+static void walins_committer(struct sim *sim, void *arg)
+{
+	struct walins_case *c = arg;
+	struct pg_proc *p = &c->t->pg->backends[1];
+	uint64_t lsn;
+
+	sim_sleep(sim, 1 * MS);
+	p->lock_to_try = 3;
+	lsn = pg_xlog_insert(p, 34);	/* an XLOG_XACT_COMMIT record */
+	pg_xlog_flush(p, lsn);
+	c->flushed_at = sim_now(sim);
+}
+
+/* A test of WaitXLogInsertionsToFinish (locks=on): an insertion lock held
+ * 0..5 ms by a stalled inserter; another backend commits at 1 ms.  Expect
+ * its XLogFlush to wait for the stalled insertion (done after 5 ms) with
+ * locks=on, and to be done within 1 ms of the commit with locks=off. */
+TEST(wal_insert_locks_hold_up_the_flush)
+{
+	static const char *const on[] = { "clients", "2", "locks", "on", NULL };
+	static const char *const off[] = { "clients", "2", NULL };
+
+	for (int i = 0; i < 2; i++) {
+		struct pgt t;
+		struct walins_case c = { .t = &t };
+
+		ASSERT_EQ(pgt_create(&t, NULL, i ? off : on), 0);
+		pgt_task(&t, "stalled", walins_stalled, &c, 0);
+		pgt_task(&t, "committer", walins_committer, &c, 0);
+		sim_run(t.e.sim, 1 * SEC);
+		if (i == 0) {
+			ASSERT_TRUE(c.flushed_at >= 5 * MS);
+			ASSERT_TRUE(t.pg->xlog.insert_waits >= 1);
+		} else {
+			ASSERT_TRUE(c.flushed_at > 1 * MS && c.flushed_at < 2 * MS);
+		}
+		pgt_destroy(&t);
+	}
 }

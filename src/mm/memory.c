@@ -524,14 +524,14 @@ static int do_huge_pmd_anonymous_page(struct mm_struct *mm, struct vm_area_struc
 	pfn = __alloc_pages(m, vma_thp_gfp_mask(m, vma), HPAGE_PMD_ORDER, NULL);
 	if (pfn == PFN_NONE) {
 		count_vm_event(m, THP_FAULT_FALLBACK);
-		sim_path_pop(m->sim);
-		return -EAGAIN;
+		ret = -EAGAIN;
+		goto out;
 	}
 	deposit = pte_alloc(mm, pmd, haddr);
 	if (!deposit) {
 		free_pages(m, pfn, HPAGE_PMD_ORDER);
-		sim_path_pop(m->sim);
-		return -ENOMEM;
+		ret = -ENOMEM;
+		goto out;
 	}
 	deposit->deposited = true;
 	mm_charge(m, COST_clear_page, HPAGE_PMD_NR);	/* clear_huge_page */
@@ -543,8 +543,9 @@ static int do_huge_pmd_anonymous_page(struct mm_struct *mm, struct vm_area_struc
 	mm->rss_anon += HPAGE_PMD_NR;
 	bit_set(pmd->huge, pmd_index(haddr));
 	count_vm_event(m, THP_FAULT_ALLOC);
+out:
 	sim_path_pop(m->sim);
-	return 0;
+	return ret;
 }
 
 /* Is `addr` mapped, writable for a write? (the MMU's view) */

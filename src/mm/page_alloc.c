@@ -1436,6 +1436,7 @@ static pfn_t __alloc_pages_direct_compact(struct machine *m, gfp_t gfp, unsigned
 {
 	const bool costly = order > PAGE_ALLOC_COSTLY_ORDER;
 	unsigned int corder = promoted_order(m, order, alloc_flags, ac);
+	bool failed = false;
 	pfn_t page = PFN_NONE;
 
 	if (!order)
@@ -1453,8 +1454,8 @@ static pfn_t __alloc_pages_direct_compact(struct machine *m, gfp_t gfp, unsigned
 		 compact_result_name(*compact_result), page != PFN_NONE ? " (captured)" : "");
 	if (*compact_result == COMPACT_SKIPPED ||
 	    (mm_pol(m)->kernel == KERNEL_2026 && *compact_result == COMPACT_DEFERRED)) {
-		sim_path_pop(m->sim);
-		return PFN_NONE;
+		page = PFN_NONE;
+		goto out;
 	}
 	count_vm_event(m, COMPACTSTALL);
 	if (costly)
@@ -1469,13 +1470,15 @@ static pfn_t __alloc_pages_direct_compact(struct machine *m, gfp_t gfp, unsigned
 		zone->compact_blockskip_flush = false;
 		compaction_defer_reset(zone, (int)order, true);
 		count_vm_event(m, COMPACTSUCCESS);
-		sim_path_pop(m->sim);
-		return page;
+	} else {
+		count_vm_event(m, COMPACTFAIL);
+		failed = true;
 	}
-	count_vm_event(m, COMPACTFAIL);
+out:
 	sim_path_pop(m->sim);
-	sim_cond_resched(m->sim);
-	return PFN_NONE;
+	if (failed)
+		sim_cond_resched(m->sim);
+	return page;
 }
 
 /* __perform_reclaim() (6.12): cond_resched, try_to_free_pages, cond_resched.
@@ -2372,8 +2375,7 @@ void __drain_all_pages(struct machine *m, struct zone *zone, bool force_all_cpus
 	if (unlikely(!sim_mutex_trylock(m->sim, &m->pcpu_drain_mutex))) {
 		if (!zone) {
 			sim_stat_inc(m, SIM_DRAIN_SKIPPED);
-			sim_path_pop(m->sim);
-			return;
+			goto out;
 		}
 		sim_mutex_lock(m->sim, &m->pcpu_drain_mutex);
 	}
@@ -2405,6 +2407,7 @@ void __drain_all_pages(struct machine *m, struct zone *zone, bool force_all_cpus
 	}
 	sim_mutex_unlock(m->sim, &m->pcpu_drain_mutex);
 	sim_stat_inc(m, SIM_DRAIN_ALL_PAGES);
+out:
 	sim_path_pop(m->sim);
 }
 

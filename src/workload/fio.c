@@ -408,13 +408,11 @@ static void fio_job_fn(struct sim *sim, void *arg)
 	sim_time_t end = c->runtime ? sim_now(sim) + c->runtime : SIM_TIME_NEVER;
 
 	sim_path_push(sim, "buffer_alloc");
-	if (user_buffer_alloc(st->m, &job->ub, pages,
-			      c->mem == FIO_MEM_MMAPHUGE ? HPAGE_PMD_ORDER : 0) < 0) {
-		job->failed = true;
-		sim_path_pop(sim);
-		return;
-	}
+	job->failed = user_buffer_alloc(st->m, &job->ub, pages,
+					c->mem == FIO_MEM_MMAPHUGE ? HPAGE_PMD_ORDER : 0) < 0;
 	sim_path_pop(sim);
+	if (job->failed)
+		return;
 	job->buffer_ok = true;
 	for (;;) {
 		bool stopping = sim_now(sim) >= end;

@@ -458,6 +458,7 @@ static void pg_backend_main(struct sim *sim, void *arg)
 	for (;;) {
 		sim_time_t t0 = sim_now(sim);
 
+		sim_path_assert_empty(sim);
 		sim_path_push(sim, "exec");
 		sim_charge_cost(sim, COST_pg_tx_cpu, 1);
 		sim_path_pop(sim);

@@ -1694,7 +1694,7 @@ enum slowpath_next {
 };
 
 /*
- * The entry of __alloc_pages_slowpath() (6.12; spec §0.5 "definitions"):
+ * The entry of __alloc_pages_slowpath() (mm/page_alloc.c, 6.12):
  * the model's counters, then policy V5/V6 (costly_noretry_noreclaim),
  * which clears __GFP_DIRECT_RECLAIM for costly __GFP_NORETRY before
  * anything is derived from the gfp (V6 keeps it for __GFP_THISNODE when
@@ -1733,7 +1733,7 @@ static void slowpath_init(struct machine *m, struct slowpath *sp, gfp_t gfp, uns
 }
 
 /*
- * The restart label (6.12; spec §0.5 steps 1-3): retry counters and
+ * The restart label (mm/page_alloc.c, 6.12): retry counters and
  * compaction state reset, alloc_flags from the gfp.  Returns false when
  * no zone can serve the request (nopage).  Cpuset and zonelist races,
  * which send the kernel back here, are not modelled.
@@ -1756,7 +1756,7 @@ static bool slowpath_compact_early(const struct slowpath *sp)
 	return sp->costly || (sp->order > 0 && sp->ac->migratetype != MIGRATE_MOVABLE);
 }
 
-/* The retry label's attempt (6.12; spec §0.5 steps 8-10): wake kswapd,
+/* The retry label's attempt (mm/page_alloc.c, 6.12): wake kswapd,
  * reserve access for PF_MEMALLOC and __GFP_MEMALLOC, a freelist attempt. */
 static pfn_t slowpath_retry_freelist(struct machine *m, struct slowpath *sp)
 {
@@ -1784,8 +1784,8 @@ static void slowpath_kcompactd_handoff(struct machine *m, const struct slowpath 
 }
 
 /*
- * What follows direct reclaim and compaction in both flows (6.12; spec
- * §0.5 steps 14-19): __GFP_NORETRY and costly requests without
+ * What follows direct reclaim and compaction in both flows (6.12):
+ * __GFP_NORETRY and costly requests without
  * __GFP_RETRY_MAYFAIL give up; otherwise should_reclaim_retry(), then
  * should_compact_retry(), then 6.15 defrag_mode's one fallback-allowing
  * pass, then the OOM outcome.  *page is set for SLOWPATH_GOT_PAGE.
@@ -1830,7 +1830,7 @@ static enum slowpath_next slowpath_should_retry(struct machine *m, struct slowpa
 }
 
 /*
- * The nopage label (6.12; spec §0.5 step 20): a request that may fail
+ * The nopage label (mm/page_alloc.c, 6.12): a request that may fail
  * fails; a __GFP_NOFAIL request that can reclaim tries the cpuset fallback
  * with ALLOC_MIN_RESERVE and goes round again, at most NOFAIL_MAX_PASSES
  * times (sim_nofail_giveup).  *page is set for SLOWPATH_GOT_PAGE.
@@ -1852,7 +1852,7 @@ static enum slowpath_next slowpath_nopage(struct machine *m, struct slowpath *sp
 }
 
 /*
- * The 6.12 flow of __alloc_pages_slowpath() (spec §0.5): wake kswapd and
+ * The 6.12 flow of __alloc_pages_slowpath() (Linux 6.12.117): wake kswapd and
  * try the min watermark; an initial ASYNC compaction for costly and
  * non-movable high orders, after which a costly __GFP_NORETRY request
  * fails if compaction was SKIPPED or DEFERRED, or the request is
@@ -1921,7 +1921,8 @@ nopage:
 }
 
 /*
- * The 2026 flow of __alloc_pages_slowpath() (spec §0.6), as it differs
+ * The 2026 flow of __alloc_pages_slowpath() (the mid-2026 mm tree, partly
+ * unconfirmed: docs/slowpath.md §2), as it differs
  * from 6.12: can_compact needs can_direct_reclaim; there is no initial
  * compaction before the loop: instead a compact_first pass (ASYNC) runs
  * compaction without reclaim, fails only for __GFP_NORETRY|__GFP_THISNODE

@@ -561,7 +561,6 @@ static void *fio_start_env(const struct wl_env *env, const void *config, const c
 	const struct fio_config *c = config;
 	struct fio_state *st;
 	unsigned int ncpus = sim_ncpus(env->sim), *set, nset = ncpus;
-	size_t kl = strlen("fio:") + strlen(instance) + 1;
 	bool pin_each;
 	int kind;
 
@@ -593,12 +592,9 @@ static void *fio_start_env(const struct wl_env *env, const void *config, const c
 	st->m = env->machine;
 	st->sim = env->sim;
 	st->stats = stats;
-	st->bdev = wl_env_bdev(env, c->filename);
-	if (!st->bdev) {
-		snprintf(err, errlen, "device '%s' does not exist (no [device %s] section)", c->filename,
-			 c->filename);
+	st->bdev = wl_env_device(env, c->filename, err, errlen);
+	if (!st->bdev)
 		goto fail;
-	}
 	if (bdev_size(st->bdev) && c->size > bdev_size(st->bdev)) {
 		snprintf(err, errlen, "size=%llu is beyond the end of device '%s' (%llu bytes)",
 			 (unsigned long long)c->size, c->filename, (unsigned long long)bdev_size(st->bdev));
@@ -609,11 +605,10 @@ static void *fio_start_env(const struct wl_env *env, const void *config, const c
 			 "of the machine's memory");
 		goto fail;
 	}
-	st->kind_name = malloc(kl);
+	st->kind_name = wl_kind_name("fio", instance);
 	st->jobs = calloc(c->numjobs, sizeof(*st->jobs));
-	if (!st->kind_name || !st->jobs)
+	if (!st->jobs)
 		SIM_BUG("out of memory");
-	snprintf(st->kind_name, kl, instance[0] ? "fio:%s" : "fio", instance);
 	kind = sim_task_kind(st->sim, st->kind_name);
 	for (uint64_t i = 0; i < c->numjobs; i++) {
 		struct fio_job *job = &st->jobs[i];

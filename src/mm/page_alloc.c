@@ -1770,6 +1770,19 @@ static pfn_t slowpath_retry_freelist(struct machine *m, struct slowpath *sp)
 	return slowpath_freelist(m, sp->gfp, sp->order, sp->alloc_flags, sp->ac, "retry");
 }
 
+/* Direct reclaim and direct compaction with the slow path's state. */
+static pfn_t slowpath_direct_reclaim(struct machine *m, struct slowpath *sp)
+{
+	return __alloc_pages_direct_reclaim(m, sp->gfp, sp->order, sp->alloc_flags, sp->ac,
+					    &sp->did_some_progress);
+}
+
+static pfn_t slowpath_direct_compact(struct machine *m, struct slowpath *sp, enum compact_priority prio)
+{
+	return __alloc_pages_direct_compact(m, sp->gfp, sp->order, sp->alloc_flags, sp->ac, prio,
+					    &sp->compact_result);
+}
+
 /*
  * Policy V4 (costly_noretry_kcompactd): a costly __GFP_NORETRY request
  * wakes kcompactd for the preferred zone's node instead of reclaiming or
@@ -1879,8 +1892,7 @@ static pfn_t slowpath_flow_6_12(struct machine *m, struct slowpath *sp)
 	}
 	if (sp->can_direct_reclaim && sp->can_compact && slowpath_compact_early(sp) &&
 	    !__gfp_pfmemalloc_flags(m, sp->gfp)) {
-		page = __alloc_pages_direct_compact(m, sp->gfp, sp->order, sp->alloc_flags, sp->ac,
-						    INIT_COMPACT_PRIORITY, &sp->compact_result);
+		page = slowpath_direct_compact(m, sp, INIT_COMPACT_PRIORITY);
 		if (page != PFN_NONE)
 			return page;
 		if (sp->costly_noretry) {
@@ -1901,12 +1913,10 @@ retry:
 		return page;
 	if (!sp->can_direct_reclaim || current_is_kswapd(m))	/* PF_MEMALLOC: no recursion */
 		goto nopage;
-	page = __alloc_pages_direct_reclaim(m, sp->gfp, sp->order, sp->alloc_flags, sp->ac,
-					    &sp->did_some_progress);
+	page = slowpath_direct_reclaim(m, sp);
 	if (page != PFN_NONE)
 		return page;
-	page = __alloc_pages_direct_compact(m, sp->gfp, sp->order, sp->alloc_flags, sp->ac,
-					    sp->compact_priority, &sp->compact_result);
+	page = slowpath_direct_compact(m, sp, sp->compact_priority);
 	if (page != PFN_NONE)
 		return page;
 	next = slowpath_should_retry(m, sp, &page);
@@ -1965,13 +1975,11 @@ retry:
 		goto nopage;
 	}
 	if (!compact_first) {
-		page = __alloc_pages_direct_reclaim(m, sp->gfp, sp->order, sp->alloc_flags, sp->ac,
-						    &sp->did_some_progress);
+		page = slowpath_direct_reclaim(m, sp);
 		if (page != PFN_NONE)
 			return page;
 	}
-	page = __alloc_pages_direct_compact(m, sp->gfp, sp->order, sp->alloc_flags, sp->ac,
-					    sp->compact_priority, &sp->compact_result);
+	page = slowpath_direct_compact(m, sp, sp->compact_priority);
 	if (page != PFN_NONE)
 		return page;
 	if (compact_first) {

@@ -35,8 +35,8 @@ void cli_args_release(struct cli_args *a)
 }
 
 /*
- * Parse the scenario, apply --set, then --policy and --seed, then --scale,
- * and validate.  Returns the scenario, or NULL after printing the error.
+ * Parse the scenario, apply --set, then --policy and --seed, resolve the
+ * [policy] preset, then --scale, and validate.  Returns the scenario, or NULL after printing the error.
  */
 struct scenario *cli_load_scenario(const struct scn_schema *schema, const struct cli_args *a)
 {
@@ -66,7 +66,7 @@ struct scenario *cli_load_scenario_err(const struct scn_schema *schema, const st
 				 "lists them)", a->policy);
 			goto bad;
 		}
-		snprintf(set, sizeof(set), "policy.name=%s", a->policy);
+		snprintf(set, sizeof(set), "policy.preset=%s", a->policy);
 		if (scn_set(s, set, err, errlen))
 			goto bad;
 	}
@@ -81,6 +81,7 @@ struct scenario *cli_load_scenario_err(const struct scn_schema *schema, const st
 		if (scn_set(s, set, err, errlen))
 			goto bad;
 	}
+	scn_policy_resolve(s);
 	if (a->scale > 1 && scn_scale(s, a->scale, err, errlen))
 		goto bad;
 	if (scn_validate(s, err, errlen))
@@ -270,26 +271,73 @@ int cli_cmd_costs(int argc, char **argv)
 	return 0;
 }
 
+/* Print the switch keys of `preset`: with `all`, every one as a key=value
+ * line; else those that differ from the baseline, on one line. */
+static void print_preset_keys(const struct mm_policy *preset, bool all)
+{
+	const struct mm_policy baseline = { .name = NULL };	/* every switch zero */
+	struct scn_policy p = { .sw = *preset };
+	unsigned int n = 0;
+	char value[64];
+
+	for (const struct opt_def *o = scn_policy_options; o->key; o++) {
+		if (!mm_policy_is_switch(o->key) || (!all && mm_policy_same_switch(preset, &baseline, o->key)))
+			continue;
+		opt_format_value(o, &p, value, sizeof(value));
+		if (all)
+			printf("%s=%s\n", o->key, value);
+		else
+			printf("%s%s=%s", n ? " " : "", o->key, value);
+		n++;
+	}
+	if (!all)
+		puts(n ? "" : "(none: every switch at the baseline's value)");
+}
+
 int cli_cmd_policies(int argc, char **argv)
 {
-	int rc = no_options(argc, argv, "usage: slowpath policies\n\n"
-			    "Print the allocator policy variants (DESIGN.md §6, kernel-mm-spec.md\n"
-			    "§14): name, spec tag, what changes.  Select one with [policy] name=\n"
-			    "or --policy NAME.\n");
+	const char *usage_text =
+		"usage: slowpath policies [NAME]\n\n"
+		"Print the named allocator policies (docs/policies.md): name, spec\n"
+		"tag, what changes, and the [policy] switch keys each preset sets.  With\n"
+		"NAME, print that preset as a [policy] section with every switch key.\n"
+		"Select a preset with [policy] preset=NAME or --policy NAME; a switch key\n"
+		"the scenario sets overrides the preset's value (docs/policies.md).\n";
+	const struct mm_policy *one;
 	int wn = 4, ws = 4;
 
-	if (rc >= 0)
-		return rc;
+	if (argc == 2 && strcmp(argv[1], "--help") == 0) {
+		fputs(usage_text, stdout);
+		return 0;
+	}
+	if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
+		fprintf(stderr, "slowpath policies: unexpected argument '%s' (see slowpath policies --help)\n",
+			argv[argc - 1]);
+		return 2;
+	}
+	if (argc == 2) {
+		one = mm_policy_find(argv[1]);
+		if (!one) {
+			fprintf(stderr, "slowpath policies: unknown policy '%s' (`slowpath policies` lists them)\n",
+				argv[1]);
+			return 2;
+		}
+		printf("; %s (%s): %s\n[policy]\npreset=%s\n", one->name, one->spec, one->summary, one->name);
+		print_preset_keys(one, true);
+		return 0;
+	}
 	for (unsigned int i = 0; i < mm_nr_policies; i++) {
 		int n = (int)strlen(mm_policies[i].name), s = (int)strlen(mm_policies[i].spec);
 
 		wn = n > wn ? n : wn;
 		ws = s > ws ? s : ws;
 	}
-	printf("%-*s  %-*s  %s\n", wn, "name", ws, "spec", "summary");
-	for (unsigned int i = 0; i < mm_nr_policies; i++)
+	printf("%-*s  %-*s  %s\n", wn, "name", ws, "spec", "summary / [policy] keys");
+	for (unsigned int i = 0; i < mm_nr_policies; i++) {
 		printf("%-*s  %-*s  %s\n", wn, mm_policies[i].name, ws, mm_policies[i].spec,
 		       mm_policies[i].summary);
+		printf("%-*s  %-*s  ", wn, "", ws, "");
+		print_preset_keys(&mm_policies[i], false);
+	}
 	return 0;
 }
-

@@ -442,11 +442,7 @@ static int run_once(const struct scenario *s, const char *dir, const char *shown
 	prog->last_events = 0;
 	prog->iteration = iteration;
 	sim = sim_create(&sc);
-	policy = *mm_policy_find(pol->name);
-	policy.kernel = (enum kernel_gen)pol->kernel;
-	if (pol->thisnode_exempt > 0)
-		policy.thisnode_exempt = pol->thisnode_exempt == 2;
-	policy.k2026_noretry_bail = pol->noretry_bail_2026;
+	policy = pol->sw;	/* resolved by cli_load_scenario */
 	m = machine_create(sim, mc, sysctl, &policy, err, sizeof(err));
 	if (m && SIM_CHECK_EXPENSIVE)	/* debug builds: mm_check after every mm operation */
 		mm_set_check_interval(m, 1);
@@ -574,7 +570,7 @@ static int run_once(const struct scenario *s, const char *dir, const char *shown
 	}
 	res->source = "simulated";
 	res->scenario = scn_path(s);
-	res->policy = pol->name;
+	res->policy = pol->sw.name;
 	res->seed = seed;
 	res->scale_n = (unsigned int)g->applied_scale;
 	res->iteration = iteration;

@@ -84,25 +84,25 @@ static int global_validate(const struct scn_section_type *t, const char *name, c
 
 /* order of enum kernel_gen */
 static const char *const kernel_names[] = { "6.12", "6.6", "2026", NULL };
-static const char *const tristate_names[] = { "variant", "0", "1", NULL };
 
 #define P(f) offsetof(struct scn_policy, f)
+#define SWITCH_ROW(f, type, names, help) { #f, type, P(sw.f), NULL, 0, 0, names, 0, help },
 const struct opt_def scn_policy_options[] = {
-	{ "name", OPT_STRING, P(name), "baseline", 0, 0, NULL, 0,
-	  "policy variant (`slowpath policies` lists them; --policy NAME overrides)" },
-	{ "kernel", OPT_ENUM, P(kernel), "6.12", 0, 0, kernel_names, 0,
-	  "kernel generation the variant is applied to: 6.12 (Linux 6.12.117), 6.6 (filemap "
+	{ "preset", OPT_STRING, P(preset), "baseline", 0, 0, NULL, 0,
+	  "named policy: a preset of the switch keys below, each of which this section may set "
+	  "itself (`slowpath policies` lists them; --policy NAME sets this key)" },
+	{ "kernel", OPT_ENUM, P(sw.kernel), "6.12", 0, 0, kernel_names, 0,
+	  "kernel generation the policy is applied to: 6.12 (Linux 6.12.117), 6.6 (filemap "
 	  "skips order 1, NORETRY above order 0) or 2026 (mid-2026 mm tree slow-path flow, "
 	  "kernel-mm-spec.md §0.6)" },
-	{ "thisnode_exempt", OPT_ENUM, P(thisnode_exempt), "variant", 0, 0, tristate_names, 0,
-	  "V5/V6: whether __GFP_THISNODE requests keep direct reclaim (UNCONFIRMED for the merged "
-	  "patch); 'variant' keeps the variant's own value" },
-	{ "noretry_bail_2026", OPT_BOOL, P(noretry_bail_2026), "0", 0, 0, NULL, 0,
+	{ "noretry_bail_2026", OPT_BOOL, P(sw.k2026_noretry_bail), "0", 0, 0, NULL, 0,
 	  "kernel=2026 only: keep 6.12's early failure of a costly __GFP_NORETRY request whose "
 	  "first compaction was skipped or deferred (kernel-mm-spec.md §0.6 item 3, UNCONFIRMED; "
 	  "the transliteration has none)" },
+	MM_POLICY_SWITCHES(SWITCH_ROW)
 	OPT_END
 };
+#undef SWITCH_ROW
 
 static int policy_validate(const struct scn_section_type *t, const char *name, const void *config,
 			   const char **bad_key, char *err, size_t errlen)
@@ -111,13 +111,42 @@ static int policy_validate(const struct scn_section_type *t, const char *name, c
 
 	(void)t;
 	(void)name;
-	if (!p->name || !mm_policy_find(p->name)) {
-		*bad_key = "name";
+	if (!p->preset || !mm_policy_find(p->preset)) {
+		*bad_key = "preset";
 		snprintf(err, errlen, "unknown policy '%s' (`slowpath policies` lists them)",
-			 p->name ? p->name : "");
+			 p->preset ? p->preset : "");
 		return -1;
 	}
 	return 0;
+}
+
+void scn_policy_resolve(struct scenario *s)
+{
+	const struct scn_instance *in = scn_find(s, "policy", NULL);
+	struct scn_policy *p = in->config;
+	const struct mm_policy *preset = p->preset ? mm_policy_find(p->preset) : NULL;
+	size_t len;
+
+	if (!preset)
+		return;		/* policy_validate reports it with its place */
+	len = (size_t)snprintf(p->label, sizeof(p->label), "%s", preset->name);
+	for (const struct opt_def *o = scn_policy_options; o->key; o++) {
+		const struct scn_origin *at = &in->key_origin[o - scn_policy_options];
+		char value[64];
+
+		if (!mm_policy_is_switch(o->key))
+			continue;
+		if (!at->file)		/* not set by the scenario or --set */
+			mm_policy_copy_switch(&p->sw, preset, o->key);
+		if (mm_policy_same_switch(&p->sw, preset, o->key))
+			continue;
+		opt_format_value(o, p, value, sizeof(value));
+		if (len < sizeof(p->label))
+			len += (size_t)snprintf(p->label + len, sizeof(p->label) - len, "+%s=%s", o->key, value);
+	}
+	p->sw.name = p->label;
+	p->sw.spec = preset->spec;
+	p->sw.summary = preset->summary;
 }
 
 /* ---- [kernel] ------------------------------------------------------------------ */

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "cli/scenario.h"
+#include "mm/policy.h"
 #include "sim/option.h"
 #include "sim/sim.h"
 
@@ -29,10 +30,10 @@ struct scn_global {
 };
 
 struct scn_policy {
-	char		*name;			/* mm_policies[] row */
-	int		kernel;			/* enum kernel_gen, in kernel_names[] order */
-	int		thisnode_exempt;	/* 0 = the variant's own value, 1 = off, 2 = on */
-	bool		noretry_bail_2026;	/* mm_policy.k2026_noretry_bail */
+	char		*preset;		/* mm_policies[] row */
+	struct mm_policy sw;		/* the switches, kernel and noretry_bail_2026; after
+					 * scn_policy_resolve() the run's policy */
+	char		label[400];		/* sw.name: the preset + the keys that differ */
 };
 
 /* [kernel]: the simulated kernel's scheduler. */
@@ -44,6 +45,14 @@ extern const struct opt_def scn_global_options[];
 extern const struct opt_def scn_policy_options[];
 extern const struct opt_def scn_device_options[];
 extern const struct opt_def scn_cost_options[];
+
+/*
+ * [policy]: the preset supplies every switch key the scenario (a file or
+ * --set) does not set.  Then sw.name is the preset's name plus
+ * "+key=value" for each switch that differs from the preset.  An unknown
+ * preset is left for scn_validate() to report.
+ */
+void scn_policy_resolve(struct scenario *s);
 
 /* The schema: built-in sections, then one per registered workload type. */
 struct scn_schema *scn_schema_create(void);

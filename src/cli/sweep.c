@@ -666,6 +666,15 @@ static bool file_is(const char *path, const char *want)
 	return same;
 }
 
+/* result.json's policy: the preset, then "+key=value" for each [policy]
+ * switch the scenario or a set line changes (scn_policy_resolve). */
+static bool policy_is_preset(const char *policy, const char *preset)
+{
+	size_t n = strlen(preset);
+
+	return strncmp(policy, preset, n) == 0 && (policy[n] == '\0' || policy[n] == '+');
+}
+
 /* Complete: result.json (a run writes it last) and sweep-cell.ini say
  * this cell's scenario, policy, seed and sets. */
 static bool cell_complete(const struct cell *c)
@@ -686,7 +695,7 @@ static bool cell_complete(const struct cell *c)
 		 * 2^53; sweep-cell.ini, c->desc, holds the exact value) */
 		ok = sc && pol && json_is_number(seed) &&
 		     json_number_value(seed) == (double)strtoull(c->seed, NULL, 10) &&
-		     strcmp(sc, c->scenario) == 0 && strcmp(pol, c->policy) == 0;
+		     strcmp(sc, c->scenario) == 0 && policy_is_preset(pol, c->policy);
 	}
 	if (root)
 		json_decref(root);
@@ -861,7 +870,7 @@ static int sweep_check(struct sweep *sw, size_t *mem_bytes, char *err, size_t er
 		goto out;
 	}
 	if (!sw->policies.n)
-		list_add(&sw->policies, ((const struct scn_policy *)scn_config(s, "policy", NULL))->name);
+		list_add(&sw->policies, ((const struct scn_policy *)scn_config(s, "policy", NULL))->preset);
 	if (!sw->seeds.n) {
 		char num[24];
 

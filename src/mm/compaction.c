@@ -1465,8 +1465,7 @@ static enum compact_result compact_zone(struct compact_control *cc, struct captu
 		if (ret != COMPACT_CONTINUE) {
 			mm_trace(m, "compact_zone zone=%s order=%d -> %s (suitability)", zone->name,
 				 cc->order, compact_result_name(ret));
-			sim_path_pop(m->sim);
-			return ret;
+			goto done;
 		}
 	}
 
@@ -1577,6 +1576,7 @@ out:
 		 cc->mode == MIGRATE_SYNC_LIGHT ? "sync_light" : "sync", compact_result_name(ret),
 		 cc->total_migrate_scanned, cc->total_free_scanned);
 	SIM_ASSERT(pfn_list_empty(&cc->migratepages));
+done:
 	sim_path_pop(m->sim);
 	return ret;
 }
@@ -1883,6 +1883,7 @@ static void kcompactd(struct sim *sim, void *arg)
 	pgdat->kcompactd_max_order = 0;
 	pgdat->kcompactd_highest_zoneidx = pgdat->nr_zones - 1;
 	for (;;) {
+		sim_path_assert_empty(sim);
 		if (!m->t.compaction_proactiveness)
 			timeout = SIM_TIME_NEVER;
 		if (kcompactd_wait_event(pgdat, timeout) && !pgdat->proactive_compact_trigger) {

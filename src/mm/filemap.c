@@ -619,12 +619,14 @@ long filemap_read(struct machine *m, struct inode *inode, uint64_t pos, uint64_t
 	struct address_space *mapping = inode->i_mapping;
 	unsigned long index, last;
 	uint64_t end;
+	long ret;
 
 	if (pos >= inode->i_size || !len)
 		return 0;
 	if (len > inode->i_size - pos)
 		len = inode->i_size - pos;
 	end = pos + len;
+	ret = (long)len;
 	sim_path_push(m->sim, "filemap_read");
 	index = (unsigned long)(pos >> PAGE_SHIFT);
 	last = (unsigned long)((end - 1) >> PAGE_SHIFT);
@@ -642,9 +644,9 @@ long filemap_read(struct machine *m, struct inode *inode, uint64_t pos, uint64_t
 			while (pfn == PFN_NONE && filemap_create_folio(m, inode, index) != -ENOMEM)
 				pfn = filemap_lookup(m, mapping, index);
 			if (pfn == PFN_NONE) {
-				sim_path_pop(m->sim);
-				return index == (unsigned long)(pos >> PAGE_SHIFT) ? -ENOMEM
+				ret = index == (unsigned long)(pos >> PAGE_SHIFT) ? -ENOMEM
 					: (long)(((uint64_t)index << PAGE_SHIFT) - pos);
+				goto out;
 			}
 		}
 		head = pfn_to_page(m, pfn);
@@ -658,8 +660,9 @@ long filemap_read(struct machine *m, struct inode *inode, uint64_t pos, uint64_t
 		index = (unsigned long)(fend >> PAGE_SHIFT);
 	}
 	inode->ra.prev_index = last;
+out:
 	sim_path_pop(m->sim);
-	return (long)len;
+	return ret;
 }
 
 /* ---- removal for reclaim and truncation --------------------------------------------- */

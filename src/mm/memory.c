@@ -148,19 +148,42 @@ static pfn_t pgtable_new(struct mm_struct *mm)
 	return pfn;
 }
 
+enum pt_level { PT_PUD, PT_PMD, PT_PTE };
+
+static struct pt_pte *pte_rec_new(struct mm_struct *mm, unsigned long addr);
+
+/*
+ * What __pud_alloc(), __pmd_alloc() and __pte_alloc() -> pte_alloc_one()
+ * share: a table page for an empty slot (pgtable_new: allocated and
+ * counted by the ctor), the host record of that level holding its pfn
+ * (every record starts with it) and the mm's count of that level's pages.
+ * Returns the record, or NULL when the page allocation failed.
+ */
+static void *pgtable_populate(struct mm_struct *mm, enum pt_level level, unsigned long addr)
+{
+	unsigned long *nr[] = { [PT_PUD] = &mm->nr_puds, [PT_PMD] = &mm->nr_pmds, [PT_PTE] = &mm->nr_ptes };
+	pfn_t pfn = pgtable_new(mm), *rec;
+
+	if (pfn == PFN_NONE)
+		return NULL;
+	if (level == PT_PTE) {
+		sim_stat_inc(mm->m, SIM_PTE_PAGES_ALLOC);
+		rec = &pte_rec_new(mm, addr)->pfn;
+	} else {
+		rec = xcalloc1(level == PT_PUD ? sizeof(struct pt_pud) : sizeof(struct pt_pmd));
+	}
+	*rec = pfn;
+	(*nr[level])++;
+	return rec;
+}
+
 /* __pud_alloc() */
 static struct pt_pud *pud_alloc(struct mm_struct *mm, unsigned long addr)
 {
 	struct pt_pud **slot = &mm->pud[pgd_index(addr)];
-	pfn_t pfn;
 
-	if (!*slot) {
-		if ((pfn = pgtable_new(mm)) == PFN_NONE)
-			return NULL;
-		*slot = xcalloc1(sizeof(**slot));
-		(*slot)->pfn = pfn;
-		mm->nr_puds++;
-	}
+	if (!*slot)
+		*slot = pgtable_populate(mm, PT_PUD, addr);
 	return *slot;
 }
 
@@ -168,15 +191,9 @@ static struct pt_pud *pud_alloc(struct mm_struct *mm, unsigned long addr)
 static struct pt_pmd *pmd_alloc(struct mm_struct *mm, struct pt_pud *pud, unsigned long addr)
 {
 	struct pt_pmd **slot = &pud->pmd[pud_index(addr)];
-	pfn_t pfn;
 
-	if (!*slot) {
-		if ((pfn = pgtable_new(mm)) == PFN_NONE)
-			return NULL;
-		*slot = xcalloc1(sizeof(**slot));
-		(*slot)->pfn = pfn;
-		mm->nr_pmds++;
-	}
+	if (!*slot)
+		*slot = pgtable_populate(mm, PT_PMD, addr);
 	return *slot;
 }
 
@@ -259,16 +276,9 @@ static void flat_release(struct mm_struct *mm)
 static struct pt_pte *pte_alloc(struct mm_struct *mm, struct pt_pmd *pmd, unsigned long addr)
 {
 	struct pt_pte **slot = &pmd->pte[pmd_index(addr)];
-	pfn_t pfn;
 
-	if (!*slot) {
-		if ((pfn = pgtable_new(mm)) == PFN_NONE)
-			return NULL;
-		sim_stat_inc(mm->m, SIM_PTE_PAGES_ALLOC);
-		*slot = pte_rec_new(mm, addr);
-		(*slot)->pfn = pfn;
-		mm->nr_ptes++;
-	}
+	if (!*slot)
+		*slot = pgtable_populate(mm, PT_PTE, addr);
 	return *slot;
 }
 
@@ -524,14 +534,14 @@ static int do_huge_pmd_anonymous_page(struct mm_struct *mm, struct vm_area_struc
 	pfn = __alloc_pages(m, vma_thp_gfp_mask(m, vma), HPAGE_PMD_ORDER, NULL);
 	if (pfn == PFN_NONE) {
 		count_vm_event(m, THP_FAULT_FALLBACK);
-		sim_path_pop(m->sim);
-		return -EAGAIN;
+		ret = -EAGAIN;
+		goto out;
 	}
 	deposit = pte_alloc(mm, pmd, haddr);
 	if (!deposit) {
 		free_pages(m, pfn, HPAGE_PMD_ORDER);
-		sim_path_pop(m->sim);
-		return -ENOMEM;
+		ret = -ENOMEM;
+		goto out;
 	}
 	deposit->deposited = true;
 	mm_charge(m, COST_clear_page, HPAGE_PMD_NR);	/* clear_huge_page */
@@ -543,8 +553,9 @@ static int do_huge_pmd_anonymous_page(struct mm_struct *mm, struct vm_area_struc
 	mm->rss_anon += HPAGE_PMD_NR;
 	bit_set(pmd->huge, pmd_index(haddr));
 	count_vm_event(m, THP_FAULT_ALLOC);
+out:
 	sim_path_pop(m->sim);
-	return 0;
+	return ret;
 }
 
 /* Is `addr` mapped, writable for a write? (the MMU's view) */

@@ -1,15 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * page_alloc.c — the buddy allocator, migratetype fallback, per-CPU page
- * lists, watermarks and the allocation fast path (mm/page_alloc.c,
- * Linux 6.12.117; spec §0.2–0.4, §1, §2, §3).
+ * lists, watermarks, the allocation fast path and the slow path
+ * (mm/page_alloc.c, Linux 6.12.117, and the 2026 mm tree's slow path;
+ * spec §0.2–0.6, §1–§4).
  *
  * The mechanism, in the order an allocation meets it:
  *
  *  1. __alloc_pages(): gfp -> highest zone, migratetype, alloc_flags
  *     (ALLOC_WMARK_LOW, ALLOC_KSWAPD, ALLOC_NOFRAGMENT for Normal-zone
- *     requests), then get_page_from_freelist().  If that fails the slow
- *     path runs (not modelled yet: __alloc_pages_slowpath below).
+ *     requests), then get_page_from_freelist().  If that fails,
+ *     __alloc_pages_slowpath() runs one of two flows built from the same
+ *     steps (slowpath_init, slowpath_restart, slowpath_retry_freelist,
+ *     direct reclaim and compaction, slowpath_should_retry,
+ *     slowpath_nopage): slowpath_flow_6_12(), with an initial compaction
+ *     before the retry loop, or slowpath_flow_2026(), whose first pass
+ *     compacts without reclaiming (compact_first).  The policy variants
+ *     act inside those steps (policy.h).
  *  2. get_page_from_freelist(): walk the zonelist (Normal, DMA32, DMA)
  *     from the preferred zone.  Per zone: the ZONE_BELOW_HIGH probe at the
  *     high watermark, then the real check at the requested watermark
@@ -55,8 +62,11 @@
  *  - No compaction capture (compaction issue), no memcg charging, no
  *    page refcounts: a block is freed when its owner frees it.
  *  - zone_reclaim_mode/node_reclaim is not modelled (one node).
- *  - The slow path, kswapd and dirty limits are other issues; the points
- *    where they plug in are marked (placeholders at the end of the file).
+ *  - The slow path has no cpuset or zonelist retry (one node, no
+ *    cpusets), no stall warning or warn_alloc output, no OOM victims;
+ *    out_of_memory() kills nothing, and __GFP_NOFAIL gives up after
+ *    NOFAIL_MAX_PASSES passes.  kswapd and direct reclaim are vmscan.c,
+ *    compaction compaction.c, dirty limits page-writeback.c.
  */
 #include <string.h>
 
@@ -1426,6 +1436,7 @@ static pfn_t __alloc_pages_direct_compact(struct machine *m, gfp_t gfp, unsigned
 {
 	const bool costly = order > PAGE_ALLOC_COSTLY_ORDER;
 	unsigned int corder = promoted_order(m, order, alloc_flags, ac);
+	bool failed = false;
 	pfn_t page = PFN_NONE;
 
 	if (!order)
@@ -1443,8 +1454,8 @@ static pfn_t __alloc_pages_direct_compact(struct machine *m, gfp_t gfp, unsigned
 		 compact_result_name(*compact_result), page != PFN_NONE ? " (captured)" : "");
 	if (*compact_result == COMPACT_SKIPPED ||
 	    (mm_pol(m)->kernel == KERNEL_2026 && *compact_result == COMPACT_DEFERRED)) {
-		sim_path_pop(m->sim);
-		return PFN_NONE;
+		page = PFN_NONE;
+		goto out;
 	}
 	count_vm_event(m, COMPACTSTALL);
 	if (costly)
@@ -1459,13 +1470,15 @@ static pfn_t __alloc_pages_direct_compact(struct machine *m, gfp_t gfp, unsigned
 		zone->compact_blockskip_flush = false;
 		compaction_defer_reset(zone, (int)order, true);
 		count_vm_event(m, COMPACTSUCCESS);
-		sim_path_pop(m->sim);
-		return page;
+	} else {
+		count_vm_event(m, COMPACTFAIL);
+		failed = true;
 	}
-	count_vm_event(m, COMPACTFAIL);
+out:
 	sim_path_pop(m->sim);
-	sim_cond_resched(m->sim);
-	return PFN_NONE;
+	if (failed)
+		sim_cond_resched(m->sim);
+	return page;
 }
 
 /* __perform_reclaim() (6.12): cond_resched, try_to_free_pages, cond_resched.
@@ -1654,124 +1667,302 @@ out:
 #define NOFAIL_MAX_PASSES	64
 
 /*
- * __alloc_pages_slowpath() — models mm/page_alloc.c (6.12 in the order of
- * spec §0.5; the K2026 compact_first flow of spec §0.6 when
- * m->policy->kernel is KERNEL_2026), with the page-allocator policy
- * variants at the places their patches change:
- *   V5/V6 (costly_noretry_noreclaim): at entry, before anything is derived
- *     from the gfp, costly __GFP_NORETRY loses __GFP_DIRECT_RECLAIM
- *     (V6 keeps it for __GFP_THISNODE when thisnode_exempt);
- *   V4 (costly_noretry_kcompactd): after the freelist attempt and the
- *     no-reclaim / PF_MEMALLOC checks, before any direct reclaim or
- *     compaction (in the 6.12 flow: before the initial compaction), costly
- *     __GFP_NORETRY wakes kcompactd for the preferred zone and fails;
- *   Va (noretry_skip_drain): in __alloc_pages_direct_reclaim;
- *   Vb (noretry_no_compaction): in gfp_compaction_allowed().
- * Not modelled: cpusets and their retry cookies, memory policies, the
- * stall warning (check_alloc_stall_warn), warn_alloc output, OOM victims.
- * __GFP_NOFAIL is bounded (NOFAIL_MAX_PASSES).
+ * The locals of one __alloc_pages_slowpath() call.  The 6.12 flow and the
+ * 2026 flow below are built from the same steps and share this state, as
+ * the kernel's one function shares its locals across restart and retry.
  */
-static pfn_t __alloc_pages_slowpath(struct machine *m, gfp_t gfp, unsigned int order,
-				    struct alloc_context *ac)
-{
-	const struct mm_policy *pol = mm_pol(m);
-	const bool costly = order > PAGE_ALLOC_COSTLY_ORDER;
-	const bool k2026 = pol->kernel == KERNEL_2026;
-	const bool costly_noretry = costly && (gfp & __GFP_NORETRY);
-	bool can_direct_reclaim, can_compact, nofail, compact_first = false, nofrag_retry_done = false;
+struct slowpath {
+	gfp_t gfp;			/* after the V5/V6 entry change */
+	unsigned int order;
+	struct alloc_context *ac;
+	const struct mm_policy *pol;
+	bool costly;			/* order > PAGE_ALLOC_COSTLY_ORDER */
+	bool costly_noretry;		/* costly and __GFP_NORETRY (the original gfp) */
+	bool can_direct_reclaim, can_compact, nofail;
+	unsigned int alloc_flags;
 	enum compact_priority compact_priority;
 	enum compact_result compact_result;
-	unsigned long did_some_progress = 0;
-	int compaction_retries, no_progress_loops, nofail_passes = 0;
-	unsigned int alloc_flags, reserve_flags;
-	pfn_t page = PFN_NONE;
+	unsigned long did_some_progress;
+	int compaction_retries, no_progress_loops, nofail_passes;
+};
 
-	sim_path_push(m->sim, "__alloc_pages_slowpath");
+/* What a step tells its flow to do next. */
+enum slowpath_next {
+	SLOWPATH_NOPAGE,		/* go to nopage */
+	SLOWPATH_RETRY,			/* go to retry */
+	SLOWPATH_GOT_PAGE,		/* return the page */
+};
+
+/*
+ * The entry of __alloc_pages_slowpath() (mm/page_alloc.c, 6.12):
+ * the model's counters, then policy V5/V6 (costly_noretry_noreclaim),
+ * which clears __GFP_DIRECT_RECLAIM for costly __GFP_NORETRY before
+ * anything is derived from the gfp (V6 keeps it for __GFP_THISNODE when
+ * thisnode_exempt), then can_direct_reclaim, can_compact and nofail.
+ */
+static void slowpath_init(struct machine *m, struct slowpath *sp, gfp_t gfp, unsigned int order,
+			  struct alloc_context *ac)
+{
+	const struct mm_policy *pol = mm_pol(m);
+
+	memset(sp, 0, sizeof(*sp));
+	sp->order = order;
+	sp->ac = ac;
+	sp->pol = pol;
+	sp->costly = order > PAGE_ALLOC_COSTLY_ORDER;
+	sp->costly_noretry = sp->costly && (gfp & __GFP_NORETRY);
 	sim_stat_inc(m, SIM_SLOWPATH);
 	sim_stat_inc_order(m, SIM_SLOWPATH_ORDER_0, order);
-	if (costly_noretry) {
+	if (sp->costly_noretry) {
 		sim_stat_inc(m, SIM_COSTLY_NORETRY);
 		sim_stat_inc(m, (enum sim_stat_item)(SIM_COSTLY_NORETRY_ORDER_4 + (order - 4)));
 	}
 	mm_trace(m, "__alloc_pages_slowpath order=%u gfp=%s flow=%s", order, mm_trace_gfp(m, gfp),
-		 k2026 ? "2026" : "6.12");
+		 pol->kernel == KERNEL_2026 ? "2026" : "6.12");
 
-	/* V5/V6: clear direct reclaim at entry for costly NORETRY */
-	if (pol->costly_noretry_noreclaim && costly_noretry &&
+	if (pol->costly_noretry_noreclaim && sp->costly_noretry &&
 	    !(pol->thisnode_exempt && (gfp & __GFP_THISNODE))) {
 		gfp &= ~(gfp_t)__GFP_DIRECT_RECLAIM;
 		sim_stat_inc(m, SIM_POLICY_NORECLAIM);
 		mm_trace(m, "policy %s: costly __GFP_NORETRY loses __GFP_DIRECT_RECLAIM", pol->name);
 	}
-	can_direct_reclaim = gfp & __GFP_DIRECT_RECLAIM;
-	can_compact = gfp_compaction_allowed(m, gfp);
-	if (k2026)
-		can_compact = can_compact && can_direct_reclaim;
-	nofail = gfp & __GFP_NOFAIL;
+	sp->gfp = gfp;
+	sp->can_direct_reclaim = gfp & __GFP_DIRECT_RECLAIM;
+	sp->can_compact = gfp_compaction_allowed(m, gfp);
+	sp->nofail = gfp & __GFP_NOFAIL;
+}
 
-	/* restart: (cpuset and zonelist races are not modelled) */
+/*
+ * The restart label (mm/page_alloc.c, 6.12): retry counters and
+ * compaction state reset, alloc_flags from the gfp.  Returns false when
+ * no zone can serve the request (nopage).  Cpuset and zonelist races,
+ * which send the kernel back here, are not modelled.
+ */
+static bool slowpath_restart(struct machine *m, struct slowpath *sp)
+{
 	mm_charge(m, COST_slowpath_entry, 1);
-	compaction_retries = 0;
-	no_progress_loops = 0;
-	compact_result = COMPACT_SKIPPED;
-	compact_priority = DEF_COMPACT_PRIORITY;
-	alloc_flags = gfp_to_alloc_flags(m, gfp, order);
-	if (ac->no_zone)
-		goto nopage;
-	if (k2026) {
-		/* the 2026 loop starts at retry: one wake + freelist per pass */
-		compact_first = can_compact &&
-				(costly || (order > 0 && ac->migratetype != MIGRATE_MOVABLE));
-		if (compact_first)
-			compact_priority = COMPACT_PRIO_ASYNC;
-		goto retry;
+	sp->compaction_retries = 0;
+	sp->no_progress_loops = 0;
+	sp->compact_result = COMPACT_SKIPPED;
+	sp->compact_priority = DEF_COMPACT_PRIORITY;
+	sp->alloc_flags = gfp_to_alloc_flags(m, sp->gfp, sp->order);
+	return !sp->ac->no_zone;
+}
+
+/* Costly and non-movable high-order requests compact before they reclaim:
+ * 6.12's initial compaction, 2026's compact_first. */
+static bool slowpath_compact_early(const struct slowpath *sp)
+{
+	return sp->costly || (sp->order > 0 && sp->ac->migratetype != MIGRATE_MOVABLE);
+}
+
+/* The retry label's attempt (mm/page_alloc.c, 6.12): wake kswapd,
+ * reserve access for PF_MEMALLOC and __GFP_MEMALLOC, a freelist attempt. */
+static pfn_t slowpath_retry_freelist(struct machine *m, struct slowpath *sp)
+{
+	unsigned int reserve_flags;
+
+	if (sp->alloc_flags & ALLOC_KSWAPD)
+		wake_all_kswapds(m, sp->order, sp->gfp, sp->ac);
+	reserve_flags = __gfp_pfmemalloc_flags(m, sp->gfp);
+	if (reserve_flags)
+		sp->alloc_flags = reserve_flags | (sp->alloc_flags & ALLOC_KSWAPD);
+	return slowpath_freelist(m, sp->gfp, sp->order, sp->alloc_flags, sp->ac, "retry");
+}
+
+/* Direct reclaim and direct compaction with the slow path's state. */
+static pfn_t slowpath_direct_reclaim(struct machine *m, struct slowpath *sp)
+{
+	return __alloc_pages_direct_reclaim(m, sp->gfp, sp->order, sp->alloc_flags, sp->ac,
+					    &sp->did_some_progress);
+}
+
+static pfn_t slowpath_direct_compact(struct machine *m, struct slowpath *sp, enum compact_priority prio)
+{
+	return __alloc_pages_direct_compact(m, sp->gfp, sp->order, sp->alloc_flags, sp->ac, prio,
+					    &sp->compact_result);
+}
+
+/*
+ * Policy V4 (costly_noretry_kcompactd): a costly __GFP_NORETRY request
+ * wakes kcompactd for the preferred zone's node instead of reclaiming or
+ * compacting itself; its flow then goes to nopage.
+ */
+static void slowpath_kcompactd_handoff(struct machine *m, const struct slowpath *sp)
+{
+	sim_stat_inc(m, SIM_POLICY_KCOMPACTD);
+	mm_trace(m, "policy %s: costly __GFP_NORETRY wakes kcompactd and fails", sp->pol->name);
+	wakeup_kcompactd(m->zonelist[sp->ac->preferred_zoneref]->zone_pgdat, (int)sp->order,
+			 (int)sp->ac->highest_zoneidx);
+}
+
+/*
+ * What follows direct reclaim and compaction in both flows (6.12):
+ * __GFP_NORETRY and costly requests without
+ * __GFP_RETRY_MAYFAIL give up; otherwise should_reclaim_retry(), then
+ * should_compact_retry(), then 6.15 defrag_mode's one fallback-allowing
+ * pass, then the OOM outcome.  *page is set for SLOWPATH_GOT_PAGE.
+ */
+static enum slowpath_next slowpath_should_retry(struct machine *m, struct slowpath *sp, pfn_t *page)
+{
+	const gfp_t gfp = sp->gfp;
+
+	if (gfp & __GFP_NORETRY)
+		return SLOWPATH_NOPAGE;
+	if (sp->costly && (!sp->can_compact || !(gfp & __GFP_RETRY_MAYFAIL)))
+		return SLOWPATH_NOPAGE;
+	if (should_reclaim_retry(m, gfp, sp->order, sp->ac, sp->alloc_flags, sp->did_some_progress > 0,
+				 &sp->no_progress_loops)) {
+		sim_stat_inc(m, SIM_RECLAIM_RETRY);
+		sim_stat_inc(m, SIM_SLOWPATH_RETRY);
+		return SLOWPATH_RETRY;
 	}
+	if (sp->did_some_progress > 0 && sp->can_compact &&
+	    should_compact_retry(m, sp->ac, sp->order, sp->alloc_flags, sp->compact_result,
+				 &sp->compact_priority, &sp->compaction_retries)) {
+		sim_stat_inc(m, SIM_COMPACT_RETRY);
+		sim_stat_inc(m, SIM_SLOWPATH_RETRY);
+		return SLOWPATH_RETRY;
+	}
+	/* 6.15 defrag_mode: reclaim and compaction failed to prevent the
+	 * fallback; allow it once */
+	if (m->t.defrag_mode && (sp->alloc_flags & ALLOC_NOFRAGMENT)) {
+		sp->alloc_flags &= ~(unsigned int)ALLOC_NOFRAGMENT;
+		sim_stat_inc(m, SIM_SLOWPATH_RETRY);
+		return SLOWPATH_RETRY;
+	}
+	*page = __alloc_pages_may_oom(m, gfp, sp->order, sp->ac, &sp->did_some_progress);
+	if (*page != PFN_NONE)
+		return SLOWPATH_GOT_PAGE;
+	if (sp->did_some_progress) {
+		sp->no_progress_loops = 0;
+		sim_stat_inc(m, SIM_SLOWPATH_RETRY);
+		return SLOWPATH_RETRY;
+	}
+	return SLOWPATH_NOPAGE;
+}
 
-	if (alloc_flags & ALLOC_KSWAPD)
-		wake_all_kswapds(m, order, gfp, ac);
-	page = slowpath_freelist(m, gfp, order, alloc_flags, ac, "min watermark");
+/*
+ * The nopage label (mm/page_alloc.c, 6.12): a request that may fail
+ * fails; a __GFP_NOFAIL request that can reclaim tries the cpuset fallback
+ * with ALLOC_MIN_RESERVE and goes round again, at most NOFAIL_MAX_PASSES
+ * times (sim_nofail_giveup).  *page is set for SLOWPATH_GOT_PAGE.
+ */
+static enum slowpath_next slowpath_nopage(struct machine *m, struct slowpath *sp, pfn_t *page)
+{
+	if (!sp->nofail || !sp->can_direct_reclaim)
+		return SLOWPATH_NOPAGE;
+	*page = __alloc_pages_cpuset_fallback(m, sp->gfp, sp->order, ALLOC_MIN_RESERVE, sp->ac);
+	if (*page != PFN_NONE)
+		return SLOWPATH_GOT_PAGE;
+	if (++sp->nofail_passes >= NOFAIL_MAX_PASSES) {
+		sim_stat_inc(m, SIM_NOFAIL_GIVEUP);
+		return SLOWPATH_NOPAGE;
+	}
+	sim_cond_resched(m->sim);
+	sim_stat_inc(m, SIM_SLOWPATH_RETRY);
+	return SLOWPATH_RETRY;
+}
+
+/*
+ * The 6.12 flow of __alloc_pages_slowpath() (Linux 6.12.117): wake kswapd and
+ * try the min watermark; an initial ASYNC compaction for costly and
+ * non-movable high orders, after which a costly __GFP_NORETRY request
+ * fails if compaction was SKIPPED or DEFERRED, or the request is
+ * __GFP_THISNODE, and otherwise keeps ASYNC priority; then the retry loop
+ * of reclaim, compaction and the retry decisions.  Policy V4 hands off to
+ * kcompactd before the initial compaction.
+ */
+static pfn_t slowpath_flow_6_12(struct machine *m, struct slowpath *sp)
+{
+	enum slowpath_next next;
+	pfn_t page = PFN_NONE;
+
+	if (!slowpath_restart(m, sp))
+		goto nopage;
+	if (sp->alloc_flags & ALLOC_KSWAPD)
+		wake_all_kswapds(m, sp->order, sp->gfp, sp->ac);
+	page = slowpath_freelist(m, sp->gfp, sp->order, sp->alloc_flags, sp->ac, "min watermark");
 	if (page != PFN_NONE)
-		goto got_pg;
+		return page;
 
-	{
-		/* V4 in the 6.12 flow: before the initial compaction */
-		if (pol->costly_noretry_kcompactd && costly_noretry && can_direct_reclaim)
-			goto kcompactd_handoff;
-		/* initial compaction for costly and non-movable high orders */
-		if (can_direct_reclaim && can_compact &&
-		    (costly || (order > 0 && ac->migratetype != MIGRATE_MOVABLE)) &&
-		    !__gfp_pfmemalloc_flags(m, gfp)) {
-			page = __alloc_pages_direct_compact(m, gfp, order, alloc_flags, ac,
-							    INIT_COMPACT_PRIORITY, &compact_result);
-			if (page != PFN_NONE)
-				goto got_pg;
-			if (costly_noretry) {
-				if (compact_result == COMPACT_SKIPPED || compact_result == COMPACT_DEFERRED) {
-					mm_trace(m, "costly __GFP_NORETRY: compaction %s, fail",
-						 compact_result_name(compact_result));
-					goto nopage;
-				}
-				if (gfp & __GFP_THISNODE)
-					goto nopage;
-				compact_priority = INIT_COMPACT_PRIORITY;
+	if (sp->pol->costly_noretry_kcompactd && sp->costly_noretry && sp->can_direct_reclaim) {
+		slowpath_kcompactd_handoff(m, sp);
+		goto nopage;
+	}
+	if (sp->can_direct_reclaim && sp->can_compact && slowpath_compact_early(sp) &&
+	    !__gfp_pfmemalloc_flags(m, sp->gfp)) {
+		page = slowpath_direct_compact(m, sp, INIT_COMPACT_PRIORITY);
+		if (page != PFN_NONE)
+			return page;
+		if (sp->costly_noretry) {
+			if (sp->compact_result == COMPACT_SKIPPED || sp->compact_result == COMPACT_DEFERRED) {
+				mm_trace(m, "costly __GFP_NORETRY: compaction %s, fail",
+					 compact_result_name(sp->compact_result));
+				goto nopage;
 			}
+			if (sp->gfp & __GFP_THISNODE)
+				goto nopage;
+			sp->compact_priority = INIT_COMPACT_PRIORITY;
 		}
 	}
 
 retry:
-	if (alloc_flags & ALLOC_KSWAPD)
-		wake_all_kswapds(m, order, gfp, ac);
-	reserve_flags = __gfp_pfmemalloc_flags(m, gfp);
-	if (reserve_flags)
-		alloc_flags = reserve_flags | (alloc_flags & ALLOC_KSWAPD);
-	page = slowpath_freelist(m, gfp, order, alloc_flags, ac, "retry");
+	page = slowpath_retry_freelist(m, sp);
 	if (page != PFN_NONE)
-		goto got_pg;
+		return page;
+	if (!sp->can_direct_reclaim || current_is_kswapd(m))	/* PF_MEMALLOC: no recursion */
+		goto nopage;
+	page = slowpath_direct_reclaim(m, sp);
+	if (page != PFN_NONE)
+		return page;
+	page = slowpath_direct_compact(m, sp, sp->compact_priority);
+	if (page != PFN_NONE)
+		return page;
+	next = slowpath_should_retry(m, sp, &page);
+	if (next == SLOWPATH_RETRY)
+		goto retry;
+	if (next == SLOWPATH_GOT_PAGE)
+		return page;
+nopage:
+	if (slowpath_nopage(m, sp, &page) == SLOWPATH_RETRY)
+		goto retry;
+	return page;
+}
 
-	if (!can_direct_reclaim) {
-		/* K2026 under defrag_mode: one retry without NOFRAGMENT first */
-		if (k2026 && m->t.defrag_mode && (alloc_flags & ALLOC_NOFRAGMENT) && !nofrag_retry_done) {
-			alloc_flags &= ~(unsigned int)ALLOC_NOFRAGMENT;
+/*
+ * The 2026 flow of __alloc_pages_slowpath() (the mid-2026 mm tree, partly
+ * unconfirmed: docs/slowpath.md §2), as it differs
+ * from 6.12: can_compact needs can_direct_reclaim; there is no initial
+ * compaction before the loop: instead a compact_first pass (ASYNC) runs
+ * compaction without reclaim, fails only for __GFP_NORETRY|__GFP_THISNODE
+ * (and, under the k2026_noretry_bail switch, for a costly __GFP_NORETRY
+ * request whose compaction was SKIPPED or DEFERRED), and goes round once
+ * more with reclaim (priority back to SYNC_LIGHT unless __GFP_NORETRY).
+ * A request that cannot reclaim under defrag_mode first retries once
+ * without ALLOC_NOFRAGMENT.  Policy V4 hands off to kcompactd after the
+ * no-reclaim and PF_MEMALLOC checks, before any reclaim or compaction.
+ */
+static pfn_t slowpath_flow_2026(struct machine *m, struct slowpath *sp)
+{
+	bool compact_first = false, nofrag_retry_done = false;
+	enum slowpath_next next;
+	pfn_t page = PFN_NONE;
+
+	sp->can_compact = sp->can_compact && sp->can_direct_reclaim;
+	if (!slowpath_restart(m, sp))
+		goto nopage;
+	compact_first = sp->can_compact && slowpath_compact_early(sp);
+	if (compact_first)
+		sp->compact_priority = COMPACT_PRIO_ASYNC;
+
+retry:
+	page = slowpath_retry_freelist(m, sp);
+	if (page != PFN_NONE)
+		return page;
+	if (!sp->can_direct_reclaim) {
+		if (m->t.defrag_mode && (sp->alloc_flags & ALLOC_NOFRAGMENT) && !nofrag_retry_done) {
+			sp->alloc_flags &= ~(unsigned int)ALLOC_NOFRAGMENT;
 			nofrag_retry_done = true;
 			goto retry;
 		}
@@ -1779,101 +1970,73 @@ retry:
 	}
 	if (current_is_kswapd(m))	/* PF_MEMALLOC: no reclaim recursion */
 		goto nopage;
-
-	/* V4 in the 2026 flow: after the stall-warning check, before direct
-	 * reclaim or compaction */
-	if (k2026 && pol->costly_noretry_kcompactd && costly_noretry)
-		goto kcompactd_handoff;
-
-	if (!compact_first) {
-		page = __alloc_pages_direct_reclaim(m, gfp, order, alloc_flags, ac, &did_some_progress);
-		if (page != PFN_NONE)
-			goto got_pg;
+	if (sp->pol->costly_noretry_kcompactd && sp->costly_noretry) {
+		slowpath_kcompactd_handoff(m, sp);
+		goto nopage;
 	}
-	page = __alloc_pages_direct_compact(m, gfp, order, alloc_flags, ac, compact_priority,
-					    &compact_result);
+	if (!compact_first) {
+		page = slowpath_direct_reclaim(m, sp);
+		if (page != PFN_NONE)
+			return page;
+	}
+	page = slowpath_direct_compact(m, sp, sp->compact_priority);
 	if (page != PFN_NONE)
-		goto got_pg;
-
+		return page;
 	if (compact_first) {
-		/* UNCONFIRMED switch: 6.12's early bail kept in the 2026 flow */
-		if (pol->k2026_noretry_bail && costly_noretry &&
-		    (compact_result == COMPACT_SKIPPED || compact_result == COMPACT_DEFERRED))
+		if (sp->pol->k2026_noretry_bail && sp->costly_noretry &&
+		    (sp->compact_result == COMPACT_SKIPPED || sp->compact_result == COMPACT_DEFERRED))
 			goto nopage;
-		if ((gfp & __GFP_NORETRY) && (gfp & __GFP_THISNODE))
+		if ((sp->gfp & __GFP_NORETRY) && (sp->gfp & __GFP_THISNODE))
 			goto nopage;
-		if (!(gfp & __GFP_NORETRY))
-			compact_priority = DEF_COMPACT_PRIORITY;
+		if (!(sp->gfp & __GFP_NORETRY))
+			sp->compact_priority = DEF_COMPACT_PRIORITY;
 		compact_first = false;
 		sim_stat_inc(m, SIM_SLOWPATH_RETRY);
 		goto retry;
 	}
-
-	if (gfp & __GFP_NORETRY)
-		goto nopage;
-	if (costly && (!can_compact || !(gfp & __GFP_RETRY_MAYFAIL)))
-		goto nopage;
-	if (should_reclaim_retry(m, gfp, order, ac, alloc_flags, did_some_progress > 0, &no_progress_loops)) {
-		sim_stat_inc(m, SIM_RECLAIM_RETRY);
-		sim_stat_inc(m, SIM_SLOWPATH_RETRY);
+	next = slowpath_should_retry(m, sp, &page);
+	if (next == SLOWPATH_RETRY)
 		goto retry;
-	}
-	if (did_some_progress > 0 && can_compact &&
-	    should_compact_retry(m, ac, order, alloc_flags, compact_result, &compact_priority,
-				 &compaction_retries)) {
-		sim_stat_inc(m, SIM_COMPACT_RETRY);
-		sim_stat_inc(m, SIM_SLOWPATH_RETRY);
-		goto retry;
-	}
-	/* 6.15 defrag_mode: reclaim and compaction failed to prevent the
-	 * fallback; allow it once */
-	if (m->t.defrag_mode && (alloc_flags & ALLOC_NOFRAGMENT)) {
-		alloc_flags &= ~(unsigned int)ALLOC_NOFRAGMENT;
-		sim_stat_inc(m, SIM_SLOWPATH_RETRY);
-		goto retry;
-	}
-	page = __alloc_pages_may_oom(m, gfp, order, ac, &did_some_progress);
-	if (page != PFN_NONE)
-		goto got_pg;
-	if (did_some_progress) {
-		no_progress_loops = 0;
-		sim_stat_inc(m, SIM_SLOWPATH_RETRY);
-		goto retry;
-	}
-	goto nopage;
-
-kcompactd_handoff:
-	sim_stat_inc(m, SIM_POLICY_KCOMPACTD);
-	mm_trace(m, "policy %s: costly __GFP_NORETRY wakes kcompactd and fails", pol->name);
-	wakeup_kcompactd(m->zonelist[ac->preferred_zoneref]->zone_pgdat, (int)order, (int)ac->highest_zoneidx);
-	/* fall through */
+	if (next == SLOWPATH_GOT_PAGE)
+		return page;
 nopage:
-	if (nofail) {
-		if (!can_direct_reclaim)
-			goto fail;
-		page = __alloc_pages_cpuset_fallback(m, gfp, order, ALLOC_MIN_RESERVE, ac);
-		if (page != PFN_NONE)
-			goto got_pg;
-		if (++nofail_passes >= NOFAIL_MAX_PASSES) {
-			sim_stat_inc(m, SIM_NOFAIL_GIVEUP);
-			goto fail;
-		}
-		sim_cond_resched(m->sim);
-		sim_stat_inc(m, SIM_SLOWPATH_RETRY);
+	if (slowpath_nopage(m, sp, &page) == SLOWPATH_RETRY)
 		goto retry;
+	return page;
+}
+
+/*
+ * __alloc_pages_slowpath() — models mm/page_alloc.c (6.12; spec §0.5),
+ * and the 2026 mm tree's compact_first flow (spec §0.6) when the policy's
+ * kernel is KERNEL_2026 (6.6 shares the 6.12 flow).  The policy variants
+ * act at the places their patches change: V5/V6 in slowpath_init(), V4
+ * in slowpath_kcompactd_handoff() (called where each flow places it), Va
+ * in __alloc_pages_direct_reclaim(), Vb in gfp_compaction_allowed().
+ * Not modelled: cpusets and their retry cookies, memory policies, the
+ * stall warning (check_alloc_stall_warn), warn_alloc output, OOM victims.
+ * __GFP_NOFAIL is bounded (NOFAIL_MAX_PASSES).
+ */
+static pfn_t __alloc_pages_slowpath(struct machine *m, gfp_t gfp, unsigned int order,
+				    struct alloc_context *ac)
+{
+	struct slowpath sp;
+	pfn_t page;
+
+	sim_path_push(m->sim, "__alloc_pages_slowpath");
+	slowpath_init(m, &sp, gfp, order, ac);
+	if (sp.pol->kernel == KERNEL_2026)
+		page = slowpath_flow_2026(m, &sp);
+	else
+		page = slowpath_flow_6_12(m, &sp);
+	if (page == PFN_NONE) {
+		sim_stat_inc(m, SIM_SLOWPATH_FAIL);
+		sim_stat_inc_order(m, SIM_SLOWPATH_FAIL_ORDER_0, order);
+		if (sp.costly_noretry) {
+			sim_stat_inc(m, SIM_COSTLY_NORETRY_FAIL);
+			sim_stat_inc(m, (enum sim_stat_item)(SIM_COSTLY_NORETRY_FAIL_ORDER_4 + (order - 4)));
+		}
 	}
-fail:
-	sim_stat_inc(m, SIM_SLOWPATH_FAIL);
-	sim_stat_inc_order(m, SIM_SLOWPATH_FAIL_ORDER_0, order);
-	if (costly_noretry) {
-		sim_stat_inc(m, SIM_COSTLY_NORETRY_FAIL);
-		sim_stat_inc(m, (enum sim_stat_item)(SIM_COSTLY_NORETRY_FAIL_ORDER_4 + (order - 4)));
-	}
-	mm_trace(m, "__alloc_pages_slowpath order=%u -> fail", order);
-	sim_path_pop(m->sim);
-	return PFN_NONE;
-got_pg:
-	mm_trace(m, "__alloc_pages_slowpath order=%u -> page", order);
+	mm_trace(m, "__alloc_pages_slowpath order=%u -> %s", order, page == PFN_NONE ? "fail" : "page");
 	sim_path_pop(m->sim);
 	return page;
 }
@@ -2221,8 +2384,7 @@ void __drain_all_pages(struct machine *m, struct zone *zone, bool force_all_cpus
 	if (unlikely(!sim_mutex_trylock(m->sim, &m->pcpu_drain_mutex))) {
 		if (!zone) {
 			sim_stat_inc(m, SIM_DRAIN_SKIPPED);
-			sim_path_pop(m->sim);
-			return;
+			goto out;
 		}
 		sim_mutex_lock(m->sim, &m->pcpu_drain_mutex);
 	}
@@ -2254,6 +2416,7 @@ void __drain_all_pages(struct machine *m, struct zone *zone, bool force_all_cpus
 	}
 	sim_mutex_unlock(m->sim, &m->pcpu_drain_mutex);
 	sim_stat_inc(m, SIM_DRAIN_ALL_PAGES);
+out:
 	sim_path_pop(m->sim);
 }
 

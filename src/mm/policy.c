@@ -1,12 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * policy.c — the table of policy variants (DESIGN.md §6; the exact deltas
- * are kernel-mm-spec.md §14).  Each row sets only the switches its patch
- * changes; everything else keeps the baseline value.
+ * policy.c — the named policies: presets of the switches in policy.h
+ * (docs/slowpath.md has each variant's delta).  Each row sets
+ * only the switches its patch changes; everything else keeps the baseline
+ * value.
  */
 #include <string.h>
 
 #include "mm/policy.h"
+
+/* order of enum filemap_gfp_rule */
+const char *const filemap_gfp_rule_names[] = {
+	"noretry_above_min", "costly_noreclaim", "noreclaim_above_min", "first_attempt_noretry", NULL
+};
 
 const struct mm_policy mm_policies[] = {
 	{ .name = "baseline", .spec = "P1",
@@ -60,4 +66,29 @@ const char *kernel_gen_name(enum kernel_gen k)
 	case KERNEL_6_12:	return "6.12";
 	default:		return "2026";
 	}
+}
+
+bool mm_policy_is_switch(const char *key)
+{
+#define IS_SWITCH(f, type, names, help) if (strcmp(key, #f) == 0) return true;
+	MM_POLICY_SWITCHES(IS_SWITCH)
+#undef IS_SWITCH
+	return false;
+}
+
+bool mm_policy_copy_switch(struct mm_policy *dst, const struct mm_policy *src, const char *key)
+{
+#define COPY_SWITCH(f, type, names, help) \
+	if (strcmp(key, #f) == 0) { dst->f = src->f; return true; }
+	MM_POLICY_SWITCHES(COPY_SWITCH)
+#undef COPY_SWITCH
+	return false;
+}
+
+bool mm_policy_same_switch(const struct mm_policy *a, const struct mm_policy *b, const char *key)
+{
+#define SAME_SWITCH(f, type, names, help) if (strcmp(key, #f) == 0) return a->f == b->f;
+	MM_POLICY_SWITCHES(SAME_SWITCH)
+#undef SAME_SWITCH
+	return true;
 }

@@ -1,17 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * policy.h — allocator policy variants (DESIGN.md §6, kernel-mm-spec.md
- * §14).  A policy is a named preset of switches; the code consults each
- * switch exactly where the real patch differs, and nowhere else.  The rows
- * (name, spec tag, one-line description, switch values) are mm_policies[]
- * in policy.c; `slowpath policies` prints them.
+ * policy.h — allocator policy switches and the named presets of them
+ * (docs/slowpath.md describes each variant, docs/policies.md the keys).  The code consults each
+ * switch exactly where the real patch differs, and nowhere else.
  *
- * The kernel generation (6.6, 6.12 or the 2026 mm tree) is not part of a
- * variant: it is chosen separately ([policy] kernel=) so that variants are
- * compared on one base.  The run driver copies the chosen row and applies
- * the [policy] overrides (kernel=, thisnode_exempt=) to the copy.
+ * Every switch is a field of struct mm_policy and a [policy] scenario key
+ * (MM_POLICY_SWITCHES below: one row each).  A named policy (mm_policies[]
+ * in policy.c: name, spec tag, one-line summary, switch values) is a
+ * preset of those keys: [policy] preset=NAME takes every switch the
+ * scenario does not set itself from the preset, so a variant that has no
+ * name is written in a scenario file (preset=baseline plus
+ * noretry_skip_drain=1).  `slowpath policies` prints the presets with
+ * their keys; docs/policies.md shows how to add a switch.
  *
- * Every switch's zero value is the baseline (P1), so a row names only
+ * The kernel generation (6.6, 6.12 or the 2026 mm tree) and
+ * k2026_noretry_bail are not switches of a variant: they are separate
+ * [policy] keys (kernel=, noretry_bail_2026=) that no preset sets, so that
+ * variants are compared on one base.
+ *
+ * Every switch's zero value is the baseline (P1), so a preset names only
  * what its patch changes.
  */
 #ifndef SLOWPATH_MM_POLICY_H
@@ -35,8 +42,12 @@ enum filemap_gfp_rule {
 					 * later orders above min - DIRECT_RECLAIM, min order: original gfp */
 };
 
+extern const char *const filemap_gfp_rule_names[];	/* [policy] filemap_rule= values */
+
 struct mm_policy {
-	const char *name;		/* "baseline", "noretry-nonblocking", ... */
+	const char *name;		/* "baseline", "noretry-nonblocking", ...; in a run: the
+					 * preset plus the keys that differ from it
+					 * ("baseline+noretry_skip_drain=1") */
 	const char *spec;		/* kernel-mm-spec.md §14 tag: "P1", "V6", ... */
 	const char *summary;		/* one line for `slowpath policies` */
 
@@ -59,7 +70,7 @@ struct mm_policy {
 	bool thisnode_exempt;		/* V6 switch: __GFP_THISNODE requests keep direct
 					 * reclaim (UNCONFIRMED which way the merged patch went) */
 
-	/* ---- base, not part of a variant (set by the run driver) ---- */
+	/* ---- base, not part of a variant: [policy] kernel= and noretry_bail_2026= ---- */
 	enum kernel_gen kernel;
 	bool k2026_noretry_bail;	/* KERNEL_2026 only: keep 6.12's early bail-out of a costly
 					 * NORETRY request whose first compaction was SKIPPED or
@@ -67,10 +78,50 @@ struct mm_policy {
 					 * transliteration has no bail, so the default is off) */
 };
 
+/*
+ * The switches: X(field, option type, value names for OPT_ENUM, help).
+ * The [policy] key of a switch is its field name; its default is the zero
+ * value (baseline).  Adding a row adds the key, its `slowpath check`,
+ * `slowpath policies` and preset handling; the code that consults the
+ * field is the rest of the work (docs/policies.md).
+ */
+#define MM_POLICY_SWITCHES(X)								\
+	X(small_chunks, OPT_BOOL, NULL,							\
+	  "P0: iomap copies at most one page per iteration and asks for order 0 "	\
+	  "(iomap_write_iter before 5d8edfb900d5)")					\
+	X(iomap_costly_noreclaim, OPT_BOOL, NULL,					\
+	  "V1: iomap_get_folio clears __GFP_DIRECT_RECLAIM when the iteration's "	\
+	  "order hint is costly (> 3)")							\
+	X(filemap_rule, OPT_ENUM, filemap_gfp_rule_names,				\
+	  "__filemap_get_folio's gfp for attempts above the min order: "		\
+	  "noretry_above_min (P1), costly_noreclaim (V2), noreclaim_above_min (V3a), "	\
+	  "first_attempt_noretry (V3b)")						\
+	X(noretry_skip_drain, OPT_BOOL, NULL,						\
+	  "Va: __alloc_pages_direct_reclaim skips unreserve + drain + retry for "	\
+	  "costly __GFP_NORETRY")							\
+	X(noretry_no_compaction, OPT_BOOL, NULL,					\
+	  "Vb: gfp_compaction_allowed() is false for __GFP_NORETRY without "		\
+	  "__GFP_THISNODE")								\
+	X(costly_noretry_kcompactd, OPT_BOOL, NULL,					\
+	  "V4: the slow path wakes kcompactd and fails a costly __GFP_NORETRY "	\
+	  "request before direct reclaim or compaction")				\
+	X(costly_noretry_noreclaim, OPT_BOOL, NULL,					\
+	  "V5/V6: the slow path clears __GFP_DIRECT_RECLAIM on entry for costly "	\
+	  "__GFP_NORETRY")								\
+	X(thisnode_exempt, OPT_BOOL, NULL,						\
+	  "V6: costly_noretry_noreclaim spares __GFP_THISNODE requests "		\
+	  "(UNCONFIRMED which way the merged patch went)")
+
 extern const struct mm_policy mm_policies[];
 extern const unsigned int mm_nr_policies;
 
 const struct mm_policy *mm_policy_find(const char *name);
+/* Is `key` a switch (a row of MM_POLICY_SWITCHES)? */
+bool mm_policy_is_switch(const char *key);
+/* dst's switch `key` := src's; false if `key` is no switch. */
+bool mm_policy_copy_switch(struct mm_policy *dst, const struct mm_policy *src, const char *key);
+/* Do a and b agree on switch `key`?  (true if `key` is no switch) */
+bool mm_policy_same_switch(const struct mm_policy *a, const struct mm_policy *b, const char *key);
 const char *kernel_gen_name(enum kernel_gen k);
 
 #endif

@@ -261,15 +261,14 @@ int filemap_create_folio(struct machine *m, struct inode *inode, unsigned long i
 	struct address_space *mapping = inode->i_mapping;
 	unsigned int order = mapping->min_order;
 	struct ra_folio *f;
+	int ret = -ENOMEM;
 	pfn_t pfn;
 
 	sim_path_push(m->sim, "filemap_create_folio");
 	index &= ~((1UL << order) - 1);
 	pfn = filemap_alloc_folio(m, mapping->gfp_mask, order);
-	if (pfn == PFN_NONE) {
-		sim_path_pop(m->sim);
-		return -ENOMEM;
-	}
+	if (pfn == PFN_NONE)
+		goto out;
 	/* the kernel inserts the locked folio, then reads it; the model
 	 * reads into it first (read_pages inserts after the I/O) — the same
 	 * I/O and the same allocation, a different moment of insertion */
@@ -277,8 +276,12 @@ int filemap_create_folio(struct machine *m, struct inode *inode, unsigned long i
 	f[0] = (struct ra_folio){ .pfn = pfn, .index = index, .order = order };
 	read_pages(m, inode, f, 1);
 	ra_batch_free(m, f);
+	ret = 0;
+out:
 	sim_path_pop(m->sim);
-	return filemap_lookup(m, mapping, index) != PFN_NONE ? 0 : -EEXIST;
+	if (!ret && filemap_lookup(m, mapping, index) == PFN_NONE)
+		ret = -EEXIST;
+	return ret;
 }
 
 void page_cache_sync_ra(struct machine *m, struct inode *inode, unsigned long index,

@@ -1189,10 +1189,10 @@ static void kswapd(struct sim *sim, void *arg)
 	struct machine *m = pgdat->machine;
 	int alloc_order, reclaim_order, highest_zoneidx = MAX_NR_ZONES - 1;
 
-	(void)sim;
 	pgdat->kswapd_order = 0;
 	pgdat->kswapd_highest_zoneidx = MAX_NR_ZONES;
 	for (;;) {
+		sim_path_assert_empty(sim);
 		alloc_order = reclaim_order = pgdat->kswapd_order;
 		highest_zoneidx = kswapd_highest_zoneidx(pgdat, highest_zoneidx);
 kswapd_try_sleep:

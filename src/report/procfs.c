@@ -404,114 +404,112 @@ static int add_unique(struct proc_lines *l, struct proc_index *ix, struct rpt_co
 	return 0;
 }
 
+/* Parses a counter's value and adds the counter (add_unique). */
+static int add_value(struct proc_lines *l, struct proc_index *ix, struct rpt_counters *out,
+		     const char *name, size_t nn, const char *val, size_t vn)
+{
+	char q[64];
+	int64_t v;
+	int rc = parse_i64(val, vn, true, &v);
+
+	if (rc)
+		return lines_error(l, "%s value %s for %s", rc == -ERANGE ? "out-of-range" : "invalid",
+				   quote(val, vn, q, sizeof(q)), quote(name, nn, q + 32, 32));
+	return add_unique(l, ix, out, name, nn, v);
+}
+
+/*
+ * A file of one counter per line (vmstat, meminfo): `parse_line` reads a
+ * non-blank line into `out`; blank lines are skipped; no counter at all
+ * is an error naming `what`.
+ */
+static int parse_counter_lines(const char *path, const char *text, struct rpt_counters *out,
+			       char *err, size_t errlen, const char *what,
+			       int (*parse_line)(struct proc_lines *l, struct proc_index *ix,
+						 struct rpt_counters *out))
+{
+	struct proc_index ix = { 0 };
+	struct proc_lines l;
+	unsigned int nr = 0;
+	int rc;
+
+	lines_init(&l, path, text, err, errlen);
+	while ((rc = lines_next(&l)) > 0) {
+		if (is_blank(l.line, l.len))
+			continue;
+		if ((rc = parse_line(&l, &ix, out)))
+			break;
+		nr++;
+	}
+	index_release(&ix);
+	if (rc < 0)
+		return -1;
+	if (nr == 0)
+		return lines_error_at(&l, 1, "no %s (empty file)", what);
+	return 0;
+}
+
 /* ---- vmstat ------------------------------------------------------------ */
+
+/* "name value" */
+static int vmstat_line(struct proc_lines *l, struct proc_index *ix, struct rpt_counters *out)
+{
+	struct proc_cur c;
+	const char *name, *val;
+	size_t nn, vn;
+	char q[64];
+	int rc;
+
+	cur_init(&c, l);
+	nn = cur_token(&c, &name);
+	vn = cur_token(&c, &val);
+	if (vn == 0)
+		return lines_error(l, "expected 'name value', got %s", quote(l->line, l->len, q, sizeof(q)));
+	if ((rc = check_name(l, name, nn, "counter name")) || (rc = want_end(l, &c)))
+		return rc;
+	return add_value(l, ix, out, name, nn, val, vn);
+}
 
 int proc_parse_vmstat(const char *path, const char *text, struct rpt_counters *out,
 		      char *err, size_t errlen)
 {
-	struct proc_index ix = { 0 };
-	struct proc_lines l;
-	unsigned int nr = 0;
-	int rc;
-
-	lines_init(&l, path, text, err, errlen);
-	while ((rc = lines_next(&l)) > 0) {
-		struct proc_cur c;
-		const char *name, *val;
-		size_t nn, vn;
-		int64_t v;
-		char q[64];
-
-		if (is_blank(l.line, l.len))
-			continue;
-		cur_init(&c, &l);
-		nn = cur_token(&c, &name);
-		vn = cur_token(&c, &val);
-		if (vn == 0) {
-			rc = lines_error(&l, "expected 'name value', got %s", quote(l.line, l.len, q, sizeof(q)));
-			break;
-		}
-		if ((rc = check_name(&l, name, nn, "counter name")) || (rc = want_end(&l, &c)))
-			break;
-		rc = parse_i64(val, vn, true, &v);
-		if (rc) {
-			rc = lines_error(&l, "%s value %s for %s",
-					 rc == -ERANGE ? "out-of-range" : "invalid",
-					 quote(val, vn, q, sizeof(q)), quote(name, nn, q + 32, 32));
-			break;
-		}
-		if ((rc = add_unique(&l, &ix, out, name, nn, v)))
-			break;
-		nr++;
-	}
-	index_release(&ix);
-	if (rc < 0)
-		return -1;
-	if (nr == 0)
-		return lines_error_at(&l, 1, "no counters (empty file)");
-	return 0;
+	return parse_counter_lines(path, text, out, err, errlen, "counters", vmstat_line);
 }
 
 /* ---- meminfo ----------------------------------------------------------- */
 
+/* "Name: value [kB]" */
+static int meminfo_line(struct proc_lines *l, struct proc_index *ix, struct rpt_counters *out)
+{
+	struct proc_cur c;
+	const char *colon, *val, *unit;
+	size_t nn, vn, un;
+	char q[64];
+	int rc;
+
+	colon = memchr(l->line, ':', l->len);
+	if (!colon)
+		return lines_error(l, "expected 'Name: value [kB]', got %s", quote(l->line, l->len, q, sizeof(q)));
+	nn = (size_t)(colon - l->line);
+	if ((rc = check_name(l, l->line, nn, "field name")))
+		return rc;
+	cur_init(&c, l);
+	c.s = colon + 1;
+	vn = cur_token(&c, &val);
+	un = cur_token(&c, &unit);
+	if (vn == 0)
+		return lines_error(l, "missing value for %s", quote(l->line, nn, q, sizeof(q)));
+	if (un != 0 && !tok_eq(unit, un, "kB"))
+		return lines_error(l, "unknown unit %s (only 'kB')", quote(unit, un, q, sizeof(q)));
+	if ((rc = want_end(l, &c)))
+		return rc;
+	return add_value(l, ix, out, l->line, nn, val, vn);
+}
+
 int proc_parse_meminfo(const char *path, const char *text, struct rpt_counters *out,
 		       char *err, size_t errlen)
 {
-	struct proc_index ix = { 0 };
-	struct proc_lines l;
-	unsigned int nr = 0;
-	int rc;
-
-	lines_init(&l, path, text, err, errlen);
-	while ((rc = lines_next(&l)) > 0) {
-		struct proc_cur c;
-		const char *colon, *val, *unit;
-		size_t nn, vn, un;
-		int64_t v;
-		char q[64];
-
-		if (is_blank(l.line, l.len))
-			continue;
-		colon = memchr(l.line, ':', l.len);
-		if (!colon) {
-			rc = lines_error(&l, "expected 'Name: value [kB]', got %s",
-					 quote(l.line, l.len, q, sizeof(q)));
-			break;
-		}
-		nn = (size_t)(colon - l.line);
-		if ((rc = check_name(&l, l.line, nn, "field name")))
-			break;
-		cur_init(&c, &l);
-		c.s = colon + 1;
-		vn = cur_token(&c, &val);
-		un = cur_token(&c, &unit);
-		if (vn == 0) {
-			rc = lines_error(&l, "missing value for %s", quote(l.line, nn, q, sizeof(q)));
-			break;
-		}
-		if (un != 0 && !tok_eq(unit, un, "kB")) {
-			rc = lines_error(&l, "unknown unit %s (only 'kB')", quote(unit, un, q, sizeof(q)));
-			break;
-		}
-		if ((rc = want_end(&l, &c)))
-			break;
-		rc = parse_i64(val, vn, true, &v);
-		if (rc) {
-			rc = lines_error(&l, "%s value %s for %s",
-					 rc == -ERANGE ? "out-of-range" : "invalid",
-					 quote(val, vn, q, sizeof(q)), quote(l.line, nn, q + 32, 32));
-			break;
-		}
-		if ((rc = add_unique(&l, &ix, out, l.line, nn, v)))
-			break;
-		nr++;
-	}
-	index_release(&ix);
-	if (rc < 0)
-		return -1;
-	if (nr == 0)
-		return lines_error_at(&l, 1, "no fields (empty file)");
-	return 0;
+	return parse_counter_lines(path, text, out, err, errlen, "fields", meminfo_line);
 }
 
 /* ---- "Node N, zone NAME" ----------------------------------------------- */

@@ -20,7 +20,10 @@
  * is never iterated, so its pointer-dependent layout cannot reach output.
  *
  * Each task has a stack of at most SIM_PATH_DEPTH open nodes (saved
- * parents in path_stack[], the top in `top`); charges go to `top`.
+ * parents in path_stack[], the top in `top`); charges go to `top`.  Every
+ * attributed function pops once, at its one exit; sim_path_assert_empty()
+ * catches a push left open (at task exit and at the top of each
+ * long-running task's main loop, in SIM_DEBUG builds).
  *
  * A kind registered after non-root nodes exist gets its root at index k by
  * shifting every later node up by one and renumbering all references
@@ -208,6 +211,15 @@ void sim_path_pop(struct sim *sim)
 	if (unlikely(t->depth == 0))
 		SIM_BUG("task %s: sim_path_pop without push", t->name);
 	t->top = t->path_stack[--t->depth];
+}
+
+void sim_path_assert_empty(struct sim *sim)
+{
+	const struct sim_task *t = sim->current;
+
+	if (SIM_DEBUG >= 1 && t && unlikely(t->depth))
+		SIM_BUG("task %s: %u call path(s) left open, innermost %s", t->name, t->depth,
+			sim->nodes[t->top].name);
 }
 
 uint32_t sim_path_nodes(const struct sim *sim, const struct sim_path_node **nodes)

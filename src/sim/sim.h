@@ -343,6 +343,16 @@ bool sim_waitq_active(const struct sim_waitq *q);
  */
 void sim_path_push(struct sim *sim, const char *name);
 void sim_path_pop(struct sim *sim);
+/*
+ * Balance check (SIM_DEBUG >= 1; nothing otherwise): SIM_BUG unless the
+ * current task has no call path open.  The engine checks it when a task
+ * exits; a task that never exits calls it at the top of its main loop,
+ * the point where a kernel thread or process would return to user space
+ * holding nothing (lockdep's check at system-call exit).  A task that
+ * blocks mid-way has paths open by design, so its sync points in general
+ * are no such point.  A no-op in engine context.
+ */
+void sim_path_assert_empty(struct sim *sim);
 
 struct sim_path_node {
 	const char	*name;		/* roots: the kind's name */

@@ -998,6 +998,7 @@ static void task_entry(void *arg)
 	__sanitizer_finish_switch_fiber(NULL, &sim->asan_main_bottom, &sim->asan_main_size);
 #endif
 	t->fn(sim, t->arg);
+	sim_path_assert_empty(sim);
 	sync_time(sim, t);	/* no preemption: the task is leaving anyway */
 	if (t->preempt_count)
 		SIM_BUG("task %s exits holding %u spinlock(s)", t->name, t->preempt_count);

@@ -408,13 +408,11 @@ static void fio_job_fn(struct sim *sim, void *arg)
 	sim_time_t end = c->runtime ? sim_now(sim) + c->runtime : SIM_TIME_NEVER;
 
 	sim_path_push(sim, "buffer_alloc");
-	if (user_buffer_alloc(st->m, &job->ub, pages,
-			      c->mem == FIO_MEM_MMAPHUGE ? HPAGE_PMD_ORDER : 0) < 0) {
-		job->failed = true;
-		sim_path_pop(sim);
-		return;
-	}
+	job->failed = user_buffer_alloc(st->m, &job->ub, pages,
+					c->mem == FIO_MEM_MMAPHUGE ? HPAGE_PMD_ORDER : 0) < 0;
 	sim_path_pop(sim);
+	if (job->failed)
+		return;
 	job->buffer_ok = true;
 	for (;;) {
 		bool stopping = sim_now(sim) >= end;
@@ -563,7 +561,6 @@ static void *fio_start_env(const struct wl_env *env, const void *config, const c
 	const struct fio_config *c = config;
 	struct fio_state *st;
 	unsigned int ncpus = sim_ncpus(env->sim), *set, nset = ncpus;
-	size_t kl = strlen("fio:") + strlen(instance) + 1;
 	bool pin_each;
 	int kind;
 
@@ -595,12 +592,9 @@ static void *fio_start_env(const struct wl_env *env, const void *config, const c
 	st->m = env->machine;
 	st->sim = env->sim;
 	st->stats = stats;
-	st->bdev = wl_env_bdev(env, c->filename);
-	if (!st->bdev) {
-		snprintf(err, errlen, "device '%s' does not exist (no [device %s] section)", c->filename,
-			 c->filename);
+	st->bdev = wl_env_device(env, c->filename, err, errlen);
+	if (!st->bdev)
 		goto fail;
-	}
 	if (bdev_size(st->bdev) && c->size > bdev_size(st->bdev)) {
 		snprintf(err, errlen, "size=%llu is beyond the end of device '%s' (%llu bytes)",
 			 (unsigned long long)c->size, c->filename, (unsigned long long)bdev_size(st->bdev));
@@ -611,11 +605,10 @@ static void *fio_start_env(const struct wl_env *env, const void *config, const c
 			 "of the machine's memory");
 		goto fail;
 	}
-	st->kind_name = malloc(kl);
+	st->kind_name = wl_kind_name("fio", instance);
 	st->jobs = calloc(c->numjobs, sizeof(*st->jobs));
-	if (!st->kind_name || !st->jobs)
+	if (!st->jobs)
 		SIM_BUG("out of memory");
-	snprintf(st->kind_name, kl, instance[0] ? "fio:%s" : "fio", instance);
 	kind = sim_task_kind(st->sim, st->kind_name);
 	for (uint64_t i = 0; i < c->numjobs; i++) {
 		struct fio_job *job = &st->jobs[i];

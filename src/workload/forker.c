@@ -206,7 +206,6 @@ static void *fk_start_env(const struct wl_env *env, const void *config, const ch
 {
 	const struct fk_config *c = config;
 	struct fk_state *st = calloc(1, sizeof(*st));
-	size_t kl = strlen("forker-child:") + strlen(instance) + 1;
 	struct sim_task_config tc = { .cpu = SIM_CPU_ANY };
 
 	(void)err;
@@ -217,13 +216,11 @@ static void *fk_start_env(const struct wl_env *env, const void *config, const ch
 	st->m = env->machine;
 	st->sim = env->sim;
 	st->stats = stats;
-	st->kind_name = malloc(kl);
-	st->child_kind_name = malloc(kl);
+	st->kind_name = wl_kind_name("forker", instance);
+	st->child_kind_name = wl_kind_name("forker-child", instance);
 	st->children = calloc(c->children ? c->children : 1, sizeof(*st->children));
-	if (!st->kind_name || !st->child_kind_name || !st->children)
+	if (!st->children)
 		SIM_BUG("out of memory");
-	snprintf(st->kind_name, kl, instance[0] ? "forker:%s" : "forker", instance);
-	snprintf(st->child_kind_name, kl, instance[0] ? "forker-child:%s" : "forker-child", instance);
 	sim_waitq_init(&st->forever, "forker_wait");
 	tc.name = st->kind_name;
 	tc.kind = sim_task_kind(env->sim, st->kind_name);

@@ -360,7 +360,6 @@ static void *frag_start_env(const struct wl_env *env, const void *config, const 
 {
 	const struct frag_config *c = config;
 	struct frag_state *st = calloc(1, sizeof(*st));
-	size_t kl = strlen("fragment:") + strlen(instance) + 1;
 	int kind;
 
 	(void)stats;
@@ -369,21 +368,18 @@ static void *frag_start_env(const struct wl_env *env, const void *config, const 
 	st->cfg = *c;
 	st->m = env->machine;
 	if (c->cache_bytes) {
-		struct bdev *bdev = wl_env_bdev(env, c->cache_device);
+		struct bdev *bdev = wl_env_device(env, c->cache_device, err, errlen);
 
 		if (!bdev) {
-			snprintf(err, errlen, "device '%s' does not exist (no [device %s] section)",
-				 c->cache_device, c->cache_device);
 			free(st);
 			return NULL;
 		}
 		st->sb = fs_mount(st->m, bdev, c->cache_device, bdev_size(bdev));
 	}
-	st->kind_name = malloc(kl);
+	st->kind_name = wl_kind_name("fragment", instance);
 	st->tasks = calloc(c->tasks, sizeof(*st->tasks));
-	if (!st->kind_name || !st->tasks)
+	if (!st->tasks)
 		SIM_BUG("out of memory");
-	snprintf(st->kind_name, kl, instance[0] ? "fragment:%s" : "fragment", instance);
 	kind = sim_task_kind(env->sim, st->kind_name);
 	for (uint64_t i = 0; i < c->tasks; i++) {
 		struct frag_task *t = &st->tasks[i];

@@ -120,6 +120,7 @@ void pg_checkpointer_main(struct sim *sim, void *arg)
 
 	c->last_start = sim_now(sim);
 	for (;;) {
+		sim_path_assert_empty(sim);
 		sim_time_t now = sim_now(sim);
 
 		if (pg->xlog.ckpt_requested || now - c->last_start >= pg->cfg.checkpoint_timeout) {
@@ -139,6 +140,7 @@ void pg_bgwriter_main(struct sim *sim, void *arg)
 	bool prev_hibernate = false;
 
 	for (;;) {
+		sim_path_assert_empty(sim);
 		bool can_hibernate = pg_bg_buffer_sync(p);
 
 		sim_sleep(sim, pg->cfg.bgwriter_delay);
@@ -159,6 +161,7 @@ void pg_walwriter_main(struct sim *sim, void *arg)
 	int left_till_hibernate = WALW_LOOPS_UNTIL_HIBERNATE;
 
 	for (;;) {
+		sim_path_assert_empty(sim);
 		if (pg_xlog_background_flush(p))
 			left_till_hibernate = WALW_LOOPS_UNTIL_HIBERNATE;
 		else if (left_till_hibernate > 0)

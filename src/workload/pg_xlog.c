@@ -278,12 +278,12 @@ static uint64_t xlog_file_create(struct pg_proc *p, uint64_t segno, uint64_t max
 		segno++;
 	if (segno > max_segno) {
 		do_unlinkat(pg->m, inode);
-		sim_path_pop(pg->sim);
-		return UINT64_MAX;
+		segno = UINT64_MAX;
+	} else {
+		durable_rename(pg, inode);
+		seg_reserve(x, segno);
+		x->seg[segno] = inode;
 	}
-	durable_rename(pg, inode);
-	seg_reserve(x, segno);
-	x->seg[segno] = inode;
 	sim_path_pop(pg->sim);
 	return segno;
 }

@@ -346,6 +346,29 @@ static bool needs_fpi(const struct pg *pg, uint32_t blk)
 	return pg->cfg.full_page_writes && pg->bp.blk_epoch[blk] != pg->xlog.epoch;
 }
 
+/*
+ * XLogInsert() of a record of `len` bytes that changes block `blk`, held
+ * in buffer `buf`: with a full-page image of `fpi_bytes` (0: never, as for
+ * XLOG_HEAP_INIT_PAGE) when full_page_writes is on and the page has not
+ * been logged since the last REDO point (XLogRecordAssemble's test); then
+ * MarkBufferDirty + PageSetLSN.
+ */
+static void log_page_change(struct pg_proc *p, uint32_t buf, uint32_t blk, uint32_t len,
+			    uint32_t fpi_bytes)
+{
+	struct pg *pg = p->pg;
+	uint64_t lsn;
+
+	if (fpi_bytes && needs_fpi(pg, blk)) {
+		len += fpi_bytes;
+		pg->xlog.fpi++;
+		pg->tx_fpi++;
+	}
+	lsn = pg_xlog_insert(p, len);
+	pg->bp.blk_epoch[blk] = pg->xlog.epoch;
+	pg_mark_dirty(pg, buf, lsn);
+}
+
 /* _bt_search: root to leaf, each page read-locked and released before
  * the child (_bt_relandgetbuf). */
 static void btree_descend(struct pg_proc *p, uint64_t row)
@@ -421,9 +444,8 @@ static uint32_t history_extend(struct pg_proc *p, uint32_t *blkp)
 static void history_insert(struct pg_proc *p)
 {
 	struct pg *pg = p->pg;
-	uint32_t buf, blk, len = PG_REC_INSERT;
+	uint32_t buf, blk;
 	bool init_page = false;
-	uint64_t lsn;
 
 	sim_path_push(pg->sim, "INSERT");
 	if (p->hist_blk != PG_NONE && p->hist_rows < PG_HISTORY_ROWS) {
@@ -441,14 +463,9 @@ static void history_insert(struct pg_proc *p)
 	}
 	p->hist_blk = blk;
 	/* XLOG_HEAP_INSERT; on an empty page with XLOG_HEAP_INIT_PAGE (no image) */
-	if (!init_page && needs_fpi(pg, blk)) {
-		len += PG_PAGE_HEADER + p->hist_rows * (PG_HISTORY_TUPLE + PG_LINE_POINTER) + PG_BKP_IMAGE_HEADER;
-		pg->xlog.fpi++;
-		pg->tx_fpi++;
-	}
-	lsn = pg_xlog_insert(p, len);
-	pg->bp.blk_epoch[blk] = pg->xlog.epoch;
-	pg_mark_dirty(pg, buf, lsn);
+	log_page_change(p, buf, blk, PG_REC_INSERT, init_page ? 0 :
+			PG_PAGE_HEADER + p->hist_rows * (PG_HISTORY_TUPLE + PG_LINE_POINTER) +
+			PG_BKP_IMAGE_HEADER);
 	p->hist_rows++;
 	pg_release_buffer(p, buf);
 	sim_path_pop(pg->sim);
@@ -458,7 +475,7 @@ void pg_transaction(struct pg_proc *p)
 {
 	struct pg *pg = p->pg;
 	uint64_t row = rng_below(&p->rng, pg->naccounts);	/* aid - 1 */
-	uint32_t heap = (uint32_t)(row / pg->rows_per_page), buf, len = PG_REC_HOT_UPDATE;
+	uint32_t heap = (uint32_t)(row / pg->rows_per_page), buf;
 	uint64_t lsn, misses;
 
 	/* UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid */
@@ -469,14 +486,7 @@ void pg_transaction(struct pg_proc *p)
 	buf = pg_read_buffer(p, heap, true);
 	pg->heap_accesses++;
 	pg->heap_hits += p->st.buffer_misses == misses;
-	if (needs_fpi(pg, heap)) {
-		len += pg->heap_fpi_bytes;
-		pg->xlog.fpi++;
-		pg->tx_fpi++;
-	}
-	lsn = pg_xlog_insert(p, len);			/* XLOG_HEAP_HOT_UPDATE */
-	pg->bp.blk_epoch[heap] = pg->xlog.epoch;
-	pg_mark_dirty(pg, buf, lsn);
+	log_page_change(p, buf, heap, PG_REC_HOT_UPDATE, pg->heap_fpi_bytes);	/* XLOG_HEAP_HOT_UPDATE */
 	pg_release_buffer(p, buf);
 	pg_stmt_end(p);
 	sim_path_pop(pg->sim);
@@ -526,6 +536,7 @@ static void pg_backend_main(struct sim *sim, void *arg)
 	for (;;) {
 		sim_time_t t0 = sim_now(sim);
 
+		sim_path_assert_empty(sim);
 		sim_path_push(sim, "exec");
 		sim_charge_cost(sim, COST_pg_tx_cpu, 1);
 		sim_path_pop(sim);

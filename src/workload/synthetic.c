@@ -242,7 +242,6 @@ static void *syn_start_env(const struct wl_env *env, const void *config, const c
 	const struct syn_config *c = config;
 	struct syn_state *st = calloc(1, sizeof(*st));
 	struct sim *sim = env->sim;
-	size_t kl = strlen("synthetic:") + strlen(instance) + 1;
 	int kind;
 
 	if (!st)
@@ -250,21 +249,15 @@ static void *syn_start_env(const struct wl_env *env, const void *config, const c
 	st->cfg = *c;
 	st->sim = sim;
 	st->stats = stats;
-	if (c->io_share) {
-		st->bdev = wl_env_bdev(env, c->device);
-		if (!st->bdev) {
-			snprintf(err, errlen, "device '%s' does not exist (no [device %s] section)",
-				 c->device, c->device);
-			free(st);
-			return NULL;
-		}
+	if (c->io_share && !(st->bdev = wl_env_device(env, c->device, err, errlen))) {
+		free(st);
+		return NULL;
 	}
-	st->kind_name = malloc(kl);
+	st->kind_name = wl_kind_name("synthetic", instance);
 	st->lock_names = calloc(c->locks, sizeof(*st->lock_names));
 	st->tasks = calloc(c->tasks, sizeof(*st->tasks));
-	if (!st->kind_name || !st->lock_names || !st->tasks)
+	if (!st->lock_names || !st->tasks)
 		SIM_BUG("out of memory");
-	snprintf(st->kind_name, kl, instance[0] ? "synthetic:%s" : "synthetic", instance);
 	if (c->lock_kind == SYN_SPINLOCK)
 		st->spinlocks = calloc(c->locks, sizeof(*st->spinlocks));
 	else
@@ -272,7 +265,7 @@ static void *syn_start_env(const struct wl_env *env, const void *config, const c
 	if (!st->spinlocks && !st->mutexes)
 		SIM_BUG("out of memory");
 	for (uint64_t k = 0; k < c->locks; k++) {
-		size_t nl = kl + 32;
+		size_t nl = strlen(st->kind_name) + 32;
 
 		st->lock_names[k] = malloc(nl);
 		if (!st->lock_names[k])

@@ -16,6 +16,7 @@
  * quantile is capped by the exact maximum.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +59,26 @@ struct bdev *wl_env_bdev(const struct wl_env *env, const char *name)
 		if (strcmp(env->bdev_names[i], name) == 0)
 			return env->bdevs[i];
 	return NULL;
+}
+
+struct bdev *wl_env_device(const struct wl_env *env, const char *name, char *err, size_t errlen)
+{
+	struct bdev *bdev = wl_env_bdev(env, name);
+
+	if (!bdev)
+		snprintf(err, errlen, "device '%s' does not exist (no [device %s] section)", name, name);
+	return bdev;
+}
+
+char *wl_kind_name(const char *kind, const char *instance)
+{
+	size_t len = strlen(kind) + 1 + strlen(instance) + 1;
+	char *name = malloc(len);
+
+	if (!name)
+		SIM_BUG("out of memory");
+	snprintf(name, len, instance[0] ? "%s:%s" : "%s", kind, instance);
+	return name;
 }
 
 /* ---- histogram ------------------------------------------------------------ */

@@ -93,6 +93,11 @@ struct wl_env {
 
 /* The device named `name`, or NULL. */
 struct bdev *wl_env_bdev(const struct wl_env *env, const char *name);
+/* The same for a workload's device key: NULL with the message in err. */
+struct bdev *wl_env_device(const struct wl_env *env, const char *name, char *err, size_t errlen);
+/* The task kind (and attribution tree) of a workload instance: "KIND"
+ * for [KIND], "KIND:NAME" for [KIND NAME]; malloc'ed, the caller frees it. */
+char *wl_kind_name(const char *kind, const char *instance);
 
 /*
  * What validate_env sees of the rest of the scenario before anything is

@@ -274,7 +274,6 @@ static void *wr_start_env(const struct wl_env *env, const void *config, const ch
 	const struct wr_config *c = config;
 	struct wr_state *st = calloc(1, sizeof(*st));
 	struct sim *sim = env->sim;
-	size_t kl = strlen("writer:") + strlen(instance) + 1;
 	struct bdev *bdev;
 	int kind;
 
@@ -283,22 +282,16 @@ static void *wr_start_env(const struct wl_env *env, const void *config, const ch
 	st->cfg = *c;
 	st->m = env->machine;
 	st->stats = stats;
-	bdev = wl_env_bdev(env, c->device);
-	if (!bdev) {
-		snprintf(err, errlen, "device '%s' does not exist (no [device %s] section)", c->device, c->device);
-		free(st);
-		return NULL;
-	}
-	if (parse_sizes(c->write_sizes, st->sizes, &st->nr_sizes, err, errlen)) {
+	bdev = wl_env_device(env, c->device, err, errlen);
+	if (!bdev || parse_sizes(c->write_sizes, st->sizes, &st->nr_sizes, err, errlen)) {
 		free(st);
 		return NULL;
 	}
 	st->sb = fs_mount(st->m, bdev, c->device, bdev_size(bdev));
-	st->kind_name = malloc(kl);
+	st->kind_name = wl_kind_name("writer", instance);
 	st->tasks = calloc(c->tasks, sizeof(*st->tasks));
-	if (!st->kind_name || !st->tasks)
+	if (!st->tasks)
 		SIM_BUG("out of memory");
-	snprintf(st->kind_name, kl, instance[0] ? "writer:%s" : "writer", instance);
 	kind = sim_task_kind(sim, st->kind_name);
 	for (uint64_t i = 0; i < c->tasks; i++) {
 		char name[96];

@@ -366,7 +366,7 @@ static char *generate(const struct scn_schema *schema)
 	ns++;
 	sec_init(&secs[ns], type_of(schema, "policy"), "");
 	fuzz_keys(&secs[ns], 40);
-	sec_set(&secs[ns], "name", mm_policies[below(mm_nr_policies)].name);
+	sec_set(&secs[ns], "preset", mm_policies[below(mm_nr_policies)].name);
 	ns++;
 
 	/* [costs]: as they are, all zero, some zero, or some at edges */

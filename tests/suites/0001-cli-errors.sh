@@ -39,7 +39,7 @@ expect "not key=value" 2 "$TMP/syntax.ini:2: expected 'key=value' or '[section]'
 w ramp.ini '[global]\nduration=10s\nramp_time=10s\n'
 expect "ramp_time >= duration" 2 "$TMP/ramp.ini:3: ramp_time (10s) must be shorter than duration (10s)" \
 	"$SP" check "$TMP/ramp.ini"
-w policy.ini '[policy]\nname=fastest\n'
+w policy.ini '[policy]\npreset=fastest\n'
 expect "unknown policy in file" 2 "$TMP/policy.ini:2: unknown policy 'fastest' (\`slowpath policies\` lists them)" \
 	"$SP" check "$TMP/policy.ini"
 w lat.ini '[device d]\nlat_mean=1ms\nlat_p99=500us\n'

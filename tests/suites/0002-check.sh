@@ -43,7 +43,8 @@ check "include and override" "grep -qx 'members=12' '$TMP/c1.ini' && grep -qx 'i
 check "--set, --policy, --seed" "'$SP' check '$TMP/main.ini' --set vm.defrag_mode=0 \
 	--set device:md0.lat_mean=600us --policy noretry-nonblocking --seed 77 >'$TMP/c3.ini' &&
 	grep -qx 'vm.defrag_mode=0' '$TMP/c3.ini' && grep -qx 'lat_mean=600us' '$TMP/c3.ini' &&
-	grep -qx 'name=noretry-nonblocking' '$TMP/c3.ini' && grep -qx 'seed=77' '$TMP/c3.ini'"
+	grep -qx 'preset=noretry-nonblocking' '$TMP/c3.ini' && grep -qx 'costly_noretry_noreclaim=1' '$TMP/c3.ini' &&
+	grep -qx 'seed=77' '$TMP/c3.ini'"
 check "--scale 1/4 shrinks the devices" "'$SP' check '$TMP/main.ini' --scale 1/4 >'$TMP/c4.ini' &&
 	grep -qx 'members=3' '$TMP/c4.ini' && grep -qx 'iops=16000' '$TMP/c4.ini' &&
 	grep -qx 'size=256g' '$TMP/c4.ini'"

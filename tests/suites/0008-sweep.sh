@@ -122,7 +122,7 @@ mkdir -p "$TMP/rel"
 printf '[sweep]\nscenario=../../../%s/%s\npolicies=all\n' "$PWD" "$SMALL" >"$TMP/rel/s.ini"
 check "policies=all: a column per policy; scenario relative to the sweep file" "
 	'$SP' sweep '$TMP/rel/s.ini' --list --out '$TMP/g' >'$TMP/o' 2>&1 &&
-	[ \$(wc -l <'$TMP/o') = \$('$SP' policies | tail -n +2 | wc -l) ]"
+	[ \$(wc -l <'$TMP/o') = \$('$SP' policies | tail -n +2 | grep -vc '^ ') ]"
 
 # Slurm scripts (0009 submits them to a real Slurm)
 "$SP" sweep $SMALL $M --out "$TMP/a" --slurm --partition short --account mm --time 1:00:00 \

@@ -357,3 +357,58 @@ TEST(path_limits_and_engine_context)
 	ASSERT_EQ(sim_path_nodes(sim, &n), 0);
 	sim_destroy(sim);
 }
+
+enum leak_case { BALANCED, LEAK_AT_EXIT, LEAK_AT_LOOP_TOP };
+
+/* Pushes "leak" and never pops it, then exits, or first reaches the top
+ * of its loop (sim_path_assert_empty) with it open. */
+static void leak_prog(struct sim *sim, void *p)
+{
+	const enum leak_case *c = p;
+
+	sim_path_push(sim, "balanced");
+	sim_sleep(sim, 10);
+	sim_path_pop(sim);
+	sim_path_push(sim, "leak");
+	sim_charge(sim, 5);
+	if (*c == LEAK_AT_LOOP_TOP)
+		sim_path_assert_empty(sim);
+}
+
+/* Blocks inside nested paths, checks at the top of each pass. */
+static void balanced_prog(struct sim *sim, void *p)
+{
+	(void)p;
+	for (int i = 0; i < 3; i++) {
+		sim_path_assert_empty(sim);
+		sim_path_push(sim, "a");
+		sim_path_push(sim, "b");
+		sim_sleep(sim, 10);
+		sim_path_pop(sim);
+		sim_path_pop(sim);
+	}
+}
+
+static void run_case(void *p)
+{
+	const enum leak_case *c = p;
+	struct sim *sim = st_sim_exact(1);
+
+	st_task(sim, "t", 0, false, *c == BALANCED ? balanced_prog : leak_prog, p, 0);
+	sim_run(sim, SIM_TIME_NEVER);
+	sim_destroy(sim);
+}
+
+/* A test of the balance check (SIM_DEBUG >= 1 builds).  Expect SIM_BUG
+ * for a task that exits with a path pushed and never popped, and for one
+ * that reaches sim_path_assert_empty (the top of a main loop) with it
+ * open; a balanced task that blocks inside nested paths passes both
+ * checks.  With SIM_DEBUG=0 there is no check: nothing dies. */
+TEST(path_unbalanced_push_is_caught)
+{
+	enum leak_case c[] = { BALANCED, LEAK_AT_EXIT, LEAK_AT_LOOP_TOP };
+
+	ASSERT_FALSE(st_dies(run_case, &c[0]));
+	ASSERT_EQ(st_dies(run_case, &c[1]), SIM_DEBUG >= 1);
+	ASSERT_EQ(st_dies(run_case, &c[2]), SIM_DEBUG >= 1);
+}

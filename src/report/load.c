@@ -17,7 +17,7 @@
 
 #include "report/load.h"
 
-const char *const rpt_time_names[RPT_NR_TIMES] = { "cpu", "spin", "sleep", "io", "runq" };
+const char *const rpt_time_names[RPT_NR_TIMES] = { "cpu", "spin", "sleep", "io", "runq", "idle" };
 const char *const rpt_latency_names[5] = { "avg", "p50", "p95", "p99", "max" };
 
 #define PROFILE_MAX_DEPTH 256
@@ -393,8 +393,8 @@ uint32_t rpt_profile_child(struct rpt_profile *p, uint32_t parent, const char *n
 	return c;
 }
 
-static void merge_node(struct rpt_profile *dst, uint32_t d, const struct rpt_profile *src,
-		       uint32_t s, double scale)
+void rpt_profile_merge_at(struct rpt_profile *dst, uint32_t d, const struct rpt_profile *src,
+			  uint32_t s, double scale)
 {
 	dst->v[d].tasks += scale * src->v[s].tasks;
 	dst->v[d].calls += scale * src->v[s].calls;
@@ -403,13 +403,13 @@ static void merge_node(struct rpt_profile *dst, uint32_t d, const struct rpt_pro
 	for (uint32_t c = src->v[s].first_child; c != RPT_PROF_NONE; c = src->v[c].next_sibling) {
 		uint32_t dc = rpt_profile_child(dst, d, src->v[c].name, true);
 
-		merge_node(dst, dc, src, c, scale);
+		rpt_profile_merge_at(dst, dc, src, c, scale);
 	}
 }
 
 void rpt_profile_merge(struct rpt_profile *dst, const struct rpt_profile *src, double scale)
 {
-	merge_node(dst, 0, src, 0, scale);
+	rpt_profile_merge_at(dst, 0, src, 0, scale);
 }
 
 /* Children always have higher indices than their parent, so one backward
@@ -450,7 +450,7 @@ static int parse_prof_node(const char *path, json_t *j, struct rpt_profile *p, u
 		if (!json_is_object(self))
 			return fail(err, errlen, "%s: node '%s': 'self' is not an object",
 				    path, p->v[idx].name);
-		for (int t = 0; t < RPT_NR_TIMES; t++) {
+		for (int t = 0; t < RPT_NR_PROFILE_TIMES; t++) {
 			if (get_num(path, self, rpt_time_names[t], &v, &present, err, errlen))
 				return -1;
 			if (present && v < 0)

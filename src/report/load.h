@@ -57,9 +57,16 @@ struct rpt_series {
 int rpt_series_parse(const char *path, char *text, struct rpt_series *s, char *err, size_t errlen);
 void rpt_series_release(struct rpt_series *s);
 
-/* Times a profile node carries (profile.json "self" keys). */
+/*
+ * Times a profile node carries: the first RPT_NR_PROFILE_TIMES are
+ * profile.json's "self" keys; RPT_T_IDLE is never read from a file, it is
+ * the part of sleep that explain classifies as idle waiting (explain.c).
+ */
 enum rpt_time {
-	RPT_T_CPU, RPT_T_SPIN, RPT_T_SLEEP, RPT_T_IO, RPT_T_RUNQ, RPT_NR_TIMES
+	RPT_T_CPU, RPT_T_SPIN, RPT_T_SLEEP, RPT_T_IO, RPT_T_RUNQ,
+	RPT_NR_PROFILE_TIMES,
+	RPT_T_IDLE = RPT_NR_PROFILE_TIMES,
+	RPT_NR_TIMES
 };
 extern const char *const rpt_time_names[RPT_NR_TIMES];
 
@@ -89,6 +96,10 @@ void rpt_profile_init(struct rpt_profile *p);
 uint32_t rpt_profile_child(struct rpt_profile *p, uint32_t parent, const char *name, bool create);
 /* dst += scale * src, matching nodes by path. */
 void rpt_profile_merge(struct rpt_profile *dst, const struct rpt_profile *src, double scale);
+/* The subtree at src node s added into dst node d (names matched by path
+ * below them; d's own name is left alone). */
+void rpt_profile_merge_at(struct rpt_profile *dst, uint32_t d, const struct rpt_profile *src,
+			  uint32_t s, double scale);
 void rpt_profile_totals(struct rpt_profile *p);
 void rpt_profile_release(struct rpt_profile *p);
 int rpt_profile_parse(const char *path, const char *text, struct rpt_profile *out,

@@ -1169,7 +1169,7 @@ static int collect(const struct sweep *sw, const char *dir, bool no_plots, bool 
 			goto out;
 		}
 	}
-	rpt_cmp_build(&c, sets, (int)sw->nr_columns);
+	rpt_cmp_build(&c, sets, (int)sw->nr_columns, RPT_CMP_ALL);
 	rc = write_text(".", "compare.txt", &c, 0, err, sizeof(err)) ||
 	     write_text(".", "compare-lkp.txt", &c, 1, err, sizeof(err)) ||
 	     write_text(".", "compare.json", &c, 2, err, sizeof(err));

@@ -1181,7 +1181,8 @@ static int collect(const struct sweep *sw, const char *dir, bool no_plots, bool 
 	title = xasprintf("slowpath sweep: %s, %zu columns x %zu seeds", sw->scenario, sw->nr_columns,
 			  sw->seeds.n);
 	html = xasprintf("report.html");
-	rc = rpt_html_report(html, sets, (int)sw->nr_columns, NULL, no_plots, false, title, err, sizeof(err));
+	rc = rpt_html_report(html, sets, (int)sw->nr_columns, NULL, no_plots, false, NULL, 0, title,
+			     err, sizeof(err));
 	free(title);
 	free(html);
 	if (rc) {

@@ -7,6 +7,7 @@
  * give the same page.  Layout in docs/report.md.
  */
 #include <dirent.h>
+#include <getopt.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -319,7 +320,8 @@ static int write_page(const char *out, struct rpt_set *sets, int n, const char *
  * with err.
  */
 int rpt_html_report(const char *out, struct rpt_set *sets, int nr, const char *plots, bool no_plots,
-		    bool no_gnuplot, const char *title, char *err, size_t errlen)
+		    bool no_gnuplot, char *const *extra, size_t nr_extra, const char *title,
+		    char *err, size_t errlen)
 {
 	char tmpl[] = "/tmp/slowpath-plots-XXXXXX";
 	char *plot_dir = NULL;
@@ -348,8 +350,8 @@ int rpt_html_report(const char *out, struct rpt_set *sets, int nr, const char *p
 			}
 			tmp_plots = true;
 		}
-		prc = no_gnuplot ? rpt_plots_write(plot_dir, sets, nr, &pl, err, errlen) :
-		      rpt_plots_make(plot_dir, sets, nr, &pl, err, errlen);
+		prc = no_gnuplot ? rpt_plots_write(plot_dir, sets, nr, extra, nr_extra, &pl, err, errlen) :
+		      rpt_plots_make(plot_dir, sets, nr, extra, nr_extra, &pl, err, errlen);
 		if (prc) {
 			rc = prc == -2 ? 1 : 2;
 			goto out;
@@ -369,56 +371,94 @@ out:
 
 static const char report_usage[] =
 	"usage: slowpath report DIR... [--html OUT] [--plots PLOTDIR] [--names A,B,...]\n"
-	"                       [--no-plots] [--no-gnuplot] [--title TEXT]\n"
-	"  --html OUT: one self-contained HTML page (comparison, attribution, plots).\n"
+	"                       [--plot COUNTER,...] [--no-plots] [--no-gnuplot] [--title TEXT]\n"
+	"  --html OUT: one self-contained HTML page (plots, comparison, attribution).\n"
 	"  --plots PLOTDIR: keep the plot data, gnuplot scripts, SVG and PNG files there;\n"
-	"  with --no-gnuplot only the data and scripts (run `gnuplot plots.gp` there).\n";
+	"  with --no-gnuplot only the data and scripts (run `gnuplot plots.gp` there).\n"
+	"  --plot NAME,...: also plot these vmstat counters over time, or figures per set.\n";
+
+/* "a,b" appended to *v (names split at commas; empty names refused). */
+static int add_plot_names(char ***v, size_t *n, size_t *cap, const char *list)
+{
+	char *copy = rpt_xstrdup(list), *p = copy, *tok;
+	int rc = 0;
+
+	while ((tok = strsep(&p, ",")) != NULL) {
+		if (!*tok) {
+			rc = -1;
+			break;
+		}
+		rpt_grow(v, cap, *n + 1, sizeof(**v));
+		(*v)[(*n)++] = rpt_xstrdup(tok);
+	}
+	free(copy);
+	return rc;
+}
 
 int rpt_cmd_report(int argc, char **argv)
 {
+	enum { O_HTML = 1000, O_NAMES, O_PLOTS, O_PLOT, O_TITLE, O_NO_PLOTS, O_NO_GNUPLOT, O_HELP };
+	static const struct option opts[] = {
+		{ "html", required_argument, NULL, O_HTML },
+		{ "names", required_argument, NULL, O_NAMES },
+		{ "plots", required_argument, NULL, O_PLOTS },
+		{ "plot", required_argument, NULL, O_PLOT },
+		{ "title", required_argument, NULL, O_TITLE },
+		{ "no-plots", no_argument, NULL, O_NO_PLOTS },
+		{ "no-gnuplot", no_argument, NULL, O_NO_GNUPLOT },
+		{ "help", no_argument, NULL, O_HELP },
+		{ NULL, 0, NULL, 0 }
+	};
 	const char *out = NULL, *names = NULL, *plots = NULL, *title = "slowpath report";
-	char **dirs = rpt_xmalloc((size_t)argc * sizeof(*dirs));
+	char **dirs, **extra = NULL;
+	size_t nr_extra = 0, extra_cap = 0;
 	char err[1024];
 	bool no_plots = false, no_gnuplot = false;
 	struct rpt_set *sets = NULL;
 	struct stat st;
-	int nr = 0, rc = 2;
+	int nr = 0, rc = 2, c;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char **opt = NULL;
-
-		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			fputs(report_usage, stdout);
-			free(dirs);
-			return 0;
-		} else if (strcmp(a, "--no-plots") == 0) {
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (c) {
+		case O_HTML:
+			out = optarg;
+			break;
+		case O_NAMES:
+			names = optarg;
+			break;
+		case O_PLOTS:
+			plots = optarg;
+			break;
+		case O_PLOT:
+			if (add_plot_names(&extra, &nr_extra, &extra_cap, optarg)) {
+				rc = rpt_opt_bad("report", "--plot", optarg,
+						 "vmstat counters or figures separated by commas");
+				goto out;
+			}
+			break;
+		case O_TITLE:
+			title = optarg;
+			break;
+		case O_NO_PLOTS:
 			no_plots = true;
-			continue;
-		} else if (strcmp(a, "--no-gnuplot") == 0) {
+			break;
+		case O_NO_GNUPLOT:
 			no_gnuplot = true;
-			continue;
-		} else if (strcmp(a, "--html") == 0) {
-			opt = &out;
-		} else if (strcmp(a, "--names") == 0) {
-			opt = &names;
-		} else if (strcmp(a, "--plots") == 0) {
-			opt = &plots;
-		} else if (strcmp(a, "--title") == 0) {
-			opt = &title;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "slowpath report: unknown option '%s'\n%s", a, report_usage);
+			break;
+		case 'h':
+		case O_HELP:
+			fputs(report_usage, stdout);
+			rc = 0;
 			goto out;
-		} else {
-			dirs[nr++] = argv[i];
-			continue;
-		}
-		if (i + 1 >= argc) {
-			fprintf(stderr, "slowpath report: option '%s' needs a value\n", a);
+		default:
+			rc = rpt_opt_error("report", c, argv);
 			goto out;
 		}
-		*opt = argv[++i];
 	}
+	dirs = argv + optind;
+	nr = argc - optind;
 	if (nr == 0 || (!out && !plots) || (out && no_gnuplot) || (no_plots && !out)) {
 		fprintf(stderr, "slowpath report: %s\n%s",
 			nr == 0 ? "no result folder given" :
@@ -442,11 +482,18 @@ int rpt_cmd_report(int argc, char **argv)
 		sets = NULL;
 		goto out;
 	}
+	for (size_t i = 0; i < nr_extra; i++)
+		if (rpt_plot_source(sets, nr, extra[i]) == RPT_PLOT_NONE) {
+			fprintf(stderr, "slowpath report: --plot '%s': no vmstat counter or figure of "
+				"that name in the results\n", extra[i]);
+			goto out;
+		}
 	if (names && rpt_sets_rename(sets, nr, names, err, sizeof(err))) {
 		fprintf(stderr, "slowpath report: %s\n", err);
 		goto out;
 	}
-	rc = rpt_html_report(out, sets, nr, plots, no_plots, no_gnuplot, title, err, sizeof(err));
+	rc = rpt_html_report(out, sets, nr, plots, no_plots, no_gnuplot, extra, nr_extra, title,
+			     err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "slowpath report: %s\n", err);
 		goto out;
@@ -456,6 +503,8 @@ out:
 		rpt_sets_release(sets, nr);
 		free(sets);
 	}
-	free(dirs);
+	for (size_t i = 0; i < nr_extra; i++)
+		free(extra[i]);
+	free(extra);
 	return rc;
 }

@@ -55,6 +55,42 @@ else
 	echo "skip gnuplot runs: gnuplot not installed"
 fi
 
+# --plot: a vmstat counter over time (an event counter as a rate, an nr_*
+# level as its value) and a figure as a bar per set; an unknown name is
+# refused before anything is written.
+$RPT report "$FIX/base" "$FIX/recorded" --plots "$TMP/x" --no-gnuplot \
+	--plot pgsteal_kswapd,nr_free_pages --plot pagetables_share >"$TMP/out" 2>&1
+# the recorded set's first rate: (second - first sample) / their time apart
+want=$(awk '/^time: / { n++; t[n] = $2 } $1 == "pgsteal_kswapd" { v[n] = $2 }
+	END { printf "%.6g", (v[2] - v[1]) / (t[2] - t[1]) }' "$FIX/recorded/proc-vmstat")
+if [ -s "$TMP/x/vmstat-pgsteal_kswapd-1.dat" ] && [ -s "$TMP/x/vmstat-nr_free_pages.gp" ] &&
+   grep -q "^plot 'vmstat-pgsteal_kswapd-1.dat'" "$TMP/x/vmstat-pgsteal_kswapd.gp" &&
+   grep -q "load 'vmstat-nr_free_pages.gp'" "$TMP/x/plots.gp" &&
+   grep -q "load 'figure-pagetables_share.gp'" "$TMP/x/plots.gp" &&
+   grep -q '^1 "base" 39.5533$' "$TMP/x/figure-pagetables_share.dat" &&
+   grep -q '^2 "recorded" NaN$' "$TMP/x/figure-pagetables_share.dat" &&
+   [ "$(sed -n 2p "$TMP/x/vmstat-pgsteal_kswapd-2.dat" | cut -d' ' -f2)" = "$want" ] &&
+   [ ! -e "$TMP/p/vmstat-pgsteal_kswapd.gp" ]; then
+	ok "--plot adds a counter's and a figure's plot"
+else
+	cat "$TMP/out"; ls "$TMP/x" | head -n 40
+	ko "--plot adds a counter's and a figure's plot"
+fi
+# the level is the sampled value, not a rate
+if [ "$(sed -n 2p "$TMP/x/vmstat-nr_free_pages-2.dat" | cut -d' ' -f2)" = \
+     "$(awk '/^time: / { n++ } n == 2 && $1 == "nr_free_pages" { print $2; exit }' "$FIX/recorded/proc-vmstat")" ]; then
+	ok "--plot nr_free_pages: the level at each sample"
+else
+	ko "--plot nr_free_pages: the level at each sample"
+fi
+expect_status "--plot unknown" 2 "--plot 'nosuch': no vmstat counter or figure of that name" \
+	$RPT report "$FIX/base" --plots "$TMP/y" --no-gnuplot --plot pgfault,nosuch
+[ ! -e "$TMP/y" ] && ok "--plot unknown: nothing written" || ko "--plot unknown: nothing written"
+expect_status "--plot empty name" 2 "bad --plot 'pgfault,'" \
+	$RPT report "$FIX/base" --plots "$TMP/y" --plot pgfault,
+expect_status "--plot without a value" 2 "option '--plot' needs a value" \
+	$RPT report "$FIX/base" --plots "$TMP/y" --plot
+
 # A broken sample: the error names the line in the whole monitor file.
 mkdir -p "$TMP/bm"
 cp "$FIX/single/result.json" "$FIX/single/tps.csv" "$TMP/bm/"

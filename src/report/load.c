@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * load.c — reading result folders: result.json, tps.csv and profile.json
- * (docs/results.md).  Written against the documented schema with jansson;
- * every malformed input is reported as "<path>[:<line>]: message" and never
+ * load.c — reading result folders: result.json, tps.csv, latency-hist.csv
+ * and profile.json (docs/results.md).  Written against the documented
+ * schema with jansson; every malformed input is reported as "<path>[:<line>]: message" and never
  * crashes.  Iterated folders (DIR/iter-N) are read in numeric order, never
  * in directory order.
  */
@@ -359,6 +359,68 @@ void rpt_series_release(struct rpt_series *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* ---- latency-hist.csv ----------------------------------------------------- */
+
+static const char hist_header[] = "lo_ns,hi_ns,count";
+
+int rpt_lat_hist_parse(const char *path, char *text, struct rpt_lat_hist *h, char *err, size_t errlen)
+{
+	char *line = text, *next;
+	unsigned int lineno = 0;
+
+	for (; line && *line; line = next) {
+		double f[3];
+		char *p;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		if (lineno == 1) {
+			if (strcmp(line, hist_header) != 0)
+				return fail(err, errlen, "%s:1: header is not '%s'", path, hist_header);
+			continue;
+		}
+		p = line;
+		for (int i = 0; i < 3; i++) {
+			char *end;
+
+			errno = 0;
+			f[i] = strtod(p, &end);
+			if (end == p || errno || !isfinite(f[i]) || f[i] < 0 ||
+			    (i < 2 && *end != ',') || (i == 2 && *end != '\0'))
+				return fail(err, errlen, "%s:%u: field %d: expected a number in '%s'",
+					    path, lineno, i + 1, line);
+			p = end + 1;
+		}
+		if (f[1] < f[0] || (h->n && f[0] <= h->hi[h->n - 1]))
+			return fail(err, errlen, "%s:%u: bucket %g..%g out of order", path, lineno, f[0], f[1]);
+		if (h->n == h->cap) {
+			size_t c = h->cap ? 2 * h->cap : 64;
+
+			h->lo = rpt_xrealloc(h->lo, c * sizeof(double));
+			h->hi = rpt_xrealloc(h->hi, c * sizeof(double));
+			h->count = rpt_xrealloc(h->count, c * sizeof(double));
+			h->cap = c;
+		}
+		h->lo[h->n] = f[0];
+		h->hi[h->n] = f[1];
+		h->count[h->n] = f[2];
+		h->n++;
+	}
+	if (lineno == 0)
+		return fail(err, errlen, "%s: empty file (no header)", path);
+	return 0;
+}
+
+void rpt_lat_hist_release(struct rpt_lat_hist *h)
+{
+	free(h->lo);
+	free(h->hi);
+	free(h->count);
+	memset(h, 0, sizeof(*h));
+}
+
 /* ---- profile.json -------------------------------------------------------- */
 
 void rpt_profile_init(struct rpt_profile *p)
@@ -600,6 +662,11 @@ static int parse_series_file(const char *path, char *text, void *out, char *err,
 	return rpt_series_parse(path, text, out, err, errlen);
 }
 
+static int parse_hist_file(const char *path, char *text, void *out, char *err, size_t errlen)
+{
+	return rpt_lat_hist_parse(path, text, out, err, errlen);
+}
+
 static int parse_profile_file(const char *path, char *text, void *out, char *err, size_t errlen)
 {
 	return rpt_profile_parse(path, text, out, err, errlen);
@@ -643,7 +710,9 @@ int rpt_run_load(struct rpt_run *r, const char *dir, unsigned int flags, char *e
 	if (rc)
 		return -1;
 	if ((flags & RPT_LOAD_SERIES) &&
-	    load_optional(dir, "tps.csv", parse_series_file, &r->series, &r->has_series, err, errlen))
+	    (load_optional(dir, "tps.csv", parse_series_file, &r->series, &r->has_series, err, errlen) ||
+	     load_optional(dir, "latency-hist.csv", parse_hist_file, &r->lat_hist, &r->has_lat_hist,
+			   err, errlen)))
 		return -1;
 	if ((flags & RPT_LOAD_PROFILE) &&
 	    load_optional(dir, "profile.json", parse_profile_file, &r->profile, &r->has_profile,
@@ -663,6 +732,7 @@ void rpt_run_release(struct rpt_run *r)
 	rpt_named_release(&r->per_million);
 	rpt_named_release(&r->figures);
 	rpt_series_release(&r->series);
+	rpt_lat_hist_release(&r->lat_hist);
 	if (r->profile.v)
 		rpt_profile_release(&r->profile);
 	memset(r, 0, sizeof(*r));

@@ -57,6 +57,15 @@ struct rpt_series {
 int rpt_series_parse(const char *path, char *text, struct rpt_series *s, char *err, size_t errlen);
 void rpt_series_release(struct rpt_series *s);
 
+/* latency-hist.csv: lo_ns,hi_ns,count per non-empty bucket, ascending. */
+struct rpt_lat_hist {
+	size_t	n, cap;
+	double	*lo, *hi, *count;	/* ns, ns, transactions */
+};
+
+int rpt_lat_hist_parse(const char *path, char *text, struct rpt_lat_hist *h, char *err, size_t errlen);
+void rpt_lat_hist_release(struct rpt_lat_hist *h);
+
 /*
  * Times a profile node carries: the first RPT_NR_PROFILE_TIMES are
  * profile.json's "self" keys; RPT_T_IDLE is never read from a file, it is
@@ -121,13 +130,15 @@ struct rpt_run {
 	struct rpt_named_list figures;
 	bool		has_series;
 	struct rpt_series series;
+	bool		has_lat_hist;
+	struct rpt_lat_hist lat_hist;
 	bool		has_profile;
 	struct rpt_profile profile;
 };
 
 extern const char *const rpt_latency_names[5];
 
-#define RPT_LOAD_SERIES		0x1u	/* tps.csv (optional file) */
+#define RPT_LOAD_SERIES		0x1u	/* tps.csv, latency-hist.csv (optional files) */
 #define RPT_LOAD_PROFILE	0x2u	/* profile.json (optional file) */
 
 struct rpt_set {

@@ -609,6 +609,64 @@ static int plot_stalls(struct writer *w)
 	return 0;
 }
 
+/* Buckets of every run's latency-hist.csv merged by bucket (same bounds
+ * in every simulated run), ascending; false when a run with latencies
+ * has no histogram. */
+struct hist_bucket {
+	double	lo, hi, count;
+};
+
+static int bucket_cmp(const void *a, const void *b)
+{
+	const struct hist_bucket *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo ? 1 : x->hi < y->hi ? -1 : x->hi > y->hi;
+}
+
+static bool merged_hist(const struct rpt_set *set, struct hist_bucket **out, size_t *n)
+{
+	size_t cap = 0, k = 0;
+
+	*out = NULL;
+	*n = 0;
+	for (unsigned int r = 0; r < set->nr_runs; r++) {
+		const struct rpt_lat_hist *h = &set->runs[r].lat_hist;
+
+		if (!set->runs[r].has_latency)
+			continue;
+		if (!set->runs[r].has_lat_hist) {
+			free(*out);
+			*out = NULL;
+			*n = 0;
+			return false;
+		}
+		for (size_t i = 0; i < h->n; i++) {
+			rpt_grow(out, &cap, *n + 1, sizeof(**out));
+			(*out)[(*n)++] = (struct hist_bucket){ h->lo[i], h->hi[i], h->count[i] };
+		}
+	}
+	if (!*n)
+		return false;
+	qsort(*out, *n, sizeof(**out), bucket_cmp);
+	for (size_t i = 1; i < *n; i++) {
+		if ((*out)[i].lo == (*out)[k].lo) {
+			(*out)[k].count += (*out)[i].count;
+			if ((*out)[i].hi > (*out)[k].hi)	/* the overflow bucket's bound: its max */
+				(*out)[k].hi = (*out)[i].hi;
+		} else {
+			(*out)[++k] = (*out)[i];
+		}
+	}
+	*n = k + 1;
+	return true;
+}
+
+/*
+ * Latency CDF.  From latency-hist.csv when every run of the set has one:
+ * the fraction of all measured transactions (the set's iterations pooled)
+ * at or below each bucket's upper bound.  Older folders and recorded runs
+ * have only result.json's quantiles: the CDF through p50, p95, p99, max.
+ */
 static int plot_latency_cdf(struct writer *w)
 {
 	static const double q[5] = { 0.0, 0.50, 0.95, 0.99, 1.0 };
@@ -616,12 +674,16 @@ static int plot_latency_cdf(struct writer *w)
 	FILE *f;
 	char note[1024];
 	size_t n = 0;
-	bool first = true;
+	bool first = true, any_hist = false;
+	bool *from_hist = rpt_xmalloc((size_t)w->nr_sets * sizeof(*from_hist));
+	int rc = -1;
 
 	for (int s = 0; s < w->nr_sets; s++) {
 		const struct rpt_set *set = &w->sets[s];
 		double lat[5] = { 0 };
 		unsigned int used = 0;
+		struct hist_bucket *hb;
+		size_t nb;
 		char name[64];
 
 		for (unsigned int r = 0; r < set->nr_runs; r++)
@@ -630,28 +692,57 @@ static int plot_latency_cdf(struct writer *w)
 					lat[i] += set->runs[r].latency[i];
 				used++;
 			}
+		from_hist[s] = false;
 		if (!used)
 			continue;
 		snprintf(name, sizeof(name), "latency-cdf-%d.dat", s + 1);
 		if (!(f = open_in(w, name, &rf)))
-			return -1;
+			goto out;
 		fprintf(f, "# latency_ms fraction: %s\n", set->name);
+		if (merged_hist(set, &hb, &nb)) {
+			double total = 0, cum = 0;
+
+			for (size_t i = 0; i < nb; i++)
+				total += hb[i].count;
+			if (hb[0].lo > 0) {	/* the step up from 0 (log x: not at 0 ns) */
+				fmt_g(f, hb[0].lo / 1e6);
+				fputs(" 0.000000\n", f);
+			}
+			for (size_t i = 0; i < nb; i++) {
+				cum += hb[i].count;
+				fmt_g(f, hb[i].hi / 1e6);
+				fprintf(f, " %.6f\n", total > 0 ? cum / total : 0.0);
+			}
+			free(hb);
+			any_hist = from_hist[s] = true;
+			n += (size_t)snprintf(note + n, n < sizeof(note) ? sizeof(note) - n : 0, "%s%s: %s",
+					      n ? "; " : "", set->name,
+					      used > 1 ? "latency-hist.csv, its iterations pooled" :
+					      "latency-hist.csv");
+			if (commit(w, &rf))
+				goto out;
+			continue;
+		}
 		for (int i = 1; i < 5; i++) {
 			fmt_g(f, lat[i] / used);
 			fprintf(f, " %.2f\n", q[i]);
 		}
 		if (commit(w, &rf))
-			return -1;
+			goto out;
 		n += (size_t)snprintf(note + n, n < sizeof(note) ? sizeof(note) - n : 0, "%s%s: %s",
 				      n ? "; " : "", set->name,
 				      used > 1 ? "mean quantiles of its iterations" : "one run");
 	}
-	if (n == 0)
-		return 0;
+	if (n == 0) {
+		rc = 0;
+		goto out;
+	}
 	if (!(f = open_in(w, "latency-cdf.gp", &rf)))
-		return -1;
+		goto out;
 	fputs("reset\nset grid\nset key outside bottom center horizontal\nset bmargin 5.5\nset logscale x\n"
-	      "set xlabel 'transaction latency (ms, log scale)'\nset ylabel 'fraction of transactions'\n"
+	      "set xlabel 'transaction latency (ms, log scale)'\nset ylabel 'fraction of transactions'\n", f);
+	fputs(any_hist ? "set yrange [0:1.02]\nset ytics 0.1\n"
+	      "set title 'Latency CDF of every measured transaction (latency-hist.csv)'\nplot " :
 	      "set yrange [0.4:1.02]\nset ytics 0.1\n"
 	      "set title 'Latency CDF through p50, p95, p99 and max (result.json latency_ms)'\nplot ", f);
 	for (int s = 0; s < w->nr_sets; s++) {
@@ -661,16 +752,21 @@ static int plot_latency_cdf(struct writer *w)
 		snprintf(name, sizeof(name), "%s/latency-cdf-%d.dat", w->dir, s + 1);
 		if (stat(name, &st) != 0)
 			continue;
-		fprintf(f, "%s'latency-cdf-%d.dat' using 1:2 with linespoints lw 2 pt 7 title ",
-			first ? "" : ", \\\n     ", s + 1);
+		fprintf(f, "%s'latency-cdf-%d.dat' using 1:2 with %s title ",
+			first ? "" : ", \\\n     ", s + 1,
+			from_hist[s] ? "steps lw 2" : "linespoints lw 2 pt 7");
 		gp_quote(f, w->sets[s].name);
 		first = false;
 	}
 	fputc('\n', f);
 	if (commit(w, &rf))
-		return -1;
-	add_plot(w, "latency-cdf", "Latency CDF (p50, p95, p99, max)", note, 900, 420);
-	return 0;
+		goto out;
+	add_plot(w, "latency-cdf", any_hist ? "Latency CDF" : "Latency CDF (p50, p95, p99, max)", note,
+		 900, 420);
+	rc = 0;
+out:
+	free(from_hist);
+	return rc;
 }
 
 /* Free pages per order: one heat-map panel per set, boxes from one sample

@@ -91,6 +91,45 @@ expect_status "--plot empty name" 2 "bad --plot 'pgfault,'" \
 expect_status "--plot without a value" 2 "option '--plot' needs a value" \
 	$RPT report "$FIX/base" --plots "$TMP/y" --plot
 
+# The latency CDF of a simulated run is its whole latency-hist.csv: one
+# point per bucket (and the step up from 0), at the bucket's upper bound,
+# ending at 1; a set of 2 iterations pools both histograms.
+SP=$BUILD/slowpath
+if "$SP" run scenarios/synthetic-small.ini --set duration=3s --set ramp_time=1s --out "$TMP/h1" \
+	>/dev/null 2>&1 &&
+   "$SP" run scenarios/synthetic-small.ini --set duration=3s --set ramp_time=1s --iterations 2 \
+	--out "$TMP/h2" >/dev/null 2>&1 &&
+   $RPT report "$TMP/h1" "$TMP/h2" "$FIX/single" --plots "$TMP/hp" --no-gnuplot >"$TMP/out" 2>&1; then
+	buckets=$(($(wc -l <"$TMP/h1/latency-hist.csv") - 1))
+	last_hi=$(tail -n 1 "$TMP/h1/latency-hist.csv" | cut -d, -f2)
+	if [ "$(($(wc -l <"$TMP/hp/latency-cdf-1.dat") - 2))" = "$buckets" ] &&
+	   tail -n 1 "$TMP/hp/latency-cdf-1.dat" | grep -qx "$(awk -v h="$last_hi" 'BEGIN { printf "%.6g", h / 1e6 }') 1.000000" &&
+	   sed -n 2p "$TMP/hp/latency-cdf-1.dat" | grep -q ' 0.000000$' &&
+	   tail -n 1 "$TMP/hp/latency-cdf-2.dat" | grep -q ' 1.000000$' &&
+	   grep -q "latency-cdf-1.dat' using 1:2 with steps" "$TMP/hp/latency-cdf.gp" &&
+	   grep -q "latency-cdf-3.dat' using 1:2 with linespoints" "$TMP/hp/latency-cdf.gp" &&
+	   [ "$(wc -l <"$TMP/hp/latency-cdf-3.dat")" = 5 ]; then
+		ok "latency CDF from latency-hist.csv (quantiles where a folder has none)"
+	else
+		head -n 5 "$TMP/hp/latency-cdf-1.dat"; cat "$TMP/out"
+		ko "latency CDF from latency-hist.csv (quantiles where a folder has none)"
+	fi
+	# pooled: the second set's CDF at a bucket = both iterations' counts up to it
+	pooled=$(cat "$TMP/h2"/iter-*/latency-hist.csv | awk -F, '$1 != "lo_ns" { c[$1] += $3; n += $3 }
+		END { for (k in c) if (k + 0 < m || m == "") m = k + 0; printf "%.6f", c[m] / n }')
+	first=$(sed -n 3p "$TMP/hp/latency-cdf-2.dat" | cut -d' ' -f2)
+	[ "$pooled" = "$first" ] && ok "latency CDF pools the iterations ($first)" ||
+		ko "latency CDF pools the iterations ($first, want $pooled)"
+else
+	cat "$TMP/out"
+	ko "latency CDF from latency-hist.csv"
+fi
+mkdir -p "$TMP/bh"
+cp "$FIX/single/result.json" "$TMP/bh/"
+printf 'lo_ns,hi_ns,count\n100,199,3\n150,299,1\n' >"$TMP/bh/latency-hist.csv"
+expect_status "latency-hist.csv out of order" 2 "bh/latency-hist.csv:3: bucket 150..299 out of order" \
+	$RPT report "$TMP/bh" --plots "$TMP/bhp" --no-gnuplot
+
 # A broken sample: the error names the line in the whole monitor file.
 mkdir -p "$TMP/bm"
 cp "$FIX/single/result.json" "$FIX/single/tps.csv" "$TMP/bm/"

@@ -253,18 +253,7 @@ static const struct {
 /* Mean per iteration of counter name in set s; NaN when no run has it. */
 static double vm_mean(const struct rpt_set *s, const char *name)
 {
-	double sum = 0;
-	unsigned int n = 0;
-
-	for (unsigned int i = 0; i < s->nr_runs; i++) {
-		const struct rpt_named *nm = rpt_named_find(&s->runs[i].vmstat, name);
-
-		if (nm) {
-			sum += nm->value;
-			n++;
-		}
-	}
-	return n ? sum / n : NAN;
+	return rpt_set_named_mean(s, offsetof(struct rpt_run, vmstat), name, NULL);
 }
 
 /* Sum over counters named prefix*: NaN when no run has any of them. */

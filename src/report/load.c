@@ -293,17 +293,24 @@ static bool file_exists(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* ---- tps.csv ------------------------------------------------------------- */
+/* ---- CSV files of numbers: tps.csv, latency-hist.csv ---------------------- */
 
-static const char tps_header[] = "interval_end_s,tps,lat_avg_ms,lat_max_ms";
+#define CSV_MAX_FIELDS	4
 
-int rpt_series_parse(const char *path, char *text, struct rpt_series *s, char *err, size_t errlen)
+/*
+ * A header line, then rows of nf numbers (finite; >= 0 when nonneg), each
+ * handed to row(); text is modified in place.  Errors at path:line.
+ */
+static int csv_numbers(const char *path, char *text, const char *header, int nf, bool nonneg,
+		       int (*row)(void *ctx, const double *f, const char *path, unsigned int lineno,
+				  char *err, size_t errlen),
+		       void *ctx, char *err, size_t errlen)
 {
 	char *line = text, *next;
 	unsigned int lineno = 0;
 
 	for (; line && *line; line = next) {
-		double f[4];
+		double f[CSV_MAX_FIELDS];
 		char *p;
 
 		next = strchr(line, '\n');
@@ -311,43 +318,59 @@ int rpt_series_parse(const char *path, char *text, struct rpt_series *s, char *e
 			*next++ = '\0';
 		lineno++;
 		if (lineno == 1) {
-			if (strcmp(line, tps_header) != 0)
-				return fail(err, errlen, "%s:1: header is not '%s'", path, tps_header);
+			if (strcmp(line, header) != 0)
+				return fail(err, errlen, "%s:1: header is not '%s'", path, header);
 			continue;
 		}
 		p = line;
-		for (int i = 0; i < 4; i++) {
+		for (int i = 0; i < nf; i++) {
 			char *end;
 
 			errno = 0;
 			f[i] = strtod(p, &end);
-			if (end == p || errno || !isfinite(f[i]) ||
-			    (i < 3 && *end != ',') || (i == 3 && *end != '\0'))
+			if (end == p || errno || !isfinite(f[i]) || (nonneg && f[i] < 0) ||
+			    (i < nf - 1 && *end != ',') || (i == nf - 1 && *end != '\0'))
 				return fail(err, errlen, "%s:%u: field %d: expected a number in '%s'",
 					    path, lineno, i + 1, line);
 			p = end + 1;
 		}
-		if (s->n && f[0] <= s->t[s->n - 1])
-			return fail(err, errlen, "%s:%u: interval_end_s %g does not increase",
-				    path, lineno, f[0]);
-		if (s->n == s->cap) {
-			size_t c = s->cap ? 2 * s->cap : 64;
-
-			s->t = rpt_xrealloc(s->t, c * sizeof(double));
-			s->tps = rpt_xrealloc(s->tps, c * sizeof(double));
-			s->lat_avg = rpt_xrealloc(s->lat_avg, c * sizeof(double));
-			s->lat_max = rpt_xrealloc(s->lat_max, c * sizeof(double));
-			s->cap = c;
-		}
-		s->t[s->n] = f[0];
-		s->tps[s->n] = f[1];
-		s->lat_avg[s->n] = f[2];
-		s->lat_max[s->n] = f[3];
-		s->n++;
+		if (row(ctx, f, path, lineno, err, errlen))
+			return -1;
 	}
 	if (lineno == 0)
 		return fail(err, errlen, "%s: empty file (no header)", path);
 	return 0;
+}
+
+static int series_row(void *ctx, const double *f, const char *path, unsigned int lineno,
+		      char *err, size_t errlen)
+{
+	struct rpt_series *s = ctx;
+
+	if (s->n && f[0] <= s->t[s->n - 1])
+		return fail(err, errlen, "%s:%u: interval_end_s %g does not increase",
+			    path, lineno, f[0]);
+	if (s->n == s->cap) {
+		size_t c = s->cap ? 2 * s->cap : 64;
+
+		s->t = rpt_xrealloc(s->t, c * sizeof(double));
+		s->tps = rpt_xrealloc(s->tps, c * sizeof(double));
+		s->lat_avg = rpt_xrealloc(s->lat_avg, c * sizeof(double));
+		s->lat_max = rpt_xrealloc(s->lat_max, c * sizeof(double));
+		s->cap = c;
+	}
+	s->t[s->n] = f[0];
+	s->tps[s->n] = f[1];
+	s->lat_avg[s->n] = f[2];
+	s->lat_max[s->n] = f[3];
+	s->n++;
+	return 0;
+}
+
+int rpt_series_parse(const char *path, char *text, struct rpt_series *s, char *err, size_t errlen)
+{
+	return csv_numbers(path, text, "interval_end_s,tps,lat_avg_ms,lat_max_ms", 4, false,
+			   series_row, s, err, errlen);
 }
 
 void rpt_series_release(struct rpt_series *s)
@@ -359,58 +382,31 @@ void rpt_series_release(struct rpt_series *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* ---- latency-hist.csv ----------------------------------------------------- */
+static int hist_row(void *ctx, const double *f, const char *path, unsigned int lineno,
+		    char *err, size_t errlen)
+{
+	struct rpt_lat_hist *h = ctx;
 
-static const char hist_header[] = "lo_ns,hi_ns,count";
+	if (f[1] < f[0] || (h->n && f[0] <= h->hi[h->n - 1]))
+		return fail(err, errlen, "%s:%u: bucket %g..%g out of order", path, lineno, f[0], f[1]);
+	if (h->n == h->cap) {
+		size_t c = h->cap ? 2 * h->cap : 64;
+
+		h->lo = rpt_xrealloc(h->lo, c * sizeof(double));
+		h->hi = rpt_xrealloc(h->hi, c * sizeof(double));
+		h->count = rpt_xrealloc(h->count, c * sizeof(double));
+		h->cap = c;
+	}
+	h->lo[h->n] = f[0];
+	h->hi[h->n] = f[1];
+	h->count[h->n] = f[2];
+	h->n++;
+	return 0;
+}
 
 int rpt_lat_hist_parse(const char *path, char *text, struct rpt_lat_hist *h, char *err, size_t errlen)
 {
-	char *line = text, *next;
-	unsigned int lineno = 0;
-
-	for (; line && *line; line = next) {
-		double f[3];
-		char *p;
-
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		lineno++;
-		if (lineno == 1) {
-			if (strcmp(line, hist_header) != 0)
-				return fail(err, errlen, "%s:1: header is not '%s'", path, hist_header);
-			continue;
-		}
-		p = line;
-		for (int i = 0; i < 3; i++) {
-			char *end;
-
-			errno = 0;
-			f[i] = strtod(p, &end);
-			if (end == p || errno || !isfinite(f[i]) || f[i] < 0 ||
-			    (i < 2 && *end != ',') || (i == 2 && *end != '\0'))
-				return fail(err, errlen, "%s:%u: field %d: expected a number in '%s'",
-					    path, lineno, i + 1, line);
-			p = end + 1;
-		}
-		if (f[1] < f[0] || (h->n && f[0] <= h->hi[h->n - 1]))
-			return fail(err, errlen, "%s:%u: bucket %g..%g out of order", path, lineno, f[0], f[1]);
-		if (h->n == h->cap) {
-			size_t c = h->cap ? 2 * h->cap : 64;
-
-			h->lo = rpt_xrealloc(h->lo, c * sizeof(double));
-			h->hi = rpt_xrealloc(h->hi, c * sizeof(double));
-			h->count = rpt_xrealloc(h->count, c * sizeof(double));
-			h->cap = c;
-		}
-		h->lo[h->n] = f[0];
-		h->hi[h->n] = f[1];
-		h->count[h->n] = f[2];
-		h->n++;
-	}
-	if (lineno == 0)
-		return fail(err, errlen, "%s: empty file (no header)", path);
-	return 0;
+	return csv_numbers(path, text, "lo_ns,hi_ns,count", 3, true, hist_row, h, err, errlen);
 }
 
 void rpt_lat_hist_release(struct rpt_lat_hist *h)
@@ -864,6 +860,26 @@ bool rpt_set_profile(const struct rpt_set *s, struct rpt_profile *out)
 			rpt_profile_merge(out, &s->runs[i].profile, 1.0 / n);
 	rpt_profile_totals(out);
 	return true;
+}
+
+double rpt_set_named_mean(const struct rpt_set *s, size_t list_off, const char *name,
+			  unsigned int *used)
+{
+	double sum = 0;
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < s->nr_runs; i++) {
+		const struct rpt_named_list *l = (const void *)((const char *)&s->runs[i] + list_off);
+		const struct rpt_named *nm = rpt_named_find(l, name);
+
+		if (nm) {
+			sum += nm->value;
+			n++;
+		}
+	}
+	if (used)
+		*used = n;
+	return n ? sum / n : NAN;
 }
 
 int rpt_sets_load(struct rpt_set *sets, int n, char **paths, unsigned int flags,

@@ -158,6 +158,11 @@ void rpt_set_release(struct rpt_set *s);
  * the caller still releases the set. */
 int rpt_set_load_runs(struct rpt_set *s, const char *label, const char *name, char *const *dirs,
 		      unsigned int n, unsigned int flags, char *err, size_t errlen);
+/* Mean of the value `name` in one named list of each run (the list at
+ * offsetof(struct rpt_run, figures/vmstat/...)) over the runs that have
+ * it; *used (may be NULL) counts them; NaN when none does. */
+double rpt_set_named_mean(const struct rpt_set *s, size_t list_off, const char *name,
+			  unsigned int *used);
 /* Mean profile over the set's runs that carry one; false when none does. */
 bool rpt_set_profile(const struct rpt_set *s, struct rpt_profile *out);
 

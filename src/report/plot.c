@@ -16,6 +16,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -932,22 +933,14 @@ static int plot_figure(struct writer *w, const char *fig)
 	fprintf(f, "# set name mean: %s\n", fig);
 	for (int s = 0; s < w->nr_sets; s++) {
 		const struct rpt_set *set = &w->sets[s];
-		double sum = 0;
-		unsigned int used = 0;
+		unsigned int used;
+		double mean = rpt_set_named_mean(set, offsetof(struct rpt_run, figures), fig, &used);
 
-		for (unsigned int r = 0; r < set->nr_runs; r++) {
-			const struct rpt_named *nm = rpt_named_find(&set->runs[r].figures, fig);
-
-			if (nm) {
-				sum += nm->value;
-				used++;
-			}
-		}
 		fprintf(f, "%d \"", s + 1);
 		for (const char *c = set->name; *c; c++)
 			fputc(*c == '"' ? '\'' : *c, f);
 		fputs("\" ", f);
-		fmt_g(f, used ? sum / used : NAN);
+		fmt_g(f, mean);
 		fputc('\n', f);
 		n += (size_t)snprintf(note + n, n < sizeof(note) ? sizeof(note) - n : 0, "%s%s: %s",
 				      n ? "; " : "", set->name, !used ? "none" :

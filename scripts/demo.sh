@@ -44,11 +44,28 @@ done
 . scripts/result-lib.sh
 
 echo
-echo "== slowpath compare (selected rows; all of them in $OUT/compare.txt)"
-"$SP" compare --names baseline,noretry-nonblocking "$OUT/baseline" "$OUT/noretry-nonblocking" \
+echo "== slowpath compare (selected rows, from compare.json; every row in $OUT/compare.txt)"
+"$SP" compare --all --names baseline,noretry-nonblocking "$OUT/baseline" "$OUT/noretry-nonblocking" \
 	>"$OUT/compare.txt"
-grep -E '^(Hmean +tps|Amean +latency_(p50|p99)_ms|Amean +pagetables_share |Amean +checkpoint_tps_ratio|Amean +wal_write_kib_avg|Ops (Allocation stalls|Compaction stalls|Compaction failures)|Per-M-written)' \
-	"$OUT/compare.txt" | awk '!seen[$0]++'
+"$SP" compare --json --names baseline,noretry-nonblocking "$OUT/baseline" "$OUT/noretry-nonblocking" \
+	>"$OUT/compare.json"
+# The rows a kernel developer reads first, picked by name out of the
+# comparison's JSON (docs/report.md, schema slowpath-compare/1): the
+# statistic, each set's value, the difference in % (positive = better).
+jq -r '
+	def num: if . == null then "NaN" else tostring end;
+	def stat(s; n): .metrics[] | select(.name == n) |
+		["\(s) \(n)"] + [.results[] | .[s] | num] + [.results[1].diff_pct[s] | num];
+	stat("hmean"; "tps"), stat("amean"; "latency_p50_ms"), stat("amean"; "latency_p99_ms"),
+	stat("amean"; "pagetables_share"), stat("amean"; "checkpoint_tps_ratio"),
+	stat("amean"; "wal_write_kib_avg"),
+	(.ops[] | select(.name == "Allocation stalls" or .name == "Compaction stalls" or
+			 .name == "Compaction failures") | ["ops \(.name)"] + [.values[] | num]),
+	(.per_million_written[] | ["per-M-written \(.name)"] + [.results[] | .amean | num] +
+		[.results[1].diff_pct.amean | num]) | @tsv' "$OUT/compare.json" |
+	awk -F '\t' 'function v(x) { return x == "NaN" ? x : sprintf("%.2f", x) }
+		BEGIN { printf "%-36s %14s %20s %10s\n", "", "baseline", "noretry-nonblocking", "diff %" }
+		{ printf "%-36s %14s %20s %10s\n", $1, v($2), v($3), $4 == "" ? "" : v($4) }'
 
 echo
 echo "== summary"

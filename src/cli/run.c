@@ -22,10 +22,13 @@
  *      whether or not a progress line is shown, so the event count does
  *      not depend on the terminal); between steps the driver — never the
  *      model — reads the wall clock for the progress line;
- *   5. write tps.csv (when a workload has transactions), locks.csv,
- *      profile.json, then result.json last; each
- *      file goes to NAME.tmp first and is renamed when complete; print one
- *      summary line on stdout (deterministic, like the files).
+ *   5. write tps.csv and latency-hist.csv (when a workload has
+ *      transactions), locks.csv, profile.json (their writers are in
+ *      src/report/run_files.c), then result.json last; each file goes to
+ *      NAME.tmp first and is renamed when complete; print one summary
+ *      line on stdout (deterministic, like the files).
+ * run_once() is run_setup() (steps 1-3b), run_simulate() (4), run_write()
+ * (5) and run_teardown().
  * --iterations N repeats this into DIR/iter-K with seed+K-1 and writes the
  * aggregate DIR/result.json.
  *
@@ -44,13 +47,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <jansson.h>
-
 #include "cli/cli.h"
 #include "cli/scenario.h"
 #include "cli/sections.h"
 #include "mm/machine.h"
 #include "report/result.h"
+#include "report/run_files.h"
 #include "sim/bdev.h"
 #include "workload/workload.h"
 
@@ -290,171 +292,61 @@ static void progress_update(struct progress *p, struct sim *sim, sim_time_t done
 	p->last_virtual = done;
 }
 
-/* ---- output files ------------------------------------------------------------------------ */
-
-/* tps.csv: interval_end_s,tps,lat_avg_ms,lat_max_ms over the measured phase. */
-static int write_tps_csv(const char *dir, const struct wl_stats *st, const struct scn_global *g,
-			 char *err, size_t errlen)
-{
-	struct rpt_file rf;
-	sim_time_t window = g->duration - g->ramp_time;
-	uint64_t n = (window + g->tps_interval - 1) / g->tps_interval;
-
-	if (rpt_file_open(&rf, dir, "tps.csv", err, errlen))
-		return -1;
-	fprintf(rf.f, "interval_end_s,tps,lat_avg_ms,lat_max_ms\n");
-	for (uint64_t k = 0; k < n; k++) {
-		sim_time_t lo = g->ramp_time + k * g->tps_interval;
-		sim_time_t hi = lo + g->tps_interval < g->duration ? lo + g->tps_interval : g->duration;
-		uint64_t tx = k < st->nr_intervals ? st->interval_tx[k] : 0;
-		uint64_t sum = k < st->nr_intervals ? st->interval_lat_sum[k] : 0;
-		uint64_t max = k < st->nr_intervals ? st->interval_lat_max[k] : 0;
-
-		fprintf(rf.f, "%.3f,%.3f,%.6f,%.6f\n", (double)hi / 1e9,
-			(double)tx * 1e9 / (double)(hi - lo), tx ? (double)sum / (double)tx / 1e6 : 0.0,
-			(double)max / 1e6);
-	}
-	return rpt_file_commit(&rf, err, errlen);
-}
-
-/* One locks.csv row; the name is quoted (RFC 4180) when it needs to be. */
-static void lock_row(FILE *f, const char *name, const struct sim_lock_stats *st)
-{
-	if (strpbrk(name, ",\"\n")) {
-		fputc('"', f);
-		for (const char *p = name; *p; p++) {
-			if (*p == '"')
-				fputc('"', f);
-			fputc(*p, f);
-		}
-		fputc('"', f);
-	} else {
-		fputs(name, f);
-	}
-	fprintf(f, ",%llu,%llu,%llu,%llu\n", (unsigned long long)st->acquisitions,
-		(unsigned long long)st->contended, (unsigned long long)st->wait_ns,
-		(unsigned long long)st->hold_ns);
-}
-
-/* locks.csv: every named spinlock, then every named mutex, in registration order. */
-static int write_locks_csv(const char *dir, const struct sim *sim, char *err, size_t errlen)
-{
-	struct rpt_file rf;
-
-	if (rpt_file_open(&rf, dir, "locks.csv", err, errlen))
-		return -1;
-	fprintf(rf.f, "name,acquisitions,contended,wait_ns,hold_ns\n");
-	for (const struct sim_spinlock *l = sim_spinlocks(sim); l; l = l->next_registered)
-		lock_row(rf.f, l->name, &l->stats);
-	for (const struct sim_mutex *l = sim_mutexes(sim); l; l = l->next_registered)
-		lock_row(rf.f, l->name, &l->stats);
-	return rpt_file_commit(&rf, err, errlen);
-}
-
-static json_t *profile_node(const struct sim_path_node *nodes, uint32_t i)
-{
-	const struct sim_path_node *nd = &nodes[i];
-	json_t *o = json_object(), *self = json_object(), *children = json_array();
-
-	json_object_set_new(o, "name", json_string(nd->name));
-	json_object_set_new(o, "calls", json_integer((json_int_t)nd->calls));
-	json_object_set_new(self, "cpu", json_integer((json_int_t)nd->cpu_ns));
-	json_object_set_new(self, "spin", json_integer((json_int_t)nd->spin_ns));
-	json_object_set_new(self, "sleep", json_integer((json_int_t)nd->sleep_ns));
-	json_object_set_new(self, "io", json_integer((json_int_t)nd->io_ns));
-	json_object_set_new(self, "runq", json_integer((json_int_t)nd->runq_ns));
-	json_object_set_new(o, "self", self);
-	for (uint32_t c = nd->first_child; c; c = nodes[c].next_sibling)
-		json_array_append_new(children, profile_node(nodes, c));
-	json_object_set_new(o, "children", children);
-	return o;
-}
-
-/* profile.json, schema slowpath-profile/1 (docs/results.md). */
-static int write_profile(const char *dir, const struct sim *sim, char *err, size_t errlen)
-{
-	const struct sim_path_node *nodes;
-	uint32_t nr = sim_path_nodes(sim, &nodes);
-	json_t *root = json_object(), *kinds = json_array();
-	struct rpt_file rf;
-	int rc;
-
-	json_object_set_new(root, "schema", json_string("slowpath-profile/1"));
-	json_object_set_new(root, "unit", json_string("ns"));
-	for (int k = 0; k < sim_nr_task_kinds(sim) && (uint32_t)k < nr; k++) {
-		json_t *kind = json_object();
-		uint64_t tasks = 0;
-
-		for (uint32_t t = 0; t < sim_nr_tasks(sim); t++)
-			tasks += sim_task_kind_of(sim_task_get(sim, t)) == k;
-		json_object_set_new(kind, "kind", json_string(sim_task_kind_name(sim, k)));
-		json_object_set_new(kind, "tasks", json_integer((json_int_t)tasks));
-		json_object_set_new(kind, "root", profile_node(nodes, (uint32_t)k));
-		json_array_append_new(kinds, kind);
-	}
-	json_object_set_new(root, "kinds", kinds);
-	if (rpt_file_open(&rf, dir, "profile.json", err, errlen)) {
-		json_decref(root);
-		return -1;
-	}
-	rc = json_dumpf(root, rf.f, JSON_INDENT(1)) || fputc('\n', rf.f) == EOF;
-	json_decref(root);
-	if (rc) {
-		rpt_file_abort(&rf);
-		snprintf(err, errlen, "%s/profile.json: cannot write JSON", dir);
-		return -1;
-	}
-	return rpt_file_commit(&rf, err, errlen);
-}
-
 /* ---- one run ------------------------------------------------------------------------------- */
 
-/* Exit status of a run: 0, 1 (runtime/output failure), 2 (bad scenario). */
-static int run_once(const struct scenario *s, const char *dir, const char *shown, unsigned int iteration,
-		    uint64_t seed, struct progress *prog, struct rpt_result *res)
+/* One run's state, from set-up to teardown. */
+struct run {
+	const struct scenario	*s;
+	const struct scn_global	*g;
+	const char		*dir, *shown;
+	unsigned int		iteration;
+	uint64_t		seed;
+	struct progress		*prog;
+	struct rpt_result	*res;
+	struct timespec		t0;
+	struct sim		*sim;
+	struct machine		*m;
+	struct sampler		smp;
+	struct bdev		**bdevs;
+	const char		**bdev_names;
+	unsigned int		nr_bdevs;
+	struct workload_run	*wl;
+	unsigned int		nr_wl;
+	struct wl_stats		total;		/* every workload's transactions */
+};
+
+/*
+ * Steps 1-3b: engine, machine and kernel threads, devices, monitors and
+ * the start snapshot, workloads, then the folder and the monitor files.
+ * 0, 1 (the folder cannot be made) or 2 (the scenario cannot run, with
+ * its file:line).
+ */
+static int run_setup(struct run *r)
 {
-	const struct scn_global *g = scn_config(s, "global", NULL);
+	const struct scenario *s = r->s;
+	const struct scn_global *g = r->g;
 	const struct machine_config *mc = scn_config(s, "machine", NULL);
 	const struct vm_sysctl *sysctl = scn_config(s, "sysctl", NULL);
 	const struct scn_policy *pol = scn_config(s, "policy", NULL);
 	const struct cost_table *costs = scn_config(s, "costs", NULL);
 	const struct scn_kernel *kern = scn_config(s, "kernel", NULL);
-	struct sim_config sc = { .ncpus = (unsigned int)mc->cpus, .seed = seed, .costs = costs,
+	struct sim_config sc = { .ncpus = (unsigned int)mc->cpus, .seed = r->seed, .costs = costs,
 				 .preempt = kern->preempt, .tick_ns = cost_ns(costs, COST_jiffy, 1) };
-	struct sampler smp = { 0 };
-	struct workload_run *wl = NULL;
-	struct bdev **bdevs = NULL;
-	const char **bdev_names = NULL;
-	unsigned int nr_bdevs = 0, nr_wl = 0;
-	struct wl_stats *total = calloc(1, sizeof(*total));
-	struct sim *sim;
-	struct machine *m;
 	struct mm_policy policy;
 	struct wl_env env;
-	struct timespec t0, t1;
 	char err[1024], place[300];
-	int rc = 0;
 
-	if (!total)
-		SIM_BUG("out of memory");
-	wall_now(&t0);
-	prog->start = prog->last = t0;
-	prog->last_events = 0;
-	prog->iteration = iteration;
-	sim = sim_create(&sc);
+	r->sim = sim_create(&sc);
 	policy = pol->sw;	/* resolved by cli_load_scenario */
-	m = machine_create(sim, mc, sysctl, &policy, err, sizeof(err));
-	if (m && SIM_CHECK_EXPENSIVE)	/* debug builds: mm_check after every mm operation */
-		mm_set_check_interval(m, 1);
-	if (m)
-		machine_start(m);	/* kernel threads, before any workload task */
-	if (!m) {
+	r->m = machine_create(r->sim, mc, sysctl, &policy, err, sizeof(err));
+	if (!r->m) {
 		scn_section_place(s, scn_find(s, "machine", NULL), place, sizeof(place));
 		fprintf(stderr, "%s: [machine]: %s\n", place, err);
-		sim_destroy(sim);
-		free(total);
 		return 2;
 	}
+	if (SIM_CHECK_EXPENSIVE)	/* debug builds: mm_check after every mm operation */
+		mm_set_check_interval(r->m, 1);
+	machine_start(r->m);	/* kernel threads, before any workload task */
 
 	/* 1. devices, in file order */
 	for (size_t i = 0; i < scn_nr_instances(s); i++) {
@@ -465,28 +357,28 @@ static int run_once(const struct scenario *s, const char *dir, const char *shown
 			continue;
 		cfg = *(const struct bdev_config *)in->config;
 		cfg.name = in->name;
-		bdevs = realloc(bdevs, (nr_bdevs + 1) * sizeof(*bdevs));
-		bdev_names = realloc(bdev_names, (nr_bdevs + 1) * sizeof(*bdev_names));
-		if (!bdevs || !bdev_names)
+		r->bdevs = realloc(r->bdevs, (r->nr_bdevs + 1) * sizeof(*r->bdevs));
+		r->bdev_names = realloc(r->bdev_names, (r->nr_bdevs + 1) * sizeof(*r->bdev_names));
+		if (!r->bdevs || !r->bdev_names)
 			SIM_BUG("out of memory");
-		bdevs[nr_bdevs] = bdev_create(sim, &cfg);
-		bdev_names[nr_bdevs++] = in->name;
+		r->bdevs[r->nr_bdevs] = bdev_create(r->sim, &cfg);
+		r->bdev_names[r->nr_bdevs++] = in->name;
 	}
 
 	/* 2. monitors and the start snapshot, queued before any task */
-	smp.m = m;
-	smp.interval = g->sample_interval;
-	smp.end = g->duration;
-	smp.whole_seconds = g->sample_interval % SIM_NSEC_PER_SEC == 0;
-	sim_call_at(sim, g->ramp_time, snapshot_start, &smp);
-	sim_call_at(sim, 0, sample_monitors, &smp);
+	r->smp.m = r->m;
+	r->smp.interval = g->sample_interval;
+	r->smp.end = g->duration;
+	r->smp.whole_seconds = g->sample_interval % SIM_NSEC_PER_SEC == 0;
+	sim_call_at(r->sim, g->ramp_time, snapshot_start, &r->smp);
+	sim_call_at(r->sim, 0, sample_monitors, &r->smp);
 
 	/* 3. workloads.  Each started workload keeps a pointer to its stats
 	 * inside wl[], so the array is sized once, before the first start,
 	 * and never moves. */
-	env = (struct wl_env){ m, sim, bdevs, bdev_names, nr_bdevs };
-	wl = calloc(scn_nr_instances(s) ? scn_nr_instances(s) : 1, sizeof(*wl));
-	if (!wl)
+	env = (struct wl_env){ r->m, r->sim, r->bdevs, r->bdev_names, r->nr_bdevs };
+	r->wl = calloc(scn_nr_instances(s) ? scn_nr_instances(s) : 1, sizeof(*r->wl));
+	if (!r->wl)
 		SIM_BUG("out of memory");
 	for (size_t i = 0; i < scn_nr_instances(s); i++) {
 		const struct scn_instance *in = scn_instance_at(s, i);
@@ -495,96 +387,87 @@ static int run_once(const struct scenario *s, const char *dir, const char *shown
 
 		if (!wt)
 			continue;
-		w = &wl[nr_wl];
+		w = &r->wl[r->nr_wl];
 		w->in = in;
 		w->wt = wt;
 		wl_stats_init(&w->stats, g->ramp_time, g->tps_interval);
-		nr_wl++;
+		r->nr_wl++;
 		err[0] = '\0';
-		w->state = wt->start_env ? wt->start_env(&env, in->config, in->name, &w->stats, err, sizeof(err))
-					 : wt->start(m, in->config, in->name, &w->stats);
+		w->state = wt->start_env(&env, in->config, in->name, &w->stats, err, sizeof(err));
 		if (!w->state) {
 			char label[160];
 
 			scn_section_place(s, in, place, sizeof(place));
 			snprintf(label, sizeof(label), in->name[0] ? "[%s %s]" : "[%s]", in->type->kind, in->name);
 			fprintf(stderr, "%s: %s: %s\n", place, label, err[0] ? err : "cannot start");
-			rc = 2;
-			goto out;
+			return 2;
 		}
 	}
 
-	/* The scenario is sound: only now create the folder and the monitors. */
-	if (rpt_mkdir_p(dir, err, sizeof(err))) {
+	/* 3b. The scenario is sound: only now create the folder and the monitors. */
+	if (rpt_mkdir_p(r->dir, err, sizeof(err))) {
 		fprintf(stderr, "slowpath run: %s\n", err);
-		rc = 1;
-		goto out;
+		return 1;
 	}
 	for (int k = 0; k < NR_MONITORS; k++)
-		if (rpt_file_open(&smp.files[k], dir, monitor_files[k], err, sizeof(err))) {
+		if (rpt_file_open(&r->smp.files[k], r->dir, monitor_files[k], err, sizeof(err))) {
 			fprintf(stderr, "slowpath run: %s\n", err);
 			for (int j = 0; j < k; j++)
-				rpt_file_abort(&smp.files[j]);
-			rc = 1;
-			goto out;
+				rpt_file_abort(&r->smp.files[j]);
+			return 1;
 		}
+	return 0;
+}
 
-	/* 4. simulate, one sample interval at a time */
-	prog->m = m;
-	prog->wl = wl;
-	prog->nr_wl = nr_wl;
+/* Step 4: simulate, one sample interval at a time. */
+static void run_simulate(struct run *r)
+{
+	const struct scn_global *g = r->g;
+	struct progress *prog = r->prog;
+
+	prog->m = r->m;
+	prog->wl = r->wl;
+	prog->nr_wl = r->nr_wl;
 	prog->tps_interval = g->tps_interval;
 	prog->measure_start = g->ramp_time;
 	prog->line_virtual = 0;
-	prog->line_wall = t0;
+	prog->line_wall = r->t0;
 	prog->line_k = prog->line_allocstall = prog->line_compactstall = 0;
 	for (sim_time_t done = 0; done < g->duration;) {
 		done = g->duration - done > g->sample_interval ? done + g->sample_interval : g->duration;
-		sim_run(sim, done);
-		progress_update(prog, sim, done, g->duration, false);
+		sim_run(r->sim, done);
+		progress_update(prog, r->sim, done, g->duration, false);
 	}
-	progress_update(prog, sim, g->duration, g->duration, true);
+	progress_update(prog, r->sim, g->duration, g->duration, true);
+}
 
-	/* 5. results */
-	for (int k = 0; k < NR_MONITORS; k++)
-		if (rpt_file_commit(&smp.files[k], err, sizeof(err)) && !rc) {
-			fprintf(stderr, "slowpath run: %s\n", err);
-			rc = 1;
-		}
-	wl_stats_init(total, g->ramp_time, g->tps_interval);
-	memset(res, 0, sizeof(*res));
-	for (unsigned int i = 0; i < nr_wl; i++) {
-		struct workload_run *w = &wl[i];
+/* The result record of the run: counters, transactions, figures. */
+static void run_fill_result(struct run *r)
+{
+	const struct scn_global *g = r->g;
+	const struct machine_config *mc = scn_config(r->s, "machine", NULL);
+	const struct scn_policy *pol = scn_config(r->s, "policy", NULL);
+	struct rpt_result *res = r->res;
 
-		w->wt->report(w->state, &w->report);
-		if (!w->report.has_transactions)
-			continue;
-		res->has_transactions = true;
-		wl_stats_merge(total, w->report.stats ? w->report.stats : &w->stats);
-	}
-	if (!rc && ((res->has_transactions && write_tps_csv(dir, total, g, err, sizeof(err))) ||
-		    write_locks_csv(dir, sim, err, sizeof(err)) ||
-		    write_profile(dir, sim, err, sizeof(err)))) {
-		fprintf(stderr, "slowpath run: %s\n", err);
-		rc = 1;
-	}
 	res->source = "simulated";
-	res->scenario = scn_path(s);
+	res->scenario = scn_path(r->s);
 	res->policy = pol->sw.name;
-	res->seed = seed;
+	res->seed = r->seed;
 	res->scale_n = (unsigned int)g->applied_scale;
-	res->iteration = iteration;
+	res->iteration = r->iteration;
 	res->virtual_seconds = (double)g->duration / 1e9;
 	res->measure_seconds = (double)(g->duration - g->ramp_time) / 1e9;
-	res->events = sim_events(sim);
-	mm_vmstat_snapshot(m, add_counter, &res->vmstat_end);
+	res->events = sim_events(r->sim);
+	mm_vmstat_snapshot(r->m, add_counter, &res->vmstat_end);
 	for (size_t i = 0; i < res->vmstat_end.n; i++) {
 		bool found;
-		int64_t v0 = rpt_counters_get(&smp.start, res->vmstat_end.v[i].name, &found);
+		int64_t v0 = rpt_counters_get(&r->smp.start, res->vmstat_end.v[i].name, &found);
 
 		rpt_counters_add(&res->vmstat, res->vmstat_end.v[i].name, res->vmstat_end.v[i].value - v0);
 	}
 	if (res->has_transactions) {
+		const struct wl_stats *total = &r->total;
+
 		res->transactions = total->transactions;
 		res->tps = (double)total->transactions / res->measure_seconds;
 		if (total->transactions)
@@ -594,13 +477,13 @@ static int run_once(const struct scenario *s, const char *dir, const char *shown
 		res->latency.p99 = (double)wl_stats_quantile(total, 0.99) / 1e6;
 		res->latency.max = (double)total->lat_max_ns / 1e6;
 	}
-	for (unsigned int i = 0; i < nr_wl; i++) {
-		const struct workload_run *w = &wl[i];
+	for (unsigned int i = 0; i < r->nr_wl; i++) {
+		const struct workload_run *w = &r->wl[i];
 
 		for (unsigned int f = 0; f < w->report.nr_figures; f++) {
 			char name[256];
 
-			if (nr_wl > 1)
+			if (r->nr_wl > 1)
 				snprintf(name, sizeof(name), w->in->name[0] ? "%s:%s.%s" : "%s%s.%s",
 					 w->in->type->kind, w->in->name, w->report.figures[f].name);
 			else
@@ -610,35 +493,102 @@ static int run_once(const struct scenario *s, const char *dir, const char *shown
 	}
 	res->memory_bytes = mc->memory;
 	res->cpus = (unsigned int)mc->cpus;
-	for (unsigned int z = 0; z < mm_nr_zones(m); z++)
-		rpt_counters_add(&res->zones_managed, mm_zone_name(m, z), (int64_t)mm_zone_managed_pages(m, z));
+	for (unsigned int z = 0; z < mm_nr_zones(r->m); z++)
+		rpt_counters_add(&res->zones_managed, mm_zone_name(r->m, z),
+				 (int64_t)mm_zone_managed_pages(r->m, z));
+}
+
+/*
+ * Step 5: the monitors committed, the workloads' reports gathered, then
+ * tps.csv and latency-hist.csv (when there are transactions), locks.csv,
+ * profile.json and result.json last; the summary line.  0 or 1.
+ */
+static int run_write(struct run *r)
+{
+	const struct scn_global *g = r->g;
+	struct rpt_result *res = r->res;
+	struct timespec t1;
+	char err[1024];
+	int rc = 0;
+
+	for (int k = 0; k < NR_MONITORS; k++)
+		if (rpt_file_commit(&r->smp.files[k], err, sizeof(err)) && !rc) {
+			fprintf(stderr, "slowpath run: %s\n", err);
+			rc = 1;
+		}
+	wl_stats_init(&r->total, g->ramp_time, g->tps_interval);
+	memset(res, 0, sizeof(*res));
+	for (unsigned int i = 0; i < r->nr_wl; i++) {
+		struct workload_run *w = &r->wl[i];
+
+		w->wt->report(w->state, &w->report);
+		if (!w->report.has_transactions)
+			continue;
+		res->has_transactions = true;
+		wl_stats_merge(&r->total, w->report.stats ? w->report.stats : &w->stats);
+	}
+	if (!rc && ((res->has_transactions &&
+		     (rpt_write_tps_csv(r->dir, &r->total, g->ramp_time, g->duration, g->tps_interval,
+					err, sizeof(err)) ||
+		      rpt_write_latency_hist(r->dir, &r->total, err, sizeof(err)))) ||
+		    rpt_write_locks_csv(r->dir, r->sim, err, sizeof(err)) ||
+		    rpt_write_profile(r->dir, r->sim, err, sizeof(err)))) {
+		fprintf(stderr, "slowpath run: %s\n", err);
+		rc = 1;
+	}
+	run_fill_result(r);
 	wall_now(&t1);
-	res->wall_seconds = elapsed(&t0, &t1);
-	if (!rc && rpt_result_write(dir, res, err, sizeof(err))) {
+	res->wall_seconds = elapsed(&r->t0, &t1);
+	if (!rc && rpt_result_write(r->dir, res, err, sizeof(err))) {
 		fprintf(stderr, "slowpath run: %s\n", err);
 		rc = 1;
 	}
 	if (!rc && res->has_transactions)
-		printf("%s: %.1f tps, latency p50 %.3f ms, p99 %.3f ms, max %.3f ms\n", shown, res->tps,
+		printf("%s: %.1f tps, latency p50 %.3f ms, p99 %.3f ms, max %.3f ms\n", r->shown, res->tps,
 		       res->latency.p50, res->latency.p99, res->latency.max);
 	else if (!rc)
-		printf("%s: %.3f s simulated, %llu events\n", shown, res->virtual_seconds,
+		printf("%s: %.3f s simulated, %llu events\n", r->shown, res->virtual_seconds,
 		       (unsigned long long)res->events);
 	fflush(stdout);
-out:
-	machine_destroy(m);
-	sim_destroy(sim);
-	for (unsigned int i = 0; i < nr_wl; i++) {
-		if (wl[i].state)
-			wl[i].wt->destroy(wl[i].state);
-		wl_stats_release(&wl[i].stats);
+	return rc;
+}
+
+/* Teardown order: machine, engine, then the workloads (workload.h). */
+static void run_teardown(struct run *r)
+{
+	if (r->m)
+		machine_destroy(r->m);
+	sim_destroy(r->sim);
+	for (unsigned int i = 0; i < r->nr_wl; i++) {
+		if (r->wl[i].state)
+			r->wl[i].wt->destroy(r->wl[i].state);
+		wl_stats_release(&r->wl[i].stats);
 	}
-	free(wl);
-	free(bdevs);
-	free(bdev_names);
-	rpt_counters_release(&smp.start);
-	wl_stats_release(total);
-	free(total);
+	free(r->wl);
+	free(r->bdevs);
+	free(r->bdev_names);
+	rpt_counters_release(&r->smp.start);
+	wl_stats_release(&r->total);
+}
+
+/* Exit status of a run: 0, 1 (runtime/output failure), 2 (bad scenario). */
+static int run_once(const struct scenario *s, const char *dir, const char *shown, unsigned int iteration,
+		    uint64_t seed, struct progress *prog, struct rpt_result *res)
+{
+	struct run r = { .s = s, .g = scn_config(s, "global", NULL), .dir = dir, .shown = shown,
+			 .iteration = iteration, .seed = seed, .prog = prog, .res = res };
+	int rc;
+
+	wall_now(&r.t0);
+	prog->start = prog->last = r.t0;
+	prog->last_events = 0;
+	prog->iteration = iteration;
+	rc = run_setup(&r);
+	if (rc == 0) {
+		run_simulate(&r);
+		rc = run_write(&r);
+	}
+	run_teardown(&r);
 	return rc;
 }
 

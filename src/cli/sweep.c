@@ -1178,7 +1178,7 @@ static int collect(const struct sweep *sw, const char *dir, bool no_plots, bool 
 			goto out;
 		}
 	}
-	rpt_cmp_build(&c, sets, (int)sw->nr_columns);
+	rpt_cmp_build(&c, sets, (int)sw->nr_columns, RPT_CMP_ALL);
 	rc = write_text(".", "compare.txt", &c, 0, err, sizeof(err)) ||
 	     write_text(".", "compare-lkp.txt", &c, 1, err, sizeof(err)) ||
 	     write_text(".", "compare.json", &c, 2, err, sizeof(err));
@@ -1190,7 +1190,8 @@ static int collect(const struct sweep *sw, const char *dir, bool no_plots, bool 
 	title = xasprintf("slowpath sweep: %s, %zu columns x %zu seeds", sw->scenario, sw->nr_columns,
 			  sw->seeds.n);
 	html = xasprintf("report.html");
-	rc = rpt_html_report(html, sets, (int)sw->nr_columns, NULL, no_plots, false, title, err, sizeof(err));
+	rc = rpt_html_report(html, sets, (int)sw->nr_columns, NULL, no_plots, false, NULL, 0, title,
+			     err, sizeof(err));
 	free(title);
 	free(html);
 	if (rc) {

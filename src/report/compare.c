@@ -11,6 +11,7 @@
  * Welch's t-test finds the means differ at alpha = 0.05.  "Ops" rows are
  * mmtests' vmstat-derived rows, computed from the mean delta per iteration.
  */
+#include <getopt.h>
 #include <jansson.h>
 #include <math.h>
 #include <stddef.h>
@@ -252,18 +253,7 @@ static const struct {
 /* Mean per iteration of counter name in set s; NaN when no run has it. */
 static double vm_mean(const struct rpt_set *s, const char *name)
 {
-	double sum = 0;
-	unsigned int n = 0;
-
-	for (unsigned int i = 0; i < s->nr_runs; i++) {
-		const struct rpt_named *nm = rpt_named_find(&s->runs[i].vmstat, name);
-
-		if (nm) {
-			sum += nm->value;
-			n++;
-		}
-	}
-	return n ? sum / n : NAN;
+	return rpt_set_named_mean(s, offsetof(struct rpt_run, vmstat), name, NULL);
 }
 
 /* Sum over counters named prefix*: NaN when no run has any of them. */
@@ -341,7 +331,9 @@ static double op_value(const struct op_def *d, const struct rpt_set *s)
 
 /* ---- build ----------------------------------------------------------------- */
 
-void rpt_cmp_build(struct rpt_cmp *c, struct rpt_set *sets, int nr_sets)
+static void derive_rows(struct rpt_cmp *c);
+
+void rpt_cmp_build(struct rpt_cmp *c, struct rpt_set *sets, int nr_sets, unsigned int flags)
 {
 	static const char *const lat_rows[5] = {
 		"latency_avg_ms", "latency_p50_ms", "latency_p95_ms", "latency_p99_ms", "latency_max_ms"
@@ -394,10 +386,18 @@ void rpt_cmp_build(struct rpt_cmp *c, struct rpt_set *sets, int nr_sets)
 		r->label = rpt_xstrdup(op_defs[d].label);
 		c->nr_ops++;
 	}
+	c->all = flags & RPT_CMP_ALL;
+	derive_rows(c);
 }
 
 void rpt_cmp_release(struct rpt_cmp *c)
 {
+	for (size_t i = 0; i < c->nr_lines; i++)
+		free(c->lines[i].cell);
+	free(c->lines);
+	for (size_t i = 0; i < c->nr_pm; i++)
+		free(c->pm_rows[i].v);
+	free(c->pm_rows);
 	for (size_t i = 0; i < c->nr_m; i++)
 		metric_release(&c->m[i], c->nr_sets);
 	for (size_t i = 0; i < c->nr_pm; i++)
@@ -433,92 +433,138 @@ static void fmt_num(char *buf, size_t len, const char *fmt, double v)
 		memmove(buf, buf + 1, strlen(buf));
 }
 
-void rpt_html_escape(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
+/* ---- the rows every format prints ----------------------------------------- */
 
-static void put_text(FILE *f, const char *s, bool html)
-{
-	if (html)
-		rpt_html_escape(f, s);
-	else
-		fputs(s, f);
-}
-
-static void put_padded(FILE *f, const char *s, int width, bool left, bool html)
-{
-	int pad = width - (int)strlen(s);
-
-	if (!left)
-		for (; pad > 0; pad--)
-			fputc(' ', f);
-	put_text(f, s, html);
-	if (left)
-		for (; pad > 0; pad--)
-			fputc(' ', f);
-}
-
-/* ---- mmtests text ------------------------------------------------------------ */
-
-enum stat_row { ST_MIN, ST_MAX, ST_AMEAN, ST_HMEAN, ST_STDDEV, ST_COEFFVAR, ST_BAMEAN95, NR_ST };
-static const char *const stat_names[NR_ST] = {
+const char *const rpt_cmp_stat_names[RPT_NR_ST] = {
 	"Min", "Max", "Amean", "Hmean", "Stddev", "CoeffVar", "BAmean-95"
 };
-static const char *const stat_keys[NR_ST] = {
+static const char *const stat_keys[RPT_NR_ST] = {
 	"min", "max", "amean", "hmean", "stddev", "coeffvar", "bamean95"
 };
 
-static bool row_exists(const struct rpt_cmp_metric *m, enum stat_row r)
+static bool row_exists(const struct rpt_cmp_metric *m, enum rpt_cmp_stat r)
 {
-	if (r == ST_HMEAN)
+	if (r == RPT_ST_HMEAN)
 		return m->throughput;
-	if (r == ST_BAMEAN95)
+	if (r == RPT_ST_BAMEAN95)
 		return m->better != RPT_BETTER_NONE;
 	return true;
 }
 
-static double stat_value(const struct rpt_stats *st, enum stat_row r)
+static double stat_value(const struct rpt_stats *st, enum rpt_cmp_stat r)
 {
 	switch (r) {
-	case ST_MIN: return st->min;
-	case ST_MAX: return st->max;
-	case ST_AMEAN: return st->amean;
-	case ST_HMEAN: return st->hmean;
-	case ST_STDDEV: return st->stddev;
-	case ST_COEFFVAR: return st->coeffvar;
-	case ST_BAMEAN95: return st->bamean95;
+	case RPT_ST_MIN: return st->min;
+	case RPT_ST_MAX: return st->max;
+	case RPT_ST_AMEAN: return st->amean;
+	case RPT_ST_HMEAN: return st->hmean;
+	case RPT_ST_STDDEV: return st->stddev;
+	case RPT_ST_COEFFVAR: return st->coeffvar;
+	case RPT_ST_BAMEAN95: return st->bamean95;
 	default: return NAN;
 	}
 }
 
 /* Difference from the baseline as mmtests prints it: pndiff where lower is
  * better (spread rows always), pdiff otherwise. */
-static double stat_diff(const struct rpt_cmp_metric *m, enum stat_row r, int s)
+static double stat_diff(const struct rpt_cmp_metric *m, enum rpt_cmp_stat r, int s)
 {
 	double base = stat_value(&m->st[0], r), v = stat_value(&m->st[s], r);
 
-	if (r == ST_STDDEV || r == ST_COEFFVAR || m->better == RPT_BETTER_LOWER)
+	if (r == RPT_ST_STDDEV || r == RPT_ST_COEFFVAR || m->better == RPT_BETTER_LOWER)
 		return rpt_pndiff(base, v);
 	return rpt_pdiff(base, v);
 }
 
-static const struct rpt_welch *stat_welch(const struct rpt_cmp_metric *m, enum stat_row r, int s)
+static const struct rpt_welch *stat_welch(const struct rpt_cmp_metric *m, enum rpt_cmp_stat r, int s)
 {
-	if (r == ST_AMEAN)
+	if (r == RPT_ST_AMEAN)
 		return &m->w_amean[s];
-	if (r == ST_HMEAN)
+	if (r == RPT_ST_HMEAN)
 		return &m->w_hmean[s];
 	return NULL;
 }
+
+/* True when some set's value prints differently from the baseline's. */
+static bool values_differ(const double *v, int nr_sets)
+{
+	char a[64], b[64];
+
+	if (nr_sets == 1)
+		return true;
+	fmt_num(a, sizeof(a), "%.2f", v[0]);
+	for (int s = 1; s < nr_sets; s++) {
+		fmt_num(b, sizeof(b), "%.2f", v[s]);
+		if (strcmp(a, b) != 0)
+			return true;
+	}
+	return false;
+}
+
+static bool single_sample(const struct rpt_cmp_metric *m, int nr_sets)
+{
+	for (int s = 0; s < nr_sets; s++)
+		if (m->n[s] > 1)
+			return false;
+	return true;
+}
+
+static void derive_rows(struct rpt_cmp *c)
+{
+	int ns = c->nr_sets;
+	double *v = rpt_xmalloc((size_t)ns * sizeof(double));
+	size_t cap = 0;
+
+	for (int r = 0; r < RPT_NR_ST; r++)
+		for (size_t i = 0; i < c->nr_m; i++) {
+			const struct rpt_cmp_metric *m = &c->m[i];
+			struct rpt_cmp_line *l;
+			bool sig = false;
+
+			if (!row_exists(m, r))
+				continue;
+			rpt_grow(&c->lines, &cap, c->nr_lines + 1, sizeof(*c->lines));
+			l = &c->lines[c->nr_lines++];
+			l->metric = i;
+			l->stat = r;
+			l->cell = rpt_xmalloc((size_t)ns * sizeof(*l->cell));
+			for (int s = 0; s < ns; s++) {
+				const struct rpt_welch *w = stat_welch(m, r, s);
+
+				l->cell[s].v = v[s] = stat_value(&m->st[s], r);
+				l->cell[s].diff = s == 0 ? 0.0 : stat_diff(m, r, s);
+				l->cell[s].sig = w && w->significant;
+				sig |= l->cell[s].sig;
+			}
+			l->shown = c->all ||
+				((sig || values_differ(v, ns)) &&
+				 !(single_sample(m, ns) && r != RPT_ST_AMEAN && r != RPT_ST_HMEAN));
+		}
+	for (size_t i = 0; i < c->nr_ops; i++)
+		c->ops[i].shown = c->all || values_differ(c->ops[i].v, ns);
+	c->pm_rows = rpt_xmalloc((c->nr_pm ? c->nr_pm : 1) * sizeof(*c->pm_rows));
+	for (size_t i = 0; i < c->nr_pm; i++) {
+		struct rpt_cmp_row *r = &c->pm_rows[i];
+
+		r->label = c->pm[i].name;
+		r->v = rpt_xmalloc((size_t)ns * sizeof(double));
+		for (int s = 0; s < ns; s++)
+			r->v[s] = c->pm[i].st[s].amean;
+		r->shown = c->all || values_differ(r->v, ns);
+	}
+	free(v);
+}
+
+const struct rpt_cmp_line *rpt_cmp_find_line(const struct rpt_cmp *c, enum rpt_cmp_stat stat,
+					     const char *metric)
+{
+	for (size_t i = 0; i < c->nr_lines; i++)
+		if (c->lines[i].stat == stat && strcmp(c->m[c->lines[i].metric].name, metric) == 0)
+			return &c->lines[i];
+	return NULL;
+}
+
+/* ---- mmtests layout, through the emitter ------------------------------------ */
 
 static const char *set_title(const struct rpt_set *s)
 {
@@ -529,140 +575,229 @@ static const char *set_title(const struct rpt_set *s)
 	return r->policy ? r->policy : "simulated";
 }
 
-static void print_header(FILE *f, const struct rpt_cmp *c, int label_w, int cell_w, bool html)
-{
-	for (int line = 0; line < 2; line++) {
-		put_padded(f, "", label_w, true, false);
-		for (int s = 0; s < c->nr_sets; s++) {
-			fputc(' ', f);
-			put_padded(f, line == 0 ? set_title(&c->sets[s]) : c->sets[s].name,
-				   cell_w, false, html);
-		}
-		fputc('\n', f);
-	}
-}
-
 static int max_int(int a, int b)
 {
 	return a > b ? a : b;
 }
 
-static void print_stats_block(FILE *f, const struct rpt_cmp *c, bool html)
+/* Widths of the statistics block: label (stat + metric), value. */
+struct cmp_widths {
+	int	name_w, label_w, val_w, cell_w;
+};
+
+static void stats_widths(const struct rpt_cmp *c, const struct rpt_cmp_line *const *lines,
+			 size_t nr, struct cmp_widths *w)
 {
-	int name_w = 0, val_w = 12, cell_w, label_w;
 	char buf[64];
 
-	for (size_t i = 0; i < c->nr_m; i++) {
-		name_w = max_int(name_w, (int)strlen(c->m[i].name));
-		for (int r = 0; r < NR_ST; r++)
-			for (int s = 0; s < c->nr_sets; s++) {
-				fmt_num(buf, sizeof(buf), "%.2f", stat_value(&c->m[i].st[s], r));
-				val_w = max_int(val_w, (int)strlen(buf));
-			}
-	}
-	label_w = 10 + name_w;
-	cell_w = val_w + 11;
-	for (int s = 0; s < c->nr_sets; s++) {
-		cell_w = max_int(cell_w, (int)strlen(set_title(&c->sets[s])));
-		cell_w = max_int(cell_w, (int)strlen(c->sets[s].name));
-	}
-	val_w = cell_w - 11;
-	print_header(f, c, label_w, cell_w, html);
-	for (int r = 0; r < NR_ST; r++)
-		for (size_t i = 0; i < c->nr_m; i++) {
-			const struct rpt_cmp_metric *m = &c->m[i];
-
-			if (!row_exists(m, r))
-				continue;
-			fprintf(f, "%-10s", stat_names[r]);
-			put_padded(f, m->name, name_w, true, html);
-			for (int s = 0; s < c->nr_sets; s++) {
-				const struct rpt_welch *w = stat_welch(m, r, s);
-				bool sig = w && w->significant;
-				char pct[32];
-
-				fmt_num(buf, sizeof(buf), "%.2f", stat_value(&m->st[s], r));
-				fmt_num(pct, sizeof(pct), "%.2f",
-					s == 0 ? 0.0 : stat_diff(m, r, s));
-				fputc(' ', f);
-				put_padded(f, buf, val_w, false, false);
-				if (sig && html)
-					fputs(" <span class=\"sig\">", f);
-				else
-					fputc(' ', f);
-				fprintf(f, sig ? "*%7s%%*" : "(%7s%%)", pct);
-				if (sig && html)
-					fputs("</span>", f);
-			}
-			fputc('\n', f);
+	w->name_w = 0;
+	w->val_w = 12;
+	for (size_t i = 0; i < nr; i++) {
+		w->name_w = max_int(w->name_w, (int)strlen(c->m[lines[i]->metric].name));
+		for (int s = 0; s < c->nr_sets; s++) {
+			fmt_num(buf, sizeof(buf), "%.2f", lines[i]->cell[s].v);
+			w->val_w = max_int(w->val_w, (int)strlen(buf));
 		}
+	}
+	w->label_w = 10 + w->name_w;
+	w->cell_w = w->val_w + 11;
+	for (int s = 0; s < c->nr_sets; s++) {
+		w->cell_w = max_int(w->cell_w, (int)strlen(set_title(&c->sets[s])));
+		w->cell_w = max_int(w->cell_w, (int)strlen(c->sets[s].name));
+	}
+	w->val_w = w->cell_w - 11;
 }
 
-static void print_rows_block(FILE *f, const struct rpt_cmp *c, const char *prefix,
-			     const struct rpt_cmp_row *rows, size_t nr, bool html)
+/* The two header rows: policy (or kernel), then set name.  span: html
+ * columns per set. */
+static void emit_header(struct rpt_emitter *e, const struct rpt_cmp *c, int label_w, int label_span,
+			int cell_w, int span)
 {
-	int label_w = 0, cell_w = 12;
+	for (int line = 0; line < 2; line++) {
+		rpt_emit_row_begin(e, true);
+		rpt_emit_cell(e, &(struct rpt_emit_cell){ .text = "", .width = label_w, .left = true,
+							  .span = label_span });
+		for (int s = 0; s < c->nr_sets; s++)
+			rpt_emit_cell(e, &(struct rpt_emit_cell){
+				.text = line == 0 ? set_title(&c->sets[s]) : c->sets[s].name,
+				.width = cell_w, .sep = " ", .span = span });
+		rpt_emit_row_end(e);
+	}
+}
+
+/* Colour of a difference: only a significant one, and as better or worse
+ * only for a metric that has a direction (pdiff/pndiff make positive
+ * better there). */
+static const char *diff_class(const struct rpt_cmp_metric *m, const struct rpt_cmp_cell *cl)
+{
+	if (!cl->sig)
+		return NULL;
+	if (m->better == RPT_BETTER_NONE)
+		return "sig";
+	return cl->diff > 0 ? "sig better" : cl->diff < 0 ? "sig worse" : "sig";
+}
+
+static void emit_line(struct rpt_emitter *e, const struct rpt_cmp *c, const struct rpt_cmp_line *l,
+		      const struct cmp_widths *w)
+{
+	const struct rpt_cmp_metric *m = &c->m[l->metric];
+	char buf[64], pct[32], cell[48];
+
+	rpt_emit_row_begin(e, false);
+	rpt_emit_cell(e, &(struct rpt_emit_cell){ .text = rpt_cmp_stat_names[l->stat], .width = 10,
+						  .left = true });
+	rpt_emit_cell(e, &(struct rpt_emit_cell){ .text = m->name, .width = w->name_w, .left = true });
+	for (int s = 0; s < c->nr_sets; s++) {
+		const struct rpt_cmp_cell *cl = &l->cell[s];
+
+		fmt_num(buf, sizeof(buf), "%.2f", cl->v);
+		fmt_num(pct, sizeof(pct), "%.2f", cl->diff);
+		snprintf(cell, sizeof(cell), cl->sig ? "*%7s%%*" : "(%7s%%)", pct);
+		rpt_emit_cell(e, &(struct rpt_emit_cell){ .text = buf, .width = w->val_w, .sep = " " });
+		rpt_emit_cell(e, &(struct rpt_emit_cell){ .text = cell, .left = true, .sep = " ",
+							  .cls = diff_class(m, cl) });
+	}
+	rpt_emit_row_end(e);
+}
+
+static void rows_widths(const struct rpt_cmp *c, const char *prefix,
+			const struct rpt_cmp_row *const *rows, size_t nr, int *label_w, int *cell_w)
+{
 	char buf[64];
 
+	*label_w = 0;
+	*cell_w = 12;
 	for (size_t i = 0; i < nr; i++) {
-		label_w = max_int(label_w, (int)(strlen(prefix) + 1 + strlen(rows[i].label)));
+		*label_w = max_int(*label_w, (int)(strlen(prefix) + 1 + strlen(rows[i]->label)));
 		for (int s = 0; s < c->nr_sets; s++) {
-			fmt_num(buf, sizeof(buf), "%.2f", rows[i].v[s]);
-			cell_w = max_int(cell_w, (int)strlen(buf));
+			fmt_num(buf, sizeof(buf), "%.2f", rows[i]->v[s]);
+			*cell_w = max_int(*cell_w, (int)strlen(buf));
 		}
 	}
 	for (int s = 0; s < c->nr_sets; s++) {
-		cell_w = max_int(cell_w, (int)strlen(set_title(&c->sets[s])));
-		cell_w = max_int(cell_w, (int)strlen(c->sets[s].name));
+		*cell_w = max_int(*cell_w, (int)strlen(set_title(&c->sets[s])));
+		*cell_w = max_int(*cell_w, (int)strlen(c->sets[s].name));
 	}
-	print_header(f, c, label_w, cell_w, html);
-	for (size_t i = 0; i < nr; i++) {
-		char label[512];
+}
 
-		snprintf(label, sizeof(label), "%s %s", prefix, rows[i].label);
-		put_padded(f, label, label_w, true, html);
-		for (int s = 0; s < c->nr_sets; s++) {
-			fmt_num(buf, sizeof(buf), "%.2f", rows[i].v[s]);
-			fputc(' ', f);
-			put_padded(f, buf, cell_w, false, false);
-		}
-		fputc('\n', f);
+static void emit_row(struct rpt_emitter *e, const struct rpt_cmp *c, const char *prefix,
+		     const struct rpt_cmp_row *r, int label_w, int label_span, int cell_w, int span)
+{
+	char label[512], buf[64];
+
+	snprintf(label, sizeof(label), "%s %s", prefix, r->label);
+	rpt_emit_row_begin(e, false);
+	rpt_emit_cell(e, &(struct rpt_emit_cell){ .text = label, .width = label_w, .left = true,
+						  .span = label_span });
+	for (int s = 0; s < c->nr_sets; s++) {
+		fmt_num(buf, sizeof(buf), "%.2f", r->v[s]);
+		rpt_emit_cell(e, &(struct rpt_emit_cell){ .text = buf, .width = cell_w, .sep = " ",
+							  .span = span });
 	}
+	rpt_emit_row_end(e);
+}
+
+static void emit_rows_block(struct rpt_emitter *e, const struct rpt_cmp *c, const char *prefix,
+			    const struct rpt_cmp_row *const *rows, size_t nr)
+{
+	int label_w, cell_w;
+
+	rows_widths(c, prefix, rows, nr, &label_w, &cell_w);
+	rpt_emit_table_begin(e, "cmp");
+	emit_header(e, c, label_w, 1, cell_w, 1);
+	for (size_t i = 0; i < nr; i++)
+		emit_row(e, c, prefix, rows[i], label_w, 1, cell_w, 1);
+	rpt_emit_table_end(e);
+}
+
+/* Shown rows of an array, as pointers. */
+static size_t shown_rows(const struct rpt_cmp_row *v, size_t n, const struct rpt_cmp_row ***out)
+{
+	size_t k = 0;
+
+	*out = rpt_xmalloc((n ? n : 1) * sizeof(**out));
+	for (size_t i = 0; i < n; i++)
+		if (v[i].shown)
+			(*out)[k++] = &v[i];
+	return k;
+}
+
+void rpt_cmp_emit_rows(struct rpt_emitter *e, const struct rpt_cmp *c,
+		       const struct rpt_cmp_line *const *lines, size_t nr_lines,
+		       const struct rpt_cmp_row *const *ops, size_t nr_ops,
+		       const struct rpt_cmp_row *const *pm, size_t nr_pm)
+{
+	struct cmp_widths w;
+
+	stats_widths(c, lines, nr_lines, &w);
+	rpt_emit_table_begin(e, "cmp");
+	emit_header(e, c, w.label_w, 2, w.cell_w, 2);
+	for (size_t i = 0; i < nr_lines; i++)
+		emit_line(e, c, lines[i], &w);
+	for (size_t i = 0; i < nr_ops; i++)
+		emit_row(e, c, "Ops", ops[i], w.label_w, 2, w.cell_w, 2);
+	for (size_t i = 0; i < nr_pm; i++)
+		emit_row(e, c, "Per-M-written", pm[i], w.label_w, 2, w.cell_w, 2);
+	rpt_emit_table_end(e);
 }
 
 void rpt_cmp_print_text(FILE *f, const struct rpt_cmp *c, bool html)
 {
-	if (c->nr_m) {
-		print_stats_block(f, c, html);
-		fputs("\nSamples:", f);
-		for (int s = 0; s < c->nr_sets; s++) {
-			fputc(' ', f);
-			put_text(f, c->sets[s].name, html);
-			fprintf(f, "=%u", c->sets[s].nr_runs);
-		}
-		fputs("\nSignificance: *x.xx%* where Welch's t-test rejects equal means at alpha 0.05\n"
-		      "(Amean on the samples, Hmean on their reciprocals); never marked with fewer\n"
-		      "than 2 samples a side.\n", f);
-	}
-	if (c->nr_ops) {
-		if (c->nr_m)
-			fputc('\n', f);
-		print_rows_block(f, c, "Ops", c->ops, c->nr_ops, html);
-	}
-	if (c->nr_pm) {
-		struct rpt_cmp_row *rows = rpt_xmalloc(c->nr_pm * sizeof(*rows));
+	struct rpt_emitter e;
+	const struct rpt_cmp_line **lines = rpt_xmalloc((c->nr_lines ? c->nr_lines : 1) * sizeof(*lines));
+	const struct rpt_cmp_row **rows;
+	size_t nl = 0, nr;
+	bool hidden = false;
 
-		for (size_t i = 0; i < c->nr_pm; i++) {
-			rows[i].label = c->pm[i].name;
-			rows[i].v = rpt_xmalloc((size_t)c->nr_sets * sizeof(double));
-			for (int s = 0; s < c->nr_sets; s++)
-				rows[i].v[s] = c->pm[i].st[s].amean;
-		}
-		fputc('\n', f);
-		print_rows_block(f, c, "Per-M-written", rows, c->nr_pm, html);
-		for (size_t i = 0; i < c->nr_pm; i++)
-			free(rows[i].v);
-		free(rows);
+	rpt_emit_init(&e, f, html ? RPT_EMIT_HTML : RPT_EMIT_TEXT);
+	for (size_t i = 0; i < c->nr_lines; i++)
+		if (c->lines[i].shown)
+			lines[nl++] = &c->lines[i];
+	hidden |= nl < c->nr_lines;
+	if (c->nr_m) {
+		struct cmp_widths w;
+		char buf[1024];
+		size_t n = 0;
+
+		stats_widths(c, lines, nl, &w);
+		rpt_emit_table_begin(&e, "cmp");
+		emit_header(&e, c, w.label_w, 2, w.cell_w, 2);
+		for (size_t i = 0; i < nl; i++)
+			emit_line(&e, c, lines[i], &w);
+		rpt_emit_table_end(&e);
+		if (!html)
+			fputc('\n', f);
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "Samples:");
+		for (int s = 0; s < c->nr_sets && n < sizeof(buf); s++)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, " %s=%u", c->sets[s].name,
+					      c->sets[s].nr_runs);
+		rpt_emit_note(&e, buf);
+		rpt_emit_note(&e, "Significance: *x.xx%* where Welch's t-test rejects equal means at alpha 0.05\n"
+			      "(Amean on the samples, Hmean on their reciprocals); never marked with fewer\n"
+			      "than 2 samples a side.");
+	}
+	free(lines);
+	nr = shown_rows(c->ops, c->nr_ops, &rows);
+	hidden |= nr < c->nr_ops;
+	if (nr) {
+		if (c->nr_m && !html)
+			fputc('\n', f);
+		emit_rows_block(&e, c, "Ops", rows, nr);
+	}
+	free(rows);
+	nr = shown_rows(c->pm_rows, c->nr_pm, &rows);
+	hidden |= nr < c->nr_pm;
+	if (nr) {
+		if (!html)
+			fputc('\n', f);
+		emit_rows_block(&e, c, "Per-M-written", rows, nr);
+	}
+	free(rows);
+	if (hidden) {
+		if (!html)
+			fputc('\n', f);
+		rpt_emit_note(&e, "Rows where every result prints the baseline's value, and the spread rows "
+			      "of single samples,\nare not shown: --all prints every row.");
 	}
 }
 
@@ -684,14 +819,16 @@ static void lkp_stddev(char *buf, size_t len, const struct rpt_stats *st)
 		snprintf(buf, len, "      ");
 }
 
-static void lkp_metric(FILE *f, const struct rpt_cmp *c, const struct rpt_cmp_metric *m)
+/* shown: the comparison prints the metric's mean without --all (LKP, too,
+ * lists what changed). */
+static void lkp_metric(FILE *f, const struct rpt_cmp *c, const struct rpt_cmp_metric *m, bool shown)
 {
 	char v[64], sd[32], ch[32];
 	bool any = false;
 
 	for (int s = 0; s < c->nr_sets; s++)
 		any |= m->n[s] && m->st[s].amean != 0;
-	if (!any)
+	if (!any || !shown)
 		return;		/* LKP lists only metrics that have values */
 	lkp_num(v, sizeof(v), m->st[0].amean);
 	lkp_stddev(sd, sizeof(sd), &m->st[0]);
@@ -727,11 +864,17 @@ void rpt_cmp_print_lkp(FILE *f, const struct rpt_cmp *c)
 		fputs("       |                \\   ", f);
 	fputc('\n', f);
 	for (size_t i = 0; i < c->nr_m; i++)
-		lkp_metric(f, c, &c->m[i]);
-	for (size_t i = 0; i < c->nr_vm; i++)
-		lkp_metric(f, c, &c->vm[i]);
+		lkp_metric(f, c, &c->m[i], rpt_cmp_find_line(c, RPT_ST_AMEAN, c->m[i].name)->shown);
+	for (size_t i = 0; i < c->nr_vm; i++) {
+		double *v = rpt_xmalloc((size_t)c->nr_sets * sizeof(double));
+
+		for (int s = 0; s < c->nr_sets; s++)
+			v[s] = c->vm[i].st[s].amean;
+		lkp_metric(f, c, &c->vm[i], c->all || values_differ(v, c->nr_sets));
+		free(v);
+	}
 	for (size_t i = 0; i < c->nr_pm; i++)
-		lkp_metric(f, c, &c->pm[i]);
+		lkp_metric(f, c, &c->pm[i], c->pm_rows[i].shown);
 }
 
 /* ---- JSON ----------------------------------------------------------------------- */
@@ -773,7 +916,7 @@ static json_t *jmetric(const struct rpt_cmp *c, const struct rpt_cmp_metric *m)
 		for (size_t i = 0; i < m->n[s]; i++)
 			json_array_append_new(samples, jnum(m->x[s][i]));
 		json_object_set_new(r, "samples", samples);
-		for (int st = 0; st < NR_ST; st++) {
+		for (int st = 0; st < RPT_NR_ST; st++) {
 			if (!row_exists(m, st))
 				continue;
 			json_object_set_new(r, stat_keys[st], jnum(stat_value(&m->st[s], st)));
@@ -838,78 +981,83 @@ int rpt_cmp_print_json(FILE *f, const struct rpt_cmp *c)
 /* ---- command ------------------------------------------------------------------- */
 
 static const char compare_usage[] =
-	"usage: slowpath compare [--format text|lkp] [--json] [--names A,B,...] DIR...\n"
+	"usage: slowpath compare [--format text|lkp] [--json] [--all] [--names A,B,...] DIR...\n"
 	"  DIR: a result folder (one sample) or a folder of iterations (one sample each);\n"
-	"  the first is the baseline.  Formats: docs/report.md.\n";
+	"  the first is the baseline.  Rows that differ from the baseline (or are\n"
+	"  significant) are printed; --all prints every row.  Formats: docs/report.md.\n";
 
 int rpt_cmd_compare(int argc, char **argv)
 {
+	enum { O_FORMAT = 1000, O_JSON, O_NAMES, O_ALL, O_HELP };
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, O_FORMAT },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "names", required_argument, NULL, O_NAMES },
+		{ "all", no_argument, NULL, O_ALL },
+		{ "help", no_argument, NULL, O_HELP },
+		{ NULL, 0, NULL, 0 }
+	};
 	const char *format = "text", *names = NULL;
-	char **dirs = rpt_xmalloc((size_t)argc * sizeof(*dirs));
-	int nr_dirs = 0, rc = 2;
+	int nr_dirs, rc = 2, c;
+	unsigned int flags = 0;
 	bool json = false;
 	struct rpt_set *sets = NULL;
-	struct rpt_cmp c;
+	struct rpt_cmp cmp;
 	char err[1024];
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (strcmp(a, "--json") == 0) {
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (c) {
+		case O_FORMAT:
+			format = optarg;
+			if (strcmp(format, "text") != 0 && strcmp(format, "lkp") != 0)
+				return rpt_opt_bad("compare", "--format", format, "text or lkp");
+			break;
+		case O_JSON:
 			json = true;
-		} else if (strcmp(a, "--format") == 0 && i + 1 < argc) {
-			format = argv[++i];
-		} else if (strncmp(a, "--format=", 9) == 0) {
-			format = a + 9;
-		} else if (strcmp(a, "--names") == 0 && i + 1 < argc) {
-			names = argv[++i];
-		} else if (strncmp(a, "--names=", 8) == 0) {
-			names = a + 8;
-		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			break;
+		case O_NAMES:
+			names = optarg;
+			break;
+		case O_ALL:
+			flags |= RPT_CMP_ALL;
+			break;
+		case 'h':
+		case O_HELP:
 			fputs(compare_usage, stdout);
-			rc = 0;
-			goto out;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "slowpath compare: unknown option '%s'\n%s", a, compare_usage);
-			goto out;
-		} else {
-			dirs[nr_dirs++] = argv[i];
+			return 0;
+		default:
+			return rpt_opt_error("compare", c, argv);
 		}
 	}
-	if (strcmp(format, "text") != 0 && strcmp(format, "lkp") != 0) {
-		fprintf(stderr, "slowpath compare: unknown format '%s' (text, lkp)\n", format);
-		goto out;
-	}
+	nr_dirs = argc - optind;
 	if (nr_dirs == 0) {
 		fprintf(stderr, "slowpath compare: no result folder given\n%s", compare_usage);
-		goto out;
+		return 2;
 	}
 	sets = rpt_xmalloc((size_t)nr_dirs * sizeof(*sets));
-	if (rpt_sets_load(sets, nr_dirs, dirs, 0, err, sizeof(err))) {
+	if (rpt_sets_load(sets, nr_dirs, argv + optind, 0, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		free(sets);
-		sets = NULL;
-		goto out;
+		return 2;
 	}
 	if (names && rpt_sets_rename(sets, nr_dirs, names, err, sizeof(err))) {
 		fprintf(stderr, "slowpath compare: %s\n", err);
 		goto out;
 	}
-	rpt_cmp_build(&c, sets, nr_dirs);
+	rpt_cmp_build(&cmp, sets, nr_dirs, flags);
 	if (json)
-		rc = rpt_cmp_print_json(stdout, &c) ? 1 : 0;
+		rc = rpt_cmp_print_json(stdout, &cmp) ? 1 : 0;
 	else if (strcmp(format, "lkp") == 0)
-		rpt_cmp_print_lkp(stdout, &c), rc = 0;
+		rpt_cmp_print_lkp(stdout, &cmp), rc = 0;
 	else
-		rpt_cmp_print_text(stdout, &c, false), rc = 0;
-	rpt_cmp_release(&c);
+		rpt_cmp_print_text(stdout, &cmp, false), rc = 0;
+	rpt_cmp_release(&cmp);
 	if (fflush(stdout) != 0)
 		rc = 1;
 out:
-	if (sets) {
-		rpt_sets_release(sets, nr_dirs);
-		free(sets);
-	}
-	free(dirs);
+	rpt_sets_release(sets, nr_dirs);
+	free(sets);
 	return rc;
 }

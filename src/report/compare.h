@@ -11,8 +11,16 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "report/emitter.h"
 #include "report/load.h"
 #include "report/stats.h"
+
+/* The statistics rows, in the order the text prints them. */
+enum rpt_cmp_stat {
+	RPT_ST_MIN, RPT_ST_MAX, RPT_ST_AMEAN, RPT_ST_HMEAN, RPT_ST_STDDEV, RPT_ST_COEFFVAR,
+	RPT_ST_BAMEAN95, RPT_NR_ST
+};
+extern const char *const rpt_cmp_stat_names[RPT_NR_ST];	/* "Min", ... */
 
 struct rpt_cmp_metric {
 	char		*name;		/* row label: "tps", "latency_p95_ms", ... */
@@ -27,10 +35,29 @@ struct rpt_cmp_metric {
 	struct rpt_welch *w_hmean;	/* on reciprocals */
 };
 
-struct rpt_cmp_row {			/* Ops and per-million rows: one value per set */
-	char		*label;
-	double		*v;		/* [set] mean per iteration */
+/* One cell of the statistics block: what every format prints. */
+struct rpt_cmp_cell {
+	double		v;		/* the statistic */
+	double		diff;		/* % vs the baseline (0 for it): pdiff or pndiff */
+	bool		sig;		/* Welch's test rejects equal means */
 };
+
+/* One row of the statistics block ("Amean tps"). */
+struct rpt_cmp_line {
+	size_t		metric;		/* index into m[] */
+	enum rpt_cmp_stat stat;
+	struct rpt_cmp_cell *cell;	/* [set] */
+	bool		shown;		/* printed without --all */
+};
+
+struct rpt_cmp_row {			/* Ops and per-million rows: one value per set */
+	char		*label;		/* borrowed for per-million rows */
+	double		*v;		/* [set] mean per iteration */
+	bool		shown;		/* printed without --all */
+};
+
+/* rpt_cmp_build flags */
+#define RPT_CMP_ALL	0x1u	/* every row shown, not only those that differ */
 
 struct rpt_cmp {
 	struct rpt_set	*sets;		/* borrowed */
@@ -43,18 +70,35 @@ struct rpt_cmp {
 	size_t		nr_pm;
 	struct rpt_cmp_metric *vm;	/* every vmstat counter (LKP, JSON) */
 	size_t		nr_vm;
+	/* What the formats print, derived once from the above: */
+	struct rpt_cmp_line *lines;	/* statistics rows */
+	size_t		nr_lines;
+	struct rpt_cmp_row *pm_rows;	/* per-million rows: Amean of pm[] */
+	bool		all;		/* RPT_CMP_ALL */
 };
 
-void rpt_cmp_build(struct rpt_cmp *c, struct rpt_set *sets, int nr_sets);
+/*
+ * Rows shown without RPT_CMP_ALL: those where some set's printed value
+ * differs from the baseline's or the difference is significant (every
+ * row when there is one set); of a metric with at most one sample per
+ * set, Min, Max, Stddev, CoeffVar and BAmean-95 are never shown (they
+ * repeat Amean or are 0).
+ */
+void rpt_cmp_build(struct rpt_cmp *c, struct rpt_set *sets, int nr_sets, unsigned int flags);
 void rpt_cmp_release(struct rpt_cmp *c);
+/* The row "Amean tps" (stat, metric name), or NULL. */
+const struct rpt_cmp_line *rpt_cmp_find_line(const struct rpt_cmp *c, enum rpt_cmp_stat stat,
+					     const char *metric);
 
-/* mmtests layout; html escapes text and marks significant cells with
- * <span class="sig">. */
+/* mmtests layout, as text or as HTML tables (rpt_emitter). */
 void rpt_cmp_print_text(FILE *f, const struct rpt_cmp *c, bool html);
+/* Header rows, then the given statistics lines, Ops rows and per-million
+ * rows, as one table (the HTML report's summary). */
+void rpt_cmp_emit_rows(struct rpt_emitter *e, const struct rpt_cmp *c,
+		       const struct rpt_cmp_line *const *lines, size_t nr_lines,
+		       const struct rpt_cmp_row *const *ops, size_t nr_ops,
+		       const struct rpt_cmp_row *const *pm, size_t nr_pm);
 void rpt_cmp_print_lkp(FILE *f, const struct rpt_cmp *c);
 int rpt_cmp_print_json(FILE *f, const struct rpt_cmp *c);
-
-/* Escape <, >, & and " for HTML. */
-void rpt_html_escape(FILE *f, const char *s);
 
 #endif

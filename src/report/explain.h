@@ -17,14 +17,16 @@ struct rpt_explain_opts {
 	unsigned int	times;		/* bit mask of 1 << enum rpt_time */
 	double		percent_limit;	/* hide paths below this share */
 	const char	*kind;		/* only this task kind, or NULL */
+	const char	*focus;		/* root the tree at this function, or NULL */
 };
 
-/* "all", "wait" or a comma list of cpu,spin,sleep,io,runq. */
+/* "work" (cpu+spin+sleep+io+runq: the default), "all" (work + idle),
+ * "wait" (work - cpu) or a comma list of cpu,spin,sleep,io,runq,idle. */
 int rpt_explain_parse_times(const char *s, unsigned int *mask);
 void rpt_explain_opts_default(struct rpt_explain_opts *o);
 
-/* p must have totals computed.  Returns -1 (nothing printed) when o->kind
- * names no kind in p. */
+/* Returns -1 (nothing printed) when o->kind names no kind in p or
+ * o->focus no function. */
 int rpt_explain_print(FILE *f, const struct rpt_set *s, const struct rpt_profile *p,
 		      const struct rpt_explain_opts *o, bool html);
 int rpt_explain_print_diff(FILE *f, const struct rpt_set *sa, const struct rpt_profile *a,

@@ -7,6 +7,7 @@
  * give the same page.  Layout in docs/report.md.
  */
 #include <dirent.h>
+#include <getopt.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +32,11 @@ static const char page_css[] =
 	"line-height:1.35}\n"
 	"table.runs{border-collapse:collapse;font-size:14px}table.runs td,table.runs th{border:1px solid "
 	"#ccc;padding:.25em .6em;text-align:left}table.runs th{background:#f0f0f0}\n"
-	".sig{color:#b00020;font-weight:bold}\n"
+	"table.cmp{border-collapse:collapse;font-size:13px;font-variant-numeric:tabular-nums;"
+	"margin:.5em 0}table.cmp td,table.cmp th{padding:.1em .5em;text-align:right;"
+	"white-space:pre}table.cmp td:first-child,table.cmp th:first-child{text-align:left}"
+	"table.cmp tr:nth-child(even) td{background:#f6f8fa}\n"
+	".sig{font-weight:bold}.better{color:#116329}.worse{color:#b00020}\n"
 	"figure{margin:1em 0}figure img{max-width:100%;height:auto;border:1px solid #ddd}\n"
 	"figcaption{font-size:13px;color:#444}details{margin:.5em 0}summary{cursor:pointer;"
 	"font-weight:600}\n"
@@ -212,56 +217,52 @@ static int plots_section(FILE *f, const char *dir, const struct rpt_plots *pl, c
 }
 
 /* The rows a reader of a database case looks at first, picked out of the
- * full comparison (same text, same markup): throughput, latency, page
- * tables, the checkpoint dip, the stall counters and everything per
- * million pages written.  Rows a run set does not have are simply absent. */
-static const char *const summary_rows[] = {
-	"Hmean     tps ", "Amean     latency_p50_ms ", "Amean     latency_p99_ms ",
-	"Amean     pagetables_share ", "Amean     checkpoint_tps_ratio ",
-	"Ops Allocation stalls ", "Ops Compaction stalls ", "Ops Compaction failures ",
-	"Per-M-written ", NULL
+ * comparison's model (the same cells the full table prints): throughput,
+ * latency, page tables, the checkpoint dip, the stall counters and
+ * everything per million pages written.  Rows the sets do not have are
+ * simply absent. */
+static const struct {
+	enum rpt_cmp_stat	stat;
+	const char		*metric;
+} summary_lines[] = {
+	{ RPT_ST_HMEAN, "tps" }, { RPT_ST_AMEAN, "latency_p50_ms" }, { RPT_ST_AMEAN, "latency_p99_ms" },
+	{ RPT_ST_AMEAN, "pagetables_share" }, { RPT_ST_AMEAN, "checkpoint_tps_ratio" },
 };
-
-static bool summary_row(const char *line)
-{
-	for (const char *const *r = summary_rows; *r; r++)
-		if (strncmp(line, *r, strlen(*r)) == 0)
-			return true;
-	return false;
-}
+static const char *const summary_ops[] = {
+	"Allocation stalls", "Compaction stalls", "Compaction failures",
+};
 
 static void summary_section(FILE *f, const struct rpt_cmp *c)
 {
-	char *buf = NULL, *line, *save = NULL;
-	size_t len = 0;
-	FILE *mf = open_memstream(&buf, &len);
-	int nr = 0, kept = 0;
+	const size_t nl = sizeof(summary_lines) / sizeof(summary_lines[0]);
+	const size_t no = sizeof(summary_ops) / sizeof(summary_ops[0]);
+	const struct rpt_cmp_line *lines[sizeof(summary_lines) / sizeof(summary_lines[0])];
+	const struct rpt_cmp_row *ops[sizeof(summary_ops) / sizeof(summary_ops[0])];
+	const struct rpt_cmp_row **pm = rpt_xmalloc((c->nr_pm ? c->nr_pm : 1) * sizeof(*pm));
+	size_t kl = 0, ko = 0;
+	struct rpt_emitter e;
 
-	if (!mf) {
-		fprintf(stderr, "slowpath: out of memory\n");
-		abort();
-	}
-	rpt_cmp_print_text(mf, c, true);
-	if (fclose(mf) || !buf) {
-		fprintf(stderr, "slowpath: out of memory\n");
-		abort();
-	}
+	for (size_t i = 0; i < nl; i++)
+		if ((lines[kl] = rpt_cmp_find_line(c, summary_lines[i].stat, summary_lines[i].metric)))
+			kl++;
+	for (size_t i = 0; i < no; i++)
+		for (size_t k = 0; k < c->nr_ops; k++)
+			if (strcmp(c->ops[k].label, summary_ops[i]) == 0)
+				ops[ko++] = &c->ops[k];
+	for (size_t i = 0; i < c->nr_pm; i++)
+		pm[i] = &c->pm_rows[i];
 	fputs("<h2 id=\"summary\">Summary</h2>\n<p class=\"note\">The rows of the comparison "
-	      "below that answer the usual question first: throughput, latency, page tables, the "
+	      "that answer the usual question first: throughput, latency, page tables, the "
 	      "checkpoint dip, allocation and compaction stalls, counters per million pages "
-	      "written back (nr_written).</p>\n<pre>", f);
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		/* the two header lines: kernels and run names */
-		if (nr++ < 2 || summary_row(line)) {
-			fputs(line, f);
-			fputc('\n', f);
-			kept++;
-		}
+	      "written back (nr_written).  A significant difference is green where it is better, "
+	      "red where it is worse, bold where the metric has no direction.</p>\n", f);
+	if (kl + ko + c->nr_pm == 0) {
+		fputs("<p>None of the summary rows is in these results.</p>\n", f);
+	} else {
+		rpt_emit_init(&e, f, RPT_EMIT_HTML);
+		rpt_cmp_emit_rows(&e, c, lines, kl, ops, ko, pm, c->nr_pm);
 	}
-	if (kept <= 2)
-		fputs("(none of the summary rows is in these results)\n", f);
-	fputs("</pre>\n", f);
-	free(buf);
+	free(pm);
 }
 
 static int write_page(const char *out, struct rpt_set *sets, int n, const char *plot_dir,
@@ -280,22 +281,10 @@ static int write_page(const char *out, struct rpt_set *sets, int n, const char *
 	h(f, title);
 	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", page_css);
 	h(f, title);
-	fputs("</h1>\n<p class=\"note\">Sections: <a href=\"#summary\">summary</a>, <a href=\"#compare\">comparison</a>, "
-	      "<a href=\"#attribution\">where the time went</a>, <a href=\"#plots\">plots</a>. "
-	      "Formats: docs/report.md.</p>\n", f);
+	fputs("</h1>\n<p class=\"note\">Sections: <a href=\"#plots\">plots</a>, "
+	      "<a href=\"#summary\">summary</a>, <a href=\"#compare\">comparison</a>, "
+	      "<a href=\"#attribution\">where the time went</a>. Formats: docs/report.md.</p>\n", f);
 	runs_table(f, sets, n);
-
-	rpt_cmp_build(&c, sets, n);
-	summary_section(f, &c);
-	fputs("<h2 id=\"compare\">Comparison</h2>\n<p class=\"note\">mmtests layout: each cell is "
-	      "the value and its difference from the baseline (positive = better); "
-	      "<span class=\"sig\">*x.xx%*</span> marks a significant difference (Welch's t-test, "
-	      "alpha 0.05).</p>\n<pre>", f);
-	rpt_cmp_print_text(f, &c, true);
-	rpt_cmp_release(&c);
-	fputs("</pre>\n", f);
-
-	attribution(f, sets, n);
 	if (pl) {
 		if (plots_section(f, plot_dir, pl, err, errlen)) {
 			rpt_file_abort(&rf);
@@ -304,6 +293,17 @@ static int write_page(const char *out, struct rpt_set *sets, int n, const char *
 	} else {
 		fputs("<h2 id=\"plots\">Plots</h2>\n<p>Not drawn (--no-plots).</p>\n", f);
 	}
+
+	rpt_cmp_build(&c, sets, n, RPT_CMP_ALL);
+	summary_section(f, &c);
+	fputs("<h2 id=\"compare\">Comparison</h2>\n<details><summary>Every row (mmtests layout: "
+	      "each cell is the value and its difference from the baseline, positive = better; "
+	      "*x.xx%* marks a significant difference, Welch's t-test, alpha 0.05)</summary>\n", f);
+	rpt_cmp_print_text(f, &c, true);
+	rpt_cmp_release(&c);
+	fputs("</details>\n", f);
+
+	attribution(f, sets, n);
 	fputs("<hr>\n<p class=\"note\">Generated by slowpath report.</p>\n</body>\n</html>\n", f);
 	if (ferror(f)) {
 		rpt_file_abort(&rf);
@@ -320,7 +320,8 @@ static int write_page(const char *out, struct rpt_set *sets, int n, const char *
  * with err.
  */
 int rpt_html_report(const char *out, struct rpt_set *sets, int nr, const char *plots, bool no_plots,
-		    bool no_gnuplot, const char *title, char *err, size_t errlen)
+		    bool no_gnuplot, char *const *extra, size_t nr_extra, const char *title,
+		    char *err, size_t errlen)
 {
 	char tmpl[] = "/tmp/slowpath-plots-XXXXXX";
 	char *plot_dir = NULL;
@@ -349,8 +350,8 @@ int rpt_html_report(const char *out, struct rpt_set *sets, int nr, const char *p
 			}
 			tmp_plots = true;
 		}
-		prc = no_gnuplot ? rpt_plots_write(plot_dir, sets, nr, &pl, err, errlen) :
-		      rpt_plots_make(plot_dir, sets, nr, &pl, err, errlen);
+		prc = no_gnuplot ? rpt_plots_write(plot_dir, sets, nr, extra, nr_extra, &pl, err, errlen) :
+		      rpt_plots_make(plot_dir, sets, nr, extra, nr_extra, &pl, err, errlen);
 		if (prc) {
 			rc = prc == -2 ? 1 : 2;
 			goto out;
@@ -370,56 +371,94 @@ out:
 
 static const char report_usage[] =
 	"usage: slowpath report DIR... [--html OUT] [--plots PLOTDIR] [--names A,B,...]\n"
-	"                       [--no-plots] [--no-gnuplot] [--title TEXT]\n"
-	"  --html OUT: one self-contained HTML page (comparison, attribution, plots).\n"
+	"                       [--plot COUNTER,...] [--no-plots] [--no-gnuplot] [--title TEXT]\n"
+	"  --html OUT: one self-contained HTML page (plots, comparison, attribution).\n"
 	"  --plots PLOTDIR: keep the plot data, gnuplot scripts, SVG and PNG files there;\n"
-	"  with --no-gnuplot only the data and scripts (run `gnuplot plots.gp` there).\n";
+	"  with --no-gnuplot only the data and scripts (run `gnuplot plots.gp` there).\n"
+	"  --plot NAME,...: also plot these vmstat counters over time, or figures per set.\n";
+
+/* "a,b" appended to *v (names split at commas; empty names refused). */
+static int add_plot_names(char ***v, size_t *n, size_t *cap, const char *list)
+{
+	char *copy = rpt_xstrdup(list), *p = copy, *tok;
+	int rc = 0;
+
+	while ((tok = strsep(&p, ",")) != NULL) {
+		if (!*tok) {
+			rc = -1;
+			break;
+		}
+		rpt_grow(v, cap, *n + 1, sizeof(**v));
+		(*v)[(*n)++] = rpt_xstrdup(tok);
+	}
+	free(copy);
+	return rc;
+}
 
 int rpt_cmd_report(int argc, char **argv)
 {
+	enum { O_HTML = 1000, O_NAMES, O_PLOTS, O_PLOT, O_TITLE, O_NO_PLOTS, O_NO_GNUPLOT, O_HELP };
+	static const struct option opts[] = {
+		{ "html", required_argument, NULL, O_HTML },
+		{ "names", required_argument, NULL, O_NAMES },
+		{ "plots", required_argument, NULL, O_PLOTS },
+		{ "plot", required_argument, NULL, O_PLOT },
+		{ "title", required_argument, NULL, O_TITLE },
+		{ "no-plots", no_argument, NULL, O_NO_PLOTS },
+		{ "no-gnuplot", no_argument, NULL, O_NO_GNUPLOT },
+		{ "help", no_argument, NULL, O_HELP },
+		{ NULL, 0, NULL, 0 }
+	};
 	const char *out = NULL, *names = NULL, *plots = NULL, *title = "slowpath report";
-	char **dirs = rpt_xmalloc((size_t)argc * sizeof(*dirs));
+	char **dirs, **extra = NULL;
+	size_t nr_extra = 0, extra_cap = 0;
 	char err[1024];
 	bool no_plots = false, no_gnuplot = false;
 	struct rpt_set *sets = NULL;
 	struct stat st;
-	int nr = 0, rc = 2;
+	int nr = 0, rc = 2, c;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char **opt = NULL;
-
-		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			fputs(report_usage, stdout);
-			free(dirs);
-			return 0;
-		} else if (strcmp(a, "--no-plots") == 0) {
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (c) {
+		case O_HTML:
+			out = optarg;
+			break;
+		case O_NAMES:
+			names = optarg;
+			break;
+		case O_PLOTS:
+			plots = optarg;
+			break;
+		case O_PLOT:
+			if (add_plot_names(&extra, &nr_extra, &extra_cap, optarg)) {
+				rc = rpt_opt_bad("report", "--plot", optarg,
+						 "vmstat counters or figures separated by commas");
+				goto out;
+			}
+			break;
+		case O_TITLE:
+			title = optarg;
+			break;
+		case O_NO_PLOTS:
 			no_plots = true;
-			continue;
-		} else if (strcmp(a, "--no-gnuplot") == 0) {
+			break;
+		case O_NO_GNUPLOT:
 			no_gnuplot = true;
-			continue;
-		} else if (strcmp(a, "--html") == 0) {
-			opt = &out;
-		} else if (strcmp(a, "--names") == 0) {
-			opt = &names;
-		} else if (strcmp(a, "--plots") == 0) {
-			opt = &plots;
-		} else if (strcmp(a, "--title") == 0) {
-			opt = &title;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "slowpath report: unknown option '%s'\n%s", a, report_usage);
+			break;
+		case 'h':
+		case O_HELP:
+			fputs(report_usage, stdout);
+			rc = 0;
 			goto out;
-		} else {
-			dirs[nr++] = argv[i];
-			continue;
-		}
-		if (i + 1 >= argc) {
-			fprintf(stderr, "slowpath report: option '%s' needs a value\n", a);
+		default:
+			rc = rpt_opt_error("report", c, argv);
 			goto out;
 		}
-		*opt = argv[++i];
 	}
+	dirs = argv + optind;
+	nr = argc - optind;
 	if (nr == 0 || (!out && !plots) || (out && no_gnuplot) || (no_plots && !out)) {
 		fprintf(stderr, "slowpath report: %s\n%s",
 			nr == 0 ? "no result folder given" :
@@ -443,11 +482,18 @@ int rpt_cmd_report(int argc, char **argv)
 		sets = NULL;
 		goto out;
 	}
+	for (size_t i = 0; i < nr_extra; i++)
+		if (rpt_plot_source(sets, nr, extra[i]) == RPT_PLOT_NONE) {
+			fprintf(stderr, "slowpath report: --plot '%s': no vmstat counter or figure of "
+				"that name in the results\n", extra[i]);
+			goto out;
+		}
 	if (names && rpt_sets_rename(sets, nr, names, err, sizeof(err))) {
 		fprintf(stderr, "slowpath report: %s\n", err);
 		goto out;
 	}
-	rc = rpt_html_report(out, sets, nr, plots, no_plots, no_gnuplot, title, err, sizeof(err));
+	rc = rpt_html_report(out, sets, nr, plots, no_plots, no_gnuplot, extra, nr_extra, title,
+			     err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "slowpath report: %s\n", err);
 		goto out;
@@ -457,6 +503,8 @@ out:
 		rpt_sets_release(sets, nr);
 		free(sets);
 	}
-	free(dirs);
+	for (size_t i = 0; i < nr_extra; i++)
+		free(extra[i]);
+	free(extra);
 	return rc;
 }

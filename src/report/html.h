@@ -13,11 +13,13 @@
 
 /*
  * Plots into plots (NULL: a temporary folder, removed afterwards) unless
- * no_plots (no_gnuplot: data and scripts only), then the page into out
- * (NULL: no page), written to out.tmp and renamed.  Returns 0, 2 for bad
- * input or 1 for a failure (gnuplot, writing), with the message in err.
+ * no_plots (no_gnuplot: data and scripts only), with the extra plots of
+ * `report --plot` (plot.h), then the page into out (NULL: no page),
+ * written to out.tmp and renamed.  Returns 0, 2 for bad input or 1 for a
+ * failure (gnuplot, writing), with the message in err.
  */
 int rpt_html_report(const char *out, struct rpt_set *sets, int nr, const char *plots, bool no_plots,
-		    bool no_gnuplot, const char *title, char *err, size_t errlen);
+		    bool no_gnuplot, char *const *extra, size_t nr_extra, const char *title,
+		    char *err, size_t errlen);
 
 #endif

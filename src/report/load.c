@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * load.c — reading result folders: result.json, tps.csv and profile.json
- * (docs/results.md).  Written against the documented schema with jansson;
- * every malformed input is reported as "<path>[:<line>]: message" and never
+ * load.c — reading result folders: result.json, tps.csv, latency-hist.csv
+ * and profile.json (docs/results.md).  Written against the documented
+ * schema with jansson; every malformed input is reported as "<path>[:<line>]: message" and never
  * crashes.  Iterated folders (DIR/iter-N) are read in numeric order, never
  * in directory order.
  */
@@ -17,7 +17,7 @@
 
 #include "report/load.h"
 
-const char *const rpt_time_names[RPT_NR_TIMES] = { "cpu", "spin", "sleep", "io", "runq" };
+const char *const rpt_time_names[RPT_NR_TIMES] = { "cpu", "spin", "sleep", "io", "runq", "idle" };
 const char *const rpt_latency_names[5] = { "avg", "p50", "p95", "p99", "max" };
 
 #define PROFILE_MAX_DEPTH 256
@@ -293,17 +293,24 @@ static bool file_exists(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* ---- tps.csv ------------------------------------------------------------- */
+/* ---- CSV files of numbers: tps.csv, latency-hist.csv ---------------------- */
 
-static const char tps_header[] = "interval_end_s,tps,lat_avg_ms,lat_max_ms";
+#define CSV_MAX_FIELDS	4
 
-int rpt_series_parse(const char *path, char *text, struct rpt_series *s, char *err, size_t errlen)
+/*
+ * A header line, then rows of nf numbers (finite; >= 0 when nonneg), each
+ * handed to row(); text is modified in place.  Errors at path:line.
+ */
+static int csv_numbers(const char *path, char *text, const char *header, int nf, bool nonneg,
+		       int (*row)(void *ctx, const double *f, const char *path, unsigned int lineno,
+				  char *err, size_t errlen),
+		       void *ctx, char *err, size_t errlen)
 {
 	char *line = text, *next;
 	unsigned int lineno = 0;
 
 	for (; line && *line; line = next) {
-		double f[4];
+		double f[CSV_MAX_FIELDS];
 		char *p;
 
 		next = strchr(line, '\n');
@@ -311,43 +318,59 @@ int rpt_series_parse(const char *path, char *text, struct rpt_series *s, char *e
 			*next++ = '\0';
 		lineno++;
 		if (lineno == 1) {
-			if (strcmp(line, tps_header) != 0)
-				return fail(err, errlen, "%s:1: header is not '%s'", path, tps_header);
+			if (strcmp(line, header) != 0)
+				return fail(err, errlen, "%s:1: header is not '%s'", path, header);
 			continue;
 		}
 		p = line;
-		for (int i = 0; i < 4; i++) {
+		for (int i = 0; i < nf; i++) {
 			char *end;
 
 			errno = 0;
 			f[i] = strtod(p, &end);
-			if (end == p || errno || !isfinite(f[i]) ||
-			    (i < 3 && *end != ',') || (i == 3 && *end != '\0'))
+			if (end == p || errno || !isfinite(f[i]) || (nonneg && f[i] < 0) ||
+			    (i < nf - 1 && *end != ',') || (i == nf - 1 && *end != '\0'))
 				return fail(err, errlen, "%s:%u: field %d: expected a number in '%s'",
 					    path, lineno, i + 1, line);
 			p = end + 1;
 		}
-		if (s->n && f[0] <= s->t[s->n - 1])
-			return fail(err, errlen, "%s:%u: interval_end_s %g does not increase",
-				    path, lineno, f[0]);
-		if (s->n == s->cap) {
-			size_t c = s->cap ? 2 * s->cap : 64;
-
-			s->t = rpt_xrealloc(s->t, c * sizeof(double));
-			s->tps = rpt_xrealloc(s->tps, c * sizeof(double));
-			s->lat_avg = rpt_xrealloc(s->lat_avg, c * sizeof(double));
-			s->lat_max = rpt_xrealloc(s->lat_max, c * sizeof(double));
-			s->cap = c;
-		}
-		s->t[s->n] = f[0];
-		s->tps[s->n] = f[1];
-		s->lat_avg[s->n] = f[2];
-		s->lat_max[s->n] = f[3];
-		s->n++;
+		if (row(ctx, f, path, lineno, err, errlen))
+			return -1;
 	}
 	if (lineno == 0)
 		return fail(err, errlen, "%s: empty file (no header)", path);
 	return 0;
+}
+
+static int series_row(void *ctx, const double *f, const char *path, unsigned int lineno,
+		      char *err, size_t errlen)
+{
+	struct rpt_series *s = ctx;
+
+	if (s->n && f[0] <= s->t[s->n - 1])
+		return fail(err, errlen, "%s:%u: interval_end_s %g does not increase",
+			    path, lineno, f[0]);
+	if (s->n == s->cap) {
+		size_t c = s->cap ? 2 * s->cap : 64;
+
+		s->t = rpt_xrealloc(s->t, c * sizeof(double));
+		s->tps = rpt_xrealloc(s->tps, c * sizeof(double));
+		s->lat_avg = rpt_xrealloc(s->lat_avg, c * sizeof(double));
+		s->lat_max = rpt_xrealloc(s->lat_max, c * sizeof(double));
+		s->cap = c;
+	}
+	s->t[s->n] = f[0];
+	s->tps[s->n] = f[1];
+	s->lat_avg[s->n] = f[2];
+	s->lat_max[s->n] = f[3];
+	s->n++;
+	return 0;
+}
+
+int rpt_series_parse(const char *path, char *text, struct rpt_series *s, char *err, size_t errlen)
+{
+	return csv_numbers(path, text, "interval_end_s,tps,lat_avg_ms,lat_max_ms", 4, false,
+			   series_row, s, err, errlen);
 }
 
 void rpt_series_release(struct rpt_series *s)
@@ -357,6 +380,41 @@ void rpt_series_release(struct rpt_series *s)
 	free(s->lat_avg);
 	free(s->lat_max);
 	memset(s, 0, sizeof(*s));
+}
+
+static int hist_row(void *ctx, const double *f, const char *path, unsigned int lineno,
+		    char *err, size_t errlen)
+{
+	struct rpt_lat_hist *h = ctx;
+
+	if (f[1] < f[0] || (h->n && f[0] <= h->hi[h->n - 1]))
+		return fail(err, errlen, "%s:%u: bucket %g..%g out of order", path, lineno, f[0], f[1]);
+	if (h->n == h->cap) {
+		size_t c = h->cap ? 2 * h->cap : 64;
+
+		h->lo = rpt_xrealloc(h->lo, c * sizeof(double));
+		h->hi = rpt_xrealloc(h->hi, c * sizeof(double));
+		h->count = rpt_xrealloc(h->count, c * sizeof(double));
+		h->cap = c;
+	}
+	h->lo[h->n] = f[0];
+	h->hi[h->n] = f[1];
+	h->count[h->n] = f[2];
+	h->n++;
+	return 0;
+}
+
+int rpt_lat_hist_parse(const char *path, char *text, struct rpt_lat_hist *h, char *err, size_t errlen)
+{
+	return csv_numbers(path, text, "lo_ns,hi_ns,count", 3, true, hist_row, h, err, errlen);
+}
+
+void rpt_lat_hist_release(struct rpt_lat_hist *h)
+{
+	free(h->lo);
+	free(h->hi);
+	free(h->count);
+	memset(h, 0, sizeof(*h));
 }
 
 /* ---- profile.json -------------------------------------------------------- */
@@ -393,8 +451,8 @@ uint32_t rpt_profile_child(struct rpt_profile *p, uint32_t parent, const char *n
 	return c;
 }
 
-static void merge_node(struct rpt_profile *dst, uint32_t d, const struct rpt_profile *src,
-		       uint32_t s, double scale)
+void rpt_profile_merge_at(struct rpt_profile *dst, uint32_t d, const struct rpt_profile *src,
+			  uint32_t s, double scale)
 {
 	dst->v[d].tasks += scale * src->v[s].tasks;
 	dst->v[d].calls += scale * src->v[s].calls;
@@ -403,13 +461,13 @@ static void merge_node(struct rpt_profile *dst, uint32_t d, const struct rpt_pro
 	for (uint32_t c = src->v[s].first_child; c != RPT_PROF_NONE; c = src->v[c].next_sibling) {
 		uint32_t dc = rpt_profile_child(dst, d, src->v[c].name, true);
 
-		merge_node(dst, dc, src, c, scale);
+		rpt_profile_merge_at(dst, dc, src, c, scale);
 	}
 }
 
 void rpt_profile_merge(struct rpt_profile *dst, const struct rpt_profile *src, double scale)
 {
-	merge_node(dst, 0, src, 0, scale);
+	rpt_profile_merge_at(dst, 0, src, 0, scale);
 }
 
 /* Children always have higher indices than their parent, so one backward
@@ -450,7 +508,7 @@ static int parse_prof_node(const char *path, json_t *j, struct rpt_profile *p, u
 		if (!json_is_object(self))
 			return fail(err, errlen, "%s: node '%s': 'self' is not an object",
 				    path, p->v[idx].name);
-		for (int t = 0; t < RPT_NR_TIMES; t++) {
+		for (int t = 0; t < RPT_NR_PROFILE_TIMES; t++) {
 			if (get_num(path, self, rpt_time_names[t], &v, &present, err, errlen))
 				return -1;
 			if (present && v < 0)
@@ -600,6 +658,11 @@ static int parse_series_file(const char *path, char *text, void *out, char *err,
 	return rpt_series_parse(path, text, out, err, errlen);
 }
 
+static int parse_hist_file(const char *path, char *text, void *out, char *err, size_t errlen)
+{
+	return rpt_lat_hist_parse(path, text, out, err, errlen);
+}
+
 static int parse_profile_file(const char *path, char *text, void *out, char *err, size_t errlen)
 {
 	return rpt_profile_parse(path, text, out, err, errlen);
@@ -643,7 +706,9 @@ int rpt_run_load(struct rpt_run *r, const char *dir, unsigned int flags, char *e
 	if (rc)
 		return -1;
 	if ((flags & RPT_LOAD_SERIES) &&
-	    load_optional(dir, "tps.csv", parse_series_file, &r->series, &r->has_series, err, errlen))
+	    (load_optional(dir, "tps.csv", parse_series_file, &r->series, &r->has_series, err, errlen) ||
+	     load_optional(dir, "latency-hist.csv", parse_hist_file, &r->lat_hist, &r->has_lat_hist,
+			   err, errlen)))
 		return -1;
 	if ((flags & RPT_LOAD_PROFILE) &&
 	    load_optional(dir, "profile.json", parse_profile_file, &r->profile, &r->has_profile,
@@ -663,6 +728,7 @@ void rpt_run_release(struct rpt_run *r)
 	rpt_named_release(&r->per_million);
 	rpt_named_release(&r->figures);
 	rpt_series_release(&r->series);
+	rpt_lat_hist_release(&r->lat_hist);
 	if (r->profile.v)
 		rpt_profile_release(&r->profile);
 	memset(r, 0, sizeof(*r));
@@ -794,6 +860,26 @@ bool rpt_set_profile(const struct rpt_set *s, struct rpt_profile *out)
 			rpt_profile_merge(out, &s->runs[i].profile, 1.0 / n);
 	rpt_profile_totals(out);
 	return true;
+}
+
+double rpt_set_named_mean(const struct rpt_set *s, size_t list_off, const char *name,
+			  unsigned int *used)
+{
+	double sum = 0;
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < s->nr_runs; i++) {
+		const struct rpt_named_list *l = (const void *)((const char *)&s->runs[i] + list_off);
+		const struct rpt_named *nm = rpt_named_find(l, name);
+
+		if (nm) {
+			sum += nm->value;
+			n++;
+		}
+	}
+	if (used)
+		*used = n;
+	return n ? sum / n : NAN;
 }
 
 int rpt_sets_load(struct rpt_set *sets, int n, char **paths, unsigned int flags,

@@ -57,9 +57,25 @@ struct rpt_series {
 int rpt_series_parse(const char *path, char *text, struct rpt_series *s, char *err, size_t errlen);
 void rpt_series_release(struct rpt_series *s);
 
-/* Times a profile node carries (profile.json "self" keys). */
+/* latency-hist.csv: lo_ns,hi_ns,count per non-empty bucket, ascending. */
+struct rpt_lat_hist {
+	size_t	n, cap;
+	double	*lo, *hi, *count;	/* ns, ns, transactions */
+};
+
+int rpt_lat_hist_parse(const char *path, char *text, struct rpt_lat_hist *h, char *err, size_t errlen);
+void rpt_lat_hist_release(struct rpt_lat_hist *h);
+
+/*
+ * Times a profile node carries: the first RPT_NR_PROFILE_TIMES are
+ * profile.json's "self" keys; RPT_T_IDLE is never read from a file, it is
+ * the part of sleep that explain classifies as idle waiting (explain.c).
+ */
 enum rpt_time {
-	RPT_T_CPU, RPT_T_SPIN, RPT_T_SLEEP, RPT_T_IO, RPT_T_RUNQ, RPT_NR_TIMES
+	RPT_T_CPU, RPT_T_SPIN, RPT_T_SLEEP, RPT_T_IO, RPT_T_RUNQ,
+	RPT_NR_PROFILE_TIMES,
+	RPT_T_IDLE = RPT_NR_PROFILE_TIMES,
+	RPT_NR_TIMES
 };
 extern const char *const rpt_time_names[RPT_NR_TIMES];
 
@@ -89,6 +105,10 @@ void rpt_profile_init(struct rpt_profile *p);
 uint32_t rpt_profile_child(struct rpt_profile *p, uint32_t parent, const char *name, bool create);
 /* dst += scale * src, matching nodes by path. */
 void rpt_profile_merge(struct rpt_profile *dst, const struct rpt_profile *src, double scale);
+/* The subtree at src node s added into dst node d (names matched by path
+ * below them; d's own name is left alone). */
+void rpt_profile_merge_at(struct rpt_profile *dst, uint32_t d, const struct rpt_profile *src,
+			  uint32_t s, double scale);
 void rpt_profile_totals(struct rpt_profile *p);
 void rpt_profile_release(struct rpt_profile *p);
 int rpt_profile_parse(const char *path, const char *text, struct rpt_profile *out,
@@ -110,13 +130,15 @@ struct rpt_run {
 	struct rpt_named_list figures;
 	bool		has_series;
 	struct rpt_series series;
+	bool		has_lat_hist;
+	struct rpt_lat_hist lat_hist;
 	bool		has_profile;
 	struct rpt_profile profile;
 };
 
 extern const char *const rpt_latency_names[5];
 
-#define RPT_LOAD_SERIES		0x1u	/* tps.csv (optional file) */
+#define RPT_LOAD_SERIES		0x1u	/* tps.csv, latency-hist.csv (optional files) */
 #define RPT_LOAD_PROFILE	0x2u	/* profile.json (optional file) */
 
 struct rpt_set {
@@ -136,6 +158,11 @@ void rpt_set_release(struct rpt_set *s);
  * the caller still releases the set. */
 int rpt_set_load_runs(struct rpt_set *s, const char *label, const char *name, char *const *dirs,
 		      unsigned int n, unsigned int flags, char *err, size_t errlen);
+/* Mean of the value `name` in one named list of each run (the list at
+ * offsetof(struct rpt_run, figures/vmstat/...)) over the runs that have
+ * it; *used (may be NULL) counts them; NaN when none does. */
+double rpt_set_named_mean(const struct rpt_set *s, size_t list_off, const char *name,
+			  unsigned int *used);
 /* Mean profile over the set's runs that carry one; false when none does. */
 bool rpt_set_profile(const struct rpt_set *s, struct rpt_profile *out);
 

@@ -13,8 +13,10 @@
  * iteration; the plot's note says which.  Monitor times are shifted so the
  * first sample is 0 (recorded monitors print epoch seconds).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,12 +169,32 @@ static double counter_value(const struct rpt_counters *c, const char *name, bool
 	return (double)rpt_counters_get(c, name, found);
 }
 
-static int load_vmstat_rates(const char *dir, struct tab *t, bool *have, char *err, size_t errlen)
+/*
+ * The proc-vmstat columns: the stall counters, then the counters asked for
+ * with --plot.  Event counters are plotted as per-second rates; a counter
+ * that is a level (vmstat_is_level) as its value.
+ */
+struct vm_cols {
+	const char	**names;
+	bool		*level;
+	size_t		n;
+};
+
+/* Node and zone items ("nr_*") are levels, except the two cumulative ones. */
+static bool vmstat_is_level(const char *name)
+{
+	return strncmp(name, "nr_", 3) == 0 && strcmp(name, "nr_written") != 0 &&
+	       strcmp(name, "nr_dirtied") != 0;
+}
+
+static int load_vmstat_rates(const char *dir, const struct vm_cols *cols, struct tab *t, bool *have,
+			     char *err, size_t errlen)
 {
 	struct proc_monitor m;
 	double *prev = NULL;
 	char *path;
 	int rc = read_monitor(dir, "proc-vmstat", &path, &m, err, errlen);
+	const size_t nc = cols->n;
 
 	*have = false;
 	if (rc <= 0) {
@@ -180,10 +202,10 @@ static int load_vmstat_rates(const char *dir, struct tab *t, bool *have, char *e
 		return rc;
 	}
 	*have = m.n >= 2;
-	tab_init(t, m.n > 1 ? m.n - 1 : 0, NR_STALL);
-	for (size_t j = 0; j < NR_STALL; j++)
-		t->names[j] = rpt_xstrdup(stall_counters[j]);
-	prev = rpt_xmalloc(NR_STALL * sizeof(double));
+	tab_init(t, m.n > 1 ? m.n - 1 : 0, nc);
+	for (size_t j = 0; j < nc; j++)
+		t->names[j] = rpt_xstrdup(cols->names[j]);
+	prev = rpt_xmalloc(nc * sizeof(double));
 	for (size_t k = 0; k < m.n; k++) {
 		struct rpt_counters c = { 0 };
 
@@ -200,15 +222,16 @@ static int load_vmstat_rates(const char *dir, struct tab *t, bool *have, char *e
 			rc = -1;
 			break;
 		}
-		for (size_t j = 0; j < NR_STALL; j++) {
+		for (size_t j = 0; j < nc; j++) {
 			bool found;
-			double v = counter_value(&c, stall_counters[j], &found);
+			double v = counter_value(&c, cols->names[j], &found);
 
 			if (!found)
 				v = NAN;
 			if (k > 0) {
 				t->t[k - 1] = m.s[k].time - m.s[0].time;
-				t->v[(k - 1) * NR_STALL + j] = (v - prev[j]) / (m.s[k].time - m.s[k - 1].time);
+				t->v[(k - 1) * nc + j] = cols->level[j] ? v :
+					(v - prev[j]) / (m.s[k].time - m.s[k - 1].time);
 			}
 			prev[j] = v;
 		}
@@ -340,7 +363,8 @@ struct set_data {
 	bool		have[NR_SRC];
 };
 
-static int load_set(const struct rpt_set *s, struct set_data *d, char *err, size_t errlen)
+static int load_set(const struct rpt_set *s, const struct vm_cols *cols, struct set_data *d,
+		    char *err, size_t errlen)
 {
 	unsigned int nr = s->nr_runs;
 	int rc = 0;
@@ -358,7 +382,7 @@ static int load_set(const struct rpt_set *s, struct set_data *d, char *err, size
 				load_tps(&s->runs[r], &runs[r], &have[r]);
 				break;
 			case SRC_VMSTAT:
-				rc = load_vmstat_rates(dir, &runs[r], &have[r], err, errlen);
+				rc = load_vmstat_rates(dir, cols, &runs[r], &have[r], err, errlen);
 				break;
 			case SRC_BUDDY:
 				rc = load_buddyinfo(dir, &runs[r], &have[r], err, errlen);
@@ -400,6 +424,9 @@ struct writer {
 	const char	*dir;
 	const struct rpt_set *sets;
 	int		nr_sets;
+	struct vm_cols	vm;		/* NR_STALL stall counters, then --plot counters */
+	char		**figures;	/* --plot names that are figures */
+	size_t		nr_figures;
 	struct set_data	*data;
 	FILE		*master;
 	struct rpt_plots *out;
@@ -558,8 +585,9 @@ static int plot_tps(struct writer *w)
 
 static int plot_stalls(struct writer *w)
 {
-	for (size_t j = 0; j < NR_STALL; j++) {
-		char plot[64], title[160];
+	for (size_t j = 0; j < w->vm.n; j++) {
+		const char *name = w->vm.names[j];
+		char plot[300], title[400];
 		bool any = false;
 
 		for (int s = 0; s < w->nr_sets; s++) {
@@ -571,16 +599,75 @@ static int plot_stalls(struct writer *w)
 		}
 		if (!any)
 			continue;
-		snprintf(plot, sizeof(plot), "stall-%s", stall_counters[j]);
-		snprintf(title, sizeof(title), "%s%s per second over time (proc-vmstat)",
-			 stall_counters[j], strcmp(stall_counters[j], "allocstall") == 0 ?
-			 " (sum over zones)" : "");
-		if (line_plot(w, plot, SRC_VMSTAT, j, title, "events per second", "fsteps"))
+		snprintf(plot, sizeof(plot), "%s-%s", j < NR_STALL ? "stall" : "vmstat", name);
+		snprintf(title, sizeof(title), "%s%s %s over time (proc-vmstat)", name,
+			 strcmp(name, "allocstall") == 0 ? " (sum over zones)" : "",
+			 w->vm.level[j] ? "" : "per second");
+		if (line_plot(w, plot, SRC_VMSTAT, j, title, w->vm.level[j] ? name : "events per second",
+			      w->vm.level[j] ? "lines" : "fsteps"))
 			return -1;
 	}
 	return 0;
 }
 
+/* Buckets of every run's latency-hist.csv merged by bucket (same bounds
+ * in every simulated run), ascending; false when a run with latencies
+ * has no histogram. */
+struct hist_bucket {
+	double	lo, hi, count;
+};
+
+static int bucket_cmp(const void *a, const void *b)
+{
+	const struct hist_bucket *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo ? 1 : x->hi < y->hi ? -1 : x->hi > y->hi;
+}
+
+static bool merged_hist(const struct rpt_set *set, struct hist_bucket **out, size_t *n)
+{
+	size_t cap = 0, k = 0;
+
+	*out = NULL;
+	*n = 0;
+	for (unsigned int r = 0; r < set->nr_runs; r++) {
+		const struct rpt_lat_hist *h = &set->runs[r].lat_hist;
+
+		if (!set->runs[r].has_latency)
+			continue;
+		if (!set->runs[r].has_lat_hist) {
+			free(*out);
+			*out = NULL;
+			*n = 0;
+			return false;
+		}
+		for (size_t i = 0; i < h->n; i++) {
+			rpt_grow(out, &cap, *n + 1, sizeof(**out));
+			(*out)[(*n)++] = (struct hist_bucket){ h->lo[i], h->hi[i], h->count[i] };
+		}
+	}
+	if (!*n)
+		return false;
+	qsort(*out, *n, sizeof(**out), bucket_cmp);
+	for (size_t i = 1; i < *n; i++) {
+		if ((*out)[i].lo == (*out)[k].lo) {
+			(*out)[k].count += (*out)[i].count;
+			if ((*out)[i].hi > (*out)[k].hi)	/* the overflow bucket's bound: its max */
+				(*out)[k].hi = (*out)[i].hi;
+		} else {
+			(*out)[++k] = (*out)[i];
+		}
+	}
+	*n = k + 1;
+	return true;
+}
+
+/*
+ * Latency CDF.  From latency-hist.csv when every run of the set has one:
+ * the fraction of all measured transactions (the set's iterations pooled)
+ * at or below each bucket's upper bound.  Older folders and recorded runs
+ * have only result.json's quantiles: the CDF through p50, p95, p99, max.
+ */
 static int plot_latency_cdf(struct writer *w)
 {
 	static const double q[5] = { 0.0, 0.50, 0.95, 0.99, 1.0 };
@@ -588,12 +675,16 @@ static int plot_latency_cdf(struct writer *w)
 	FILE *f;
 	char note[1024];
 	size_t n = 0;
-	bool first = true;
+	bool first = true, any_hist = false;
+	bool *from_hist = rpt_xmalloc((size_t)w->nr_sets * sizeof(*from_hist));
+	int rc = -1;
 
 	for (int s = 0; s < w->nr_sets; s++) {
 		const struct rpt_set *set = &w->sets[s];
 		double lat[5] = { 0 };
 		unsigned int used = 0;
+		struct hist_bucket *hb;
+		size_t nb;
 		char name[64];
 
 		for (unsigned int r = 0; r < set->nr_runs; r++)
@@ -602,28 +693,57 @@ static int plot_latency_cdf(struct writer *w)
 					lat[i] += set->runs[r].latency[i];
 				used++;
 			}
+		from_hist[s] = false;
 		if (!used)
 			continue;
 		snprintf(name, sizeof(name), "latency-cdf-%d.dat", s + 1);
 		if (!(f = open_in(w, name, &rf)))
-			return -1;
+			goto out;
 		fprintf(f, "# latency_ms fraction: %s\n", set->name);
+		if (merged_hist(set, &hb, &nb)) {
+			double total = 0, cum = 0;
+
+			for (size_t i = 0; i < nb; i++)
+				total += hb[i].count;
+			if (hb[0].lo > 0) {	/* the step up from 0 (log x: not at 0 ns) */
+				fmt_g(f, hb[0].lo / 1e6);
+				fputs(" 0.000000\n", f);
+			}
+			for (size_t i = 0; i < nb; i++) {
+				cum += hb[i].count;
+				fmt_g(f, hb[i].hi / 1e6);
+				fprintf(f, " %.6f\n", total > 0 ? cum / total : 0.0);
+			}
+			free(hb);
+			any_hist = from_hist[s] = true;
+			n += (size_t)snprintf(note + n, n < sizeof(note) ? sizeof(note) - n : 0, "%s%s: %s",
+					      n ? "; " : "", set->name,
+					      used > 1 ? "latency-hist.csv, its iterations pooled" :
+					      "latency-hist.csv");
+			if (commit(w, &rf))
+				goto out;
+			continue;
+		}
 		for (int i = 1; i < 5; i++) {
 			fmt_g(f, lat[i] / used);
 			fprintf(f, " %.2f\n", q[i]);
 		}
 		if (commit(w, &rf))
-			return -1;
+			goto out;
 		n += (size_t)snprintf(note + n, n < sizeof(note) ? sizeof(note) - n : 0, "%s%s: %s",
 				      n ? "; " : "", set->name,
 				      used > 1 ? "mean quantiles of its iterations" : "one run");
 	}
-	if (n == 0)
-		return 0;
+	if (n == 0) {
+		rc = 0;
+		goto out;
+	}
 	if (!(f = open_in(w, "latency-cdf.gp", &rf)))
-		return -1;
+		goto out;
 	fputs("reset\nset grid\nset key outside bottom center horizontal\nset bmargin 5.5\nset logscale x\n"
-	      "set xlabel 'transaction latency (ms, log scale)'\nset ylabel 'fraction of transactions'\n"
+	      "set xlabel 'transaction latency (ms, log scale)'\nset ylabel 'fraction of transactions'\n", f);
+	fputs(any_hist ? "set yrange [0:1.02]\nset ytics 0.1\n"
+	      "set title 'Latency CDF of every measured transaction (latency-hist.csv)'\nplot " :
 	      "set yrange [0.4:1.02]\nset ytics 0.1\n"
 	      "set title 'Latency CDF through p50, p95, p99 and max (result.json latency_ms)'\nplot ", f);
 	for (int s = 0; s < w->nr_sets; s++) {
@@ -633,16 +753,21 @@ static int plot_latency_cdf(struct writer *w)
 		snprintf(name, sizeof(name), "%s/latency-cdf-%d.dat", w->dir, s + 1);
 		if (stat(name, &st) != 0)
 			continue;
-		fprintf(f, "%s'latency-cdf-%d.dat' using 1:2 with linespoints lw 2 pt 7 title ",
-			first ? "" : ", \\\n     ", s + 1);
+		fprintf(f, "%s'latency-cdf-%d.dat' using 1:2 with %s title ",
+			first ? "" : ", \\\n     ", s + 1,
+			from_hist[s] ? "steps lw 2" : "linespoints lw 2 pt 7");
 		gp_quote(f, w->sets[s].name);
 		first = false;
 	}
 	fputc('\n', f);
 	if (commit(w, &rf))
-		return -1;
-	add_plot(w, "latency-cdf", "Latency CDF (p50, p95, p99, max)", note, 900, 420);
-	return 0;
+		goto out;
+	add_plot(w, "latency-cdf", any_hist ? "Latency CDF" : "Latency CDF (p50, p95, p99, max)", note,
+		 900, 420);
+	rc = 0;
+out:
+	free(from_hist);
+	return rc;
 }
 
 /* Free pages per order: one heat-map panel per set, boxes from one sample
@@ -788,8 +913,60 @@ static int plot_migratetype_mix(struct writer *w)
 	return 0;
 }
 
+/* A figure (result.json "figures") across the sets: one bar per set, the
+ * mean over its iterations. */
+static int plot_figure(struct writer *w, const char *fig)
+{
+	char plot[300], file[320], title[400], note[1024] = "";
+	struct rpt_file rf;
+	size_t n = 0;
+	FILE *f;
+
+	/* a file stem: figure names come from result.json */
+	snprintf(plot, sizeof(plot), "figure-%s", fig);
+	for (char *c = plot; *c; c++)
+		if (!(isalnum((unsigned char)*c) || *c == '_' || *c == '-'))
+			*c = '_';
+	snprintf(file, sizeof(file), "%s.dat", plot);
+	if (!(f = open_in(w, file, &rf)))
+		return -1;
+	fprintf(f, "# set name mean: %s\n", fig);
+	for (int s = 0; s < w->nr_sets; s++) {
+		const struct rpt_set *set = &w->sets[s];
+		unsigned int used;
+		double mean = rpt_set_named_mean(set, offsetof(struct rpt_run, figures), fig, &used);
+
+		fprintf(f, "%d \"", s + 1);
+		for (const char *c = set->name; *c; c++)
+			fputc(*c == '"' ? '\'' : *c, f);
+		fputs("\" ", f);
+		fmt_g(f, mean);
+		fputc('\n', f);
+		n += (size_t)snprintf(note + n, n < sizeof(note) ? sizeof(note) - n : 0, "%s%s: %s",
+				      n ? "; " : "", set->name, !used ? "none" :
+				      used > 1 ? "mean of its iterations" : "one run");
+	}
+	if (commit(w, &rf))
+		return -1;
+	snprintf(file, sizeof(file), "%s.gp", plot);
+	if (!(f = open_in(w, file, &rf)))
+		return -1;
+	fprintf(f, "reset\nset grid ytics\nset style fill solid 0.6 border -1\nset boxwidth 0.6\n"
+		"set yrange [0:*]\nset xrange [0.4:%d.6]\nset ylabel ", w->nr_sets);
+	gp_quote(f, fig);
+	snprintf(title, sizeof(title), "%s per set (result.json figures)", fig);
+	fputs("\nset title ", f);
+	gp_quote(f, title);
+	fprintf(f, "\nplot '%s.dat' using 1:3:xtic(2) with boxes notitle\n", plot);
+	if (commit(w, &rf))
+		return -1;
+	add_plot(w, plot, title, note, 900, 420);
+	return 0;
+}
+
 int rpt_plots_write(const char *dir, const struct rpt_set *sets, int nr_sets,
-		    struct rpt_plots *out, char *err, size_t errlen)
+		    char *const *extra, size_t nr_extra, struct rpt_plots *out,
+		    char *err, size_t errlen)
 {
 	struct writer w = { .dir = dir, .sets = sets, .nr_sets = nr_sets, .out = out,
 			    .err = err, .errlen = errlen };
@@ -797,11 +974,26 @@ int rpt_plots_write(const char *dir, const struct rpt_set *sets, int nr_sets,
 	int rc = -1, loaded = 0;
 
 	memset(out, 0, sizeof(*out));
+	w.vm.names = rpt_xmalloc((NR_STALL + nr_extra) * sizeof(*w.vm.names));
+	w.vm.level = rpt_xmalloc((NR_STALL + nr_extra) * sizeof(*w.vm.level));
+	w.figures = rpt_xmalloc((nr_extra ? nr_extra : 1) * sizeof(*w.figures));
+	for (size_t j = 0; j < NR_STALL; j++) {
+		w.vm.names[w.vm.n] = stall_counters[j];
+		w.vm.level[w.vm.n++] = false;
+	}
+	for (size_t j = 0; j < nr_extra; j++) {
+		if (rpt_plot_source(sets, nr_sets, extra[j]) == RPT_PLOT_FIGURE) {
+			w.figures[w.nr_figures++] = extra[j];
+			continue;
+		}
+		w.vm.names[w.vm.n] = extra[j];
+		w.vm.level[w.vm.n++] = vmstat_is_level(extra[j]);
+	}
 	if (rpt_mkdir_p(dir, err, errlen))
-		return -1;
+		goto out;
 	w.data = rpt_xmalloc((size_t)nr_sets * sizeof(*w.data));
 	for (; loaded < nr_sets; loaded++)
-		if (load_set(&sets[loaded], &w.data[loaded], err, errlen))
+		if (load_set(&sets[loaded], &w.vm, &w.data[loaded], err, errlen))
 			goto out;
 	if (rpt_file_open(&master, dir, "plots.gp", err, errlen))
 		goto out;
@@ -812,14 +1004,38 @@ int rpt_plots_write(const char *dir, const struct rpt_set *sets, int nr_sets,
 		rpt_file_abort(&master);
 		goto out;
 	}
+	for (size_t j = 0; j < w.nr_figures; j++)
+		if (plot_figure(&w, w.figures[j])) {
+			rpt_file_abort(&master);
+			goto out;
+		}
 	rc = rpt_file_commit(&master, err, errlen);
 out:
-	for (int s = 0; s < loaded; s++)
-		set_data_release(&w.data[s]);
-	if (loaded < nr_sets)
-		set_data_release(&w.data[loaded]);
+	if (w.data) {
+		for (int s = 0; s < loaded; s++)
+			set_data_release(&w.data[s]);
+		if (loaded < nr_sets)
+			set_data_release(&w.data[loaded]);
+	}
 	free(w.data);
+	free(w.vm.names);
+	free(w.vm.level);
+	free(w.figures);
 	return rc;
+}
+
+enum rpt_plot_src rpt_plot_source(const struct rpt_set *sets, int nr_sets, const char *name)
+{
+	bool fig = false;
+
+	for (int s = 0; s < nr_sets; s++)
+		for (unsigned int r = 0; r < sets[s].nr_runs; r++) {
+			if (rpt_named_find(&sets[s].runs[r].vmstat, name) ||
+			    (strcmp(name, "allocstall") == 0))
+				return RPT_PLOT_VMSTAT;
+			fig |= rpt_named_find(&sets[s].runs[r].figures, name) != NULL;
+		}
+	return fig ? RPT_PLOT_FIGURE : RPT_PLOT_NONE;
 }
 
 int rpt_plots_run_gnuplot(const char *dir, char *err, size_t errlen)
@@ -866,9 +1082,9 @@ int rpt_plots_run_gnuplot(const char *dir, char *err, size_t errlen)
 }
 
 int rpt_plots_make(const char *dir, const struct rpt_set *sets, int nr_sets,
-		   struct rpt_plots *out, char *err, size_t errlen)
+		   char *const *extra, size_t nr_extra, struct rpt_plots *out, char *err, size_t errlen)
 {
-	if (rpt_plots_write(dir, sets, nr_sets, out, err, errlen))
+	if (rpt_plots_write(dir, sets, nr_sets, extra, nr_extra, out, err, errlen))
 		return -1;
 	if (rpt_plots_run_gnuplot(dir, err, errlen))
 		return -2;

@@ -5,7 +5,7 @@
  *
  * A workload type is a section kind in a scenario file: `[pgbench]`,
  * `[fio NAME]`, `[fragment NAME]`, `[synthetic NAME]`.  Its option table
- * describes its keys; start() creates its tasks on the machine; report()
+ * describes its keys; start_env() creates its tasks on the machine; report()
  * fills the generic result (transactions, latency, extra figures) that
  * report/ writes into result.json, tps.csv and the compare tables.
  */
@@ -127,12 +127,10 @@ struct workload_type {
 	 * or -1 with a message when the workload would scale to nothing (a
 	 * run that measures nothing must not look like a result). */
 	int  (*scale)(void *config, unsigned int n, char *err, size_t errlen);
-	/* Create tasks/state; `stats` is owned by the caller. */
-	void *(*start)(struct machine *m, const void *config, const char *instance,
-		       struct wl_stats *stats);
-	/* The same with the run environment (devices); used instead of start()
-	 * when set.  Returns NULL with a message in err when the config cannot
-	 * run on this environment (e.g. a device name that does not exist). */
+	/* Create tasks/state on the run environment (machine, devices);
+	 * `stats` is owned by the caller.  Returns NULL with a message in err
+	 * when the config cannot run on this environment (e.g. a device name
+	 * that does not exist). */
 	void *(*start_env)(const struct wl_env *env, const void *config, const char *instance,
 			   struct wl_stats *stats, char *err, size_t errlen);
 	/* After the run, before the engine is destroyed. */

@@ -14,6 +14,11 @@ check "run exits 0, quiet on stderr" "[ $rc = 0 ] && [ ! -s '$TMP/stderr' ]"
 check "summary line on stdout" "grep -Eqx '$R: [0-9.]+ tps, latency p50 [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms' '$TMP/stdout'"
 check "every file of the folder" "for f in result.json scenario.ini tps.csv locks.csv profile.json proc-vmstat \
 	proc-buddyinfo proc-pagetypeinfo proc-zoneinfo proc-meminfo; do [ -s '$R'/\$f ] || exit 1; done"
+check "latency-hist.csv: buckets in order, counts summing to the transactions" "
+	head -n 1 '$R/latency-hist.csv' | grep -qx 'lo_ns,hi_ns,count' &&
+	awk -F, 'BEGIN { hi = -1 } NR > 1 { if (\$1 + 0 > \$2 + 0 || \$1 + 0 <= hi || \$3 + 0 < 1) bad = 1; hi = \$2 + 0; n += \$3 }
+		END { if (bad) exit 1; print n }' '$R/latency-hist.csv' >'$TMP/hist_n' &&
+	grep -qx \"  \\\"transactions\\\": \$(cat '$TMP/hist_n'),\" '$R/result.json'"
 check "no temporary files left" "[ -z \"\$(ls '$R' | grep '\.tmp$')\" ]"
 check "result.json keys in the documented order" "grep -E '^  \"[a-z_]+\":' '$R/result.json' |
 	sed -E 's/^  \"([a-z_]+)\".*/\1/' | tr '\n' ' ' | grep -qx 'schema source scenario policy seed scale \

@@ -16,6 +16,11 @@ rc=$?
 check "demo exits 0 and writes both runs and the report" "[ $rc = 0 ] &&
 	[ -s '$TMP/demo/baseline/result.json' ] && [ -s '$TMP/demo/noretry-nonblocking/result.json' ] &&
 	[ -s '$TMP/demo/report/index.html' ]"
+# The selected comparison rows come from compare.json, not from printed text.
+hm=$(jq -r '.metrics[] | select(.name == "tps") | .results | map(.hmean) | @tsv' "$TMP/demo/compare.json" |
+	awk -F '\t' '{ printf "%.2f +%.2f", $1, $2 }')
+check "the selected rows: Hmean tps as compare.json has it" "[ -s '$TMP/demo/compare.txt' ] &&
+	grep -Eq '^hmean tps +$hm ' '$TMP/demo.out'"
 FULL=docs/calibration/runs
 b=$(jq -r '.tps' "$FULL/full-baseline/result.json")
 n=$(jq -r '.tps' "$FULL/full-noretry-nonblocking/result.json")

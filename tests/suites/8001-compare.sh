@@ -4,20 +4,23 @@
 # JSON; a comparison that is significant (baseline vs noretry-nonblocking,
 # ~70 k vs ~155 k TPS over 3 iterations each) and one that is not (the
 # baseline against itself with other seeds); a mix with a recorded folder
-# that has one sample and no TPS; bad input.
+# that has one sample and no TPS; bad input.  The goldens are the full
+# tables (--all); by default rows equal to the baseline's and the spread
+# rows of single samples are left out, and every format agrees with the
+# text on the numbers.
 . tests/suites/8000-report.inc
 rpt_init "$1" 8001-compare
 
 # -- golden outputs
-$RPT compare "$FIX/base" "$FIX/nonblocking" >"$TMP/sig.txt" 2>&1
+$RPT compare --all "$FIX/base" "$FIX/nonblocking" >"$TMP/sig.txt" 2>&1
 golden 8001-compare-significant.txt "$TMP/sig.txt"
-$RPT compare "$FIX/base" "$FIX/base-reseed" >"$TMP/nosig.txt" 2>&1
+$RPT compare --all "$FIX/base" "$FIX/base-reseed" >"$TMP/nosig.txt" 2>&1
 golden 8001-compare-not-significant.txt "$TMP/nosig.txt"
-$RPT compare "$FIX/base" "$FIX/nonblocking" "$FIX/single" "$FIX/recorded" >"$TMP/mixed.txt" 2>&1
+$RPT compare --all "$FIX/base" "$FIX/nonblocking" "$FIX/single" "$FIX/recorded" >"$TMP/mixed.txt" 2>&1
 golden 8001-compare-mixed.txt "$TMP/mixed.txt"
-$RPT compare --format lkp "$FIX/base" "$FIX/nonblocking" >"$TMP/lkp.txt" 2>&1
+$RPT compare --all --format lkp "$FIX/base" "$FIX/nonblocking" >"$TMP/lkp.txt" 2>&1
 golden 8001-compare-lkp.txt "$TMP/lkp.txt"
-$RPT compare --json "$FIX/base" "$FIX/nonblocking" "$FIX/recorded" >"$TMP/cmp.json" 2>&1
+$RPT compare --all --json "$FIX/base" "$FIX/nonblocking" "$FIX/recorded" >"$TMP/cmp.json" 2>&1
 golden 8001-compare.json "$TMP/cmp.json"
 
 # -- the properties the goldens are meant to show, checked directly
@@ -48,10 +51,71 @@ if grep -q '"significant": true' "$TMP/cmp.json" && grep -q '"welch_amean": null
 else
 	ko "json: significance and null for n=1"
 fi
-$RPT compare "$FIX/base" "$FIX/nonblocking" "$FIX/single" "$FIX/recorded" >"$TMP/again.txt" 2>&1
+$RPT compare --all "$FIX/base" "$FIX/nonblocking" "$FIX/single" "$FIX/recorded" >"$TMP/again.txt" 2>&1
 if cmp -s "$TMP/mixed.txt" "$TMP/again.txt"; then ok "deterministic"; else ko "deterministic"; fi
 $RPT compare --names A,B "$FIX/base" "$FIX/nonblocking" >"$TMP/names.txt" 2>&1
 if sed -n 2p "$TMP/names.txt" | grep -Eq ' A +B$'; then ok "--names"; else ko "--names"; fi
+
+# -- default rows: what differs or is significant
+$RPT compare "$FIX/base" "$FIX/base" >"$TMP/self.txt" 2>&1
+if ! grep -Eq '^(Min|Max|Amean|Hmean|Stddev|CoeffVar|BAmean-95|Ops|Per-M-written) ' "$TMP/self.txt" &&
+   grep -q -- '--all prints every row' "$TMP/self.txt" &&
+   [ "$($RPT compare --all "$FIX/base" "$FIX/base" | grep -c '^Amean ')" -gt 0 ]; then
+	ok "a set against itself: no row differs, --all prints them"
+else
+	ko "a set against itself: no row differs, --all prints them"
+fi
+$RPT compare "$FIX/base" "$FIX/base-reseed" >"$TMP/nosig-default.txt" 2>&1
+golden 8001-compare-default.txt "$TMP/nosig-default.txt"
+# Every row of the default output is a row of the full table, and the
+# full table's rows that are missing print the baseline's value.
+grep -E '^(Min|Max|Amean|Hmean|Stddev|CoeffVar|BAmean-95) ' "$TMP/nosig-default.txt" >"$TMP/d_rows"
+grep -E '^(Min|Max|Amean|Hmean|Stddev|CoeffVar|BAmean-95) ' "$TMP/nosig.txt" >"$TMP/a_rows"
+grep -vxF -f "$TMP/d_rows" "$TMP/a_rows" >"$TMP/hidden_rows"
+if grep -qxF -f "$TMP/a_rows" "$TMP/d_rows" && [ "$(grep -vxFc -f "$TMP/a_rows" "$TMP/d_rows")" = 0 ] &&
+   awk '{ v = $(NF - 2); b = $3; if (v != b) bad++ } END { exit bad }' "$TMP/hidden_rows" &&
+   grep -q '^Ops Minor Faults ' "$TMP/nosig-default.txt" &&
+   ! grep -q '^Ops Kswapd efficiency %' "$TMP/nosig-default.txt"; then
+	ok "default: the full table's rows minus those equal to the baseline"
+else
+	ko "default: the full table's rows minus those equal to the baseline"
+fi
+# One sample a side: Min, Max, Stddev, CoeffVar and BAmean-95 repeat
+# Amean or are 0, so only Amean (and Hmean) rows are printed.
+$RPT compare "$FIX/base/iter-1" "$FIX/single" >"$TMP/one.txt" 2>&1
+$RPT compare --all "$FIX/base/iter-1" "$FIX/single" >"$TMP/one-all.txt" 2>&1
+if grep -Eq '^Amean +tps ' "$TMP/one.txt" && grep -Eq '^Hmean +tps ' "$TMP/one.txt" &&
+   ! grep -Eq '^(Min|Max|Stddev|CoeffVar|BAmean-95) ' "$TMP/one.txt" &&
+   grep -Eq '^(Min|Max|Stddev) +tps ' "$TMP/one-all.txt"; then
+	ok "single samples: no Min/Max/Stddev rows (--all has them)"
+else
+	ko "single samples: no Min/Max/Stddev rows (--all has them)"
+fi
+# LKP lists what changed: nothing for a set against itself.
+if [ "$($RPT compare --format lkp "$FIX/base" "$FIX/base" | sed 1,4d | wc -l)" = 0 ] &&
+   [ "$($RPT compare --all --format lkp "$FIX/base" "$FIX/base" | sed 1,4d | wc -l)" -gt 0 ]; then
+	ok "lkp: unchanged metrics only with --all"
+else
+	ko "lkp: unchanged metrics only with --all"
+fi
+
+# -- one model, every format: the same numbers
+$RPT compare --json "$FIX/base" "$FIX/nonblocking" >"$TMP/m.json"
+$RPT compare --format lkp "$FIX/base" "$FIX/nonblocking" >"$TMP/m.lkp"
+# Amean tps: base mean, new mean, difference in % (text: fields 3, 6, 8)
+txt=$(awk '/^Amean +tps / { d = $8; gsub(/[*%()]/, "", d); printf "%.2f %.2f %.2f\n", $3, $6, d }' "$TMP/sig.txt")
+js=$(jq -r '.metrics[] | select(.name == "tps") | .results |
+	"\(.[0].amean) \(.[1].amean) \(.[1].diff_pct.amean)"' "$TMP/m.json" |
+	awk '{ printf "%.2f %.2f %.2f\n", $1, $2, $3 }')
+# LKP: base mean, %change, new mean (the first number after the change)
+lkp=$(awk '$NF == "slowpath.tps" { for (i = 2; i < NF; i++) if ($i ~ /^[+-][0-9.]+%$/) { print $1, $i, $(i + 1); exit } }' "$TMP/m.lkp")
+want_lkp=$(echo "$txt" | awk '{ printf "%.0f %+.1f%% %.0f", $1, $3, $2 }')
+if [ -n "$js" ] && [ "$js" = "$txt" ] && [ "$lkp" = "$want_lkp" ]; then
+	ok "json and lkp agree with the text on Amean tps ($txt)"
+else
+	echo "  text: $txt; json: $js; lkp: $lkp (want $want_lkp)"
+	ko "json and lkp agree with the text on Amean tps ($txt)"
+fi
 
 # -- bad input: file:line messages, exit status 2
 mkdir -p "$TMP/bad1" "$TMP/incomplete/iter-1" "$TMP/badschema" "$TMP/badcsv" "$TMP/missingiter"
@@ -68,5 +132,10 @@ mkdir -p "$TMP/missingiter/iter-1"
 cp "$FIX/base/iter-1/result.json" "$TMP/missingiter/iter-1/"
 expect_status "missing iter-2" 2 "missingiter/iter-2: no result.json" $RPT compare "$TMP/missingiter"
 expect_status "unknown option" 2 "unknown option '--bogus'" $RPT compare --bogus "$FIX/base"
+expect_status "bad --format" 2 "slowpath compare: bad --format 'csv': expected text or lkp" \
+	$RPT compare --format csv "$FIX/base"
+expect_status "--names without a value" 2 \
+	"slowpath compare: option '--names' needs a value (see slowpath compare --help)" \
+	$RPT compare "$FIX/base" --names
 expect_status "names count" 2 "1 names for 2 results" $RPT compare --names A "$FIX/base" "$FIX/base"
 rpt_done

@@ -1,8 +1,11 @@
 #!/bin/sh
 # Golden tests of `slowpath explain`: the perf-report-like tree of the
 # baseline fixture (mean of 3 iterations), one kind with CPU time only,
-# and the perf-diff-like comparison baseline vs noretry-nonblocking; a
-# recorded folder (no profile) and bad profiles are errors with status 2.
+# the tree rooted at one function (--focus), and the perf-diff-like
+# comparison baseline vs noretry-nonblocking; a recorded folder (no
+# profile) and bad profiles are errors with status 2.  On a short
+# costly-noretry run the default ranking leaves the kernel threads' idle
+# sleep out of the 100% and lists it apart.
 . tests/suites/8000-report.inc
 rpt_init "$1" 8002-explain
 
@@ -20,7 +23,7 @@ golden 8002-explain-diff-backend-all.txt "$TMP/diffall.txt"
 # Paths only one side has: direct compaction is gone under
 # noretry-nonblocking, waking kcompactd is new.
 if grep -Eq ' gone +__alloc_pages_direct_compact$' "$TMP/diffall.txt" &&
-   grep -Eq '^ +\+[0-9.]+% +[0-9.]+ +new +wakeup_kcompactd$' "$TMP/diffall.txt"; then
+   grep -Eq '^ +\+[0-9.]+% +[0-9.]+ (ns|µs|ms|s) +new +wakeup_kcompactd$' "$TMP/diffall.txt"; then
 	ok "diff marks gone and new paths"
 else
 	ko "diff marks gone and new paths"
@@ -38,6 +41,78 @@ if grep -Eq ' -9[0-9]\.[0-9]+% +__alloc_pages_slowpath$' "$TMP/diff.txt"; then
 	ok "diff shows the slow path shrinking"
 else
 	ko "diff shows the slow path shrinking"
+fi
+
+# --focus: every call of the slow path, from both callers (backend and
+# walwriter), merged under one root that is 100%.
+$RPT explain --focus __alloc_pages_slowpath --percent-limit 0 "$FIX/base" >"$TMP/focus.txt" 2>&1
+golden 8002-explain-focus.txt "$TMP/focus.txt"
+if sed -n 6p "$TMP/focus.txt" | grep -Eq '^ +100\.00% +[0-9.]+% .* 88467\.7  __alloc_pages_slowpath$' &&
+   grep -Eq '^ +[0-9.]+% .*   __alloc_pages_direct_compact$' "$TMP/focus.txt"; then
+	ok "--focus roots the tree at the function, calls of both callers summed"
+else
+	ko "--focus roots the tree at the function, calls of both callers summed"
+fi
+# --focus on a name with arguments ("__alloc_pages order=4") by its first word.
+if $RPT explain --focus __alloc_pages "$FIX/base" | sed -n 6p | grep -q '100.00%.*  __alloc_pages$'; then
+	ok "--focus matches a node by its function name"
+else
+	ko "--focus matches a node by its function name"
+fi
+expect_status "unknown --focus" 2 "no function 'nosuch'" $RPT explain --focus nosuch "$FIX/base"
+expect_status "--focus without a value" 2 \
+	"slowpath explain: option '--focus' needs a value (see slowpath explain --help)" \
+	$RPT explain "$FIX/base" --focus
+expect_status "bad --percent-limit" 2 "bad --percent-limit '200': expected" \
+	$RPT explain --percent-limit 200 "$FIX/base"
+
+# Readable units: seconds for the backend's minutes of CPU, ms below.
+if grep -Eq '^ +88\.02% +0\.45% +359\.17 s +1\.93 s ' "$TMP/tree.txt" &&
+   grep -Eq ' 537\.91 ms ' "$TMP/tree.txt"; then
+	ok "times in the unit that fits"
+else
+	ko "times in the unit that fits"
+fi
+
+# Idle waits on a (shrunk) costly-noretry run: kswapd, kcompactd,
+# vmstat_update and the writers sleep most of the run between wake-ups.
+# By default that sleep is not ranked: the slow path's share is larger
+# than when idle waits count (--time all), and the footer lists them.
+SP=$BUILD/slowpath
+hundred_pct() {	# FILE -> the header's "100% = X unit" in ns
+	awk '/^# time/ { for (i = 1; i <= NF; i++) if ($i == "100%") {
+		u = $(i + 3); sub(";", "", u)
+		print $(i + 2) * (u == "s" ? 1e9 : u == "ms" ? 1e6 : u == "µs" ? 1e3 : 1); exit } }' "$1"
+}
+if "$SP" run scenarios/costly-noretry.ini --scale 1/64 --set global.duration=2s \
+	--set global.ramp_time=500ms --out "$TMP/cn" >/dev/null 2>&1; then
+	$RPT explain "$TMP/cn" >"$TMP/cn-work.txt" 2>&1
+	$RPT explain --time all "$TMP/cn" >"$TMP/cn-all.txt" 2>&1
+	$RPT explain --focus __alloc_pages_slowpath "$TMP/cn" >"$TMP/cn-slow.txt" 2>&1
+	# share of the kswapd kind (its line) in each ranking
+	ks_work=$(awk '/^ .*  kswapd  \[/ { sub("%", "", $1); print $1 }' "$TMP/cn-work.txt")
+	ks_all=$(awk '/^ .*  kswapd  \[/ { sub("%", "", $1); print $1 }' "$TMP/cn-all.txt")
+	slow=$(hundred_pct "$TMP/cn-slow.txt")
+	work=$(hundred_pct "$TMP/cn-work.txt")
+	all=$(hundred_pct "$TMP/cn-all.txt")
+	if awk -v w="$ks_work" -v a="$ks_all" 'BEGIN { exit !(w + 0 < 5 && a + 0 > 10) }'; then
+		ok "costly-noretry: kswapd's idle sleep is not ranked by default (${ks_work}% vs ${ks_all}% with --time all)"
+	else
+		ko "costly-noretry: kswapd's idle sleep is not ranked by default (${ks_work}% vs ${ks_all}% with --time all)"
+	fi
+	if awk -v s="$slow" -v w="$work" -v a="$all" 'BEGIN { exit !(s > 0 && s / w > 2 * s / a) }'; then
+		ok "costly-noretry: the slow path's share of ranked time is more than twice that with idle waits"
+	else
+		ko "costly-noretry: the slow path's share of ranked time is more than twice that with idle waits"
+	fi
+	if grep -q '^# Idle waits' "$TMP/cn-work.txt" && grep -Eq '^# +[0-9.]+ (ms|s)  kswapd  \[1 task\]$' "$TMP/cn-work.txt" &&
+	   ! grep -q '^# Idle waits' "$TMP/cn-all.txt" && grep -q ' idle ' "$TMP/cn-all.txt"; then
+		ok "costly-noretry: idle waits listed apart (an idle column with --time all)"
+	else
+		ko "costly-noretry: idle waits listed apart (an idle column with --time all)"
+	fi
+else
+	ko "costly-noretry run"
 fi
 
 expect_status "recorded has no profile" 2 "results/recorded: no profile.json" \

@@ -55,6 +55,81 @@ else
 	echo "skip gnuplot runs: gnuplot not installed"
 fi
 
+# --plot: a vmstat counter over time (an event counter as a rate, an nr_*
+# level as its value) and a figure as a bar per set; an unknown name is
+# refused before anything is written.
+$RPT report "$FIX/base" "$FIX/recorded" --plots "$TMP/x" --no-gnuplot \
+	--plot pgsteal_kswapd,nr_free_pages --plot pagetables_share >"$TMP/out" 2>&1
+# the recorded set's first rate: (second - first sample) / their time apart
+want=$(awk '/^time: / { n++; t[n] = $2 } $1 == "pgsteal_kswapd" { v[n] = $2 }
+	END { printf "%.6g", (v[2] - v[1]) / (t[2] - t[1]) }' "$FIX/recorded/proc-vmstat")
+if [ -s "$TMP/x/vmstat-pgsteal_kswapd-1.dat" ] && [ -s "$TMP/x/vmstat-nr_free_pages.gp" ] &&
+   grep -q "^plot 'vmstat-pgsteal_kswapd-1.dat'" "$TMP/x/vmstat-pgsteal_kswapd.gp" &&
+   grep -q "load 'vmstat-nr_free_pages.gp'" "$TMP/x/plots.gp" &&
+   grep -q "load 'figure-pagetables_share.gp'" "$TMP/x/plots.gp" &&
+   grep -q '^1 "base" 39.5533$' "$TMP/x/figure-pagetables_share.dat" &&
+   grep -q '^2 "recorded" NaN$' "$TMP/x/figure-pagetables_share.dat" &&
+   [ "$(sed -n 2p "$TMP/x/vmstat-pgsteal_kswapd-2.dat" | cut -d' ' -f2)" = "$want" ] &&
+   [ ! -e "$TMP/p/vmstat-pgsteal_kswapd.gp" ]; then
+	ok "--plot adds a counter's and a figure's plot"
+else
+	cat "$TMP/out"; ls "$TMP/x" | head -n 40
+	ko "--plot adds a counter's and a figure's plot"
+fi
+# the level is the sampled value, not a rate
+if [ "$(sed -n 2p "$TMP/x/vmstat-nr_free_pages-2.dat" | cut -d' ' -f2)" = \
+     "$(awk '/^time: / { n++ } n == 2 && $1 == "nr_free_pages" { print $2; exit }' "$FIX/recorded/proc-vmstat")" ]; then
+	ok "--plot nr_free_pages: the level at each sample"
+else
+	ko "--plot nr_free_pages: the level at each sample"
+fi
+expect_status "--plot unknown" 2 "--plot 'nosuch': no vmstat counter or figure of that name" \
+	$RPT report "$FIX/base" --plots "$TMP/y" --no-gnuplot --plot pgfault,nosuch
+[ ! -e "$TMP/y" ] && ok "--plot unknown: nothing written" || ko "--plot unknown: nothing written"
+expect_status "--plot empty name" 2 "bad --plot 'pgfault,'" \
+	$RPT report "$FIX/base" --plots "$TMP/y" --plot pgfault,
+expect_status "--plot without a value" 2 "option '--plot' needs a value" \
+	$RPT report "$FIX/base" --plots "$TMP/y" --plot
+
+# The latency CDF of a simulated run is its whole latency-hist.csv: one
+# point per bucket (and the step up from 0), at the bucket's upper bound,
+# ending at 1; a set of 2 iterations pools both histograms.
+SP=$BUILD/slowpath
+if "$SP" run scenarios/synthetic-small.ini --set duration=3s --set ramp_time=1s --out "$TMP/h1" \
+	>/dev/null 2>&1 &&
+   "$SP" run scenarios/synthetic-small.ini --set duration=3s --set ramp_time=1s --iterations 2 \
+	--out "$TMP/h2" >/dev/null 2>&1 &&
+   $RPT report "$TMP/h1" "$TMP/h2" "$FIX/single" --plots "$TMP/hp" --no-gnuplot >"$TMP/out" 2>&1; then
+	buckets=$(($(wc -l <"$TMP/h1/latency-hist.csv") - 1))
+	last_hi=$(tail -n 1 "$TMP/h1/latency-hist.csv" | cut -d, -f2)
+	if [ "$(($(wc -l <"$TMP/hp/latency-cdf-1.dat") - 2))" = "$buckets" ] &&
+	   tail -n 1 "$TMP/hp/latency-cdf-1.dat" | grep -qx "$(awk -v h="$last_hi" 'BEGIN { printf "%.6g", h / 1e6 }') 1.000000" &&
+	   sed -n 2p "$TMP/hp/latency-cdf-1.dat" | grep -q ' 0.000000$' &&
+	   tail -n 1 "$TMP/hp/latency-cdf-2.dat" | grep -q ' 1.000000$' &&
+	   grep -q "latency-cdf-1.dat' using 1:2 with steps" "$TMP/hp/latency-cdf.gp" &&
+	   grep -q "latency-cdf-3.dat' using 1:2 with linespoints" "$TMP/hp/latency-cdf.gp" &&
+	   [ "$(wc -l <"$TMP/hp/latency-cdf-3.dat")" = 5 ]; then
+		ok "latency CDF from latency-hist.csv (quantiles where a folder has none)"
+	else
+		head -n 5 "$TMP/hp/latency-cdf-1.dat"; cat "$TMP/out"
+		ko "latency CDF from latency-hist.csv (quantiles where a folder has none)"
+	fi
+	# pooled: the second set's CDF at a bucket = both iterations' counts up to it
+	pooled=$(cat "$TMP/h2"/iter-*/latency-hist.csv | awk -F, '$1 != "lo_ns" { c[$1] += $3; n += $3 }
+		END { for (k in c) if (k + 0 < m || m == "") m = k + 0; printf "%.6f", c[m] / n }')
+	first=$(sed -n 3p "$TMP/hp/latency-cdf-2.dat" | cut -d' ' -f2)
+	[ "$pooled" = "$first" ] && ok "latency CDF pools the iterations ($first)" ||
+		ko "latency CDF pools the iterations ($first, want $pooled)"
+else
+	cat "$TMP/out"
+	ko "latency CDF from latency-hist.csv"
+fi
+mkdir -p "$TMP/bh"
+cp "$FIX/single/result.json" "$TMP/bh/"
+printf 'lo_ns,hi_ns,count\n100,199,3\n150,299,1\n' >"$TMP/bh/latency-hist.csv"
+expect_status "latency-hist.csv out of order" 2 "bh/latency-hist.csv:3: bucket 150..299 out of order" \
+	$RPT report "$TMP/bh" --plots "$TMP/bhp" --no-gnuplot
+
 # A broken sample: the error names the line in the whole monitor file.
 mkdir -p "$TMP/bm"
 cp "$FIX/single/result.json" "$FIX/single/tps.csv" "$TMP/bm/"

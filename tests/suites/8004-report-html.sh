@@ -29,31 +29,57 @@ else
 fi
 n=$(grep -c '<img alt=' "$P")
 [ "$n" -eq 9 ] && ok "nine plots embedded" || { echo "  $n plots"; ko "nine plots embedded"; }
-if grep -q '<span class="sig">\*' "$P" && grep -q 'Ops Compaction cost' "$P" &&
+if grep -q '<td class="sig better">\*' "$P" && grep -q 'Ops Compaction cost' "$P" &&
    grep -q 'base &#8594;\|base → nonblocking' "$P" && grep -q 'LWLockAcquire WALWriteLock' "$P"; then
 	ok "comparison, significance and attribution present"
 else
 	ko "comparison, significance and attribution present"
 fi
-# The summary repeats the comparison's key rows verbatim, before it.
-sed -n '/<h2 id="summary">/,/<\/pre>/p' "$P" | grep '^Hmean  *tps ' >"$TMP/sum_tps"
-sed -n '/<h2 id="compare">/,/<\/pre>/p' "$P" | grep '^Hmean  *tps ' >"$TMP/cmp_tps"
+# The summary repeats the comparison's key rows verbatim (the same cells
+# of the same model), after the plots and before the full table.
+sed -n '/<h2 id="summary">/,/<\/table>/p' "$P" | grep '^<tr><td>Hmean</td><td>tps</td>' >"$TMP/sum_tps"
+sed -n '/<h2 id="compare">/,/<\/details>/p' "$P" | grep '^<tr><td>Hmean</td><td>tps</td>' >"$TMP/cmp_tps"
+line() { grep -n "$1" "$P" | head -n 1 | cut -d: -f1; }
 if [ -s "$TMP/sum_tps" ] && cmp -s "$TMP/sum_tps" "$TMP/cmp_tps" &&
-   [ "$(grep -n 'id="summary"' "$P" | cut -d: -f1)" -lt "$(grep -n 'id="compare"' "$P" | cut -d: -f1)" ] &&
-   sed -n '/<h2 id="summary">/,/<\/pre>/p' "$P" | grep -q '^Per-M-written allocstall ' &&
-   ! sed -n '/<h2 id="summary">/,/<\/pre>/p' "$P" | grep -q '^Min '; then
+   [ "$(line 'id="summary"')" -lt "$(line 'id="compare"')" ] &&
+   sed -n '/<h2 id="summary">/,/<\/table>/p' "$P" | grep -q '<td colspan="2">Per-M-written allocstall</td>' &&
+   ! sed -n '/<h2 id="summary">/,/<\/table>/p' "$P" | grep -q '<td>Min</td>'; then
 	ok "summary: the key rows, as in the comparison, first"
 else
 	ko "summary: the key rows, as in the comparison, first"
 fi
-# The page's <pre> comparison is the text table, byte for byte, once the
-# markup is taken out.
-sed -n '/<h2 id="compare">/,/<\/pre>/p' "$P" | sed '1,2d;$d' | sed -e 's/<pre>//' \
-	-e 's/ <span class="sig">/ /g' -e 's/<\/span>//g' -e 's/&gt;/>/g' -e 's/&lt;/</g' \
-	-e 's/&amp;/\&/g' >"$TMP/fromhtml.txt"
-$RPT compare "$FIX/base" "$FIX/nonblocking" "$FIX/single" "$FIX/recorded" >"$TMP/cmp.txt"
+# Plots come first; the full table is folded.
+if [ "$(line 'id="plots"')" -lt "$(line 'id="summary"')" ] &&
+   [ "$(line '<img alt=')" -lt "$(line 'id="summary"')" ] &&
+   sed -n '/<h2 id="compare">/{n;p}' "$P" | grep -q '^<details><summary>Every row'; then
+	ok "plots first, the full table in <details>"
+else
+	ko "plots first, the full table in <details>"
+fi
+# The page's comparison is the text table (compare --all), cell for cell,
+# once the markup is taken out and runs of blanks are squeezed.
+squeeze() { sed -e 's/  */ /g' -e 's/^ //' -e 's/ $//' -e '/^$/d'; }
+sed -n '/<h2 id="compare">/,/<\/details>/p' "$P" | sed '1,2d;$d' |
+	sed -e '/^<\/*table/d' -e 's/<\/t[dh]><t[dh][^>]*>/ /g' -e 's/<[^>]*>//g' \
+	-e 's/&gt;/>/g' -e 's/&lt;/</g' -e 's/&quot;/"/g' -e 's/&amp;/\&/g' | squeeze >"$TMP/fromhtml.txt"
+$RPT compare --all "$FIX/base" "$FIX/nonblocking" "$FIX/single" "$FIX/recorded" | squeeze >"$TMP/cmp.txt"
 diff -u "$TMP/cmp.txt" "$TMP/fromhtml.txt" >"$TMP/d" && ok "html table = text table" ||
 	{ head -n 20 "$TMP/d"; ko "html table = text table"; }
+# A significant change of a metric without a direction (a figure) is
+# marked, but coloured neither better nor worse.
+cp -r "$FIX/nonblocking" "$TMP/pt"
+for i in 1 2 3; do
+	sed -i 's/^  "pagetables_share": \([0-9]*\)\./  "pagetables_share": 5\1./' "$TMP/pt/iter-$i/result.json"
+done
+$RPT report "$FIX/base" "$TMP/pt" --html "$TMP/pt.html" --no-plots >"$TMP/out" 2>&1
+if grep '^<tr><td>Amean</td><td>pagetables_share</td>' "$TMP/pt.html" | grep -q '<td class="sig">\*' &&
+   ! grep '<td>pagetables_share</td>' "$TMP/pt.html" | grep -Eq 'better|worse' &&
+   grep '^<tr><td>Amean</td><td>latency_p99_ms</td>' "$TMP/pt.html" | grep -q 'class="sig better"'; then
+	ok "a significant figure is not coloured as better or worse"
+else
+	grep '<td>pagetables_share</td>' "$TMP/pt.html" | head -n 3
+	ko "a significant figure is not coloured as better or worse"
+fi
 
 $RPT report "$FIX/recorded" --html "$TMP/rec.html" --no-plots >"$TMP/out" 2>&1 &&
 	grep -q 'No result carries a profile' "$TMP/rec.html" && ok "recorded only, no plots" ||

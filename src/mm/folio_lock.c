@@ -79,7 +79,7 @@ void folio_lock(struct machine *m, pfn_t pfn)
 	while (!folio_trylock(m, pfn)) {
 		if (!sim_current(m->sim))
 			SIM_BUG("folio_lock(%u) in engine context: the folio is locked", pfn);
-		sim_wait(m->sim, folio_waitqueue(m->folio_locks, pfn), SIM_TIME_NEVER);
+		sim_wait_io(m->sim, folio_waitqueue(m->folio_locks, pfn), SIM_TIME_NEVER);	/* io_schedule */
 	}
 }
 

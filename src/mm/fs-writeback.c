@@ -269,7 +269,7 @@ void wb_submit_write(struct machine *m, struct bdi_writeback *wb, const pfn_t *f
 	struct wb_bio *bio;
 
 	sim_path_push(m->sim, "submit_bio");
-	WB_WAIT_EVENT(m->sim, &wb->request_wait, wb_tags_free(wb, dev_offset, bytes));
+	WB_WAIT_EVENT_IO(m->sim, &wb->request_wait, wb_tags_free(wb, dev_offset, bytes));
 	bio = malloc(sizeof(*bio) + nr_folios * sizeof(pfn_t));
 	if (!bio)
 		SIM_BUG("out of memory for a bio");

@@ -84,6 +84,16 @@ struct bdi_writeback {
 		sim_wait((sim), (q), SIM_TIME_NEVER);			\
 	}								\
 } while (0)
+/* The same for waits the kernel does in io_schedule (a writeback bit, a
+ * request tag): attributed as I/O. */
+#define WB_WAIT_EVENT_IO(sim, q, cond) do {				\
+	for (;;) {							\
+		sim_sync(sim);						\
+		if (cond)						\
+			break;						\
+		sim_wait_io((sim), (q), SIM_TIME_NEVER);		\
+	}								\
+} while (0)
 
 struct wb_domain *wb_domain_get(struct machine *m);
 void wb_release_all(struct machine *m, struct wb_domain *dom);

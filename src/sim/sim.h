@@ -326,6 +326,9 @@ void sim_waitq_init(struct sim_waitq *q, const char *name);
 /* Sleep until woken.  Returns true if woken, false on timeout
  * (timeout SIM_TIME_NEVER: no timeout). */
 bool sim_wait(struct sim *sim, struct sim_waitq *q, sim_time_t timeout_ns);
+/* The same, attributed as I/O wait (io_schedule: a folio lock or writeback
+ * bit, a block-layer tag) instead of sleep. */
+bool sim_wait_io(struct sim *sim, struct sim_waitq *q, sim_time_t timeout_ns);
 /* Wake the first / all waiters (callable from any context).  Returns the
  * number of tasks woken. */
 unsigned int sim_wake_one(struct sim *sim, struct sim_waitq *q);

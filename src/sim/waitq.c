@@ -61,7 +61,8 @@ void sim_waitq_init(struct sim_waitq *q, const char *name)
 	q->waiters.head = q->waiters.tail = 0;
 }
 
-bool sim_wait(struct sim *sim, struct sim_waitq *q, sim_time_t timeout_ns)
+static bool wait_as(struct sim *sim, struct sim_waitq *q, sim_time_t timeout_ns,
+		    enum sim_block_kind kind)
 {
 	struct sim_task *t = sim->current;
 
@@ -87,8 +88,18 @@ bool sim_wait(struct sim *sim, struct sim_waitq *q, sim_time_t timeout_ns)
 			when = SIM_TIME_NEVER - 1;
 		t->timer_seq = sim_evq_push(&sim->evq, when, sim_task_timer_event, t);
 	}
-	sim_task_block(sim, BLOCK_SLEEP);
+	sim_task_block(sim, kind);
 	return t->woken;
+}
+
+bool sim_wait(struct sim *sim, struct sim_waitq *q, sim_time_t timeout_ns)
+{
+	return wait_as(sim, q, timeout_ns, BLOCK_SLEEP);
+}
+
+bool sim_wait_io(struct sim *sim, struct sim_waitq *q, sim_time_t timeout_ns)
+{
+	return wait_as(sim, q, timeout_ns, BLOCK_IO);
 }
 
 static bool wake_first(struct sim *sim, struct sim_waitq *q)

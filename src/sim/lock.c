@@ -154,9 +154,11 @@ bool sim_spin_trylock(struct sim *sim, struct sim_spinlock *l)
 	return true;
 }
 
-void sim_spin_unlock(struct sim *sim, struct sim_spinlock *l)
+/* Release spinlock `l` by its owner: hand it to the first spinner (FIFO)
+ * or free it.  Returns the spinner that now owns it, or NULL; the caller
+ * lets it run (sim_task_spin_granted). */
+static struct sim_task *spin_release(struct sim *sim, struct sim_spinlock *l)
 {
-	struct sim_task *t = sim->current;
 	struct sim_task *w;
 
 	sim_sync(sim);
@@ -169,10 +171,19 @@ void sim_spin_unlock(struct sim *sim, struct sim_spinlock *l)
 		l->acquired_at = sim->now;
 		l->stats.acquisitions++;
 		l->stats.wait_ns += sim->now - w->mark;
-		sim_task_spin_granted(sim, w, sim->now);
 	} else {
 		l->owner = 0;
 	}
+	return w;
+}
+
+void sim_spin_unlock(struct sim *sim, struct sim_spinlock *l)
+{
+	struct sim_task *t = sim->current;
+	struct sim_task *w = spin_release(sim, l);
+
+	if (w)
+		sim_task_spin_granted(sim, w, sim->now);
 	if (t)
 		preempt_enable(sim, t);
 }
@@ -221,24 +232,13 @@ bool sim_uspin_lock_for(struct sim *sim, struct sim_spinlock *l, sim_time_t spin
 
 void sim_uspin_unlock(struct sim *sim, struct sim_spinlock *l)
 {
-	struct sim_task *w;
+	struct sim_task *w = spin_release(sim, l);
 
-	sim_sync(sim);
-	if (l->owner != owner_ref(sim))
-		SIM_BUG("spinlock %s released by a non-owner", l->name);
-	l->stats.hold_ns += sim->now - l->acquired_at;
-	w = sim_waiters_pop(sim, &l->waiters);
 	if (w) {
 		w->timer_seq = 0;	/* its time limit no longer applies */
 		w->uspin = NULL;
 		w->woken = true;
-		l->owner = w->id + 1;
-		l->acquired_at = sim->now;
-		l->stats.acquisitions++;
-		l->stats.wait_ns += sim->now - w->mark;
 		sim_task_spin_granted(sim, w, sim->now);
-	} else {
-		l->owner = 0;
 	}
 }
 

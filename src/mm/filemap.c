@@ -24,18 +24,9 @@
 #include "mm/swap.h"
 #include "mm/vmstat.h"
 #include "mm/writeback.h"
+#include "sim/xalloc.h"
 
 #define MAX_MAPPINGS	65535u
-
-static void *xrealloc_zero(void *p, size_t old_n, size_t new_n, size_t size)
-{
-	char *q = realloc(p, new_n * size);
-
-	if (!q)
-		SIM_BUG("out of memory growing a table to %zu entries", new_n);
-	memset(q + old_n * size, 0, (new_n - old_n) * size);
-	return q;
-}
 
 /* ---- the mapping table -------------------------------------------------------- */
 
@@ -57,7 +48,7 @@ struct address_space *mapping_create(struct machine *m, enum mapping_kind kind, 
 
 		if (n > MAX_MAPPINGS + 1)
 			n = MAX_MAPPINGS + 1;
-		m->mappings = xrealloc_zero(m->mappings, m->nr_mapping_slots, n, sizeof(*m->mappings));
+		m->mappings = xrecalloc(m->mappings, m->nr_mapping_slots, n, sizeof(*m->mappings));
 		m->nr_mapping_slots = n;
 	}
 	mapping = calloc(1, sizeof(*mapping));
@@ -157,10 +148,10 @@ static pfn_t *index_slot(struct page_index *pi, unsigned long index)
 
 		while (n <= c)
 			n *= 2;
-		pi->chunk = xrealloc_zero(pi->chunk, pi->nr_chunks, n, sizeof(*pi->chunk));
-		pi->used = xrealloc_zero(pi->used, pi->nr_chunks, n, sizeof(*pi->used));
-		pi->tags = xrealloc_zero(pi->tags, pi->nr_chunks, n, sizeof(*pi->tags));
-		pi->mapcount = xrealloc_zero(pi->mapcount, pi->nr_chunks, n, sizeof(*pi->mapcount));
+		pi->chunk = xrecalloc(pi->chunk, pi->nr_chunks, n, sizeof(*pi->chunk));
+		pi->used = xrecalloc(pi->used, pi->nr_chunks, n, sizeof(*pi->used));
+		pi->tags = xrecalloc(pi->tags, pi->nr_chunks, n, sizeof(*pi->tags));
+		pi->mapcount = xrecalloc(pi->mapcount, pi->nr_chunks, n, sizeof(*pi->mapcount));
 		pi->nr_chunks = n;
 	}
 	if (!pi->chunk[c]) {

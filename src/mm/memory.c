@@ -65,19 +65,11 @@
 #include "mm/vmstat.h"
 #include "mm/writeback.h"
 #include "sim/hostmem.h"
+#include "sim/xalloc.h"
 
 #define FAULT_AROUND_PAGES	16	/* fault_around_bytes = 64 KiB */
 
 static void mm_free_host(struct mm_struct *mm);
-
-static void *xcalloc1(size_t size)
-{
-	void *p = calloc(1, size);
-
-	if (!p)
-		SIM_BUG("out of memory (%zu bytes)", size);
-	return p;
-}
 
 static unsigned int pgd_index(unsigned long a) { return (unsigned int)(a >> PGDIR_SHIFT) & 511; }
 static unsigned int pud_index(unsigned long a) { return (unsigned int)(a >> PUD_SHIFT) & 511; }
@@ -157,7 +149,7 @@ static struct pt_pud *pud_alloc(struct mm_struct *mm, unsigned long addr)
 	if (!*slot) {
 		if ((pfn = pgtable_new(mm)) == PFN_NONE)
 			return NULL;
-		*slot = xcalloc1(sizeof(**slot));
+		*slot = xzalloc(sizeof(**slot));
 		(*slot)->pfn = pfn;
 		mm->nr_puds++;
 	}
@@ -173,7 +165,7 @@ static struct pt_pmd *pmd_alloc(struct mm_struct *mm, struct pt_pud *pud, unsign
 	if (!*slot) {
 		if ((pfn = pgtable_new(mm)) == PFN_NONE)
 			return NULL;
-		*slot = xcalloc1(sizeof(**slot));
+		*slot = xzalloc(sizeof(**slot));
 		(*slot)->pfn = pfn;
 		mm->nr_pmds++;
 	}
@@ -228,7 +220,7 @@ static struct pt_pte *pte_rec_new(struct mm_struct *mm, unsigned long addr)
 {
 	if (mm->flat && flat_covers(mm, addr))
 		return &mm->flat[(addr - mm->flat_start) >> PMD_SHIFT];	/* zero while unused */
-	return xcalloc1(sizeof(struct pt_pte));
+	return xzalloc(sizeof(struct pt_pte));
 }
 
 /* Give a record back; one in the window is cleared for reuse unless the
@@ -593,7 +585,7 @@ static int hugetlb_fault(struct mm_struct *mm, struct vm_area_struct *vma, unsig
 
 			if (!share)
 				return -ENOMEM;
-			*slot = xcalloc1(sizeof(**slot));
+			*slot = xzalloc(sizeof(**slot));
 			(*slot)->share = share;
 			(*slot)->pfn = hugetlb_share_pfn(share);
 		} else if (!pmd_alloc(mm, pud, addr)) {
@@ -683,7 +675,7 @@ int mm_touch(struct mm_struct *mm, unsigned long addr, bool write)
 
 static struct mm_struct *mm_alloc(struct machine *m)
 {
-	struct mm_struct *mm = xcalloc1(sizeof(*mm));
+	struct mm_struct *mm = xzalloc(sizeof(*mm));
 	char name[32];
 
 	mm->m = m;
@@ -750,7 +742,7 @@ static int copy_page_range(struct mm_struct *dst, struct mm_struct *src, struct 
 				return -ENOMEM;
 			if (spmd->share) {
 				if (!pud->pmd[pud_index(a)]) {
-					pud->pmd[pud_index(a)] = xcalloc1(sizeof(struct pt_pmd));
+					pud->pmd[pud_index(a)] = xzalloc(sizeof(struct pt_pmd));
 					pud->pmd[pud_index(a)]->share = spmd->share;
 					pud->pmd[pud_index(a)]->pfn = spmd->pfn;
 					hugetlb_share_get(spmd->share);

@@ -47,6 +47,7 @@
 #include "mm/trace.h"
 #include "mm/vmscan.h"
 #include "sim/hostmem.h"
+#include "sim/xalloc.h"
 
 #define MC(field) offsetof(struct machine_config, field)
 
@@ -468,14 +469,11 @@ out:
 
 /* ---- allocation of the big arrays ------------------------------------------------ */
 
-static void *xcalloc(struct machine *m, size_t n, size_t size)
+/* A zeroed array counted in the machine's host footprint. */
+static void *machine_calloc(struct machine *m, size_t n, size_t size)
 {
-	void *p = calloc(n ? n : 1, size);
-
-	if (!p)
-		SIM_BUG("out of memory (%zu x %zu bytes)", n, size);
 	m->footprint += n * size;
-	return p;
+	return xcalloc(n, size);
 }
 
 /* The frame array: zeroed host memory, its whole 2 MiB pieces on host
@@ -671,16 +669,16 @@ struct machine *machine_create(struct sim *sim, const struct machine_config *cfg
 	m->mem_map = mem_map;
 	m->mem_map_bytes = (size_t)m->nr_pfns * sizeof(struct page);
 	m->footprint += (size_t)m->nr_pfns * sizeof(struct page);
-	m->pageblock = xcalloc(m, m->nr_pageblocks, 1);
-	m->vm_event_states = xcalloc(m, (size_t)m->nr_cpus * NR_VM_EVENT_ITEMS, sizeof(uint64_t));
-	m->drain_cpumask = xcalloc(m, m->nr_cpus, sizeof(bool));
+	m->pageblock = machine_calloc(m, m->nr_pageblocks, 1);
+	m->vm_event_states = machine_calloc(m, (size_t)m->nr_cpus * NR_VM_EVENT_ITEMS, sizeof(uint64_t));
+	m->drain_cpumask = machine_calloc(m, m->nr_cpus, sizeof(bool));
 	m->t.user_min_free_kbytes = -1;
 	apply_tunables(m, sysctl, ratio);
 
 	/* node and zones */
 	m->node.machine = m;
 	m->node.node_id = 0;
-	m->node.per_cpu_nodestats = xcalloc(m, m->nr_cpus, sizeof(struct per_cpu_nodestat));
+	m->node.per_cpu_nodestats = machine_calloc(m, m->nr_cpus, sizeof(struct per_cpu_nodestat));
 	m->node.node_spanned_pages = m->node.node_present_pages = m->nr_pfns;
 	for (int i = 0; i < MAX_NR_ZONES; i++) {
 		struct zone *zone = &m->node.node_zones[i];
@@ -703,8 +701,8 @@ struct machine *machine_create(struct sim *sim, const struct machine_config *cfg
 			     b < (pfn + pages) >> pageblock_order; b++)
 				m->pageblock[b] = (uint8_t)(MIGRATE_MOVABLE | ((unsigned)i << PB_ZONE_SHIFT));
 			zone->nr_pageblocks[MIGRATE_MOVABLE] = pages >> pageblock_order;
-			zone->per_cpu_pageset = xcalloc(m, m->nr_cpus, sizeof(struct per_cpu_pages));
-			zone->per_cpu_zonestats = xcalloc(m, m->nr_cpus, sizeof(struct per_cpu_zonestat));
+			zone->per_cpu_pageset = machine_calloc(m, m->nr_cpus, sizeof(struct per_cpu_pages));
+			zone->per_cpu_zonestats = machine_calloc(m, m->nr_cpus, sizeof(struct per_cpu_zonestat));
 			for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++) {
 				struct per_cpu_pages *pcp = &zone->per_cpu_pageset[cpu];
 
@@ -762,7 +760,7 @@ struct machine *machine_create(struct sim *sim, const struct machine_config *cfg
 	sim_waitq_init(&m->node.kcompactd_wait, "kcompactd_wait");
 	for (int r = 0; r < NR_VMSCAN_THROTTLE; r++)
 		sim_waitq_init(&m->node.reclaim_wait[r], "reclaim_wait");
-	m->fbatches = xcalloc(m, m->nr_cpus, sizeof(struct cpu_fbatches));
+	m->fbatches = machine_calloc(m, m->nr_cpus, sizeof(struct cpu_fbatches));
 	m->charging = true;
 	return m;
 }

@@ -59,15 +59,15 @@ static void metric_fill(struct rpt_cmp *c, struct rpt_cmp_metric *m, enum src_ki
 {
 	int ns = c->nr_sets;
 
-	m->x = rpt_xmalloc((size_t)ns * sizeof(*m->x));
-	m->n = rpt_xmalloc((size_t)ns * sizeof(*m->n));
-	m->st = rpt_xmalloc((size_t)ns * sizeof(*m->st));
-	m->w_amean = rpt_xmalloc((size_t)ns * sizeof(*m->w_amean));
-	m->w_hmean = rpt_xmalloc((size_t)ns * sizeof(*m->w_hmean));
+	m->x = xzalloc((size_t)ns * sizeof(*m->x));
+	m->n = xzalloc((size_t)ns * sizeof(*m->n));
+	m->st = xzalloc((size_t)ns * sizeof(*m->st));
+	m->w_amean = xzalloc((size_t)ns * sizeof(*m->w_amean));
+	m->w_hmean = xzalloc((size_t)ns * sizeof(*m->w_hmean));
 	for (int s = 0; s < ns; s++) {
 		const struct rpt_set *set = &c->sets[s];
 
-		m->x[s] = rpt_xmalloc(set->nr_runs * sizeof(double));
+		m->x[s] = xzalloc(set->nr_runs * sizeof(double));
 		for (unsigned int i = 0; i < set->nr_runs; i++) {
 			double v;
 
@@ -90,8 +90,8 @@ static void metric_fill(struct rpt_cmp *c, struct rpt_cmp_metric *m, enum src_ki
 		rpt_welch_test(NULL, 0, NULL, 0, RPT_ALPHA, &m->w_hmean[s]);
 		if (!m->throughput || !isfinite(m->st[0].hmean) || !isfinite(m->st[s].hmean))
 			continue;
-		ra = rpt_xmalloc(m->n[0] * sizeof(double));
-		rb = rpt_xmalloc(m->n[s] * sizeof(double));
+		ra = xzalloc(m->n[0] * sizeof(double));
+		rb = xzalloc(m->n[s] * sizeof(double));
 		for (size_t i = 0; i < m->n[0]; i++)
 			ra[i] = 1.0 / m->x[0][i];
 		for (size_t i = 0; i < m->n[s]; i++)
@@ -111,9 +111,9 @@ static struct rpt_cmp_metric *metric_add(struct rpt_cmp_metric **v, size_t *n, s
 	rpt_grow(v, cap, *n + 1, sizeof(**v));
 	m = &(*v)[(*n)++];
 	memset(m, 0, sizeof(*m));
-	m->name = rpt_xstrdup(name);
-	m->lkp_name = rpt_xstrdup(lkp);
-	m->unit = rpt_xstrdup(unit ? unit : "");
+	m->name = xstrdup(name);
+	m->lkp_name = xstrdup(lkp);
+	m->unit = xstrdup(unit ? unit : "");
 	m->better = better;
 	m->throughput = throughput;
 	return m;
@@ -148,7 +148,7 @@ static void name_union(const struct rpt_cmp *c, size_t off, struct rpt_named_lis
 				if (!have)
 					rpt_named_set(out, l->v[k].name, 0, l->v[k].unit);
 				else if (!have->unit && l->v[k].unit)
-					have->unit = rpt_xstrdup(l->v[k].unit);
+					have->unit = xstrdup(l->v[k].unit);
 			}
 		}
 }
@@ -377,12 +377,12 @@ void rpt_cmp_build(struct rpt_cmp *c, struct rpt_set *sets, int nr_sets)
 			  SRC_VMSTAT, &c->vm, &c->nr_vm, &vm_cap);
 
 	/* Ops rows known to no set (e.g. THP counters absent) are dropped. */
-	c->ops = rpt_xmalloc(sizeof(*c->ops) * (sizeof(op_defs) / sizeof(op_defs[0])));
+	c->ops = xzalloc(sizeof(*c->ops) * (sizeof(op_defs) / sizeof(op_defs[0])));
 	for (size_t d = 0; d < sizeof(op_defs) / sizeof(op_defs[0]); d++) {
 		struct rpt_cmp_row *r = &c->ops[c->nr_ops];
 		bool any = false;
 
-		r->v = rpt_xmalloc((size_t)nr_sets * sizeof(double));
+		r->v = xzalloc((size_t)nr_sets * sizeof(double));
 		for (int s = 0; s < nr_sets; s++) {
 			r->v[s] = op_value(&op_defs[d], &sets[s]);
 			any |= !isnan(r->v[s]);
@@ -391,7 +391,7 @@ void rpt_cmp_build(struct rpt_cmp *c, struct rpt_set *sets, int nr_sets)
 			free(r->v);
 			continue;
 		}
-		r->label = rpt_xstrdup(op_defs[d].label);
+		r->label = xstrdup(op_defs[d].label);
 		c->nr_ops++;
 	}
 }
@@ -650,11 +650,11 @@ void rpt_cmp_print_text(FILE *f, const struct rpt_cmp *c, bool html)
 		print_rows_block(f, c, "Ops", c->ops, c->nr_ops, html);
 	}
 	if (c->nr_pm) {
-		struct rpt_cmp_row *rows = rpt_xmalloc(c->nr_pm * sizeof(*rows));
+		struct rpt_cmp_row *rows = xzalloc(c->nr_pm * sizeof(*rows));
 
 		for (size_t i = 0; i < c->nr_pm; i++) {
 			rows[i].label = c->pm[i].name;
-			rows[i].v = rpt_xmalloc((size_t)c->nr_sets * sizeof(double));
+			rows[i].v = xzalloc((size_t)c->nr_sets * sizeof(double));
 			for (int s = 0; s < c->nr_sets; s++)
 				rows[i].v[s] = c->pm[i].st[s].amean;
 		}
@@ -845,7 +845,7 @@ static const char compare_usage[] =
 int rpt_cmd_compare(int argc, char **argv)
 {
 	const char *format = "text", *names = NULL;
-	char **dirs = rpt_xmalloc((size_t)argc * sizeof(*dirs));
+	char **dirs = xzalloc((size_t)argc * sizeof(*dirs));
 	int nr_dirs = 0, rc = 2;
 	bool json = false;
 	struct rpt_set *sets = NULL;
@@ -884,7 +884,7 @@ int rpt_cmd_compare(int argc, char **argv)
 		fprintf(stderr, "slowpath compare: no result folder given\n%s", compare_usage);
 		goto out;
 	}
-	sets = rpt_xmalloc((size_t)nr_dirs * sizeof(*sets));
+	sets = xzalloc((size_t)nr_dirs * sizeof(*sets));
 	if (rpt_sets_load(sets, nr_dirs, dirs, 0, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		free(sets);

@@ -100,7 +100,7 @@ static void remove_tree(const char *dir)
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
 		n = strlen(dir) + strlen(e->d_name) + 2;
-		p = rpt_xmalloc(n);
+		p = xzalloc(n);
 		snprintf(p, n, "%s/%s", dir, e->d_name);
 		unlink(p);
 		free(p);
@@ -140,8 +140,8 @@ static void runs_table(FILE *f, const struct rpt_set *sets, int n)
 static void attribution(FILE *f, const struct rpt_set *sets, int n)
 {
 	struct rpt_explain_opts o;
-	struct rpt_profile *p = rpt_xmalloc((size_t)n * sizeof(*p));
-	bool *have = rpt_xmalloc((size_t)n * sizeof(*have));
+	struct rpt_profile *p = xzalloc((size_t)n * sizeof(*p));
+	bool *have = xzalloc((size_t)n * sizeof(*have));
 	bool any = false;
 
 	rpt_explain_opts_default(&o);
@@ -189,7 +189,7 @@ static int plots_section(FILE *f, const char *dir, const struct rpt_plots *pl, c
 		fputs("<p>No time series or monitors to plot.</p>\n", f);
 	for (size_t i = 0; i < pl->n; i++) {
 		size_t n = strlen(dir) + strlen(pl->v[i].name) + 8, len;
-		char *path = rpt_xmalloc(n);
+		char *path = xzalloc(n);
 		unsigned char *png;
 
 		snprintf(path, n, "%s/%s.png", dir, pl->v[i].name);
@@ -332,12 +332,12 @@ int rpt_html_report(const char *out, struct rpt_set *sets, int nr, const char *p
 		int prc;
 
 		if (plots) {
-			plot_dir = rpt_xstrdup(plots);
+			plot_dir = xstrdup(plots);
 		} else {
 			const char *td = getenv("TMPDIR");
 			size_t n = (td && *td ? strlen(td) : 4) + 32;
 
-			plot_dir = rpt_xmalloc(n);
+			plot_dir = xzalloc(n);
 			snprintf(plot_dir, n, "%s/slowpath-plots-XXXXXX", td && *td ? td : "/tmp");
 			if (!mkdtemp(plot_dir)) {
 				snprintf(plot_dir, n, "%s", tmpl);
@@ -378,7 +378,7 @@ static const char report_usage[] =
 int rpt_cmd_report(int argc, char **argv)
 {
 	const char *out = NULL, *names = NULL, *plots = NULL, *title = "slowpath report";
-	char **dirs = rpt_xmalloc((size_t)argc * sizeof(*dirs));
+	char **dirs = xzalloc((size_t)argc * sizeof(*dirs));
 	char err[1024];
 	bool no_plots = false, no_gnuplot = false;
 	struct rpt_set *sets = NULL;
@@ -436,7 +436,7 @@ int rpt_cmd_report(int argc, char **argv)
 		fprintf(stderr, "slowpath report: --html '%s': is a directory\n", out);
 		goto out;
 	}
-	sets = rpt_xmalloc((size_t)nr * sizeof(*sets));
+	sets = xzalloc((size_t)nr * sizeof(*sets));
 	if (rpt_sets_load(sets, nr, dirs, RPT_LOAD_SERIES | RPT_LOAD_PROFILE, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		free(sets);

@@ -29,21 +29,26 @@
 
 #define G(f) offsetof(struct scn_global, f)
 const struct opt_def scn_global_options[] = {
-	{ "seed", OPT_UINT, G(seed), "1", 0, 0, NULL, 0,
-	  "scenario seed: every random stream derives from (seed, stream name), as fio's randseed" },
-	{ "duration", OPT_TIME, G(duration), "60", SIM_NSEC_PER_MSEC, 0, NULL, SEC,
-	  "virtual time to simulate; bare numbers are seconds (fio's runtime)" },
-	{ "ramp_time", OPT_TIME, G(ramp_time), "0", 0, 0, NULL, SEC,
-	  "warm-up: vmstat deltas, TPS and latency count only after it (fio's ramp_time)" },
-	{ "sample_interval", OPT_TIME, G(sample_interval), "1", SIM_NSEC_PER_MSEC, 0, NULL, SEC,
-	  "period of the /proc monitors (mmtests' MONITOR_UPDATE_FREQUENCY)" },
-	{ "tps_interval", OPT_TIME, G(tps_interval), "1", SIM_NSEC_PER_MSEC, 0, NULL, SEC,
-	  "step of the tps.csv time series (pgbench --aggregate-interval)" },
-	{ "description", OPT_STRING, G(description), NULL, 0, 0, NULL, 0,
-	  "free text describing the scenario" },
-	{ "applied_scale", OPT_UINT, G(applied_scale), "1", 1, UINT32_MAX, NULL, 0,
-	  "N of a --scale 1/N already applied to this file's values (a result folder's "
-	  "scenario.ini says so); result.json reports scale 1/(N x --scale)" },
+	{ .key = "seed", .type = OPT_UINT, .offset = G(seed), .def = "1",
+	  .help = "scenario seed: every random stream derives from (seed, stream name), as fio's randseed" },
+	{ .key = "duration", .type = OPT_TIME, .offset = G(duration), .def = "60",
+	  .min = SIM_NSEC_PER_MSEC, .time_unit = SEC,
+	  .help = "virtual time to simulate; bare numbers are seconds (fio's runtime)" },
+	{ .key = "ramp_time", .type = OPT_TIME, .offset = G(ramp_time), .def = "0",
+	  .time_unit = SEC,
+	  .help = "warm-up: vmstat deltas, TPS and latency count only after it (fio's ramp_time)" },
+	{ .key = "sample_interval", .type = OPT_TIME, .offset = G(sample_interval), .def = "1",
+	  .min = SIM_NSEC_PER_MSEC, .time_unit = SEC,
+	  .help = "period of the /proc monitors (mmtests' MONITOR_UPDATE_FREQUENCY)" },
+	{ .key = "tps_interval", .type = OPT_TIME, .offset = G(tps_interval), .def = "1",
+	  .min = SIM_NSEC_PER_MSEC, .time_unit = SEC,
+	  .help = "step of the tps.csv time series (pgbench --aggregate-interval)" },
+	{ .key = "description", .type = OPT_STRING, .offset = G(description),
+	  .help = "free text describing the scenario" },
+	{ .key = "applied_scale", .type = OPT_UINT, .offset = G(applied_scale), .def = "1",
+	  .min = 1, .max = UINT32_MAX,
+	  .help = "N of a --scale 1/N already applied to this file's values (a result folder's "
+		  "scenario.ini says so); result.json reports scale 1/(N x --scale)" },
 	OPT_END
 };
 
@@ -88,19 +93,21 @@ static const char *const tristate_names[] = { "variant", "0", "1", NULL };
 
 #define P(f) offsetof(struct scn_policy, f)
 const struct opt_def scn_policy_options[] = {
-	{ "name", OPT_STRING, P(name), "baseline", 0, 0, NULL, 0,
-	  "policy variant (`slowpath policies` lists them; --policy NAME overrides)" },
-	{ "kernel", OPT_ENUM, P(kernel), "6.12", 0, 0, kernel_names, 0,
-	  "kernel generation the variant is applied to: 6.12 (Linux 6.12.117), 6.6 (filemap "
-	  "skips order 1, NORETRY above order 0) or 2026 (mid-2026 mm tree slow-path flow, "
-	  "kernel-mm-spec.md §0.6)" },
-	{ "thisnode_exempt", OPT_ENUM, P(thisnode_exempt), "variant", 0, 0, tristate_names, 0,
-	  "V5/V6: whether __GFP_THISNODE requests keep direct reclaim (UNCONFIRMED for the merged "
-	  "patch); 'variant' keeps the variant's own value" },
-	{ "noretry_bail_2026", OPT_BOOL, P(noretry_bail_2026), "0", 0, 0, NULL, 0,
-	  "kernel=2026 only: keep 6.12's early failure of a costly __GFP_NORETRY request whose "
-	  "first compaction was skipped or deferred (kernel-mm-spec.md §0.6 item 3, UNCONFIRMED; "
-	  "the transliteration has none)" },
+	{ .key = "name", .type = OPT_STRING, .offset = P(name), .def = "baseline",
+	  .help = "policy variant (`slowpath policies` lists them; --policy NAME overrides)" },
+	{ .key = "kernel", .type = OPT_ENUM, .offset = P(kernel), .def = "6.12",
+	  .enum_names = kernel_names,
+	  .help = "kernel generation the variant is applied to: 6.12 (Linux 6.12.117), 6.6 (filemap "
+		  "skips order 1, NORETRY above order 0) or 2026 (mid-2026 mm tree slow-path flow, "
+		  "docs/slowpath.md)" },
+	{ .key = "thisnode_exempt", .type = OPT_ENUM, .offset = P(thisnode_exempt), .def = "variant",
+	  .enum_names = tristate_names,
+	  .help = "V5/V6: whether __GFP_THISNODE requests keep direct reclaim (UNCONFIRMED for the merged "
+		  "patch); 'variant' keeps the variant's own value" },
+	{ .key = "noretry_bail_2026", .type = OPT_BOOL, .offset = P(noretry_bail_2026), .def = "0",
+	  .help = "kernel=2026 only: keep 6.12's early failure of a costly __GFP_NORETRY request whose "
+		  "first compaction was skipped or deferred (not confirmed against upstream; "
+		  "docs/slowpath.md)" },
 	OPT_END
 };
 
@@ -123,8 +130,9 @@ static int policy_validate(const struct scn_section_type *t, const char *name, c
 /* ---- [costs] ------------------------------------------------------------------- */
 
 const struct opt_def scn_cost_options[] = {
-#define COST(id, unit, def, src) \
-	{ #id, OPT_COST, offsetof(struct cost_table, ps[COST_##id]), #def, 0, 0, NULL, 0, unit },
+#define COST(id, unit_, default_, source_) \
+	{ .key = #id, .type = OPT_COST, .offset = offsetof(struct cost_table, ps[COST_##id]), \
+	  .def = #default_, .help = unit_ },
 #include "sim/costs.def"
 #undef COST
 	OPT_END
@@ -157,34 +165,41 @@ static int costs_validate(const struct scn_section_type *t, const char *name, co
 
 #define D(f) offsetof(struct bdev_config, f)
 const struct opt_def scn_device_options[] = {
-	{ "iops", OPT_UINT, D(iops), "0", 0, 0, NULL, 0,
-	  "I/O operations per second per member, 0 = unlimited (io2: up to 256000 per volume; "
-	  "workload.md §4.2)" },
-	{ "bandwidth", OPT_SIZE, D(bandwidth), "0", 0, 0, NULL, 0,
-	  "bytes per second per member, 0 = unlimited (io2: 4000m per volume)" },
-	{ "lat_mean", OPT_TIME, D(lat_mean_ns), "500us", 0, 0, NULL, USEC,
-	  "mean service latency per request; bare numbers are us (io2: under 500 us for 16 KiB; "
-	  "workload.md §4.2)" },
-	{ "lat_p99", OPT_TIME, D(lat_p99_ns), "800us", 0, 0, NULL, USEC,
-	  "99th-percentile service latency (lognormal fit), 0 = constant latency (io2: few I/Os "
-	  "above 800 us)" },
-	{ "flush", OPT_TIME, D(flush_ns), "500us", 0, 0, NULL, USEC,
-	  "latency of a cache flush (fsync/fdatasync); without a volatile write cache about one "
-	  "write round trip, 0.3-0.6 ms (workload.md §4.2)" },
-	{ "members", OPT_U32, D(members), "1", 1, 1024, NULL, 0,
-	  "RAID0 members; 1 = a plain device" },
-	{ "chunk", OPT_SIZE, D(chunk_bytes), "512k", 4096, 1ULL << 30, NULL, 0,
-	  "RAID0 chunk size (mdadm's default 512 KiB)" },
-	{ "io_unit", OPT_SIZE, D(io_unit_bytes), "0", 0, 0, NULL, 0,
-	  "IOPS accounting unit, 0 = one per request (io2 counts I/Os above 256 KiB in "
-	  "256-KiB units)" },
-	{ "size", OPT_SIZE, D(size_bytes), "1t", 1ULL << 20, 0, NULL, 0, "capacity" },
-	{ "total_iops", OPT_UINT, D(total_iops), "0", 0, 0, NULL, 0,
-	  "whole-device cap in I/O units per second before striping, 0 = none (an instance's "
-	  "EBS IOPS cap)" },
-	{ "total_bandwidth", OPT_SIZE, D(total_bandwidth), "0", 0, 0, NULL, 0,
-	  "whole-device cap in bytes per second, 0 = none (m8g.24xlarge EBS: 3.75 GB/s; "
-	  "workload.md §4.1)" },
+	{ .key = "iops", .type = OPT_UINT, .offset = D(iops), .def = "0",
+	  .help = "I/O operations per second per member, 0 = unlimited (io2: up to 256000 per volume, "
+		  "AWS EBS documentation)" },
+	{ .key = "bandwidth", .type = OPT_SIZE, .offset = D(bandwidth), .def = "0",
+	  .help = "bytes per second per member, 0 = unlimited (io2: 4000m per volume)" },
+	{ .key = "lat_mean", .type = OPT_TIME, .offset = D(lat_mean_ns), .def = "500us",
+	  .time_unit = USEC,
+	  .help = "mean service latency per request; bare numbers are us (io2: under 500 us for 16 KiB, "
+		  "AWS EBS documentation)" },
+	{ .key = "lat_p99", .type = OPT_TIME, .offset = D(lat_p99_ns), .def = "800us",
+	  .time_unit = USEC,
+	  .help = "99th-percentile service latency (lognormal fit), 0 = constant latency (io2: few I/Os "
+		  "above 800 us)" },
+	{ .key = "flush", .type = OPT_TIME, .offset = D(flush_ns), .def = "500us",
+	  .time_unit = USEC,
+	  .help = "latency of a cache flush (fsync/fdatasync); without a volatile write cache about one "
+		  "write round trip, 0.3-0.6 ms" },
+	{ .key = "members", .type = OPT_U32, .offset = D(members), .def = "1",
+	  .min = 1, .max = 1024,
+	  .help = "RAID0 members; 1 = a plain device" },
+	{ .key = "chunk", .type = OPT_SIZE, .offset = D(chunk_bytes), .def = "512k",
+	  .min = 4096, .max = 1ULL << 30,
+	  .help = "RAID0 chunk size (mdadm's default 512 KiB)" },
+	{ .key = "io_unit", .type = OPT_SIZE, .offset = D(io_unit_bytes), .def = "0",
+	  .help = "IOPS accounting unit, 0 = one per request (io2 counts I/Os above 256 KiB in "
+		  "256-KiB units)" },
+	{ .key = "size", .type = OPT_SIZE, .offset = D(size_bytes), .def = "1t",
+	  .min = 1ULL << 20,
+	  .help = "capacity" },
+	{ .key = "total_iops", .type = OPT_UINT, .offset = D(total_iops), .def = "0",
+	  .help = "whole-device cap in I/O units per second before striping, 0 = none (an instance's "
+		  "EBS IOPS cap)" },
+	{ .key = "total_bandwidth", .type = OPT_SIZE, .offset = D(total_bandwidth), .def = "0",
+	  .help = "whole-device cap in bytes per second, 0 = none (m8g.24xlarge EBS: 3.75 GB/s, "
+		  "AWS instance-type documentation)" },
 	OPT_END
 };
 
@@ -252,7 +267,7 @@ static int device_scale(const struct scn_section_type *t, void *config, unsigned
 static int scale_zone_size(const char *text, unsigned int n, char *out, size_t outlen,
 			   char *err, size_t errlen)
 {
-	static const struct opt_def size_opt = { "zones", OPT_SIZE, 0, NULL, 0, 0, NULL, 0, "" };
+	static const struct opt_def size_opt = { .key = "zones", .type = OPT_SIZE, .help = "" };
 	uint64_t v = 0;
 
 	if (strcmp(text, "rest") == 0) {

@@ -110,6 +110,37 @@ check "--scale 1/16 keeps io_span on the device" "'$SP' check scenarios/syntheti
 	grep -qx 'size=4g' '$TMP/s16.ini' && grep -qx 'io_span=512m' '$TMP/s16.ini'"
 check "synthetic-small --scale 1/16 runs" "'$SP' run scenarios/synthetic-small.ini --scale 1/16 --set duration=3s --set ramp_time=1s --out '$TMP/s16' >/dev/null"
 
+# --help-keys: the option tables as a reference, every key check prints
+check "--help-keys device row" "'$SP' check --help-keys device >'$TMP/hk' &&
+	grep -Eq '^  lat_p99 +time +800us +us +99th-percentile' '$TMP/hk' &&
+	grep -Eq '^  members +uint +1 +- +RAID0 members.*[(]range: 1[.][.]1024[)]' '$TMP/hk' &&
+	head -n 1 '$TMP/hk' | grep -q '^.device NAME. '"
+check "--help-keys costs rows carry unit and source" "'$SP' check --help-keys costs |
+	grep -Eq '^  buddy_merge +cost +30 +ns/merge +est: '"
+# (first file: --help-keys, "kind" per "[kind ...]" header; second: check's
+# output; every key= of a [kind ...] section must be a row of kind)
+cat >"$TMP/keys.awk" <<'AWK'
+FNR == NR {
+	if (/^\[/) { k = $1; sub(/^\[/, "", k); sub(/\]$/, "", k) }
+	else if (/^  [^ ]/ && $1 != "key") have[k " " $1] = 1
+	next
+}
+/^\[/ { k = $0; sub(/^\[/, "", k); sub(/[] ].*/, "", k); next }
+/^[^;=]+=/ {
+	key = $0; sub(/=.*/, "", key); n++
+	if (!have[k " " key]) { print "missing: [" k "] " key; bad = 1 }
+}
+END { exit bad || !n }
+AWK
+"$SP" check --help-keys >"$TMP/hk.all"
+for f in scenarios/reference.ini scenarios/pgbench-small.ini scenarios/fio-odirect-pin.ini \
+	 scenarios/large-writes.ini scenarios/fork-pagetables.ini scenarios/synthetic-small.ini; do
+	check "--help-keys lists every key check prints ($f)" "'$SP' check '$f' >'$TMP/hc.ini' &&
+		awk -f '$TMP/keys.awk' '$TMP/hk.all' '$TMP/hc.ini'"
+done
+expect "--help-keys unknown section" 2 "slowpath check --help-keys: unknown section 'nosuch' (sections: global, machine, sysctl, policy, costs, device, synthetic, fio, writer, forker, pgbench, fragment)" \
+	"$SP" check --help-keys nosuch
+
 for c in run sweep check costs policies; do
 	check "$c --help exits 0" "'$SP' $c --help | grep -q '^usage: slowpath $c'"
 done

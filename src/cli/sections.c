@@ -404,10 +404,55 @@ static int section_error(const struct scenario *s, const struct scn_instance *in
  * run` decide that a scenario can run (run builds nothing before it):
  *   - [machine] with [sysctl]: zones, reserved, memory (machine_config_check);
  *   - a workload key naming a device names a [device NAME] section;
- *   - each workload's validate_env: its sizes against the devices.
- * Only what depends on the host (memory for the model's bookkeeping) is
- * left to run.
+ *   - each workload's validate_env: its sizes against the devices;
+ *   - the tasks against the host's mapping limit (tasks_validate).
+ * Only the host memory for the model's bookkeeping is left to run.
  */
+/*
+ * Tasks against the host: every simulated task has a host stack (two
+ * mappings with its guard page, sim/task.c), so a scenario with more tasks
+ * than vm.max_map_count allows would die mid-run.  Counted: each
+ * workload's tasks, and the kernel threads (a vmstat worker per CPU,
+ * kswapd, kcompactd, a flusher and its I/O completion task per device
+ * and for the default device).  The workload with the most tasks is blamed.
+ */
+static int tasks_validate(const struct scenario *s, char *err, size_t errlen)
+{
+	const struct machine_config *mc = scn_config(s, "machine", NULL);
+	const struct scn_instance *worst = NULL;
+	const char *worst_key = NULL;
+	uint64_t total = 2, most = 0, max_maps, limit;
+	char msg[512];
+
+	for (size_t i = 0; i < scn_nr_instances(s); i++) {
+		const struct scn_instance *in = scn_instance_at(s, i);
+		const struct workload_type *wt = in->type->data;
+		const char *key = NULL;
+		uint64_t n;
+
+		if (strcmp(in->type->kind, "device") == 0)
+			total += 2;
+		if (!wt || !wt->nr_tasks)
+			continue;
+		n = wt->nr_tasks(in->config, &key);
+		total += n;
+		if (n > most) {
+			most = n;
+			worst = in;
+			worst_key = key;
+		}
+	}
+	total += 2 + (mc ? mc->cpus : 0);
+	limit = sim_host_max_tasks(&max_maps);
+	if (total <= limit || !worst)
+		return 0;
+	snprintf(msg, sizeof(msg), "%" PRIu64 " tasks in all (kernel threads included), but this "
+		 "host can give at most %" PRIu64 " a stack: each is two mappings with its guard page "
+		 "and vm.max_map_count is %" PRIu64 "; lower '%s' or raise vm.max_map_count", total,
+		 limit, max_maps, worst_key);
+	return section_error(s, worst, worst_key, msg, err, errlen);
+}
+
 static int schema_validate(const struct scenario *s, char *err, size_t errlen)
 {
 	const struct machine_config *mc = scn_config(s, "machine", NULL);
@@ -440,7 +485,7 @@ static int schema_validate(const struct scenario *s, char *err, size_t errlen)
 		if (wt->validate_env && wt->validate_env(in->config, &env, &bad_key, msg, sizeof(msg)))
 			return section_error(s, in, bad_key, msg, err, errlen);
 	}
-	return 0;
+	return tasks_validate(s, err, errlen);
 }
 
 /* ---- the schema ------------------------------------------------------------------------- */

@@ -56,6 +56,7 @@
  * - busy.  Per task and per path node: cpu (at charge time), spin (at
  * hand-off), sleep / io (at wake-up), runq (when put on a CPU).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -106,6 +107,24 @@ static size_t page_size(void)
 	long p = sysconf(_SC_PAGESIZE);
 
 	return p > 0 ? (size_t)p : 4096;
+}
+
+/* Mappings left for everything but task stacks: the binary and its
+ * libraries, malloc arenas, host_huge_alloc regions, sanitizer shadows. */
+#define HOST_MAPS_RESERVED	4096
+
+uint64_t sim_host_max_tasks(uint64_t *max_map_count)
+{
+	FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
+	unsigned long long n = 65530;
+
+	if (f) {
+		if (fscanf(f, "%llu", &n) != 1)
+			n = 65530;
+		fclose(f);
+	}
+	*max_map_count = n;
+	return n > HOST_MAPS_RESERVED ? (n - HOST_MAPS_RESERVED) / 2 : 0;
 }
 
 static void *stack_alloc(struct sim *sim, size_t size, void **lo)

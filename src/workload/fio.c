@@ -692,6 +692,15 @@ static void fio_report(void *state, struct wl_report *out)
 	wl_report_figure(out, "jobs_failed", (double)failed, "");
 }
 
+/* Tasks at once: each job is one task. */
+static uint64_t fio_nr_tasks(const void *config, const char **key)
+{
+	const struct fio_config *c = config;
+
+	*key = "numjobs";
+	return c->numjobs;
+}
+
 const struct workload_type fio_workload = {
 	.kind = "fio",
 	.help = "fio jobs doing O_DIRECT I/O to a raw block device (libaio or io_uring), pinning user pages",
@@ -701,6 +710,7 @@ const struct workload_type fio_workload = {
 	.validate = fio_validate,
 	.validate_env = fio_validate_env,
 	.scale = fio_scale,
+	.nr_tasks = fio_nr_tasks,
 	.start_env = fio_start_env,
 	.report = fio_report,
 	.destroy = fio_destroy,

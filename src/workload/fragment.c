@@ -453,6 +453,14 @@ static void frag_destroy(void *state)
 	free(st);
 }
 
+static uint64_t frag_nr_tasks(const void *config, const char **key)
+{
+	const struct frag_config *c = config;
+
+	*key = "tasks";
+	return c->tasks;
+}
+
 const struct workload_type fragment_workload = {
 	.kind = "fragment",
 	.help = "memory fragmenter: unmovable kernel pages with lifetimes, page-cache churn, high-order probes",
@@ -461,6 +469,7 @@ const struct workload_type fragment_workload = {
 	.multiple = true,
 	.validate = frag_validate,
 	.scale = frag_scale,
+	.nr_tasks = frag_nr_tasks,
 	.start_env = frag_start_env,
 	.report = frag_report,
 	.destroy = frag_destroy,

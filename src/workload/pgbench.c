@@ -904,6 +904,15 @@ static void pg_destroy(void *state)
 	pg_free(state);
 }
 
+/* Tasks at once: the backends, checkpointer, bgwriter and walwriter. */
+static uint64_t pg_nr_tasks(const void *config, const char **key)
+{
+	const struct pg_config *c = config;
+
+	*key = "clients";
+	return c->clients + 3;
+}
+
 const struct workload_type pgbench_workload = {
 	.kind = "pgbench",
 	.help = "PostgreSQL under pgbench simple-update: backends, buffer pool, WAL, checkpoints",
@@ -913,6 +922,7 @@ const struct workload_type pgbench_workload = {
 	.validate = pg_validate,
 	.validate_env = pg_validate_env,
 	.scale = pg_scale,
+	.nr_tasks = pg_nr_tasks,
 	.start_env = pg_start_env,
 	.report = pg_report,
 	.destroy = pg_destroy,

@@ -122,6 +122,9 @@ struct workload_type {
 	 * or -1 with a message when the workload would scale to nothing (a
 	 * run that measures nothing must not look like a result). */
 	int  (*scale)(void *config, unsigned int n, char *err, size_t errlen);
+	/* The most tasks the config runs at once (each has a host stack,
+	 * sim/task.c); *key names the option that sets the count. */
+	uint64_t (*nr_tasks)(const void *config, const char **key);
 	/* Create tasks/state; `stats` is owned by the caller. */
 	void *(*start)(struct machine *m, const void *config, const char *instance,
 		       struct wl_stats *stats);

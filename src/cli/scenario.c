@@ -198,6 +198,12 @@ static void unknown_key_message(const struct scn_instance *in, const char *key, 
 	unsigned int best_d = 3;
 	char label[160];
 
+	section_label(in, label, sizeof(label));
+	for (const struct scn_moved_key *m = in->type->moved; m && m->key; m++)
+		if (strcmp(m->key, key) == 0) {
+			snprintf(buf, len, "key '%s' in %s moved: %s", key, label, m->where);
+			return;
+		}
 	for (const struct opt_def *o = in->type->options; o && o->key; o++) {
 		unsigned int d = edit_distance(key, o->key);
 
@@ -206,7 +212,6 @@ static void unknown_key_message(const struct scn_instance *in, const char *key, 
 			best = o->key;
 		}
 	}
-	section_label(in, label, sizeof(label));
 	if (best)
 		snprintf(buf, len, "unknown key '%s' in %s (did you mean '%s'?)", key, label, best);
 	else

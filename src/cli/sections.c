@@ -138,28 +138,12 @@ const struct opt_def scn_cost_options[] = {
 	OPT_END
 };
 
-/*
- * Every row may be 0 (a step that costs nothing) except the jiffy, which is
- * not a CPU cost but the timer tick (1/CONFIG_HZ): at 0 every timed sleep of
- * reclaim_throttle and kswapd's naps would be 0 ns long and a task waiting
- * for pages to come back from isolation would retry forever at one instant
- * (found by the simulation fuzzer).
- */
-static int costs_validate(const struct scn_section_type *t, const char *name, const void *config,
-			  const char **bad_key, char *err, size_t errlen)
-{
-	const struct cost_table *c = config;
-
-	(void)t;
-	(void)name;
-	if (!c->ps[COST_jiffy]) {
-		*bad_key = "jiffy";
-		snprintf(err, errlen, "jiffy is the timer tick (1/CONFIG_HZ), not a CPU cost, and "
-			 "cannot be 0 (CONFIG_HZ=1000: jiffy=1000000)");
-		return -1;
-	}
-	return 0;
-}
+/* Keys that left [costs]: the timer tick is configuration, not a CPU cost. */
+static const struct scn_moved_key costs_moved[] = {
+	{ "jiffy", "the timer tick is not a cost: it is [machine] hz (CONFIG_HZ), "
+		   "hz=250 for jiffy=4000000" },
+	{ NULL, NULL }
+};
 
 /* ---- [device NAME] ------------------------------------------------------------- */
 
@@ -491,19 +475,25 @@ static int schema_validate(const struct scenario *s, char *err, size_t errlen)
 /* ---- the schema ------------------------------------------------------------------------- */
 
 static const struct scn_section_type builtin_sections[] = {
-	{ "global", "run length, seed, measurement and sampling", scn_global_options,
-	  sizeof(struct scn_global), SCN_ALWAYS, global_validate, global_scale, NULL, NULL },
-	{ "machine", "memory, zones and CPUs of the simulated machine", machine_options,
-	  sizeof(struct machine_config), SCN_ALWAYS, NULL, machine_scale, NULL, NULL },
-	{ "sysctl", "kernel tunables under their sysctl/sysfs names", vm_sysctl_options,
-	  sizeof(struct vm_sysctl), SCN_ALWAYS, NULL, sysctl_scale, NULL, NULL },
-	{ "policy", "the allocator policy variant and slow-path flow", scn_policy_options,
-	  sizeof(struct scn_policy), SCN_ALWAYS, policy_validate, NULL, NULL, NULL },
-	{ "costs", "cost-table overrides, ns per unit (slowpath costs)", scn_cost_options,
-	  sizeof(struct cost_table), SCN_ALWAYS, costs_validate, NULL, NULL, NULL },
-	{ "device", "a block device or RAID0 set: [device NAME]", scn_device_options,
-	  sizeof(struct bdev_config), SCN_NAME_REQUIRED | SCN_MULTIPLE, device_validate,
-	  device_scale, NULL, NULL },
+	{ .kind = "global", .help = "run length, seed, measurement and sampling",
+	  .options = scn_global_options, .config_size = sizeof(struct scn_global),
+	  .flags = SCN_ALWAYS, .validate = global_validate, .scale = global_scale },
+	{ .kind = "machine", .help = "memory, zones, CPUs and the timer tick of the simulated machine",
+	  .options = machine_options, .config_size = sizeof(struct machine_config),
+	  .flags = SCN_ALWAYS, .scale = machine_scale },
+	{ .kind = "sysctl", .help = "kernel tunables under their sysctl/sysfs names",
+	  .options = vm_sysctl_options, .config_size = sizeof(struct vm_sysctl),
+	  .flags = SCN_ALWAYS, .scale = sysctl_scale },
+	{ .kind = "policy", .help = "the allocator policy variant and slow-path flow",
+	  .options = scn_policy_options, .config_size = sizeof(struct scn_policy),
+	  .flags = SCN_ALWAYS, .validate = policy_validate },
+	{ .kind = "costs", .help = "cost-table overrides, ns per unit (slowpath costs)",
+	  .options = scn_cost_options, .config_size = sizeof(struct cost_table),
+	  .flags = SCN_ALWAYS, .moved = costs_moved },
+	{ .kind = "device", .help = "a block device or RAID0 set: [device NAME]",
+	  .options = scn_device_options, .config_size = sizeof(struct bdev_config),
+	  .flags = SCN_NAME_REQUIRED | SCN_MULTIPLE, .validate = device_validate,
+	  .scale = device_scale },
 };
 
 #define NR_BUILTIN (sizeof(builtin_sections) / sizeof(builtin_sections[0]))

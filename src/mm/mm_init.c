@@ -72,6 +72,10 @@ const struct opt_def machine_options[] = {
 	  "mod_node_page_state per pin and unpin (6.3-6.12), none = FOLL_GET references, nothing "
 	  "counted (before 6.3), nostat = FOLL_PIN without the node stat, percpu = FOLL_PIN "
 	  "counted as per-CPU events, never folded" },
+	{ "hz", OPT_UINT, MC(hz), "250", 100, 1000, NULL, 0,
+	  "CONFIG_HZ, timer ticks per second: one jiffy is 1/hz s (TICK_NSEC), the unit of "
+	  "reclaim_throttle's waits, kswapd's and throttle_direct_reclaim's HZ/10 naps; 250 is "
+	  "the Debian arm64 kernel's (kernel/Kconfig.hz: 100, 250, 300 or 1000)" },
 	OPT_END
 };
 
@@ -552,6 +556,9 @@ static int config_check(const struct machine_config *cfg, const struct vm_sysctl
 	unsigned long reserved_pages;
 
 	*reserve_zone = -1;
+	if (cfg->hz < 100 || cfg->hz > 1000)
+		return sim_errf(err, errlen, "hz=%" PRIu64 ": CONFIG_HZ must be between 100 and 1000",
+				cfg->hz);
 	if (cfg->nodes != 1)
 		return sim_errf(err, errlen, "nodes=%" PRIu64 ": NUMA is not modelled, only nodes=1 is "
 				"supported", cfg->nodes);
@@ -663,6 +670,8 @@ struct machine *machine_create(struct sim *sim, const struct machine_config *cfg
 	m->policy = &m->policy_copy;
 	m->foll_pin_accounting = cfg->foll_pin_accounting;
 	m->nr_cpus = (unsigned int)cfg->cpus;
+	m->hz = cfg->hz;
+	m->tick_ns = (SIM_NSEC_PER_SEC + cfg->hz / 2) / cfg->hz;	/* TICK_NSEC */
 	m->memory = cfg->memory;
 	m->nr_pfns = (pfn_t)(cfg->memory >> PAGE_SHIFT);
 	m->nr_pageblocks = m->nr_pfns >> pageblock_order;

@@ -312,6 +312,8 @@ struct vmstat_line {
 struct machine {
 	struct sim	*sim;
 	unsigned int	nr_cpus;
+	uint64_t	hz;			/* CONFIG_HZ */
+	uint64_t	tick_ns;		/* one jiffy: TICK_NSEC */
 	uint64_t	memory;			/* bytes */
 	pfn_t		nr_pfns;		/* frames in mem_map */
 	struct page	*mem_map;		/* [nr_pfns] */

@@ -10,6 +10,7 @@
 #   make fuzz         longer libFuzzer runs (FUZZ_SECONDS each), then the
 #                     simulation fuzzer for SIMFUZZ_SECONDS
 #   make update-golden  regenerate golden expected files (review the diff!)
+#   make cost-model   regenerate docs/cost-model.md from src/sim/costs.def
 #   make deps         install the Debian packages (scripts/install-deps.sh);
 #                     make demo installs only those the demonstration needs
 #   make install      ./slowpath, slowpath(1) and the bash completion under
@@ -109,7 +110,7 @@ build/rel/bench/%: bench/%.c $(rel_LIB)
 	$(CC) $(REL_CFLAGS) -Ibench -o $@ $< $(rel_LIB) $(LDLIBS)
 
 .PHONY: all check check-san test demo bench fuzz fuzz-smoke update-golden deps deps-demo clean \
-	warnings-clang install uninstall FORCE
+	warnings-clang install uninstall cost-model FORCE
 
 all: slowpath $(MANPAGE)
 
@@ -179,6 +180,10 @@ fuzz: $(FUZZ_BINS) $(san_BIN) build/san/tests/simfuzz-gen
 
 update-golden: $(dbg_BIN)
 	@UPDATE_GOLDEN=1 tests/golden/run.sh build/dbg
+
+# docs/cost-model.md is generated from the cost table (suite 0006 checks it)
+cost-model:
+	scripts/gen-cost-model.sh >docs/cost-model.md.tmp && mv docs/cost-model.md.tmp docs/cost-model.md
 
 # slowpath(1), generated from the binary's --help texts and option tables
 $(MANPAGE): $(SLOWPATH_BIN) scripts/gen-man.sh

@@ -5,7 +5,8 @@
 # and reference.ini sets every key to its default.  The documents stand on
 # their own: docs/ and README.md name no file outside the repository (every
 # *.md they mention exists in it; no ../ paths, no "spec §" citations of an
-# outside specification), and describe the code, not who wrote it.
+# outside specification), and describe the code, not who wrote it; the
+# README's example output is what the commands print.
 . tests/suites/0000-cli.inc
 cli_init "$1" 0006-docs
 
@@ -68,5 +69,23 @@ for line in 'the brief is ../shared/DESIGN.md' 'figures from workload.md' 'as in
 	echo "$line" >"$TMP/bad/docs/x.md"
 	check "the check catches '$line'" "! '$TMP/standalone' '$TMP/bad' >/dev/null"
 done
+
+# The README's example output is real: its runs and comparison, made again
+# (with the release-speed ndbg build when there is one: same output)
+ROOT=$(pwd)
+RSP=$ROOT/build/ndbg/slowpath
+if [ ! -x "$RSP" ]; then
+	case $SP in /*) RSP=$SP ;; *) RSP=$ROOT/$SP ;; esac
+fi
+mkdir -p "$TMP/readme/out"
+check "README: the two runs print what it shows" "'$RSP' run scenarios/costly-noretry.ini --out '$TMP/readme/out/base' |
+	sed 's|$TMP/readme/||' >'$TMP/readme/run' &&
+	'$RSP' run scenarios/costly-noretry.ini --policy noretry-nonblocking --out '$TMP/readme/out/fix' |
+	sed 's|$TMP/readme/||' >>'$TMP/readme/run' && test \$(wc -l <'$TMP/readme/run') -eq 2 &&
+	while read -r l; do grep -qxF \"\$l\" README.md || { echo \"not in README: \$l\"; exit 1; }; done <'$TMP/readme/run'"
+check "README: the comparison rows it shows" "cd '$TMP/readme' && '$RSP' compare out/base out/fix >cmp &&
+	cd '$ROOT' && grep -E '^Per-M-written (allocstall|compact_stall|compact_fail|sim_drain_all_pages) ' README.md >'$TMP/readme/want' &&
+	test \$(wc -l <'$TMP/readme/want') -eq 4 &&
+	while read -r l; do grep -qxF \"\$l\" '$TMP/readme/cmp' || { echo \"not in compare: \$l\"; exit 1; }; done <'$TMP/readme/want'"
 
 cli_done

@@ -388,8 +388,8 @@ int cli_cmd_costs(int argc, char **argv)
 int cli_cmd_policies(int argc, char **argv)
 {
 	int rc = no_options(argc, argv, "usage: slowpath policies\n\n"
-			    "Print the allocator policy variants (DESIGN.md §6, kernel-mm-spec.md\n"
-			    "§14): name, spec tag, what changes.  Select one with [policy] name=\n"
+			    "Print the allocator policy variants (docs/slowpath.md \"Policy\n"
+			    "variants\"): name, tag, what changes.  Select one with [policy] name=\n"
 			    "or --policy NAME.\n");
 	int wn = 4, ws = 4;
 

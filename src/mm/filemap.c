@@ -458,7 +458,7 @@ pfn_t filemap_alloc_folio(struct machine *m, gfp_t gfp, unsigned int order)
 }
 
 /*
- * The gfp of one attempt of the fallback loop (spec §7.2 step 6, §14):
+ * The gfp of one attempt of the fallback loop (__filemap_get_folio, mm/filemap.c step 6):
  *   P1  (6.12/2026)  order > min:  + __GFP_NORETRY | __GFP_NOWARN
  *   P1  (6.6)        order > 0:    + __GFP_NORETRY | __GFP_NOWARN
  *   V2               order > min:  + __GFP_NOWARN; costly: - __GFP_DIRECT_RECLAIM,
@@ -497,9 +497,9 @@ gfp_t filemap_attempt_gfp(const struct machine *m, gfp_t gfp, unsigned int order
 
 /*
  * __filemap_get_folio() — models mm/filemap.c:__filemap_get_folio() of
- * 6.12 (spec §0.1, §7.2), with the 6.6 loop (order 1 turned into 0, spec
- * §7.2 step 7) when m->policy->kernel is KERNEL_6_6.  The 2026 kernel's
- * __filemap_get_folio_mpol has the 6.12 order loop (spec §7.1).
+ * 6.12 (__filemap_get_folio, mm/filemap.c), with the 6.6 loop (order 1 turned into 0,
+ * __filemap_get_folio, mm/filemap.c step 7) when m->policy->kernel is KERNEL_6_6.  The 2026 kernel's
+ * __filemap_get_folio_mpol has the 6.12 order loop (large folios, mm/filemap.c).
  * Simplified: no folio lock (FGP_LOCK is a no-op: folio locks are
  * uncontended in the workloads modelled, the i_rwsem serialises writers),
  * FGP_STABLE never waits (XFS on the modelled devices has no stable-page

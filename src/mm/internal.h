@@ -16,7 +16,7 @@
 #include "mm/policy.h"
 #include "mm/types.h"
 
-/* ALLOC_* (mm/internal.h; spec §3.4).  The WMARK bits index _watermark[]. */
+/* ALLOC_* (mm/internal.h; ALLOC_* flags, mm/internal.h).  The WMARK bits index _watermark[]. */
 #define ALLOC_WMARK_MIN		WMARK_MIN
 #define ALLOC_WMARK_LOW		WMARK_LOW
 #define ALLOC_WMARK_HIGH	WMARK_HIGH

@@ -3,7 +3,7 @@
  * memory.c — address spaces, page tables, page faults, fork and exit
  * (mm/memory.c, kernel/fork.c, mm/mmap.c, mm/pgtable-generic.c,
  * include/asm-generic/pgalloc.h; Linux 6.12, arm64 4K).  memory.h has
- * the layout; spec §8 and workload.md §3 the behaviour that matters.
+ * the layout; copy_page_range, mm/memory.c and PostgreSQL process model the behaviour that matters.
  *
  * handle_mm_fault(mm, addr, write), as modelled:
  *   1. count pgfault; find the VMA (none: -EFAULT).
@@ -30,7 +30,7 @@
  * get the parent's tables (shared PMDs are shared again, own PMDs
  * copied); private VMAs with an anon_vma get page tables for every PTE
  * table the parent has in them; shared file/shmem VMAs get nothing (the
- * child refaults, spec §8).
+ * child refaults, copy_page_range, mm/memory.c).
  * exit (exit_mmap): unmap every VMA (map counts, NR_FILE_MAPPED,
  * NR_ANON_MAPPED), free private anonymous folios, free every page table
  * (free_pgtables), drop shmem/hugetlb references.

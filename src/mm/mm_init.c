@@ -4,7 +4,7 @@
  * array, pageblocks, the boot-time freeing of memory into the buddy
  * lists, and the per-zone tunables derived from sysctls: min_free_kbytes,
  * watermarks, lowmem reserves, pcp batch/high, vmstat thresholds
- * (mm/mm_init.c and mm/page_alloc.c, Linux 6.12; spec §2.2, §3.1, §12).
+ * (mm/mm_init.c and mm/page_alloc.c, Linux 6.12; zone_batchsize/zone_highsize, mm/page_alloc.c; __setup_per_zone_wmarks, mm/page_alloc.c; docs/calibration.md).
  *
  * Boot, as the kernel orders it:
  *   1. zones from the machine description; every pageblock MOVABLE
@@ -159,7 +159,7 @@ static void calculate_totalreserve_pages(struct machine *m)
 	m->totalreserve_pages = reserve_pages;
 }
 
-/* setup_per_zone_lowmem_reserve() (6.12; spec §3.1 step 5) */
+/* setup_per_zone_lowmem_reserve() (6.12; __setup_per_zone_wmarks, mm/page_alloc.c step 5) */
 void setup_per_zone_lowmem_reserve(struct machine *m)
 {
 	pg_data_t *pgdat = &m->node;
@@ -179,7 +179,7 @@ void setup_per_zone_lowmem_reserve(struct machine *m)
 }
 
 /*
- * __setup_per_zone_wmarks() (6.12; spec §3.1): each zone's share of
+ * __setup_per_zone_wmarks() (6.12; mm/page_alloc.c): each zone's share of
  * min_free_kbytes by managed pages (Movable: managed/1024 in [32, 128]);
  * gap = max(min/4, managed x watermark_scale_factor / 10000);
  * low = min + gap, high = low + gap, promo = high + gap; boost reset.
@@ -222,7 +222,7 @@ static void __setup_per_zone_wmarks(struct machine *m)
 }
 
 /*
- * zone_batchsize() (6.12; spec §2.2): ~0.1 % of the zone or 1 MiB, /4,
+ * zone_batchsize() (6.12; zone_batchsize/zone_highsize, mm/page_alloc.c): ~0.1 % of the zone or 1 MiB, /4,
  * clamped to 2^n - 1: 63 for every zone of 1 GiB or more.
  */
 static int zone_batchsize(const struct zone *zone)

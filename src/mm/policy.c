@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * policy.c — the table of policy variants (DESIGN.md §6; the exact deltas
- * are kernel-mm-spec.md §14).  Each row sets only the switches its patch
+ * policy.c — the table of policy variants (docs/slowpath.md; the exact deltas
+ * are docs/slowpath.md, policy variants).  Each row sets only the switches its patch
  * changes; everything else keeps the baseline value.
  */
 #include <string.h>

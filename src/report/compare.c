@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * compare.c — `slowpath compare DIR...`: result sets side by side, the
- * first one the baseline, in mmtests' layout (conventions.md §2.1), LKP's
- * layout (§2.3) or JSON.  docs/report.md describes every row.
+ * first one the baseline, in mmtests' layout, LKP's
+ * layout (rmqueue_pcplist, mm/page_alloc.c) or JSON.  docs/report.md describes every row.
  *
  * Model: each set contributes one sample per iteration.  Statistics rows
  * (Min, Max, Amean, Hmean, Stddev, CoeffVar, BAmean-95) come from

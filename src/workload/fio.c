@@ -2,7 +2,7 @@
 /*
  * fio.c — workload kind `fio`: fio jobs doing O_DIRECT I/O to a raw block
  * device ([fio NAME] sections with fio's option names), the driver of the
- * FOLL_PIN accounting case (DESIGN.md §1, spec §10.4, docs/fio.md).
+ * FOLL_PIN accounting case (the 2026 linux-mm thread, docs/references.md, mm/gup.c, docs/fio.md).
  *
  * Each of `numjobs` jobs is one task with its own I/O buffer (iodepth x bs
  * bytes of user memory, allocated by the job when it starts) and its own

@@ -67,7 +67,7 @@ enum pg_rel { PG_REL_ACCOUNTS, PG_REL_PKEY, PG_REL_HISTORY, PG_NR_RELS };
 enum pg_huge_pages { PG_HUGE_OFF, PG_HUGE_ON, PG_HUGE_TRY };
 
 /* The [pgbench] section: pgbench options and the PostgreSQL GUCs under
- * their own names (postgresql.conf of aws/repro-collection, workload.md §1). */
+ * their own names (postgresql.conf of aws/repro-collection, aws/repro-collection). */
 struct pg_config {
 	/* pgbench */
 	uint64_t	clients;		/* -c */

@@ -170,7 +170,7 @@ TEST(fixture_machine_tunables)
 }
 
 /* A test that the reference machine (96 CPUs; DMA 4 GiB, Normal 380 GiB
- * minus a 6 GiB memmap) gets the worked constants of spec §12 from the
+ * minus a 6 GiB memmap) gets the worked constants of docs/calibration.md from the
  * kernel's formulas.  Expect min_free_kbytes 79635 (≈ 79 MB), Normal min
  * 19697 (≈ 19.6 k), gap 98041 (≈ 98 k), low/high ≈ 118 k / 216 k, batch 63,
  * high_min ≈ 1.2 k, high_max ≈ 128 k, threshold 125, no drift mark, and a

@@ -5,7 +5,7 @@
  *  1. Bare event queue: the "hold" model (pop the minimum, push it back a
  *     random increment later) with 1200 and 100000 pending events, for a
  *     binary and a 4-ary heap built from the same code (evq.h).  The
- *     figure DESIGN.md §7 quotes is 74 ns per pop+push for a bare binary
+ *     figure the project's speed target quotes is 74 ns per pop+push for a bare binary
  *     heap with ~1200 pending events.
  *  2. Synthetic workloads on the real engine: N tasks on C CPUs, each
  *     looping over steps drawn from its own RNG stream: compute (charge +

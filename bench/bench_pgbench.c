@@ -16,7 +16,7 @@
  *   events/tx, us/tx     in the window
  *   peak RSS             at the end of the run
  *
- * DESIGN.md §7: the full case (1200 s) should take <= 60 s, i.e. about
+ * the project's speed target: the full case (1200 s) should take <= 60 s, i.e. about
  * 0.05 host s per simulated second.  Wall-clock time is measured here and
  * in run.c's progress/host log only, never in the model.
  *

@@ -11,7 +11,7 @@
  *     block free (128 migrations) and keep it;
  *   shrink_node: direct reclaim (try_to_free_pages, order 0) over a zone
  *     full of clean page cache: folios reclaimed per second;
- *   the W1 slow path (spec §0.7): whole costly NORETRY allocations that
+ *   the W1 slow path (docs/slowpath.md, walk-throughs): whole costly NORETRY allocations that
  *     fail after two compactions, a reclaim call and a drain, per second.
  *
  * Wall-clock time is measured here and only here (never in tests).

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The calibration table of docs/calibration.md, from result folders:
-# where the model lands on each calibration figure of DESIGN.md §1, and
+# where the model lands on each published figure of the case (docs/references.md), and
 # how TPS at --scale 1/N compares with full scale.
 #
 #   scripts/calibration.sh [--run] [--scales "16 8 4"] DIR
@@ -56,7 +56,7 @@ row() {
 	fi
 }
 
-echo "| figure (DESIGN.md §1) | published | model | error |"
+echo "| figure (the 2026 thread) | published | model | error |"
 echo "|---|---|---|---|"
 row "baseline TPS (unpatched)" 70000 "$(val full-baseline "" tps)" "%.0f"
 row "noretry-nonblocking TPS" 155000 "$(val full-noretry-nonblocking "" tps)" "%.0f"

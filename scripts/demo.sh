@@ -1,5 +1,5 @@
 #!/bin/sh
-# The main job (README, `make demo`): the motivating case of DESIGN.md §1 —
+# The main job (README, `make demo`): the motivating case of the 2026 linux-mm thread, docs/references.md —
 # PostgreSQL under pgbench simple-update on an m8g.24xlarge, XFS on 12 io2
 # volumes — run under the regressed kernel (baseline) and under the fix
 # that went into the mm tree (noretry-nonblocking), at a scale that

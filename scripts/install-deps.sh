@@ -1,11 +1,22 @@
 #!/bin/sh
-# Installs the Debian packages slowpath needs to build, test and plot.
-# Idempotent: packages already present are skipped by apt. Needs root (or sudo).
+# Installs the Debian packages slowpath needs.  Idempotent: packages
+# already present are skipped.  Needs root (or sudo).
+#
+#   scripts/install-deps.sh demo   build and run the demonstration (make demo)
+#   scripts/install-deps.sh        everything the tests need as well (make test)
 set -eu
-PKGS="build-essential clang libclang-rt-14-dev llvm \
-      libinih-dev libjansson-dev libgsl-dev gnuplot-nox \
-      chromium postgresql postgresql-contrib jq \
-      slurm-wlm munge"
+# building, running, the HTML report's plots, the demo's JSON reads
+DEMO_PKGS="build-essential libinih-dev libjansson-dev libgsl-dev gnuplot-nox jq"
+# the tests only: clang and its sanitizer/fuzzer runtimes, the man-page
+# check (groff), the HTML report in a browser, real PostgreSQL under the
+# recorder, Slurm for the sweep's job-array suite
+TEST_PKGS="clang libclang-rt-14-dev llvm groff-base chromium postgresql postgresql-contrib \
+	   slurm-wlm munge"
+case ${1:-test} in
+demo)	PKGS=$DEMO_PKGS ;;
+test)	PKGS="$DEMO_PKGS $TEST_PKGS" ;;
+*)	echo "usage: scripts/install-deps.sh [demo|test]" >&2; exit 2 ;;
+esac
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -13,9 +13,9 @@ struct scenario;
 struct scn_schema;
 
 #define SLOWPATH_VERSION "0.1.0-dev"
-#ifndef SLOWPATH_COMMIT		/* the Makefile passes `git rev-parse --short=12 HEAD` */
-#define SLOWPATH_COMMIT "unknown"
-#endif
+/* `git rev-parse --short=12 HEAD` at build time (build/commit.c, Makefile) */
+extern const char slowpath_commit[];
+#define SLOWPATH_COMMIT slowpath_commit
 
 /* Options of run and check. */
 struct cli_args {

@@ -201,11 +201,123 @@ void cli_run_help(FILE *out)
 
 static void check_help(FILE *out)
 {
-	fprintf(out, "usage: slowpath check SCENARIO [options]\n\n"
+	fprintf(out, "usage: slowpath check SCENARIO [options]\n"
+		     "       slowpath check --help-keys [SECTION]\n\n"
 		     "Print SCENARIO fully resolved — includes read, ${ENV} expanded, --set,\n"
 		     "--policy, --seed and --scale applied, every key with its value including\n"
 		     "defaults — as a scenario file that parses back to the same values.\n\n%s"
+		     "  --help-keys [SECTION]\n"
+		     "                     every scenario key (of SECTION only, e.g. machine,\n"
+		     "                     device, pgbench) with its type, default, unit and help,\n"
+		     "                     as fio --cmdhelp; no SCENARIO\n"
 		     "  --help             this text\n", scenario_options_help);
+}
+
+/* ---- check --help-keys: the option tables as a reference --------------------------- */
+
+static const char *const opt_type_names[] = {
+	[OPT_BOOL] = "bool", [OPT_UINT] = "uint", [OPT_INT] = "int", [OPT_SIZE] = "size",
+	[OPT_TIME] = "time", [OPT_PERCENT] = "percent", [OPT_ENUM] = "enum",
+	[OPT_STRING] = "string", [OPT_COST] = "cost", [OPT_U32] = "uint",
+};
+
+/* What a bare number of this option means. */
+static const char *opt_unit(const struct opt_def *o)
+{
+	int id;
+
+	switch (o->type) {
+	case OPT_SIZE:
+		return "bytes";
+	case OPT_PERCENT:
+		return "%";
+	case OPT_TIME:
+		return o->time_unit == SIM_NSEC_PER_SEC ? "s" : o->time_unit == SIM_NSEC_PER_MSEC ? "ms" :
+		       o->time_unit == SIM_NSEC_PER_USEC ? "us" : "ns";
+	case OPT_COST:
+		id = cost_lookup(o->key);
+		return id >= 0 ? cost_info[id].unit : "ns";
+	default:
+		return "-";
+	}
+}
+
+/* The help line of a row: [costs] rows carry their unit as help, their
+ * source is in the cost table; enums list their values; ranges follow. */
+static void opt_help_line(const struct opt_def *o, char *buf, size_t len)
+{
+	int id = o->type == OPT_COST ? cost_lookup(o->key) : -1;
+	char range[100];
+	size_t n;
+
+	n = (size_t)snprintf(buf, len, "%s", id >= 0 ? cost_info[id].source : o->help ? o->help : "");
+	if (o->type == OPT_ENUM && o->enum_names) {
+		for (const char *const *e = o->enum_names; *e && n < len; e++)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", e == o->enum_names ?
+					      " (one of: " : ", ", *e);
+		if (n < len)
+			n += (size_t)snprintf(buf + n, len - n, ")");
+	}
+	opt_format_range(o, range, sizeof(range));
+	if (range[0] && n < len)
+		snprintf(buf + n, len - n, " (range: %s)", range);
+}
+
+static void print_keys(FILE *out, const struct scn_section_type *t)
+{
+	int wk = 3, wd = 7, wu = 4;
+	char help[2048];
+
+	for (const struct opt_def *o = t->options; o->key; o++) {
+		int k = (int)strlen(o->key), d = o->def ? (int)strlen(o->def) : 1;
+		int u = (int)strlen(opt_unit(o));
+
+		wk = k > wk ? k : wk;
+		wd = d > wd ? d : wd;
+		wu = u > wu ? u : wu;
+	}
+	fprintf(out, "[%s%s]  %s\n", t->kind,
+		t->flags & SCN_NAME_REQUIRED ? " NAME" : t->flags & SCN_NAME_ALLOWED ? " [NAME]" : "",
+		t->help);
+	fprintf(out, "  %-*s  %-7s  %-*s  %-*s  %s\n", wk, "key", "type", wd, "default", wu, "unit",
+		"help");
+	for (const struct opt_def *o = t->options; o->key; o++) {
+		opt_help_line(o, help, sizeof(help));
+		fprintf(out, "  %-*s  %-7s  %-*s  %-*s  %s\n", wk, o->key, opt_type_names[o->type],
+			wd, o->def ? o->def : "-", wu, opt_unit(o), help);
+	}
+}
+
+/* slowpath check --help-keys [SECTION]: 0, or 2 for an unknown section. */
+static int help_keys(int argc, char **argv)
+{
+	struct scn_schema *schema = scn_schema_create();
+	const char *want = argc > 2 ? argv[2] : NULL;
+	int found = 0;
+
+	if (argc > 3) {
+		fprintf(stderr, "slowpath check: unexpected argument '%s' (see slowpath check "
+			"--help)\n", argv[3]);
+		scn_schema_destroy(schema);
+		return 2;
+	}
+	for (size_t i = 0; i < schema->nr_types; i++) {
+		const struct scn_section_type *t = &schema->types[i];
+
+		if (want && strcmp(want, t->kind) != 0)
+			continue;
+		if (found++)
+			putchar('\n');
+		print_keys(stdout, t);
+	}
+	if (want && !found) {
+		fprintf(stderr, "slowpath check --help-keys: unknown section '%s' (sections:", want);
+		for (size_t i = 0; i < schema->nr_types; i++)
+			fprintf(stderr, "%s %s", i ? "," : "", schema->types[i].kind);
+		fprintf(stderr, ")\n");
+	}
+	scn_schema_destroy(schema);
+	return want && !found ? 2 : 0;
 }
 
 int cli_cmd_check(int argc, char **argv)
@@ -213,8 +325,11 @@ int cli_cmd_check(int argc, char **argv)
 	struct cli_args a;
 	struct scn_schema *schema;
 	struct scenario *s;
-	int rc = cli_parse_args(argc, argv, false, &a, check_help);
+	int rc;
 
+	if (argc > 1 && strcmp(argv[1], "--help-keys") == 0)
+		return help_keys(argc, argv);
+	rc = cli_parse_args(argc, argv, false, &a, check_help);
 	if (rc) {
 		cli_args_release(&a);
 		return rc == 1 ? 0 : rc;

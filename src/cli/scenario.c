@@ -39,6 +39,7 @@
 
 #include "cli/scenario.h"
 #include "sim/debug.h"
+#include "sim/xalloc.h"
 
 #define MAX_INCLUDE_DEPTH	16
 #define MAX_FILE_BYTES		(16u << 20)
@@ -79,52 +80,6 @@ struct parse_ctx {
 };
 
 /* ---- small helpers ---------------------------------------------------------- */
-
-static void *xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-
-	if (!p) {
-		fprintf(stderr, "slowpath: out of memory\n");
-		abort();
-	}
-	return p;
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size ? size : 1);
-
-	if (!p) {
-		fprintf(stderr, "slowpath: out of memory\n");
-		abort();
-	}
-	return p;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p) {
-		fprintf(stderr, "slowpath: out of memory\n");
-		abort();
-	}
-	return p;
-}
-
-static char *xstrndup(const char *s, size_t n)
-{
-	char *p = xmalloc(n + 1);
-
-	memcpy(p, s, n);
-	p[n] = '\0';
-	return p;
-}
-
-static char *xstrdup(const char *s)
-{
-	return xstrndup(s, strlen(s));
-}
 
 static bool is_blank(char c)
 {
@@ -243,6 +198,12 @@ static void unknown_key_message(const struct scn_instance *in, const char *key, 
 	unsigned int best_d = 3;
 	char label[160];
 
+	section_label(in, label, sizeof(label));
+	for (const struct scn_moved_key *m = in->type->moved; m && m->key; m++)
+		if (strcmp(m->key, key) == 0) {
+			snprintf(buf, len, "key '%s' in %s moved: %s", key, label, m->where);
+			return;
+		}
 	for (const struct opt_def *o = in->type->options; o && o->key; o++) {
 		unsigned int d = edit_distance(key, o->key);
 
@@ -251,7 +212,6 @@ static void unknown_key_message(const struct scn_instance *in, const char *key, 
 			best = o->key;
 		}
 	}
-	section_label(in, label, sizeof(label));
 	if (best)
 		snprintf(buf, len, "unknown key '%s' in %s (did you mean '%s'?)", key, label, best);
 	else

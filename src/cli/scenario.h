@@ -39,6 +39,13 @@ enum scn_section_flags {
 	SCN_MULTIPLE		= 1u << 3,	/* several instances may exist */
 };
 
+/* A key that moved out of its section: setting it is an error that says
+ * where it went. */
+struct scn_moved_key {
+	const char		*key;
+	const char		*where;		/* the rest of "key 'K' in [S] moved: ..." */
+};
+
 struct scn_section_type {
 	const char		*kind;		/* "machine", "device", "synthetic" */
 	const char		*help;		/* one line */
@@ -59,6 +66,8 @@ struct scn_section_type {
 	/* Release what the config owns beyond OPT_STRING fields (may be NULL). */
 	void (*release)(const struct scn_section_type *t, void *config);
 	const void		*data;		/* owner's data (the workload_type) */
+	/* Keys the section no longer has, with where they went (may be NULL). */
+	const struct scn_moved_key *moved;
 };
 
 struct scenario;

@@ -29,21 +29,26 @@
 
 #define G(f) offsetof(struct scn_global, f)
 const struct opt_def scn_global_options[] = {
-	{ "seed", OPT_UINT, G(seed), "1", 0, 0, NULL, 0,
-	  "scenario seed: every random stream derives from (seed, stream name), as fio's randseed" },
-	{ "duration", OPT_TIME, G(duration), "60", SIM_NSEC_PER_MSEC, 0, NULL, SEC,
-	  "virtual time to simulate; bare numbers are seconds (fio's runtime)" },
-	{ "ramp_time", OPT_TIME, G(ramp_time), "0", 0, 0, NULL, SEC,
-	  "warm-up: vmstat deltas, TPS and latency count only after it (fio's ramp_time)" },
-	{ "sample_interval", OPT_TIME, G(sample_interval), "1", SIM_NSEC_PER_MSEC, 0, NULL, SEC,
-	  "period of the /proc monitors (mmtests' MONITOR_UPDATE_FREQUENCY)" },
-	{ "tps_interval", OPT_TIME, G(tps_interval), "1", SIM_NSEC_PER_MSEC, 0, NULL, SEC,
-	  "step of the tps.csv time series (pgbench --aggregate-interval)" },
-	{ "description", OPT_STRING, G(description), NULL, 0, 0, NULL, 0,
-	  "free text describing the scenario" },
-	{ "applied_scale", OPT_UINT, G(applied_scale), "1", 1, UINT32_MAX, NULL, 0,
-	  "N of a --scale 1/N already applied to this file's values (a result folder's "
-	  "scenario.ini says so); result.json reports scale 1/(N x --scale)" },
+	{ .key = "seed", .type = OPT_UINT, .offset = G(seed), .def = "1",
+	  .help = "scenario seed: every random stream derives from (seed, stream name), as fio's randseed" },
+	{ .key = "duration", .type = OPT_TIME, .offset = G(duration), .def = "60",
+	  .min = SIM_NSEC_PER_MSEC, .time_unit = SEC,
+	  .help = "virtual time to simulate; bare numbers are seconds (fio's runtime)" },
+	{ .key = "ramp_time", .type = OPT_TIME, .offset = G(ramp_time), .def = "0",
+	  .time_unit = SEC,
+	  .help = "warm-up: vmstat deltas, TPS and latency count only after it (fio's ramp_time)" },
+	{ .key = "sample_interval", .type = OPT_TIME, .offset = G(sample_interval), .def = "1",
+	  .min = SIM_NSEC_PER_MSEC, .time_unit = SEC,
+	  .help = "period of the /proc monitors (mmtests' MONITOR_UPDATE_FREQUENCY)" },
+	{ .key = "tps_interval", .type = OPT_TIME, .offset = G(tps_interval), .def = "1",
+	  .min = SIM_NSEC_PER_MSEC, .time_unit = SEC,
+	  .help = "step of the tps.csv time series (pgbench --aggregate-interval)" },
+	{ .key = "description", .type = OPT_STRING, .offset = G(description),
+	  .help = "free text describing the scenario" },
+	{ .key = "applied_scale", .type = OPT_UINT, .offset = G(applied_scale), .def = "1",
+	  .min = 1, .max = UINT32_MAX,
+	  .help = "N of a --scale 1/N already applied to this file's values (a result folder's "
+		  "scenario.ini says so); result.json reports scale 1/(N x --scale)" },
 	OPT_END
 };
 
@@ -88,17 +93,18 @@ static const char *const kernel_names[] = { "6.12", "6.6", "2026", NULL };
 #define P(f) offsetof(struct scn_policy, f)
 #define SWITCH_ROW(f, type, names, help) { #f, type, P(sw.f), NULL, 0, 0, names, 0, help },
 const struct opt_def scn_policy_options[] = {
-	{ "preset", OPT_STRING, P(preset), "baseline", 0, 0, NULL, 0,
-	  "named policy: a preset of the switch keys below, each of which this section may set "
-	  "itself (`slowpath policies` lists them; --policy NAME sets this key)" },
-	{ "kernel", OPT_ENUM, P(sw.kernel), "6.12", 0, 0, kernel_names, 0,
-	  "kernel generation the policy is applied to: 6.12 (Linux 6.12.117), 6.6 (filemap "
-	  "skips order 1, NORETRY above order 0) or 2026 (mid-2026 mm tree slow-path flow, "
-	  "kernel-mm-spec.md §0.6)" },
-	{ "noretry_bail_2026", OPT_BOOL, P(sw.k2026_noretry_bail), "0", 0, 0, NULL, 0,
-	  "kernel=2026 only: keep 6.12's early failure of a costly __GFP_NORETRY request whose "
-	  "first compaction was skipped or deferred (kernel-mm-spec.md §0.6 item 3, UNCONFIRMED; "
-	  "the transliteration has none)" },
+	{ .key = "preset", .type = OPT_STRING, .offset = P(preset), .def = "baseline",
+	  .help = "named policy: a preset of the switch keys below, each of which this section may "
+		  "set itself (`slowpath policies` lists them; --policy NAME sets this key)" },
+	{ .key = "kernel", .type = OPT_ENUM, .offset = P(sw.kernel), .def = "6.12",
+	  .enum_names = kernel_names,
+	  .help = "kernel generation the policy is applied to: 6.12 (Linux 6.12.117), 6.6 (filemap "
+		  "skips order 1, NORETRY above order 0) or 2026 (mid-2026 mm tree slow-path flow, "
+		  "docs/slowpath.md)" },
+	{ .key = "noretry_bail_2026", .type = OPT_BOOL, .offset = P(sw.k2026_noretry_bail), .def = "0",
+	  .help = "kernel=2026 only: keep 6.12's early failure of a costly __GFP_NORETRY request whose "
+		  "first compaction was skipped or deferred (not confirmed against upstream; "
+		  "docs/slowpath.md)" },
 	MM_POLICY_SWITCHES(SWITCH_ROW)
 	OPT_END
 };
@@ -156,45 +162,32 @@ static const char *const preempt_names[] = { "slice", "none", "voluntary", "full
 
 #define K(f) offsetof(struct scn_kernel, f)
 static const struct opt_def scn_kernel_options[] = {
-	{ "preempt", OPT_ENUM, K(preempt), "slice", 0, 0, preempt_names, 0,
-	  "preemption model: none, voluntary, full or lazy (CONFIG_PREEMPT_*, preempt= with "
-	  "PREEMPT_DYNAMIC) on an EEVDF run queue with ticks every `jiffy`; slice = the model's "
-	  "original FIFO queues, preempting at the first sync point after a 3 ms slice" },
+	{ .key = "preempt", .type = OPT_ENUM, .offset = K(preempt), .def = "slice",
+	  .enum_names = preempt_names,
+	  .help = "preemption model: none, voluntary, full or lazy (CONFIG_PREEMPT_*, preempt= with "
+		  "PREEMPT_DYNAMIC) on an EEVDF run queue with a tick every 1/hz ([machine] hz); "
+		  "slice = the model's original FIFO queues, preempting at the first sync point after a "
+		  "3 ms slice" },
 	OPT_END
 };
 
 /* ---- [costs] ------------------------------------------------------------------- */
 
 const struct opt_def scn_cost_options[] = {
-#define COST(id, unit, def, src) \
-	{ #id, OPT_COST, offsetof(struct cost_table, ps[COST_##id]), #def, 0, 0, NULL, 0, unit },
+#define COST(id, unit_, default_, source_) \
+	{ .key = #id, .type = OPT_COST, .offset = offsetof(struct cost_table, ps[COST_##id]), \
+	  .def = #default_, .help = unit_ },
 #include "sim/costs.def"
 #undef COST
 	OPT_END
 };
 
-/*
- * Every row may be 0 (a step that costs nothing) except the jiffy, which is
- * not a CPU cost but the timer tick (1/CONFIG_HZ): at 0 every timed sleep of
- * reclaim_throttle and kswapd's naps would be 0 ns long and a task waiting
- * for pages to come back from isolation would retry forever at one instant
- * (found by the simulation fuzzer).
- */
-static int costs_validate(const struct scn_section_type *t, const char *name, const void *config,
-			  const char **bad_key, char *err, size_t errlen)
-{
-	const struct cost_table *c = config;
-
-	(void)t;
-	(void)name;
-	if (!c->ps[COST_jiffy]) {
-		*bad_key = "jiffy";
-		snprintf(err, errlen, "jiffy is the timer tick (1/CONFIG_HZ), not a CPU cost, and "
-			 "cannot be 0 (CONFIG_HZ=1000: jiffy=1000000)");
-		return -1;
-	}
-	return 0;
-}
+/* Keys that left [costs]: the timer tick is configuration, not a CPU cost. */
+static const struct scn_moved_key costs_moved[] = {
+	{ "jiffy", "the timer tick is not a cost: it is [machine] hz (CONFIG_HZ), "
+		   "hz=250 for jiffy=4000000" },
+	{ NULL, NULL }
+};
 
 /* ---- [device NAME] ------------------------------------------------------------- */
 
@@ -203,45 +196,55 @@ static const char *const completion_names[] = { "kthread", "irq", NULL };
 static const char *const write_cache_names[] = { "write back", "write through", NULL };
 
 const struct opt_def scn_device_options[] = {
-	{ "iops", OPT_UINT, D(iops), "0", 0, 0, NULL, 0,
-	  "I/O operations per second per member, 0 = unlimited (io2: up to 256000 per volume; "
-	  "workload.md §4.2)" },
-	{ "bandwidth", OPT_SIZE, D(bandwidth), "0", 0, 0, NULL, 0,
-	  "bytes per second per member, 0 = unlimited (io2: 4000m per volume)" },
-	{ "lat_mean", OPT_TIME, D(lat_mean_ns), "500us", 0, 0, NULL, USEC,
-	  "mean service latency per request; bare numbers are us (io2: under 500 us for 16 KiB; "
-	  "workload.md §4.2)" },
-	{ "lat_p99", OPT_TIME, D(lat_p99_ns), "800us", 0, 0, NULL, USEC,
-	  "99th-percentile service latency (lognormal fit), 0 = constant latency (io2: few I/Os "
-	  "above 800 us)" },
-	{ "flush", OPT_TIME, D(flush_ns), "500us", 0, 0, NULL, USEC,
-	  "latency of a cache flush (fsync/fdatasync); without a volatile write cache about one "
-	  "write round trip, 0.3-0.6 ms (workload.md §4.2)" },
-	{ "members", OPT_U32, D(members), "1", 1, 1024, NULL, 0,
-	  "RAID0 members; 1 = a plain device" },
-	{ "chunk", OPT_SIZE, D(chunk_bytes), "512k", 4096, 1ULL << 30, NULL, 0,
-	  "RAID0 chunk size (mdadm's default 512 KiB)" },
-	{ "io_unit", OPT_SIZE, D(io_unit_bytes), "0", 0, 0, NULL, 0,
-	  "IOPS accounting unit, 0 = one per request (io2 counts I/Os above 256 KiB in "
-	  "256-KiB units)" },
-	{ "size", OPT_SIZE, D(size_bytes), "1t", 1ULL << 20, 0, NULL, 0, "capacity" },
-	{ "total_iops", OPT_UINT, D(total_iops), "0", 0, 0, NULL, 0,
-	  "whole-device cap in I/O units per second before striping, 0 = none (an instance's "
-	  "EBS IOPS cap)" },
-	{ "total_bandwidth", OPT_SIZE, D(total_bandwidth), "0", 0, 0, NULL, 0,
-	  "whole-device cap in bytes per second, 0 = none (m8g.24xlarge EBS: 3.75 GB/s; "
-	  "workload.md §4.1)" },
-	{ "write_cache", OPT_ENUM, D(write_cache), "write back", 0, 0, write_cache_names, 0,
-	  "as /sys/block/DEV/queue/write_cache: 'write back' = a volatile cache, a flush waits "
-	  "for each member's last write plus `flush`; 'write through' = none, a flush completes "
-	  "at submission (submit_bio_noacct strips REQ_PREFLUSH; EBS/Nitro NVMe volumes)" },
-	{ "nr_requests", OPT_U32, D(nr_requests), "0", 0, 1u << 16, NULL, 0,
-	  "requests in flight per member, as each member's blk-mq tags (queue/nr_requests; "
-	  "md raid0 itself has none); 0 = one pool of 128 for the whole device (BLKDEV_DEFAULT_RQ)" },
-	{ "completion", OPT_ENUM, D(completion), "kthread", 0, 0, completion_names, 0,
-	  "where writeback completions run: kthread = one completion thread per device (XFS "
-	  "sends appending and unwritten ioends to a workqueue), irq = hard-interrupt context on "
-	  "the submitting CPU (iomap_finish_ioends from bio_endio for overwrites, blk-mq)" },
+	{ .key = "iops", .type = OPT_UINT, .offset = D(iops), .def = "0",
+	  .help = "I/O operations per second per member, 0 = unlimited (io2: up to 256000 per volume, "
+		  "AWS EBS documentation)" },
+	{ .key = "bandwidth", .type = OPT_SIZE, .offset = D(bandwidth), .def = "0",
+	  .help = "bytes per second per member, 0 = unlimited (io2: 4000m per volume)" },
+	{ .key = "lat_mean", .type = OPT_TIME, .offset = D(lat_mean_ns), .def = "500us",
+	  .time_unit = USEC,
+	  .help = "mean service latency per request; bare numbers are us (io2: under 500 us for 16 KiB, "
+		  "AWS EBS documentation)" },
+	{ .key = "lat_p99", .type = OPT_TIME, .offset = D(lat_p99_ns), .def = "800us",
+	  .time_unit = USEC,
+	  .help = "99th-percentile service latency (lognormal fit), 0 = constant latency (io2: few I/Os "
+		  "above 800 us)" },
+	{ .key = "flush", .type = OPT_TIME, .offset = D(flush_ns), .def = "500us",
+	  .time_unit = USEC,
+	  .help = "latency of a cache flush (fsync/fdatasync); without a volatile write cache about one "
+		  "write round trip, 0.3-0.6 ms" },
+	{ .key = "members", .type = OPT_U32, .offset = D(members), .def = "1",
+	  .min = 1, .max = 1024,
+	  .help = "RAID0 members; 1 = a plain device" },
+	{ .key = "chunk", .type = OPT_SIZE, .offset = D(chunk_bytes), .def = "512k",
+	  .min = 4096, .max = 1ULL << 30,
+	  .help = "RAID0 chunk size (mdadm's default 512 KiB)" },
+	{ .key = "io_unit", .type = OPT_SIZE, .offset = D(io_unit_bytes), .def = "0",
+	  .help = "IOPS accounting unit, 0 = one per request (io2 counts I/Os above 256 KiB in "
+		  "256-KiB units)" },
+	{ .key = "size", .type = OPT_SIZE, .offset = D(size_bytes), .def = "1t",
+	  .min = 1ULL << 20,
+	  .help = "capacity" },
+	{ .key = "total_iops", .type = OPT_UINT, .offset = D(total_iops), .def = "0",
+	  .help = "whole-device cap in I/O units per second before striping, 0 = none (an instance's "
+		  "EBS IOPS cap)" },
+	{ .key = "total_bandwidth", .type = OPT_SIZE, .offset = D(total_bandwidth), .def = "0",
+	  .help = "whole-device cap in bytes per second, 0 = none (m8g.24xlarge EBS: 3.75 GB/s, "
+		  "AWS instance-type documentation)" },
+	{ .key = "write_cache", .type = OPT_ENUM, .offset = D(write_cache), .def = "write back",
+	  .enum_names = write_cache_names,
+	  .help = "as /sys/block/DEV/queue/write_cache: 'write back' = a volatile cache, a flush waits "
+		  "for each member's last write plus `flush`; 'write through' = none, a flush completes "
+		  "at submission (submit_bio_noacct strips REQ_PREFLUSH; EBS/Nitro NVMe volumes)" },
+	{ .key = "nr_requests", .type = OPT_U32, .offset = D(nr_requests), .def = "0",
+	  .max = 1u << 16,
+	  .help = "requests in flight per member, as each member's blk-mq tags (queue/nr_requests; "
+		  "md raid0 itself has none); 0 = one pool of 128 for the whole device (BLKDEV_DEFAULT_RQ)" },
+	{ .key = "completion", .type = OPT_ENUM, .offset = D(completion), .def = "kthread",
+	  .enum_names = completion_names,
+	  .help = "where writeback completions run: kthread = one completion thread per device (XFS "
+		  "sends appending and unwritten ioends to a workqueue), irq = hard-interrupt context on "
+		  "the submitting CPU (iomap_finish_ioends from bio_endio for overwrites, blk-mq)" },
 	OPT_END
 };
 
@@ -309,7 +312,7 @@ static int device_scale(const struct scn_section_type *t, void *config, unsigned
 static int scale_zone_size(const char *text, unsigned int n, char *out, size_t outlen,
 			   char *err, size_t errlen)
 {
-	static const struct opt_def size_opt = { "zones", OPT_SIZE, 0, NULL, 0, 0, NULL, 0, "" };
+	static const struct opt_def size_opt = { .key = "zones", .type = OPT_SIZE, .help = "" };
 	uint64_t v = 0;
 
 	if (strcmp(text, "rest") == 0) {
@@ -446,10 +449,55 @@ static int section_error(const struct scenario *s, const struct scn_instance *in
  * run` decide that a scenario can run (run builds nothing before it):
  *   - [machine] with [sysctl]: zones, reserved, memory (machine_config_check);
  *   - a workload key naming a device names a [device NAME] section;
- *   - each workload's validate_env: its sizes against the devices.
- * Only what depends on the host (memory for the model's bookkeeping) is
- * left to run.
+ *   - each workload's validate_env: its sizes against the devices;
+ *   - the tasks against the host's mapping limit (tasks_validate).
+ * Only the host memory for the model's bookkeeping is left to run.
  */
+/*
+ * Tasks against the host: every simulated task has a host stack (two
+ * mappings with its guard page, sim/task.c), so a scenario with more tasks
+ * than vm.max_map_count allows would die mid-run.  Counted: each
+ * workload's tasks, and the kernel threads (a vmstat worker per CPU,
+ * kswapd, kcompactd, a flusher and its I/O completion task per device
+ * and for the default device).  The workload with the most tasks is blamed.
+ */
+static int tasks_validate(const struct scenario *s, char *err, size_t errlen)
+{
+	const struct machine_config *mc = scn_config(s, "machine", NULL);
+	const struct scn_instance *worst = NULL;
+	const char *worst_key = NULL;
+	uint64_t total = 2, most = 0, max_maps, limit;
+	char msg[512];
+
+	for (size_t i = 0; i < scn_nr_instances(s); i++) {
+		const struct scn_instance *in = scn_instance_at(s, i);
+		const struct workload_type *wt = in->type->data;
+		const char *key = NULL;
+		uint64_t n;
+
+		if (strcmp(in->type->kind, "device") == 0)
+			total += 2;
+		if (!wt || !wt->nr_tasks)
+			continue;
+		n = wt->nr_tasks(in->config, &key);
+		total += n;
+		if (n > most) {
+			most = n;
+			worst = in;
+			worst_key = key;
+		}
+	}
+	total += 2 + (mc ? mc->cpus : 0);
+	limit = sim_host_max_tasks(&max_maps);
+	if (total <= limit || !worst)
+		return 0;
+	snprintf(msg, sizeof(msg), "%" PRIu64 " tasks in all (kernel threads included), but this "
+		 "host can give at most %" PRIu64 " a stack: each is two mappings with its guard page "
+		 "and vm.max_map_count is %" PRIu64 "; lower '%s' or raise vm.max_map_count", total,
+		 limit, max_maps, worst_key);
+	return section_error(s, worst, worst_key, msg, err, errlen);
+}
+
 static int schema_validate(const struct scenario *s, char *err, size_t errlen)
 {
 	const struct machine_config *mc = scn_config(s, "machine", NULL);
@@ -482,27 +530,34 @@ static int schema_validate(const struct scenario *s, char *err, size_t errlen)
 		if (wt->validate_env && wt->validate_env(in->config, &env, &bad_key, msg, sizeof(msg)))
 			return section_error(s, in, bad_key, msg, err, errlen);
 	}
-	return 0;
+	return tasks_validate(s, err, errlen);
 }
 
 /* ---- the schema ------------------------------------------------------------------------- */
 
 static const struct scn_section_type builtin_sections[] = {
-	{ "global", "run length, seed, measurement and sampling", scn_global_options,
-	  sizeof(struct scn_global), SCN_ALWAYS, global_validate, global_scale, NULL, NULL },
-	{ "machine", "memory, zones and CPUs of the simulated machine", machine_options,
-	  sizeof(struct machine_config), SCN_ALWAYS, NULL, machine_scale, NULL, NULL },
-	{ "sysctl", "kernel tunables under their sysctl/sysfs names", vm_sysctl_options,
-	  sizeof(struct vm_sysctl), SCN_ALWAYS, NULL, sysctl_scale, NULL, NULL },
-	{ "policy", "the allocator policy variant and slow-path flow", scn_policy_options,
-	  sizeof(struct scn_policy), SCN_ALWAYS, policy_validate, NULL, NULL, NULL },
-	{ "kernel", "the simulated kernel's scheduler: preemption model", scn_kernel_options,
-	  sizeof(struct scn_kernel), SCN_ALWAYS, NULL, NULL, NULL, NULL },
-	{ "costs", "cost-table overrides, ns per unit (slowpath costs)", scn_cost_options,
-	  sizeof(struct cost_table), SCN_ALWAYS, costs_validate, NULL, NULL, NULL },
-	{ "device", "a block device or RAID0 set: [device NAME]", scn_device_options,
-	  sizeof(struct bdev_config), SCN_NAME_REQUIRED | SCN_MULTIPLE, device_validate,
-	  device_scale, NULL, NULL },
+	{ .kind = "global", .help = "run length, seed, measurement and sampling",
+	  .options = scn_global_options, .config_size = sizeof(struct scn_global),
+	  .flags = SCN_ALWAYS, .validate = global_validate, .scale = global_scale },
+	{ .kind = "machine", .help = "memory, zones, CPUs and the timer tick of the simulated machine",
+	  .options = machine_options, .config_size = sizeof(struct machine_config),
+	  .flags = SCN_ALWAYS, .scale = machine_scale },
+	{ .kind = "sysctl", .help = "kernel tunables under their sysctl/sysfs names",
+	  .options = vm_sysctl_options, .config_size = sizeof(struct vm_sysctl),
+	  .flags = SCN_ALWAYS, .scale = sysctl_scale },
+	{ .kind = "policy", .help = "the allocator policy variant and slow-path flow",
+	  .options = scn_policy_options, .config_size = sizeof(struct scn_policy),
+	  .flags = SCN_ALWAYS, .validate = policy_validate },
+	{ .kind = "kernel", .help = "the simulated kernel's scheduler: preemption model",
+	  .options = scn_kernel_options, .config_size = sizeof(struct scn_kernel),
+	  .flags = SCN_ALWAYS },
+	{ .kind = "costs", .help = "cost-table overrides, ns per unit (slowpath costs)",
+	  .options = scn_cost_options, .config_size = sizeof(struct cost_table),
+	  .flags = SCN_ALWAYS, .moved = costs_moved },
+	{ .kind = "device", .help = "a block device or RAID0 set: [device NAME]",
+	  .options = scn_device_options, .config_size = sizeof(struct bdev_config),
+	  .flags = SCN_NAME_REQUIRED | SCN_MULTIPLE, .validate = device_validate,
+	  .scale = device_scale },
 };
 
 #define NR_BUILTIN (sizeof(builtin_sections) / sizeof(builtin_sections[0]))

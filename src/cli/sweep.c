@@ -116,8 +116,8 @@ static char *xasprintf(const char *fmt, ...)
 
 static void list_add(struct list *l, const char *s)
 {
-	l->v = rpt_xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
-	l->v[l->n++] = rpt_xstrdup(s);
+	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+	l->v[l->n++] = xstrdup(s);
 }
 
 static void list_release(struct list *l)
@@ -176,7 +176,7 @@ static void sweep_release(struct sweep *sw)
 static int split_list(const char *what, const char *text, struct list *out, char *err, size_t errlen)
 {
 	size_t n = strlen(text);
-	char *buf = rpt_xmalloc(n + 1), *w = buf;
+	char *buf = xzalloc(n + 1), *w = buf;
 
 	for (const char *p = text;; p++) {
 		if (*p == '\\' && p[1] == ',') {
@@ -312,7 +312,7 @@ static int parse_set(struct sweep *sw, const char *text, unsigned int line, char
 
 	if (!eq || eq == text)
 		return sim_errf(err, errlen, "set '%s': expected KEY=VALUE[,VALUE...]", text);
-	key = rpt_xmalloc((size_t)(eq - text) + 1);
+	key = xzalloc((size_t)(eq - text) + 1);
 	memcpy(key, text, (size_t)(eq - text));
 	key[eq - text] = '\0';
 	if (!*trim(key) || strcmp(trim(key), key) != 0) {
@@ -327,7 +327,7 @@ static int parse_set(struct sweep *sw, const char *text, unsigned int line, char
 			free(key);
 			return -1;
 		}
-	sw->sets = rpt_xrealloc(sw->sets, (sw->nr_sets + 1) * sizeof(*sw->sets));
+	sw->sets = xrealloc(sw->sets, (sw->nr_sets + 1) * sizeof(*sw->sets));
 	st = &sw->sets[sw->nr_sets++];
 	memset(st, 0, sizeof(*st));
 	st->key = key;
@@ -367,7 +367,7 @@ static int sweep_parse_file(struct sweep *sw, const char *path, char *err, size_
 	int rc = -1;
 
 	memset(sw, 0, sizeof(*sw));
-	sw->file = rpt_xstrdup(path);
+	sw->file = xstrdup(path);
 	sw->scale = 1;
 	if (!text)
 		return sim_errf(err, errlen, "%s", ebuf);
@@ -432,7 +432,7 @@ static int sweep_parse_file(struct sweep *sw, const char *path, char *err, size_
 		sim_errf(err, errlen, "%s:%u: '%s' given twice", path, lineno, key); goto out; } } while (0)
 		if (strcmp(key, "scenario") == 0) {
 			ONCE(scenario_raw);
-			scenario_raw = rpt_xstrdup(value);
+			scenario_raw = xstrdup(value);
 			sw->scenario_line = lineno;
 		} else if (strcmp(key, "directory") == 0) {
 			ONCE(sw->directory);
@@ -441,7 +441,7 @@ static int sweep_parse_file(struct sweep *sw, const char *path, char *err, size_
 				     value);
 				goto out;
 			}
-			sw->directory = rpt_xstrdup(value);
+			sw->directory = xstrdup(value);
 		} else if (strcmp(key, "policies") == 0) {
 			ONCE(sw->policies.line);
 			sw->policies.line = lineno;
@@ -559,7 +559,7 @@ static void append_safe(char **name, const char *s)
 {
 	size_t n = strlen(*name);
 
-	*name = rpt_xrealloc(*name, n + strlen(s) + 1);
+	*name = xrealloc(*name, n + strlen(s) + 1);
 	for (; *s; s++) {
 		char ch = *s;
 		bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
@@ -589,7 +589,7 @@ static int sweep_expand(struct sweep *sw, char *err, size_t errlen)
 	if (!sw->column_names)
 		abort();
 	for (size_t c = 0; c < cols; c++) {
-		char *name = rpt_xstrdup("");
+		char *name = xstrdup("");
 
 		append_safe(&name, sw->policies.v[column_policy(sw, c)]);
 		for (size_t i = 0; i < sw->nr_sets; i++) {
@@ -626,7 +626,7 @@ static void cell_get(const struct sweep *sw, const char *dir, size_t k, struct c
 	c->scenario = sw->scenario;
 	c->policy = sw->policies.v[column_policy(sw, c->column)];
 	c->seed = sw->seeds.v[k % sw->seeds.n];
-	c->sets = rpt_xmalloc((sw->nr_sets ? sw->nr_sets : 1) * sizeof(*c->sets));
+	c->sets = xzalloc((sw->nr_sets ? sw->nr_sets : 1) * sizeof(*c->sets));
 	for (size_t i = 0; i < sw->nr_sets; i++)
 		c->sets[i] = xasprintf("%s=%s", sw->sets[i].key,
 				       sw->sets[i].values.v[column_value(sw, c->column, i)]);
@@ -750,7 +750,7 @@ static void cell_clear(const struct cell *c)
 
 static int mkdir_parent(const char *path, char *err, size_t errlen)
 {
-	char *p = rpt_xstrdup(path), *slash = strrchr(p, '/');
+	char *p = xstrdup(path), *slash = strrchr(p, '/');
 	int rc = 0;
 
 	if (slash) {
@@ -766,7 +766,7 @@ static int mkdir_parent(const char *path, char *err, size_t errlen)
 static int run_cell(const struct sweep *sw, const char *dir, size_t k)
 {
 	struct cell c;
-	const char **argv = rpt_xmalloc((12 + 2 * sw->nr_sets) * sizeof(*argv));
+	const char **argv = xzalloc((12 + 2 * sw->nr_sets) * sizeof(*argv));
 	char scale[24], err[1024];
 	struct rpt_file rf;
 	int argc = 0, rc;
@@ -1026,7 +1026,7 @@ static pid_t spawn_cell(const char *self, const char *dir, size_t k)
 static size_t run_local(const struct sweep *sw, const char *dir, const char *self, const size_t *todo,
 			size_t nr_todo, struct status *st)
 {
-	struct job *run = rpt_xmalloc(st->jobs * sizeof(*run));
+	struct job *run = xzalloc(st->jobs * sizeof(*run));
 	size_t next = 0, nr_run = 0, failed = 0;
 
 	status_show(st, "start", -1, NULL);
@@ -1136,7 +1136,7 @@ static int write_text(const char *dir, const char *name, const struct rpt_cmp *c
 static int collect(const struct sweep *sw, const char *dir, bool no_plots, bool quiet)
 {
 	struct rpt_set *sets = calloc(sw->nr_columns, sizeof(*sets));
-	char **dirs = rpt_xmalloc(sw->seeds.n * sizeof(*dirs));
+	char **dirs = xzalloc(sw->seeds.n * sizeof(*dirs));
 	char err[1024];
 	size_t missing = 0, loaded = 0;
 	struct rpt_cmp c;
@@ -1309,7 +1309,7 @@ static char *sbatch(const char *script, const char *dep)
 	}
 	free(cmd);
 	line[strcspn(line, ";\n")] = '\0';
-	return rpt_xstrdup(line);
+	return xstrdup(line);
 }
 
 /*
@@ -1554,7 +1554,7 @@ int cli_cmd_sweep(int argc, char **argv)
 		case O_POLICY: policies = optarg; break;
 		case O_SEEDS: seeds = optarg; break;
 		case O_SET:
-			sets = rpt_xrealloc(sets, (nr_sets + 1) * sizeof(*sets));
+			sets = xrealloc(sets, (nr_sets + 1) * sizeof(*sets));
 			sets[nr_sets++] = optarg;
 			break;
 		case O_SCALE:
@@ -1598,7 +1598,7 @@ int cli_cmd_sweep(int argc, char **argv)
 				fprintf(stderr, "slowpath sweep: --sbatch-extra: one line only\n");
 				goto out;
 			}
-			so.extra = rpt_xrealloc(so.extra, (so.nr_extra + 1) * sizeof(*so.extra));
+			so.extra = xrealloc(so.extra, (so.nr_extra + 1) * sizeof(*so.extra));
 			so.extra[so.nr_extra++] = optarg;
 			break;
 		case O_HELP:
@@ -1671,8 +1671,8 @@ int cli_cmd_sweep(int argc, char **argv)
 			goto out;
 		}
 	} else {
-		sw.file = rpt_xstrdup(argv[optind]);
-		sw.scenario = rpt_xstrdup(argv[optind]);
+		sw.file = xstrdup(argv[optind]);
+		sw.scenario = xstrdup(argv[optind]);
 		sw.scale = 1;
 	}
 	/* command-line options override the file */
@@ -1717,7 +1717,7 @@ int cli_cmd_sweep(int argc, char **argv)
 
 	/* the folder: DIR/sweep.ini first, then the cells */
 	rc = 1;
-	dir = out ? rpt_xstrdup(out) : default_dir(is_sweep_file(argv[optind]) ? argv[optind] :
+	dir = out ? xstrdup(out) : default_dir(is_sweep_file(argv[optind]) ? argv[optind] :
 					       xasprintf("sweep-%s", strrchr(sw.scenario, '/') ?
 							 strrchr(sw.scenario, '/') + 1 : sw.scenario));
 	cwd = getcwd(NULL, 0);
@@ -1728,7 +1728,7 @@ int cli_cmd_sweep(int argc, char **argv)
 	}
 	self[n] = '\0';
 	if (!sw.directory)
-		sw.directory = rpt_xstrdup(cwd);
+		sw.directory = xstrdup(cwd);
 	{
 		char *logs = xasprintf("%s/logs", dir);
 		struct rpt_file rf;
@@ -1747,7 +1747,7 @@ int cli_cmd_sweep(int argc, char **argv)
 	}
 	if (!(absdir = absolute(dir)))
 		goto out;
-	todo = rpt_xmalloc(sw.nr_cells * sizeof(*todo));
+	todo = xzalloc(sw.nr_cells * sizeof(*todo));
 	for (size_t k = 0; k < sw.nr_cells; k++) {
 		struct cell cl;
 		bool done;

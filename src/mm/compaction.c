@@ -3,7 +3,7 @@
  * compaction.c — memory compaction: suitability and fragmentation index,
  * deferral, the migrate and free scanners over pageblocks with skip hints
  * and cached positions, isolation, capture, and kcompactd with proactive
- * compaction (mm/compaction.c and mm/vmstat.c, Linux 6.12.117; spec §5).
+ * compaction (mm/compaction.c and mm/vmstat.c, Linux 6.12.117).
  *
  * The mechanism.  compact_zone() moves movable folios from the bottom of
  * a zone to free pages at its top, so free pages coalesce at the bottom:
@@ -19,7 +19,7 @@
  *   2. The migrate scanner (isolate_migratepages) takes the next pageblock
  *      upward that is not skip-marked (and, for async direct compaction,
  *      of the request's migratetype class) and isolates up to 32 pages of
- *      folios from it (isolate_migratepages_block, §5.5 rules).
+ *      folios from it (isolate_migratepages_block, mm/compaction.c rules).
  *   3. migrate_pages() moves them into free pages the free scanner
  *      (isolate_freepages) takes from pageblocks downward from the top,
  *      skipping unsuitable and skip-marked blocks.
@@ -122,7 +122,7 @@ bool gfp_compaction_allowed(const struct machine *m, gfp_t gfp)
 {
 	if (!(gfp & __GFP_IO))
 		return false;
-	/* Vb (spec §14): NORETRY requests may not compact unless THISNODE */
+	/* Vb (docs/slowpath.md, policy variants): NORETRY requests may not compact unless THISNODE */
 	if (m->policy->noretry_no_compaction && (gfp & __GFP_NORETRY) && !(gfp & __GFP_THISNODE))
 		return false;
 	return true;
@@ -151,7 +151,7 @@ static void fill_contig_page_info(const struct zone *zone, unsigned int suitable
 	}
 }
 
-/* __fragmentation_index() (6.12; spec §5.1): -1000 if the request would
+/* __fragmentation_index() (6.12; compaction_suitable, mm/compaction.c): -1000 if the request would
  * succeed, 0 with no free blocks, else 1000 - (1000 + 1000 free/2^order)
  * / free blocks: towards 0 = lack of memory, towards 1000 = fragmentation. */
 int fragmentation_index(const struct zone *zone, unsigned int order)
@@ -179,7 +179,7 @@ unsigned int extfrag_for_order(const struct zone *zone, unsigned int order)
 			      info.free_pages);
 }
 
-/* ---- deferral (§5.2) -------------------------------------------------------- */
+/* ---- deferral (defer_compaction, mm/compaction.c) -------------------------------------------------------- */
 
 void defer_compaction(struct zone *zone, int order)
 {
@@ -721,7 +721,7 @@ static void fast_isolate_freepages(struct compact_control *cc)
 }
 
 /*
- * isolate_freepages() (6.12; spec §5.4 step 7): the fast search, then
+ * isolate_freepages() (6.12; compact_zone, mm/compaction.c step 7): the fast search, then
  * pageblocks downward from free_pfn, never below the migrate scanner's
  * block; MOVABLE, not skip-marked blocks only; async samples with a
  * stride of 32 pfns that shrinks to 1 once a block yields pages.
@@ -899,8 +899,8 @@ static void isolate_lru_folio_for_migration(struct machine *m, pfn_t pfn)
 }
 
 /*
- * isolate_migratepages_block() — models mm/compaction.c (6.12; spec
- * §5.5): isolate the migratable folios of [low_pfn, end_pfn), a range
+ * isolate_migratepages_block() — models mm/compaction.c (6.12;
+ * isolate_migratepages_block, mm/compaction.c): isolate the migratable folios of [low_pfn, end_pfn), a range
  * within one pageblock, onto cc->migratepages.  Per pfn: the skip bit
  * (first pfn only), free blocks skipped whole, compound pages of the
  * target order or larger skipped, non-LRU pages fail, mapped folios fail
@@ -1181,7 +1181,7 @@ static unsigned long fast_find_migrateblock(struct compact_control *cc)
 }
 
 /*
- * isolate_migratepages() (6.12; spec §5.4 step 5a): from the fast-search
+ * isolate_migratepages() (6.12; compact_zone, mm/compaction.c step 5a): from the fast-search
  * start or the migrate cursor, the first pageblock below the free cursor
  * that is not skip-marked and, for async direct compaction, of a suitable
  * migratetype; isolate from it.
@@ -1231,7 +1231,7 @@ out:
 	return ret;
 }
 
-/* ---- proactive compaction score (§5.6) ---------------------------------------------- */
+/* ---- proactive compaction score (kcompactd, mm/compaction.c) ---------------------------------------------- */
 
 static bool kswapd_is_running(pg_data_t *pgdat)
 {
@@ -1283,7 +1283,7 @@ static bool should_proactive_compact_node(pg_data_t *pgdat)
 /*
  * find_suitable_fallback(area, order, mt, only_stealable=true) as
  * __compact_finished uses it: some fallback type has a block at this order
- * and a claim may be tried from it (can_steal_fallback, spec §1.4).
+ * and a claim may be tried from it (can_steal_fallback, __rmqueue_fallback, mm/page_alloc.c).
  */
 static bool fallback_claimable(const struct machine *m, const struct free_area *area,
 			       unsigned int order, int migratetype)
@@ -1306,8 +1306,8 @@ static bool fallback_claimable(const struct machine *m, const struct free_area *
 }
 
 /*
- * __compact_finished() (6.12; spec §5.4 step 8, with the 6.15 defrag_mode
- * rule for kcompactd, spec §9.3).
+ * __compact_finished() (6.12; compact_zone, mm/compaction.c step 8, with the 6.15 defrag_mode
+ * rule for kcompactd, defrag_mode watermarks).
  */
 static enum compact_result __compact_finished(struct compact_control *cc)
 {
@@ -1377,7 +1377,7 @@ static bool __compaction_suitable(struct zone *zone, int order, int highest_zone
 	return __zone_watermark_ok(zone, 0, watermark, highest_zoneidx, ALLOC_CMA, (long)wmark_target);
 }
 
-/* compaction_suitable() (6.12; spec §5.1): the free-page test, and for
+/* compaction_suitable() (6.12; mm/compaction.c): the free-page test, and for
  * costly orders the fragmentation index against vm.extfrag_threshold. */
 bool compaction_suitable(struct zone *zone, int order, int highest_zoneidx)
 {
@@ -1429,7 +1429,7 @@ static enum compact_result compaction_suit_allocation_order(struct zone *zone, u
 /* ---- compact_zone ----------------------------------------------------------------------- */
 
 /*
- * compact_zone() — models mm/compaction.c:compact_zone() (6.12; spec §5.4):
+ * compact_zone() — models mm/compaction.c:compact_zone() (6.12):
  * suitability, restart after deferral, scanner start points (whole zone
  * or the cached positions), then isolate / migrate until
  * compact_finished; a failed migration inside a block in async or
@@ -1661,7 +1661,7 @@ static enum compact_result compact_zone_order(struct machine *m, struct zone *zo
 }
 
 /*
- * try_to_compact_pages() — models mm/compaction.c (6.12; spec §5.3): each
+ * try_to_compact_pages() — models mm/compaction.c (6.12): each
  * zone of the request in zonelist order, skipping deferred zones below
  * SYNC_FULL; the maximum result wins; SUCCESS stops (soft defer reset);
  * a non-async COMPLETE/PARTIAL_SKIPPED defers the zone.
@@ -1768,7 +1768,7 @@ static bool kcompactd_node_suitable(pg_data_t *pgdat)
 }
 
 /*
- * kcompactd_do_work() (6.12; spec §5.6): SYNC_LIGHT, GFP_KERNEL, skip bits
+ * kcompactd_do_work() (6.12; mm/compaction.c): SYNC_LIGHT, GFP_KERNEL, skip bits
  * honoured; per zone up to the requested index: skip deferred or
  * unsuitable zones, compact; SUCCESS soft-resets deferral; COMPLETE or
  * PARTIAL_SKIPPED drains that zone's pcp lists on every CPU (waiting for
@@ -1819,7 +1819,7 @@ static void kcompactd_do_work(pg_data_t *pgdat)
 }
 
 /*
- * wakeup_kcompactd() (6.12; spec §5.6): record the order and zone; wake
+ * wakeup_kcompactd() (6.12; mm/compaction.c): record the order and zone; wake
  * the thread only if it sleeps and some zone could use compaction.
  */
 void wakeup_kcompactd(pg_data_t *pgdat, int order, int highest_zoneidx)
@@ -1866,7 +1866,7 @@ static bool kcompactd_wait_event(pg_data_t *pgdat, sim_time_t timeout)
 }
 
 /*
- * kcompactd() — the per-node compaction daemon (6.12; spec §5.6): sleep
+ * kcompactd() — the per-node compaction daemon (6.12; mm/compaction.c): sleep
  * until woken with work or for the 500 ms proactive timer (forever when
  * vm.compaction_proactiveness is 0); on work run kcompactd_do_work; on the
  * timer compact the node proactively while its fragmentation score is

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * compaction.h — memory compaction and kcompactd (include/linux/compaction.h,
- * mm/compaction.c; Linux 6.12; spec §5), and the migration entry point it
+ * mm/compaction.c; Linux 6.12), and the migration entry point it
  * uses (include/linux/migrate.h, mm/migrate.c).
  */
 #ifndef SLOWPATH_MM_COMPACTION_H
@@ -50,7 +50,7 @@ enum migrate_mode {
 #define COMPACTION_HPAGE_ORDER	HPAGE_PMD_ORDER
 #define HPAGE_FRAG_CHECK_INTERVAL_MSEC	500
 
-/* compact_gap(): pages compaction needs free, twice the request (§5.1). */
+/* compact_gap(): pages compaction needs free, twice the request (compaction_suitable, mm/compaction.c). */
 static inline unsigned long compact_gap(unsigned int order)
 {
 	return 2UL << order;
@@ -58,7 +58,7 @@ static inline unsigned long compact_gap(unsigned int order)
 
 /*
  * gfp_compaction_allowed() (include/linux/gfp.h, 6.12): CONFIG_COMPACTION
- * and __GFP_IO.  Policy Vb (noretry_no_compaction, spec §14) adds: not for
+ * and __GFP_IO.  Policy Vb (noretry_no_compaction, docs/slowpath.md, policy variants) adds: not for
  * __GFP_NORETRY requests unless __GFP_THISNODE.
  */
 bool gfp_compaction_allowed(const struct machine *m, gfp_t gfp);
@@ -82,19 +82,19 @@ struct capture_control {
 bool compaction_capture(struct machine *m, struct zone *zone, pfn_t pfn, unsigned int order,
 			int migratetype);
 
-/* try_to_compact_pages() (§5.3): direct compaction over the zonelist. */
+/* try_to_compact_pages() (mm/compaction.c): direct compaction over the zonelist. */
 enum compact_result try_to_compact_pages(struct machine *m, gfp_t gfp, unsigned int order,
 					 unsigned int alloc_flags, const struct alloc_context *ac,
 					 enum compact_priority prio, pfn_t *capture);
 
-/* Suitability (§5.1). */
+/* Suitability (compaction_suitable, mm/compaction.c). */
 bool compaction_suitable(struct zone *zone, int order, int highest_zoneidx);
 bool compaction_zonelist_suitable(struct machine *m, const struct alloc_context *ac, int order,
 				  unsigned int alloc_flags);
 int fragmentation_index(const struct zone *zone, unsigned int order);
 unsigned int extfrag_for_order(const struct zone *zone, unsigned int order);
 
-/* Deferral (§5.2). */
+/* Deferral (defer_compaction, mm/compaction.c). */
 void defer_compaction(struct zone *zone, int order);
 bool compaction_deferred(struct zone *zone, int order);
 void compaction_defer_reset(struct zone *zone, int order, bool alloc_success);
@@ -109,12 +109,12 @@ void reset_isolation_suitable(pg_data_t *pgdat);
 /*
  * Whole-node compaction as /proc/sys/vm/compact_memory does it
  * (compact_node(pgdat, false): SYNC, whole zones, skip bits ignored), and
- * the proactive variant kcompactd runs (§5.6).
+ * the proactive variant kcompactd runs (mm/compaction.c).
  */
 void compact_node(pg_data_t *pgdat, bool proactive);
 unsigned int fragmentation_score_node(pg_data_t *pgdat);
 
-/* kcompactd (§5.6). */
+/* kcompactd (mm/compaction.c). */
 void wakeup_kcompactd(pg_data_t *pgdat, int order, int highest_zoneidx);
 void kcompactd_run(struct machine *m);
 

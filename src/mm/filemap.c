@@ -24,18 +24,9 @@
 #include "mm/swap.h"
 #include "mm/vmstat.h"
 #include "mm/writeback.h"
+#include "sim/xalloc.h"
 
 #define MAX_MAPPINGS	65535u
-
-static void *xrealloc_zero(void *p, size_t old_n, size_t new_n, size_t size)
-{
-	char *q = realloc(p, new_n * size);
-
-	if (!q)
-		SIM_BUG("out of memory growing a table to %zu entries", new_n);
-	memset(q + old_n * size, 0, (new_n - old_n) * size);
-	return q;
-}
 
 /* ---- the mapping table -------------------------------------------------------- */
 
@@ -57,7 +48,7 @@ struct address_space *mapping_create(struct machine *m, enum mapping_kind kind, 
 
 		if (n > MAX_MAPPINGS + 1)
 			n = MAX_MAPPINGS + 1;
-		m->mappings = xrealloc_zero(m->mappings, m->nr_mapping_slots, n, sizeof(*m->mappings));
+		m->mappings = xrecalloc(m->mappings, m->nr_mapping_slots, n, sizeof(*m->mappings));
 		m->nr_mapping_slots = n;
 	}
 	mapping = calloc(1, sizeof(*mapping));
@@ -157,10 +148,10 @@ static pfn_t *index_slot(struct page_index *pi, unsigned long index)
 
 		while (n <= c)
 			n *= 2;
-		pi->chunk = xrealloc_zero(pi->chunk, pi->nr_chunks, n, sizeof(*pi->chunk));
-		pi->used = xrealloc_zero(pi->used, pi->nr_chunks, n, sizeof(*pi->used));
-		pi->tags = xrealloc_zero(pi->tags, pi->nr_chunks, n, sizeof(*pi->tags));
-		pi->mapcount = xrealloc_zero(pi->mapcount, pi->nr_chunks, n, sizeof(*pi->mapcount));
+		pi->chunk = xrecalloc(pi->chunk, pi->nr_chunks, n, sizeof(*pi->chunk));
+		pi->used = xrecalloc(pi->used, pi->nr_chunks, n, sizeof(*pi->used));
+		pi->tags = xrecalloc(pi->tags, pi->nr_chunks, n, sizeof(*pi->tags));
+		pi->mapcount = xrecalloc(pi->mapcount, pi->nr_chunks, n, sizeof(*pi->mapcount));
 		pi->nr_chunks = n;
 	}
 	if (!pi->chunk[c]) {
@@ -467,7 +458,7 @@ pfn_t filemap_alloc_folio(struct machine *m, gfp_t gfp, unsigned int order)
 }
 
 /*
- * The gfp of one attempt of the fallback loop (spec §7.2 step 6, §14):
+ * The gfp of one attempt of the fallback loop (__filemap_get_folio, mm/filemap.c step 6):
  *   P1  (6.12/2026)  order > min:  + __GFP_NORETRY | __GFP_NOWARN
  *   P1  (6.6)        order > 0:    + __GFP_NORETRY | __GFP_NOWARN
  *   V2               order > min:  + __GFP_NOWARN; costly: - __GFP_DIRECT_RECLAIM,
@@ -506,9 +497,9 @@ gfp_t filemap_attempt_gfp(const struct machine *m, gfp_t gfp, unsigned int order
 
 /*
  * __filemap_get_folio() — models mm/filemap.c:__filemap_get_folio() of
- * 6.12 (spec §0.1, §7.2), with the 6.6 loop (order 1 turned into 0, spec
- * §7.2 step 7) when m->policy->kernel is KERNEL_6_6.  The 2026 kernel's
- * __filemap_get_folio_mpol has the 6.12 order loop (spec §7.1).
+ * 6.12 (__filemap_get_folio, mm/filemap.c), with the 6.6 loop (order 1 turned into 0,
+ * __filemap_get_folio, mm/filemap.c step 7) when m->policy->kernel is KERNEL_6_6.  The 2026 kernel's
+ * __filemap_get_folio_mpol has the 6.12 order loop (large folios, mm/filemap.c).
  * Simplified: no folio lock (FGP_LOCK is a no-op: folio locks are
  * uncontended in the workloads modelled, the i_rwsem serialises writers),
  * FGP_STABLE never waits (XFS on the modelled devices has no stable-page

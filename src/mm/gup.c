@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * gup.c — get_user_pages-fast and pin_user_pages-fast, their release, and
- * the FOLL_PIN accounting (mm/gup.c, Linux 6.12; spec §10.4).
+ * the FOLL_PIN accounting (mm/gup.c, Linux 6.12).
  *
  * What a pin does to a folio (try_grab_folio_fast, FOLL_PIN):
  *
@@ -23,7 +23,7 @@
  *
  * node_stat_mod_folio() is mod_node_page_state() (vmstat.c): a per-CPU
  * cmpxchg on an s8 diff; when the diff passes the node threshold (<= 125,
- * spec §10.3) the whole value is folded with two atomics on cache lines
+ * refresh_zone_stat_thresholds, mm/vmstat.c) the whole value is folded with two atomics on cache lines
  * every CPU shares (pgdat->vm_stat[] and vm_node_stat[]; both FOLL_PIN
  * items sit on one line), and vmstat.c makes those lines contended
  * resources.  So with refs = 1 a CPU folds every threshold + 1 pins and

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * gup.h — pinning user pages for DMA (mm/gup.c, Linux 6.12; spec §10.4):
+ * gup.h — pinning user pages for DMA (mm/gup.c, Linux 6.12; FOLL_PIN accounting, mm/gup.c):
  * get_user_pages_fast / pin_user_pages_fast and their release, on a
  * user buffer, with the kernel's FOLL_PIN accounting selectable per
  * machine ([machine] foll_pin_accounting).

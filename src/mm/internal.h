@@ -16,7 +16,7 @@
 #include "mm/policy.h"
 #include "mm/types.h"
 
-/* ALLOC_* (mm/internal.h; spec §3.4).  The WMARK bits index _watermark[]. */
+/* ALLOC_* (mm/internal.h; ALLOC_* flags, mm/internal.h).  The WMARK bits index _watermark[]. */
 #define ALLOC_WMARK_MIN		WMARK_MIN
 #define ALLOC_WMARK_LOW		WMARK_LOW
 #define ALLOC_WMARK_HIGH	WMARK_HIGH
@@ -158,20 +158,18 @@ static inline void mm_charge(struct machine *m, enum cost_id id, uint64_t n)
 }
 
 /*
- * The kernel's timeouts in jiffies (costs.def row `jiffy` is one tick; HZ
- * is one second over it): jiffies_ns(m, n), HZ/div as HZ_DIV_NS(m, div)
- * (HZ/10 = 100 ms at any HZ), msecs_to_jiffies(ms) rounded up to ticks.
+ * The kernel's timeouts in jiffies ([machine] hz is CONFIG_HZ, one jiffy
+ * TICK_NSEC): jiffies_ns(m, n), HZ/div as hz_div_ns(m, div) (HZ/10 = 100
+ * ms at any HZ), msecs_to_jiffies(ms) rounded up to ticks.
  */
 static inline sim_time_t jiffies_ns(const struct machine *m, uint64_t n)
 {
-	return cost_ns(sim_costs(m->sim), COST_jiffy, n);
+	return n * m->tick_ns;
 }
 
 static inline uint64_t mm_hz(const struct machine *m)
 {
-	uint64_t j = jiffies_ns(m, 1);
-
-	return j ? SIM_NSEC_PER_SEC / j : 1;
+	return m->hz;
 }
 
 static inline sim_time_t hz_div_ns(const struct machine *m, uint64_t div)

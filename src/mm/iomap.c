@@ -2,7 +2,7 @@
 /*
  * iomap.c — the iomap buffered-write loop and iomap writeback
  * (fs/iomap/buffered-io.c, Linux 6.12; the pre-5d8edfb900d5 loop of
- * 6.5 as the P0 variant).  Spec §0.1, §7.
+ * 6.5 as the P0 variant).  __filemap_get_folio, mm/filemap.c; large folios, mm/filemap.c.
  *
  * Buffered write (iomap_file_buffered_write):
  *
@@ -21,7 +21,7 @@
  *         copy from user; iomap_write_end: mark the folio dirty, i_size
  *
  * So a write covering an aligned 2^k-page stretch asks for one order-k
- * folio; a misaligned one makes the "staircase" of spec §7.4.
+ * folio; a misaligned one makes the "staircase" of write size to folio order, docs/pagecache.md.
  *
  * Writeback (iomap_writepages): walk PAGECACHE_TAG_DIRTY folios in index
  * order, clear dirty + start writeback on each, and gather folios that
@@ -58,7 +58,7 @@ static uint64_t mapping_max_folio_size(const struct address_space *mapping)
 }
 
 /*
- * iomap_get_folio() (6.12), with the V1 variant (spec §14: the gfp loses
+ * iomap_get_folio() (6.12), with the V1 variant (docs/slowpath.md, policy variants: the gfp loses
  * __GFP_DIRECT_RECLAIM when the iteration's hinted order is above
  * PAGE_ALLOC_COSTLY_ORDER; filemap then uses that gfp for every order).
  */

@@ -29,6 +29,8 @@ struct machine_config {
 				 * after ZONE_DMA */
 	int	foll_pin_accounting;	/* enum foll_pin_accounting (mm/gup.h): how the
 					 * simulated kernel counts FOLL_PIN pins */
+	uint64_t hz;		/* CONFIG_HZ: timer ticks per second, the unit of the
+				 * kernel's timeouts (jiffies) */
 };
 
 extern const struct opt_def machine_options[];

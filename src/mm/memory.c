@@ -3,7 +3,7 @@
  * memory.c — address spaces, page tables, page faults, fork and exit
  * (mm/memory.c, kernel/fork.c, mm/mmap.c, mm/pgtable-generic.c,
  * include/asm-generic/pgalloc.h; Linux 6.12, arm64 4K).  memory.h has
- * the layout; spec §8 and workload.md §3 the behaviour that matters.
+ * the layout; copy_page_range, mm/memory.c and PostgreSQL process model the behaviour that matters.
  *
  * handle_mm_fault(mm, addr, write), as modelled:
  *   1. count pgfault; find the VMA (none: -EFAULT).
@@ -30,7 +30,7 @@
  * get the parent's tables (shared PMDs are shared again, own PMDs
  * copied); private VMAs with an anon_vma get page tables for every PTE
  * table the parent has in them; shared file/shmem VMAs get nothing (the
- * child refaults, spec §8).
+ * child refaults, copy_page_range, mm/memory.c).
  * exit (exit_mmap): unmap every VMA (map counts, NR_FILE_MAPPED,
  * NR_ANON_MAPPED), free private anonymous folios, free every page table
  * (free_pgtables), drop shmem/hugetlb references.
@@ -65,19 +65,11 @@
 #include "mm/vmstat.h"
 #include "mm/writeback.h"
 #include "sim/hostmem.h"
+#include "sim/xalloc.h"
 
 #define FAULT_AROUND_PAGES	16	/* fault_around_bytes = 64 KiB */
 
 static void mm_free_host(struct mm_struct *mm);
-
-static void *xcalloc1(size_t size)
-{
-	void *p = calloc(1, size);
-
-	if (!p)
-		SIM_BUG("out of memory (%zu bytes)", size);
-	return p;
-}
 
 static unsigned int pgd_index(unsigned long a) { return (unsigned int)(a >> PGDIR_SHIFT) & 511; }
 static unsigned int pud_index(unsigned long a) { return (unsigned int)(a >> PUD_SHIFT) & 511; }
@@ -170,7 +162,7 @@ static void *pgtable_populate(struct mm_struct *mm, enum pt_level level, unsigne
 		sim_stat_inc(mm->m, SIM_PTE_PAGES_ALLOC);
 		rec = &pte_rec_new(mm, addr)->pfn;
 	} else {
-		rec = xcalloc1(level == PT_PUD ? sizeof(struct pt_pud) : sizeof(struct pt_pmd));
+		rec = xzalloc(level == PT_PUD ? sizeof(struct pt_pud) : sizeof(struct pt_pmd));
 	}
 	*rec = pfn;
 	(*nr[level])++;
@@ -245,7 +237,7 @@ static struct pt_pte *pte_rec_new(struct mm_struct *mm, unsigned long addr)
 {
 	if (mm->flat && flat_covers(mm, addr))
 		return &mm->flat[(addr - mm->flat_start) >> PMD_SHIFT];	/* zero while unused */
-	return xcalloc1(sizeof(struct pt_pte));
+	return xzalloc(sizeof(struct pt_pte));
 }
 
 /* Give a record back; one in the window is cleared for reuse unless the
@@ -604,7 +596,7 @@ static int hugetlb_fault(struct mm_struct *mm, struct vm_area_struct *vma, unsig
 
 			if (!share)
 				return -ENOMEM;
-			*slot = xcalloc1(sizeof(**slot));
+			*slot = xzalloc(sizeof(**slot));
 			(*slot)->share = share;
 			(*slot)->pfn = hugetlb_share_pfn(share);
 		} else if (!pmd_alloc(mm, pud, addr)) {
@@ -698,7 +690,7 @@ int mm_touch(struct mm_struct *mm, unsigned long addr, bool write)
 
 static struct mm_struct *mm_alloc(struct machine *m)
 {
-	struct mm_struct *mm = xcalloc1(sizeof(*mm));
+	struct mm_struct *mm = xzalloc(sizeof(*mm));
 	char name[32];
 
 	mm->m = m;
@@ -765,7 +757,7 @@ static int copy_page_range(struct mm_struct *dst, struct mm_struct *src, struct 
 				return -ENOMEM;
 			if (spmd->share) {
 				if (!pud->pmd[pud_index(a)]) {
-					pud->pmd[pud_index(a)] = xcalloc1(sizeof(struct pt_pmd));
+					pud->pmd[pud_index(a)] = xzalloc(sizeof(struct pt_pmd));
 					pud->pmd[pud_index(a)]->share = spmd->share;
 					pud->pmd[pud_index(a)]->pfn = spmd->pfn;
 					hugetlb_share_get(spmd->share);

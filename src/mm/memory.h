@@ -130,7 +130,7 @@ struct mm_struct {
  * anonymous, growing down) with its top page touched (it runs on it).
  * Returns NULL when the PGD or the stack's tables cannot be allocated. */
 struct mm_struct *mm_create(struct machine *m);
-/* fork(): dup_mmap + copy_page_range rules (spec §8): VMAs are copied;
+/* fork(): dup_mmap + copy_page_range rules (mm/memory.c): VMAs are copied;
  * page tables are copied for hugetlb VMAs and private VMAs with an
  * anon_vma, not for shared file/shmem VMAs (the child refaults them).
  * Returns NULL if a page-table allocation fails. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * migrate.c — moving folios to new pages for compaction (mm/migrate.c,
- * Linux 6.12.117; spec §5.4 step 5c).
+ * Linux 6.12.117; compact_zone, mm/compaction.c step 5c).
  *
  * migrate_pages(from, get_new, put_new, ...) takes each isolated folio:
  *   1. If its owner let it go while it was isolated (the isolation

@@ -2,7 +2,7 @@
 /*
  * mm_check.c — the invariant checker and dump_page() (the model's
  * counterpart of CONFIG_DEBUG_VM's VM_BUG_ON_PAGE checks, gathered in one
- * full pass; STYLE.md §10).
+ * full pass, as mimalloc's and SQLite's integrity checks are).
  *
  * mm_check() verifies, for every populated zone:
  *   free lists   every entry is a PGTY_BUDDY head of the list's order and

@@ -4,7 +4,7 @@
  * array, pageblocks, the boot-time freeing of memory into the buddy
  * lists, and the per-zone tunables derived from sysctls: min_free_kbytes,
  * watermarks, lowmem reserves, pcp batch/high, vmstat thresholds
- * (mm/mm_init.c and mm/page_alloc.c, Linux 6.12; spec §2.2, §3.1, §12).
+ * (mm/mm_init.c and mm/page_alloc.c, Linux 6.12; zone_batchsize/zone_highsize, mm/page_alloc.c; __setup_per_zone_wmarks, mm/page_alloc.c; docs/calibration.md).
  *
  * Boot, as the kernel orders it:
  *   1. zones from the machine description; every pageblock MOVABLE
@@ -47,6 +47,7 @@
 #include "mm/trace.h"
 #include "mm/vmscan.h"
 #include "sim/hostmem.h"
+#include "sim/xalloc.h"
 
 #define MC(field) offsetof(struct machine_config, field)
 
@@ -71,6 +72,10 @@ const struct opt_def machine_options[] = {
 	  "mod_node_page_state per pin and unpin (6.3-6.12), none = FOLL_GET references, nothing "
 	  "counted (before 6.3), nostat = FOLL_PIN without the node stat, percpu = FOLL_PIN "
 	  "counted as per-CPU events, never folded" },
+	{ "hz", OPT_UINT, MC(hz), "250", 100, 1000, NULL, 0,
+	  "CONFIG_HZ, timer ticks per second: one jiffy is 1/hz s (TICK_NSEC), the unit of "
+	  "reclaim_throttle's waits, kswapd's and throttle_direct_reclaim's HZ/10 naps; 250 is "
+	  "the Debian arm64 kernel's (kernel/Kconfig.hz: 100, 250, 300 or 1000)" },
 	OPT_END
 };
 
@@ -154,7 +159,7 @@ static void calculate_totalreserve_pages(struct machine *m)
 	m->totalreserve_pages = reserve_pages;
 }
 
-/* setup_per_zone_lowmem_reserve() (6.12; spec §3.1 step 5) */
+/* setup_per_zone_lowmem_reserve() (6.12; __setup_per_zone_wmarks, mm/page_alloc.c step 5) */
 void setup_per_zone_lowmem_reserve(struct machine *m)
 {
 	pg_data_t *pgdat = &m->node;
@@ -174,7 +179,7 @@ void setup_per_zone_lowmem_reserve(struct machine *m)
 }
 
 /*
- * __setup_per_zone_wmarks() (6.12; spec §3.1): each zone's share of
+ * __setup_per_zone_wmarks() (6.12; mm/page_alloc.c): each zone's share of
  * min_free_kbytes by managed pages (Movable: managed/1024 in [32, 128]);
  * gap = max(min/4, managed x watermark_scale_factor / 10000);
  * low = min + gap, high = low + gap, promo = high + gap; boost reset.
@@ -217,7 +222,7 @@ static void __setup_per_zone_wmarks(struct machine *m)
 }
 
 /*
- * zone_batchsize() (6.12; spec §2.2): ~0.1 % of the zone or 1 MiB, /4,
+ * zone_batchsize() (6.12; zone_batchsize/zone_highsize, mm/page_alloc.c): ~0.1 % of the zone or 1 MiB, /4,
  * clamped to 2^n - 1: 63 for every zone of 1 GiB or more.
  */
 static int zone_batchsize(const struct zone *zone)
@@ -468,14 +473,11 @@ out:
 
 /* ---- allocation of the big arrays ------------------------------------------------ */
 
-static void *xcalloc(struct machine *m, size_t n, size_t size)
+/* A zeroed array counted in the machine's host footprint. */
+static void *machine_calloc(struct machine *m, size_t n, size_t size)
 {
-	void *p = calloc(n ? n : 1, size);
-
-	if (!p)
-		SIM_BUG("out of memory (%zu x %zu bytes)", n, size);
 	m->footprint += n * size;
-	return p;
+	return xcalloc(n, size);
 }
 
 /* The frame array: zeroed host memory, its whole 2 MiB pieces on host
@@ -554,6 +556,9 @@ static int config_check(const struct machine_config *cfg, const struct vm_sysctl
 	unsigned long reserved_pages;
 
 	*reserve_zone = -1;
+	if (cfg->hz < 100 || cfg->hz > 1000)
+		return sim_errf(err, errlen, "hz=%" PRIu64 ": CONFIG_HZ must be between 100 and 1000",
+				cfg->hz);
 	if (cfg->nodes != 1)
 		return sim_errf(err, errlen, "nodes=%" PRIu64 ": NUMA is not modelled, only nodes=1 is "
 				"supported", cfg->nodes);
@@ -665,22 +670,24 @@ struct machine *machine_create(struct sim *sim, const struct machine_config *cfg
 	m->policy = &m->policy_copy;
 	m->foll_pin_accounting = cfg->foll_pin_accounting;
 	m->nr_cpus = (unsigned int)cfg->cpus;
+	m->hz = cfg->hz;
+	m->tick_ns = (SIM_NSEC_PER_SEC + cfg->hz / 2) / cfg->hz;	/* TICK_NSEC */
 	m->memory = cfg->memory;
 	m->nr_pfns = (pfn_t)(cfg->memory >> PAGE_SHIFT);
 	m->nr_pageblocks = m->nr_pfns >> pageblock_order;
 	m->mem_map = mem_map;
 	m->mem_map_bytes = (size_t)m->nr_pfns * sizeof(struct page);
 	m->footprint += (size_t)m->nr_pfns * sizeof(struct page);
-	m->pageblock = xcalloc(m, m->nr_pageblocks, 1);
-	m->vm_event_states = xcalloc(m, (size_t)m->nr_cpus * NR_VM_EVENT_ITEMS, sizeof(uint64_t));
-	m->drain_cpumask = xcalloc(m, m->nr_cpus, sizeof(bool));
+	m->pageblock = machine_calloc(m, m->nr_pageblocks, 1);
+	m->vm_event_states = machine_calloc(m, (size_t)m->nr_cpus * NR_VM_EVENT_ITEMS, sizeof(uint64_t));
+	m->drain_cpumask = machine_calloc(m, m->nr_cpus, sizeof(bool));
 	m->t.user_min_free_kbytes = -1;
 	apply_tunables(m, sysctl, ratio);
 
 	/* node and zones */
 	m->node.machine = m;
 	m->node.node_id = 0;
-	m->node.per_cpu_nodestats = xcalloc(m, m->nr_cpus, sizeof(struct per_cpu_nodestat));
+	m->node.per_cpu_nodestats = machine_calloc(m, m->nr_cpus, sizeof(struct per_cpu_nodestat));
 	m->node.node_spanned_pages = m->node.node_present_pages = m->nr_pfns;
 	for (int i = 0; i < MAX_NR_ZONES; i++) {
 		struct zone *zone = &m->node.node_zones[i];
@@ -703,8 +710,8 @@ struct machine *machine_create(struct sim *sim, const struct machine_config *cfg
 			     b < (pfn + pages) >> pageblock_order; b++)
 				m->pageblock[b] = (uint8_t)(MIGRATE_MOVABLE | ((unsigned)i << PB_ZONE_SHIFT));
 			zone->nr_pageblocks[MIGRATE_MOVABLE] = pages >> pageblock_order;
-			zone->per_cpu_pageset = xcalloc(m, m->nr_cpus, sizeof(struct per_cpu_pages));
-			zone->per_cpu_zonestats = xcalloc(m, m->nr_cpus, sizeof(struct per_cpu_zonestat));
+			zone->per_cpu_pageset = machine_calloc(m, m->nr_cpus, sizeof(struct per_cpu_pages));
+			zone->per_cpu_zonestats = machine_calloc(m, m->nr_cpus, sizeof(struct per_cpu_zonestat));
 			for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++) {
 				struct per_cpu_pages *pcp = &zone->per_cpu_pageset[cpu];
 
@@ -762,7 +769,7 @@ struct machine *machine_create(struct sim *sim, const struct machine_config *cfg
 	sim_waitq_init(&m->node.kcompactd_wait, "kcompactd_wait");
 	for (int r = 0; r < NR_VMSCAN_THROTTLE; r++)
 		sim_waitq_init(&m->node.reclaim_wait[r], "reclaim_wait");
-	m->fbatches = xcalloc(m, m->nr_cpus, sizeof(struct cpu_fbatches));
+	m->fbatches = machine_calloc(m, m->nr_cpus, sizeof(struct cpu_fbatches));
 	m->charging = true;
 	return m;
 }

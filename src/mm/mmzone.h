@@ -103,7 +103,7 @@ enum zone_flags {
 #define HPAGE_PMD_NR		(1U << HPAGE_PMD_ORDER)
 #define MAX_ORDER_NR_PAGES	(1U << MAX_PAGE_ORDER)
 
-/* Per-CPU page lists (spec §2.1). */
+/* Per-CPU page lists (pcp orders, mm/page_alloc.c). */
 #define NR_PCP_THP		2
 #define NR_LOWORDER_PCP_LISTS	(MIGRATE_PCPTYPES * (PAGE_ALLOC_COSTLY_ORDER + 1))
 #define NR_PCP_LISTS		(NR_LOWORDER_PCP_LISTS + NR_PCP_THP)
@@ -191,7 +191,7 @@ struct zone {
 	 * set_pageblock_migratetype; /proc/pagetypeinfo's block counts). */
 	unsigned long	nr_pageblocks[MIGRATE_TYPES];
 
-	/* Compaction state (mm/compaction.c, spec §1.1, §5.2-5.4): the
+	/* Compaction state (mm/compaction.c, struct free_area, mm/page_alloc.c; defer_compaction, mm/compaction.c): the
 	 * scanners' cached positions ([0] async, [1] sync), where a full
 	 * pass starts, the deferral state, and whether kswapd should clear
 	 * the skip bits when it next sleeps. */
@@ -218,7 +218,7 @@ struct pglist_data {
 	int		kswapd_failures;
 	struct per_cpu_nodestat *per_cpu_nodestats;	/* [nr_cpus] */
 
-	/* kswapd (mm/vmscan.c, spec §6.3-6.5): the task, its wait queue, the
+	/* kswapd (mm/vmscan.c, kswapd/balance_pgdat, mm/vmscan.c): the task, its wait queue, the
 	 * order and highest zone requested since it last read them
 	 * (kswapd_highest_zoneidx == MAX_NR_ZONES: none), the direct
 	 * reclaimers throttled on pfmemalloc reserves, the reclaim_throttle
@@ -234,7 +234,7 @@ struct pglist_data {
 	unsigned long	flags;			/* 1 << enum pgdat_flags */
 	unsigned long	lruvec_flags;		/* 1 << enum lruvec_flags */
 
-	/* kcompactd (mm/compaction.c, spec §5.6) */
+	/* kcompactd (mm/compaction.c) */
 	struct sim_task	*kcompactd;
 	struct sim_waitq kcompactd_wait;
 	int		kcompactd_max_order;
@@ -312,6 +312,8 @@ struct vmstat_line {
 struct machine {
 	struct sim	*sim;
 	unsigned int	nr_cpus;
+	uint64_t	hz;			/* CONFIG_HZ */
+	uint64_t	tick_ns;		/* one jiffy: TICK_NSEC */
 	uint64_t	memory;			/* bytes */
 	pfn_t		nr_pfns;		/* frames in mem_map */
 	struct page	*mem_map;		/* [nr_pfns] */

@@ -2,8 +2,8 @@
 /*
  * page_alloc.c — the buddy allocator, migratetype fallback, per-CPU page
  * lists, watermarks, the allocation fast path and the slow path
- * (mm/page_alloc.c, Linux 6.12.117, and the 2026 mm tree's slow path;
- * spec §0.2–0.6, §1–§4).
+ * (mm/page_alloc.c, Linux 6.12.117, and the 2026 mm tree's slow path,
+ * docs/slowpath.md).
  *
  * The mechanism, in the order an allocation meets it:
  *
@@ -219,7 +219,7 @@ static bool buddy_merge_likely(const struct machine *m, pfn_t pfn, pfn_t buddy_p
 
 /*
  * __free_one_page() — models mm/page_alloc.c:__free_one_page() (6.12),
- * spec §1.5: account, then merge with the free buddy while there is one;
+ * __free_one_page, mm/page_alloc.c: account, then merge with the free buddy while there is one;
  * at order >= pageblock_order refuse to merge a non-mergeable type
  * (HIGHATOMIC, ISOLATE) with another type and retype a mergeable buddy's
  * pageblocks to ours; insert at the tail when the next merge is likely
@@ -349,7 +349,7 @@ static pfn_t __rmqueue_smallest(struct machine *m, struct zone *zone, unsigned i
 	return PFN_NONE;
 }
 
-/* fallbacks[] (6.12; spec §1.3) */
+/* fallbacks[] (6.12; mm/page_alloc.c) */
 static const int fallbacks[MIGRATE_PCPTYPES][MIGRATE_PCPTYPES - 1] = {
 	[MIGRATE_UNMOVABLE]   = { MIGRATE_RECLAIMABLE, MIGRATE_MOVABLE   },
 	[MIGRATE_MOVABLE]     = { MIGRATE_RECLAIMABLE, MIGRATE_UNMOVABLE },
@@ -489,7 +489,7 @@ int __isolate_free_page(struct machine *m, pfn_t pfn, unsigned int order)
 }
 
 /*
- * can_steal_fallback() (6.12; spec §1.4): may a fallback at this free
+ * can_steal_fallback() (6.12; __rmqueue_fallback, mm/page_alloc.c): may a fallback at this free
  * block's order try to take the whole pageblock?  Blocks of order >= 4
  * always; UNMOVABLE and RECLAIMABLE requesters always.
  */
@@ -511,7 +511,7 @@ static unsigned long mult_frac(unsigned long x, unsigned long n, unsigned long d
 }
 
 /*
- * boost_watermark() (6.12; spec §3.3): each fallback that looks at a
+ * boost_watermark() (6.12; mm/page_alloc.c): each fallback that looks at a
  * partially used foreign pageblock adds a pageblock to watermark_boost,
  * up to watermark_boost_factor/10000 of the high watermark.  Not in zones
  * smaller than four pageblocks.  (kdump kernels are not modelled.)
@@ -539,7 +539,7 @@ static bool boost_watermark(struct machine *m, struct zone *zone)
 
 /*
  * try_to_claim_block() — models 6.12.117's try_to_steal_block() (upstream
- * 6.15 renamed it try_to_claim_block; spec §1.4).  Given the first free
+ * 6.15 renamed it try_to_claim_block; __rmqueue_fallback, mm/page_alloc.c).  Given the first free
  * block of `current_order` on a fallback list:
  *   1. HIGHATOMIC pageblock: refuse.
  *   2. current_order >= pageblock_order: retype the pageblock(s), split
@@ -690,10 +690,10 @@ enum rmqueue_mode {
 };
 
 /*
- * __rmqueue() (6.12 stable; spec §0.4 step 3): the mode ladder, resuming
+ * __rmqueue() (6.12 stable; mm/page_alloc.c step 3): the mode ladder, resuming
  * at *mode, which remembers where the previous page of an rmqueue_bulk
  * batch was found.  No CMA.  Caller holds zone->lock.
- * K6.6 differs (spec §1.4): one __rmqueue_fallback() searched largest
+ * K6.6 differs (mm/page_alloc.c): one __rmqueue_fallback() searched largest
  * order first, a MOVABLE request that could not claim there switched to a
  * smallest-first search, steal_suitable_fallback() boosted the watermark
  * once per fallback below pageblock order (single-page steals included)
@@ -839,7 +839,7 @@ static inline long __zone_watermark_unusable_free(const struct zone *z, unsigned
 }
 
 /*
- * __zone_watermark_ok() (6.12; spec §3.2): free pages above mark plus the
+ * __zone_watermark_ok() (6.12; mm/page_alloc.c): free pages above mark plus the
  * lowmem reserve, with reserve discounts; for order > 0 also a free block
  * of a usable type at that order or above.
  */
@@ -927,7 +927,7 @@ bool zone_watermark_ok_safe(struct zone *z, unsigned int order, unsigned long ma
 	return __zone_watermark_ok(z, order, mark, highest_zoneidx, 0, free_pages);
 }
 
-/* ---- HIGHATOMIC reserves (spec §3.5) -------------------------------------------- */
+/* ---- HIGHATOMIC reserves (reserve_highatomic_pageblock, mm/page_alloc.c) -------------------------------------------- */
 
 /*
  * reserve_highatomic_pageblock() (6.12): after a successful ALLOC_HIGHATOMIC
@@ -1018,7 +1018,7 @@ bool unreserve_highatomic_pageblock(struct machine *m, const struct alloc_contex
 	return false;
 }
 
-/* ---- per-CPU lists: allocation (spec §2.3) ---------------------------------------- */
+/* ---- per-CPU lists: allocation (rmqueue_pcplist, mm/page_alloc.c) ---------------------------------------- */
 
 /* The kernel's __clamp() (include/linux/minmax.h): `hi` wins when the
  * limits cross (a small zone can have high_min > high_max). */
@@ -1189,7 +1189,7 @@ pfn_t rmqueue(struct machine *m, struct zone *preferred_zone, struct zone *zone,
 	return pfn;
 }
 
-/* ---- the fast path (spec §0.2, §0.3) ----------------------------------------------- */
+/* ---- the fast path (__alloc_pages_noprof, mm/page_alloc.c; get_page_from_freelist, mm/page_alloc.c) ----------------------------------------------- */
 
 /*
  * alloc_flags_nofragment() (6.12, CONFIG_ZONE_DMA32=y, one node):
@@ -1232,7 +1232,7 @@ static void prep_new_page(struct machine *m, pfn_t pfn, unsigned int order, gfp_
 
 /*
  * get_page_from_freelist() — models mm/page_alloc.c:get_page_from_freelist()
- * (6.12; spec §0.3): the zone walk with the ZONE_BELOW_HIGH probe, the
+ * (6.12; get_page_from_freelist, mm/page_alloc.c): the zone walk with the ZONE_BELOW_HIGH probe, the
  * watermark check, rmqueue, HIGHATOMIC reservation, and the second pass
  * without ALLOC_NOFRAGMENT (suppressed under vm.defrag_mode, as 6.15).
  * Simplified: no cpusets, one node (no remote-node NOFRAGMENT retry), no
@@ -1332,14 +1332,14 @@ bool prepare_alloc_pages(struct machine *m, gfp_t gfp, unsigned int order,
 	return true;
 }
 
-/* ---- the slow path (spec §0.5, §0.6, §4) ------------------------------------------ */
+/* ---- the slow path (__alloc_pages_slowpath, mm/page_alloc.c; the 2026 __alloc_pages_slowpath, docs/slowpath.md) ------------------------------------------ */
 
 /*
- * gfp_to_alloc_flags() (6.12; spec §0.5 step 2): min watermark, cpuset,
+ * gfp_to_alloc_flags() (6.12; __alloc_pages_slowpath, mm/page_alloc.c step 2): min watermark, cpuset,
  * __GFP_HIGH -> ALLOC_MIN_RESERVE, __GFP_KSWAPD_RECLAIM -> ALLOC_KSWAPD;
  * requests that cannot reclaim get ALLOC_NON_BLOCK (and ALLOC_HIGHATOMIC
  * for high-order __GFP_HIGH), and non-blocking __GFP_HIGH drops the cpuset
- * check.  6.15 defrag_mode adds ALLOC_NOFRAGMENT (spec §9.1).  Not
+ * check.  6.15 defrag_mode adds ALLOC_NOFRAGMENT.  Not
  * modelled: real-time tasks' ALLOC_MIN_RESERVE, CMA.
  */
 static unsigned int gfp_to_alloc_flags(const struct machine *m, gfp_t gfp, unsigned int order)
@@ -1377,9 +1377,9 @@ static unsigned int __gfp_pfmemalloc_flags(const struct machine *m, gfp_t gfp)
 }
 
 /*
- * wake_all_kswapds() (6.12; spec §0.5 step 4): one wakeup_kswapd per node
+ * wake_all_kswapds() (6.12; __alloc_pages_slowpath, mm/page_alloc.c step 4): one wakeup_kswapd per node
  * of the zonelist (one node here).  6.15 defrag_mode asks kswapd for at
- * least pageblock order (spec §9.2).
+ * least pageblock order (defrag_mode kswapd/kcompactd assistance).
  */
 static void wake_all_kswapds(struct machine *m, unsigned int order, gfp_t gfp,
 			     const struct alloc_context *ac)
@@ -1410,7 +1410,7 @@ static pfn_t slowpath_freelist(struct machine *m, gfp_t gfp, unsigned int order,
 	return pfn;
 }
 
-/* The K2026 order promotion (spec §0.6 item 4, UNCONFIRMED): non-movable
+/* The K2026 order promotion (the 2026 __alloc_pages_slowpath, docs/slowpath.md, UNCONFIRMED): non-movable
  * requests under ALLOC_NOFRAGMENT reclaim and compact for a pageblock. */
 static unsigned int promoted_order(const struct machine *m, unsigned int order, unsigned int alloc_flags,
 				   const struct alloc_context *ac)
@@ -1422,8 +1422,8 @@ static unsigned int promoted_order(const struct machine *m, unsigned int order, 
 }
 
 /*
- * __alloc_pages_direct_compact() — models mm/page_alloc.c (6.12; spec
- * §4.2): try_to_compact_pages at `prio`; SKIPPED counts nothing (K2026:
+ * __alloc_pages_direct_compact() — models mm/page_alloc.c (6.12;
+ * __alloc_pages_direct_compact, mm/page_alloc.c): try_to_compact_pages at `prio`; SKIPPED counts nothing (K2026:
  * DEFERRED neither); otherwise compact_stall, then the captured block or
  * a freelist attempt: success resets the zone's deferral and counts
  * compact_success, failure compact_fail.  PSI and delay accounting are not
@@ -1495,8 +1495,8 @@ static unsigned long __perform_reclaim(struct machine *m, gfp_t gfp, unsigned in
 }
 
 /*
- * __alloc_pages_direct_reclaim() — models mm/page_alloc.c (6.12; spec
- * §4.1): reclaim; no progress -> NULL (no drain); else a freelist attempt
+ * __alloc_pages_direct_reclaim() — models mm/page_alloc.c (6.12;
+ * __alloc_pages_direct_reclaim, mm/page_alloc.c): reclaim; no progress -> NULL (no drain); else a freelist attempt
  * and, if it fails, once: unreserve_highatomic_pageblock(ac, false),
  * drain_all_pages(NULL), another attempt.  Policy Va (noretry_skip_drain)
  * skips that post-reclaim step for costly __GFP_NORETRY requests.
@@ -1538,7 +1538,7 @@ out:
 }
 
 /*
- * should_reclaim_retry() — models mm/page_alloc.c (6.12; spec §4.3).
+ * should_reclaim_retry() — models mm/page_alloc.c (6.12).
  * cond_resched at the end; the workqueue-worker sleep is not modelled.
  */
 static bool should_reclaim_retry(struct machine *m, gfp_t gfp, unsigned int order,
@@ -1576,7 +1576,7 @@ out:
 	return ret;
 }
 
-/* should_compact_retry() — models mm/page_alloc.c (6.12; spec §4.4). */
+/* should_compact_retry() — models mm/page_alloc.c (6.12). */
 static bool should_compact_retry(struct machine *m, const struct alloc_context *ac, unsigned int order,
 				 unsigned int alloc_flags, enum compact_result compact_result,
 				 enum compact_priority *compact_priority, int *compaction_retries)
@@ -1618,7 +1618,7 @@ static pfn_t __alloc_pages_cpuset_fallback(struct machine *m, gfp_t gfp, unsigne
 }
 
 /*
- * __alloc_pages_may_oom() — models mm/page_alloc.c (6.12; spec §4.5) as
+ * __alloc_pages_may_oom() — models mm/page_alloc.c (6.12) as
  * an outcome: oom_lock trylock (held elsewhere: report progress and sleep
  * a jiffy), a freelist attempt at the high watermark without direct
  * reclaim, then the bail-outs (costly order, __GFP_RETRY_MAYFAIL,
@@ -2006,8 +2006,8 @@ nopage:
 }
 
 /*
- * __alloc_pages_slowpath() — models mm/page_alloc.c (6.12; spec §0.5),
- * and the 2026 mm tree's compact_first flow (spec §0.6) when the policy's
+ * __alloc_pages_slowpath() — models mm/page_alloc.c (6.12), and the 2026
+ * mm tree's compact_first flow (docs/slowpath.md) when the policy's
  * kernel is KERNEL_2026 (6.6 shares the 6.12 flow).  The policy variants
  * act at the places their patches change: V5/V6 in slowpath_init(), V4
  * in slowpath_kcompactd_handoff() (called where each flow places it), Va
@@ -2042,7 +2042,7 @@ static pfn_t __alloc_pages_slowpath(struct machine *m, gfp_t gfp, unsigned int o
 }
 
 /*
- * __alloc_pages() — models __alloc_pages_noprof() (6.12; spec §0.2).
+ * __alloc_pages() — models __alloc_pages_noprof() (6.12; mm/page_alloc.c).
  * Simplified: no scoped gfp context (callers pass the effective gfp), no
  * memcg charging (__GFP_ACCOUNT), no cpusets.
  */
@@ -2096,7 +2096,7 @@ pfn_t alloc_pages(struct machine *m, gfp_t gfp, unsigned int order, enum page_ty
 	return pfn;
 }
 
-/* ---- per-CPU lists: freeing (spec §2.4) -------------------------------------------- */
+/* ---- per-CPU lists: freeing (free_unref_page_commit, mm/page_alloc.c) -------------------------------------------- */
 
 /* nr_pcp_free() (6.12): how many pages one over-high free returns. */
 static int nr_pcp_free(const struct per_cpu_pages *pcp, int batch, int high, bool free_high)
@@ -2166,7 +2166,7 @@ static int nr_pcp_high(struct per_cpu_pages *pcp, struct zone *zone, int batch, 
 }
 
 /*
- * free_unref_page_commit() (6.12; spec §2.4): add to the list head, track
+ * free_unref_page_commit() (6.12; mm/page_alloc.c): add to the list head, track
  * high-order batch freeing (free_high), and flush with
  * free_pcppages_bulk() once count reaches nr_pcp_high(); after a flush a
  * zone back above its high watermark loses ZONE_BELOW_HIGH.
@@ -2284,7 +2284,7 @@ void free_pages(struct machine *m, pfn_t pfn, unsigned int order)
 	__free_pages(m, pfn, order);
 }
 
-/* ---- per-CPU lists: decay and drains (spec §2.4 step 7, §2.5) ---------------------- */
+/* ---- per-CPU lists: decay and drains (free_unref_page_commit, mm/page_alloc.c step 7) ---------------------- */
 
 /*
  * decay_pcp_high() (6.12): from the vmstat worker once per stat_interval:
@@ -2367,7 +2367,7 @@ void drain_local_pages(struct machine *m, struct zone *zone)
 
 /*
  * __drain_all_pages() — models mm/page_alloc.c:__drain_all_pages() (6.2+,
- * 6.12; spec §2.5).  A drain of all zones (zone == NULL) gives up at once
+ * 6.12; __drain_all_pages, mm/page_alloc.c).  A drain of all zones (zone == NULL) gives up at once
  * if another drain holds pcpu_drain_mutex; a zone drain waits for it.
  * The drainer reads every CPU's pcp counts (pcp_drain_cpu per CPU) and
  * empties the lists of CPUs that have pages, itself, each chunk under

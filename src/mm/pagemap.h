@@ -174,7 +174,7 @@ unsigned int page_mapcount_inc(struct machine *m, struct address_space *mapping,
 unsigned int page_mapcount_dec(struct machine *m, struct address_space *mapping, unsigned long index);
 unsigned int page_mapcount(const struct address_space *mapping, unsigned long index);
 
-/* ---- __filemap_get_folio and friends (filemap.c, spec §0.1, §7.2) ---------- */
+/* ---- __filemap_get_folio and friends (filemap.c, mm/filemap.c) ---------- */
 
 /* fgf_t (include/linux/pagemap.h, 6.12).  The preferred order lives in
  * bits 26..31 as in the kernel. */
@@ -221,8 +221,8 @@ static inline bool mapping_can_writeback(const struct address_space *mapping)
 pfn_t filemap_alloc_folio(struct machine *m, gfp_t gfp, unsigned int order);
 
 /*
- * __filemap_get_folio() (spec §0.1 steps 3-5, §7.2; the gfp rule of each
- * attempt follows m->policy->filemap_rule, spec §14, and the kernel
+ * __filemap_get_folio() (mm/filemap.c steps 3-5, ; the gfp rule of each
+ * attempt follows m->policy->filemap_rule, docs/slowpath.md, policy variants, and the kernel
  * generation m->policy->kernel).  Returns the head pfn of the folio
  * covering `index` (found or created), or PFN_NONE with *err = -ENOENT
  * (no FGP_CREAT), -ENOMEM (every order failed) or -EAGAIN (FGP_NOWAIT).
@@ -234,7 +234,7 @@ pfn_t __filemap_get_folio(struct machine *m, struct address_space *mapping, unsi
 /*
  * The per-attempt gfp of __filemap_get_folio's fallback loop: base gfp
  * `gfp`, this attempt's `order`, the mapping's min order, whether it is
- * the loop's first attempt.  Exposed for tests; spec §7.2 step 6 and §14.
+ * the loop's first attempt.  Exposed for tests; __filemap_get_folio, mm/filemap.c step 6 and docs/slowpath.md, policy variants.
  * For V3b (FILEMAP_FIRST_ATTEMPT_NORETRY) the result depends on the
  * attempt's position, hence `first`.
  */

@@ -27,13 +27,13 @@
 #include <stdbool.h>
 
 enum kernel_gen {
-	KERNEL_6_12,	/* spec §0.5, §7.2 — the reference (and the zero value) */
-	KERNEL_6_6,	/* filemap: order 1 skipped, NORETRY for order > 0; slow path as 6.12 (spec §0.5) */
-	KERNEL_2026,	/* spec §0.6: compact_first flow in __alloc_pages_slowpath */
+	KERNEL_6_12,	/* __alloc_pages_slowpath, mm/page_alloc.c; __filemap_get_folio, mm/filemap.c — the reference (and the zero value) */
+	KERNEL_6_6,	/* filemap: order 1 skipped, NORETRY for order > 0; slow path as 6.12 (__alloc_pages_slowpath, mm/page_alloc.c) */
+	KERNEL_2026,	/* the 2026 __alloc_pages_slowpath, docs/slowpath.md: compact_first flow in __alloc_pages_slowpath */
 };
 
 /* How __filemap_get_folio() builds the gfp of each attempt above the
- * mapping's minimum order (spec §14). */
+ * mapping's minimum order (docs/slowpath.md, policy variants). */
 enum filemap_gfp_rule {
 	FILEMAP_NORETRY_ABOVE_MIN,	/* P1: + __GFP_NORETRY|__GFP_NOWARN */
 	FILEMAP_COSTLY_NORECLAIM,	/* V2: + NOWARN; costly: - DIRECT_RECLAIM, else + NORETRY */
@@ -48,7 +48,7 @@ struct mm_policy {
 	const char *name;		/* "baseline", "noretry-nonblocking", ...; in a run: the
 					 * preset plus the keys that differ from it
 					 * ("baseline+noretry_skip_drain=1") */
-	const char *spec;		/* kernel-mm-spec.md §14 tag: "P1", "V6", ... */
+	const char *spec;		/* docs/slowpath.md, policy variants tag: "P1", "V6", ... */
 	const char *summary;		/* one line for `slowpath policies` */
 
 	/* ---- iomap / filemap (iomap.c, filemap.c) ---- */
@@ -74,7 +74,7 @@ struct mm_policy {
 	enum kernel_gen kernel;
 	bool k2026_noretry_bail;	/* KERNEL_2026 only: keep 6.12's early bail-out of a costly
 					 * NORETRY request whose first compaction was SKIPPED or
-					 * DEFERRED (spec §0.6 item 3: UNCONFIRMED; the
+					 * DEFERRED (the 2026 __alloc_pages_slowpath, docs/slowpath.md: UNCONFIRMED; the
 					 * transliteration has no bail, so the default is off) */
 };
 

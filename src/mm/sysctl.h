@@ -3,7 +3,7 @@
  * sysctl.h — the kernel tunables the model honours, under their kernel
  * names (section [sysctl] of a scenario: `vm.watermark_scale_factor=10`,
  * `/sys/kernel/mm/transparent_hugepage/enabled=never`).  Defaults are the
- * kernel's (kernel-mm-spec.md, "sysctl defaults").  The option table that
+ * kernel's (Linux 6.12's initial values in mm/ and kernel/sysctl.c).  The option table that
  * maps keys to these fields is vm_sysctl_options[] in sysctl.c.
  */
 #ifndef SLOWPATH_MM_SYSCTL_H

@@ -3,7 +3,7 @@
  * trace.h — the slow path's step log: an optional per-machine trace of
  * the modelled functions an allocation runs through, their results, and
  * after each step the event and model counters that moved during it.
- * The golden walk-through tests (spec §0.7 W1, W2) compare it with
+ * The golden walk-through tests (docs/slowpath.md, walk-throughs, W2) compare it with
  * tests/golden/; it plays the part ftrace's mm_page_alloc /
  * mm_compaction_* / mm_vmscan_* events play for a kernel developer.
  *

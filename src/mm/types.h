@@ -17,7 +17,7 @@
  *              watermarks and per-CPU lists.
  *
  * The page-frame record (struct page) is 16 bytes — the budget in
- * DESIGN.md §7 — laid out field by field below.  Lists link by 32-bit pfn
+ * the project's speed target — laid out field by field below.  Lists link by 32-bit pfn
  * (PFN_NONE terminates), never by pointer, so runs are byte-identical
  * across builds and address-space layouts.
  */

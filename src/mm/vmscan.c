@@ -2,7 +2,7 @@
 /*
  * vmscan.c — page reclaim: direct reclaim, kswapd, the LRU scan and the
  * decisions on clean, dirty and writeback folios, throttling
- * (mm/vmscan.c, Linux 6.12.117, classic LRU; spec §6, §6.2a).
+ * (mm/vmscan.c, Linux 6.12.117, classic LRU; shrink_folio_list, mm/vmscan.c).
  *
  * Direct reclaim (try_to_free_pages):
  *   throttle_direct_reclaim (pfmemalloc reserve below half the min
@@ -34,7 +34,7 @@
  * kswapd: sleep until woken; balance_pgdat at priority 12..1 until some
  *   eligible zone meets its high watermark for the order (dropping to
  *   order 0 after reclaiming compact_gap), working off watermark boosts;
- *   on sleep wake kcompactd.  wakeup_kswapd: spec §6.5.
+ *   on sleep wake kcompactd.  wakeup_kswapd: mm/vmscan.c.
  *
  * Time: reclaim_setup per shrink_node pass, reclaim_scan per folio
  * isolated, reclaim_free per folio freed, lru_move per folio put back, the
@@ -331,7 +331,7 @@ static unsigned int move_folios_to_lru(struct machine *m, struct lruvec *lruvec,
 }
 
 /*
- * shrink_folio_list() — models mm/vmscan.c (6.12; spec §6.2a) for file
+ * shrink_folio_list() — models mm/vmscan.c (6.12) for file
  * folios (the only ones scanned without swap): see the file comment.
  * Freed folios leave the list; the rest stay on it, PG_active set for
  * those to activate.  Returns pages reclaimed.
@@ -709,7 +709,7 @@ static bool should_continue_reclaim(pg_data_t *pgdat, unsigned long nr_reclaimed
 }
 
 /*
- * shrink_node() — models mm/vmscan.c (6.12; spec §6.2 steps 5-6): one or
+ * shrink_node() — models mm/vmscan.c (6.12; do_try_to_free_pages, mm/vmscan.c steps 5-6): one or
  * more passes (reclaim/compaction mode) over the node's lruvec; kswapd
  * flags the node dirty/writeback/congested from what it found and
  * throttles on immediate-reclaim folios; direct reclaim throttles on a
@@ -755,7 +755,7 @@ again:
 }
 
 /*
- * compaction_ready() (6.12; spec §6.2 step 3): the order already passes
+ * compaction_ready() (6.12; do_try_to_free_pages, mm/vmscan.c step 3): the order already passes
  * the min watermark, or compaction is suitable and order-0 free pages are
  * above high + compact_gap — then reclaim for a costly order skips it.
  */
@@ -813,7 +813,7 @@ static void shrink_zones(struct machine *m, const struct alloc_context *ac, stru
 }
 
 /*
- * do_try_to_free_pages() — models mm/vmscan.c (6.12; spec §6.2 steps
+ * do_try_to_free_pages() — models mm/vmscan.c (6.12; steps
  * 3-4): allocstall_<reclaim_idx>; priorities 12..0 until 32 pages are
  * reclaimed or compaction is ready; retries with forced deactivation when
  * deactivation was skipped and nothing was reclaimed.
@@ -882,7 +882,7 @@ static bool allow_direct_reclaim(pg_data_t *pgdat)
 }
 
 /*
- * throttle_direct_reclaim() (6.12; spec §6.2 step 2): user tasks wait for
+ * throttle_direct_reclaim() (6.12; do_try_to_free_pages, mm/vmscan.c step 2): user tasks wait for
  * kswapd while the pfmemalloc reserve is depleted — at most one second
  * (HZ) without __GFP_FS, until it recovers otherwise.  Kernel threads and
  * engine context are not throttled.
@@ -913,7 +913,7 @@ static void throttle_direct_reclaim(struct machine *m, gfp_t gfp)
 }
 
 /*
- * try_to_free_pages() — models mm/vmscan.c (6.12; spec §6.2): see the
+ * try_to_free_pages() — models mm/vmscan.c (6.12; do_try_to_free_pages, mm/vmscan.c): see the
  * file comment.  reclaim_idx is the request's highest zone (gfp_zone), so
  * page-cache requests count allocstall_movable.
  */
@@ -958,7 +958,7 @@ static bool pgdat_watermark_boosted(pg_data_t *pgdat, int highest_zoneidx)
 }
 
 /* pgdat_balanced() (6.12; 6.15 defrag_mode counts free whole pageblocks,
- * spec §9.3) */
+ * defrag_mode watermarks) */
 bool pgdat_balanced(pg_data_t *pgdat, int order, int highest_zoneidx)
 {
 	bool any = false;
@@ -1038,7 +1038,7 @@ static void update_reclaim_active(pg_data_t *pgdat, int highest_zoneidx, bool ac
 }
 
 /*
- * balance_pgdat() — models mm/vmscan.c (6.12; spec §6.3 step 3, §6.4):
+ * balance_pgdat() — models mm/vmscan.c (6.12; kswapd/balance_pgdat, mm/vmscan.c step 3):
  * count pageoutrun; record the watermark boosts; with ZONE_RECLAIM_ACTIVE
  * set, priority 12 down to 1: stop when balanced (unless still working
  * off a boost; an unbalanced node drops the boost and restarts as normal
@@ -1145,7 +1145,7 @@ static int kswapd_highest_zoneidx(pg_data_t *pgdat, int prev_highest_zoneidx)
 }
 
 /*
- * kswapd_try_to_sleep() — models mm/vmscan.c (6.12; spec §6.3 step 2): if
+ * kswapd_try_to_sleep() — models mm/vmscan.c (6.12; kswapd/balance_pgdat, mm/vmscan.c step 2): if
  * balanced, clear skip bits, wake kcompactd for the allocation order and
  * nap HZ/10; woken early counts kswapd_low_wmark_hit_quickly; otherwise,
  * still balanced, switch to the normal vmstat thresholds and sleep until
@@ -1178,7 +1178,7 @@ static void kswapd_try_to_sleep(pg_data_t *pgdat, int alloc_order, int reclaim_o
 }
 
 /*
- * kswapd() — the per-node reclaim daemon (6.12; spec §6.3): read and reset
+ * kswapd() — the per-node reclaim daemon (6.12; kswapd/balance_pgdat, mm/vmscan.c): read and reset
  * the requested order and zone, balance the node, and if it had to drop
  * to order 0 try to sleep at that order while kcompactd works on the
  * original one.  Not modelled: freezing, kthread_stop.
@@ -1225,7 +1225,7 @@ void kswapd_run(struct machine *m)
 }
 
 /*
- * wakeup_kswapd() — models mm/vmscan.c (6.12; spec §6.5): raise the
+ * wakeup_kswapd() — models mm/vmscan.c (6.12): raise the
  * requested order and zone; if kswapd sleeps and the node is neither
  * hopeless nor (balanced for the order and unboosted), wake it; in that
  * case requests without __GFP_DIRECT_RECLAIM wake kcompactd instead.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * vmscan.h — page reclaim and kswapd (mm/vmscan.c, include/linux/swap.h;
- * Linux 6.12, classic LRU; spec §6).
+ * Linux 6.12, classic LRU; mm/vmscan.c).
  */
 #ifndef SLOWPATH_MM_VMSCAN_H
 #define SLOWPATH_MM_VMSCAN_H
@@ -15,7 +15,7 @@
 #define MAX_RECLAIM_RETRIES	16
 
 /*
- * try_to_free_pages() (§6.2): direct reclaim for an allocation of `order`
+ * try_to_free_pages() (do_try_to_free_pages, mm/vmscan.c): direct reclaim for an allocation of `order`
  * with `gfp` over the request's zones.  Returns pages reclaimed, 1 when it
  * stopped early because compaction is ready (costly orders), or 0.
  */
@@ -30,7 +30,7 @@ unsigned long zone_reclaimable_pages(struct zone *zone);
  * order (6.15 defrag_mode: in whole free pageblocks). */
 bool pgdat_balanced(pg_data_t *pgdat, int order, int highest_zoneidx);
 
-/* reclaim_throttle() (§6.2 step 6): sleep on the reason's queue for the
+/* reclaim_throttle() (do_try_to_free_pages, mm/vmscan.c step 6): sleep on the reason's queue for the
  * kernel's timeout (HZ/10 writeback, HZ/50 isolated, one jiffy for no
  * progress / congestion).  Kernel threads other than kswapd, and engine
  * context, do not sleep. */

@@ -2,7 +2,7 @@
 /*
  * vmstat.c — the vmstat counter machinery and the /proc renderers
  * (mm/vmstat.c and include/linux/vmstat.h, Linux 6.12; layouts of 6.18;
- * spec §10).
+ * mm/vmstat.c).
  *
  * Three kinds of counters, kept as the kernel keeps them:
  *
@@ -306,7 +306,7 @@ void __dec_node_state(struct pglist_data *pgdat, enum node_stat_item item)
 	node_state_update(pgdat, item, -1, -1, COST_percpu_add);
 }
 
-/* mod_node_page_state(): the call gup.c makes per pinned folio (spec §10.4). */
+/* mod_node_page_state(): the call gup.c makes per pinned folio (FOLL_PIN accounting, mm/gup.c). */
 void mod_node_page_state(struct pglist_data *pgdat, enum node_stat_item item, long delta)
 {
 	node_state_update(pgdat, item, delta, 0, COST_percpu_cmpxchg);
@@ -409,7 +409,7 @@ unsigned long global_node_page_state_pages(const struct machine *m, enum node_st
 	return clamp0(m->vm_node_stat[item] + node_stat_events(&m->node, item));
 }
 
-/* ---- thresholds (spec §10.3) ---------------------------------------------------------- */
+/* ---- thresholds (refresh_zone_stat_thresholds, mm/vmstat.c) ---------------------------------------------------------- */
 
 static int fls_ul(unsigned long x)
 {

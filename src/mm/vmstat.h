@@ -9,7 +9,7 @@
  * /proc/vmstat in Linux 6.18 (../shared/fixtures/proc-linux-6.18/vmstat),
  * which the renderers must reproduce; enum names are the kernel's.
  *
- * Kinds (spec §10.1):
+ * Kinds (mm/vmstat.c):
  *   zone_stat_item  per-zone state, per-CPU s8 diffs folded at a threshold
  *   numa_stat_item  per-zone NUMA events, per-CPU, summed when read
  *   node_stat_item  per-node state, per-CPU s8 diffs folded at a threshold
@@ -410,7 +410,7 @@ unsigned long global_node_page_state_pages(const struct machine *m, enum node_st
 unsigned long zone_numa_event_state(const struct zone *zone, enum numa_stat_item item);
 unsigned long sum_vm_event(const struct machine *m, enum vm_event_item item);
 
-/* Thresholds (spec §10.3). */
+/* Thresholds (refresh_zone_stat_thresholds, mm/vmstat.c). */
 int calculate_normal_threshold(const struct zone *zone);
 int calculate_pressure_threshold(const struct zone *zone);
 void refresh_zone_stat_thresholds(struct machine *m);

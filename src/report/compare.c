@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * compare.c — `slowpath compare DIR...`: result sets side by side, the
- * first one the baseline, in mmtests' layout (conventions.md §2.1), LKP's
- * layout (§2.3) or JSON.  docs/report.md describes every row.
+ * first one the baseline, in mmtests' layout, LKP's
+ * layout (rmqueue_pcplist, mm/page_alloc.c) or JSON.  docs/report.md describes every row.
  *
  * Model: each set contributes one sample per iteration.  Statistics rows
  * (Min, Max, Amean, Hmean, Stddev, CoeffVar, BAmean-95) come from
@@ -60,15 +60,15 @@ static void metric_fill(struct rpt_cmp *c, struct rpt_cmp_metric *m, enum src_ki
 {
 	int ns = c->nr_sets;
 
-	m->x = rpt_xmalloc((size_t)ns * sizeof(*m->x));
-	m->n = rpt_xmalloc((size_t)ns * sizeof(*m->n));
-	m->st = rpt_xmalloc((size_t)ns * sizeof(*m->st));
-	m->w_amean = rpt_xmalloc((size_t)ns * sizeof(*m->w_amean));
-	m->w_hmean = rpt_xmalloc((size_t)ns * sizeof(*m->w_hmean));
+	m->x = xzalloc((size_t)ns * sizeof(*m->x));
+	m->n = xzalloc((size_t)ns * sizeof(*m->n));
+	m->st = xzalloc((size_t)ns * sizeof(*m->st));
+	m->w_amean = xzalloc((size_t)ns * sizeof(*m->w_amean));
+	m->w_hmean = xzalloc((size_t)ns * sizeof(*m->w_hmean));
 	for (int s = 0; s < ns; s++) {
 		const struct rpt_set *set = &c->sets[s];
 
-		m->x[s] = rpt_xmalloc(set->nr_runs * sizeof(double));
+		m->x[s] = xzalloc(set->nr_runs * sizeof(double));
 		for (unsigned int i = 0; i < set->nr_runs; i++) {
 			double v;
 
@@ -91,8 +91,8 @@ static void metric_fill(struct rpt_cmp *c, struct rpt_cmp_metric *m, enum src_ki
 		rpt_welch_test(NULL, 0, NULL, 0, RPT_ALPHA, &m->w_hmean[s]);
 		if (!m->throughput || !isfinite(m->st[0].hmean) || !isfinite(m->st[s].hmean))
 			continue;
-		ra = rpt_xmalloc(m->n[0] * sizeof(double));
-		rb = rpt_xmalloc(m->n[s] * sizeof(double));
+		ra = xzalloc(m->n[0] * sizeof(double));
+		rb = xzalloc(m->n[s] * sizeof(double));
 		for (size_t i = 0; i < m->n[0]; i++)
 			ra[i] = 1.0 / m->x[0][i];
 		for (size_t i = 0; i < m->n[s]; i++)
@@ -112,9 +112,9 @@ static struct rpt_cmp_metric *metric_add(struct rpt_cmp_metric **v, size_t *n, s
 	rpt_grow(v, cap, *n + 1, sizeof(**v));
 	m = &(*v)[(*n)++];
 	memset(m, 0, sizeof(*m));
-	m->name = rpt_xstrdup(name);
-	m->lkp_name = rpt_xstrdup(lkp);
-	m->unit = rpt_xstrdup(unit ? unit : "");
+	m->name = xstrdup(name);
+	m->lkp_name = xstrdup(lkp);
+	m->unit = xstrdup(unit ? unit : "");
 	m->better = better;
 	m->throughput = throughput;
 	return m;
@@ -149,7 +149,7 @@ static void name_union(const struct rpt_cmp *c, size_t off, struct rpt_named_lis
 				if (!have)
 					rpt_named_set(out, l->v[k].name, 0, l->v[k].unit);
 				else if (!have->unit && l->v[k].unit)
-					have->unit = rpt_xstrdup(l->v[k].unit);
+					have->unit = xstrdup(l->v[k].unit);
 			}
 		}
 }
@@ -369,12 +369,12 @@ void rpt_cmp_build(struct rpt_cmp *c, struct rpt_set *sets, int nr_sets, unsigne
 			  SRC_VMSTAT, &c->vm, &c->nr_vm, &vm_cap);
 
 	/* Ops rows known to no set (e.g. THP counters absent) are dropped. */
-	c->ops = rpt_xmalloc(sizeof(*c->ops) * (sizeof(op_defs) / sizeof(op_defs[0])));
+	c->ops = xzalloc(sizeof(*c->ops) * (sizeof(op_defs) / sizeof(op_defs[0])));
 	for (size_t d = 0; d < sizeof(op_defs) / sizeof(op_defs[0]); d++) {
 		struct rpt_cmp_row *r = &c->ops[c->nr_ops];
 		bool any = false;
 
-		r->v = rpt_xmalloc((size_t)nr_sets * sizeof(double));
+		r->v = xzalloc((size_t)nr_sets * sizeof(double));
 		for (int s = 0; s < nr_sets; s++) {
 			r->v[s] = op_value(&op_defs[d], &sets[s]);
 			any |= !isnan(r->v[s]);
@@ -383,7 +383,7 @@ void rpt_cmp_build(struct rpt_cmp *c, struct rpt_set *sets, int nr_sets, unsigne
 			free(r->v);
 			continue;
 		}
-		r->label = rpt_xstrdup(op_defs[d].label);
+		r->label = xstrdup(op_defs[d].label);
 		c->nr_ops++;
 	}
 	c->all = flags & RPT_CMP_ALL;
@@ -512,7 +512,7 @@ static bool single_sample(const struct rpt_cmp_metric *m, int nr_sets)
 static void derive_rows(struct rpt_cmp *c)
 {
 	int ns = c->nr_sets;
-	double *v = rpt_xmalloc((size_t)ns * sizeof(double));
+	double *v = xzalloc((size_t)ns * sizeof(double));
 	size_t cap = 0;
 
 	for (int r = 0; r < RPT_NR_ST; r++)
@@ -527,7 +527,7 @@ static void derive_rows(struct rpt_cmp *c)
 			l = &c->lines[c->nr_lines++];
 			l->metric = i;
 			l->stat = r;
-			l->cell = rpt_xmalloc((size_t)ns * sizeof(*l->cell));
+			l->cell = xzalloc((size_t)ns * sizeof(*l->cell));
 			for (int s = 0; s < ns; s++) {
 				const struct rpt_welch *w = stat_welch(m, r, s);
 
@@ -542,12 +542,12 @@ static void derive_rows(struct rpt_cmp *c)
 		}
 	for (size_t i = 0; i < c->nr_ops; i++)
 		c->ops[i].shown = c->all || values_differ(c->ops[i].v, ns);
-	c->pm_rows = rpt_xmalloc((c->nr_pm ? c->nr_pm : 1) * sizeof(*c->pm_rows));
+	c->pm_rows = xzalloc((c->nr_pm ? c->nr_pm : 1) * sizeof(*c->pm_rows));
 	for (size_t i = 0; i < c->nr_pm; i++) {
 		struct rpt_cmp_row *r = &c->pm_rows[i];
 
 		r->label = c->pm[i].name;
-		r->v = rpt_xmalloc((size_t)ns * sizeof(double));
+		r->v = xzalloc((size_t)ns * sizeof(double));
 		for (int s = 0; s < ns; s++)
 			r->v[s] = c->pm[i].st[s].amean;
 		r->shown = c->all || values_differ(r->v, ns);
@@ -715,7 +715,7 @@ static size_t shown_rows(const struct rpt_cmp_row *v, size_t n, const struct rpt
 {
 	size_t k = 0;
 
-	*out = rpt_xmalloc((n ? n : 1) * sizeof(**out));
+	*out = xzalloc((n ? n : 1) * sizeof(**out));
 	for (size_t i = 0; i < n; i++)
 		if (v[i].shown)
 			(*out)[k++] = &v[i];
@@ -744,7 +744,7 @@ void rpt_cmp_emit_rows(struct rpt_emitter *e, const struct rpt_cmp *c,
 void rpt_cmp_print_text(FILE *f, const struct rpt_cmp *c, bool html)
 {
 	struct rpt_emitter e;
-	const struct rpt_cmp_line **lines = rpt_xmalloc((c->nr_lines ? c->nr_lines : 1) * sizeof(*lines));
+	const struct rpt_cmp_line **lines = xzalloc((c->nr_lines ? c->nr_lines : 1) * sizeof(*lines));
 	const struct rpt_cmp_row **rows;
 	size_t nl = 0, nr;
 	bool hidden = false;
@@ -866,7 +866,7 @@ void rpt_cmp_print_lkp(FILE *f, const struct rpt_cmp *c)
 	for (size_t i = 0; i < c->nr_m; i++)
 		lkp_metric(f, c, &c->m[i], rpt_cmp_find_line(c, RPT_ST_AMEAN, c->m[i].name)->shown);
 	for (size_t i = 0; i < c->nr_vm; i++) {
-		double *v = rpt_xmalloc((size_t)c->nr_sets * sizeof(double));
+		double *v = xzalloc((size_t)c->nr_sets * sizeof(double));
 
 		for (int s = 0; s < c->nr_sets; s++)
 			v[s] = c->vm[i].st[s].amean;
@@ -1036,7 +1036,7 @@ int rpt_cmd_compare(int argc, char **argv)
 		fprintf(stderr, "slowpath compare: no result folder given\n%s", compare_usage);
 		return 2;
 	}
-	sets = rpt_xmalloc((size_t)nr_dirs * sizeof(*sets));
+	sets = xzalloc((size_t)nr_dirs * sizeof(*sets));
 	if (rpt_sets_load(sets, nr_dirs, argv + optind, 0, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		free(sets);

@@ -54,7 +54,7 @@ int rpt_explain_parse_times(const char *s, unsigned int *mask)
 			return 0;
 		}
 	*mask = 0;
-	copy = rpt_xstrdup(s);
+	copy = xstrdup(s);
 	p = copy;
 	while ((tok = strsep(&p, ",")) != NULL) {
 		int t;
@@ -365,7 +365,7 @@ int rpt_explain_print(FILE *f, const struct rpt_set *s, const struct rpt_profile
 		return -1;
 	t.p = &p;
 	t.show_idle = o->times & T_BIT(RPT_T_IDLE);
-	t.key = rpt_xmalloc(p.n * sizeof(double));
+	t.key = xzalloc(p.n * sizeof(double));
 	for (size_t i = 0; i < p.n; i++)
 		t.key[i] = sum_times(p.v[i].total, o->times);
 	t.grand = t.key[root];
@@ -520,11 +520,11 @@ int rpt_explain_print_diff(FILE *f, const struct rpt_set *sa, const struct rpt_p
 		rpt_profile_release(&b);
 		return -1;
 	}
-	d.ia = rpt_xmalloc(d.u.n * sizeof(*d.ia));
-	d.ib = rpt_xmalloc(d.u.n * sizeof(*d.ib));
-	d.ka = rpt_xmalloc(d.u.n * sizeof(*d.ka));
-	d.kb = rpt_xmalloc(d.u.n * sizeof(*d.kb));
-	d.key = rpt_xmalloc(d.u.n * sizeof(*d.key));
+	d.ia = xzalloc(d.u.n * sizeof(*d.ia));
+	d.ib = xzalloc(d.u.n * sizeof(*d.ib));
+	d.ka = xzalloc(d.u.n * sizeof(*d.ka));
+	d.kb = xzalloc(d.u.n * sizeof(*d.kb));
+	d.key = xzalloc(d.u.n * sizeof(*d.key));
 	map_node(&d, 0, 0, 0);
 	d.ga = d.ka[root];
 	d.gb = d.kb[root];

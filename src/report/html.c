@@ -105,7 +105,7 @@ static void remove_tree(const char *dir)
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
 		n = strlen(dir) + strlen(e->d_name) + 2;
-		p = rpt_xmalloc(n);
+		p = xzalloc(n);
 		snprintf(p, n, "%s/%s", dir, e->d_name);
 		unlink(p);
 		free(p);
@@ -145,8 +145,8 @@ static void runs_table(FILE *f, const struct rpt_set *sets, int n)
 static void attribution(FILE *f, const struct rpt_set *sets, int n)
 {
 	struct rpt_explain_opts o;
-	struct rpt_profile *p = rpt_xmalloc((size_t)n * sizeof(*p));
-	bool *have = rpt_xmalloc((size_t)n * sizeof(*have));
+	struct rpt_profile *p = xzalloc((size_t)n * sizeof(*p));
+	bool *have = xzalloc((size_t)n * sizeof(*have));
 	bool any = false;
 
 	rpt_explain_opts_default(&o);
@@ -194,7 +194,7 @@ static int plots_section(FILE *f, const char *dir, const struct rpt_plots *pl, c
 		fputs("<p>No time series or monitors to plot.</p>\n", f);
 	for (size_t i = 0; i < pl->n; i++) {
 		size_t n = strlen(dir) + strlen(pl->v[i].name) + 8, len;
-		char *path = rpt_xmalloc(n);
+		char *path = xzalloc(n);
 		unsigned char *png;
 
 		snprintf(path, n, "%s/%s.png", dir, pl->v[i].name);
@@ -238,7 +238,7 @@ static void summary_section(FILE *f, const struct rpt_cmp *c)
 	const size_t no = sizeof(summary_ops) / sizeof(summary_ops[0]);
 	const struct rpt_cmp_line *lines[sizeof(summary_lines) / sizeof(summary_lines[0])];
 	const struct rpt_cmp_row *ops[sizeof(summary_ops) / sizeof(summary_ops[0])];
-	const struct rpt_cmp_row **pm = rpt_xmalloc((c->nr_pm ? c->nr_pm : 1) * sizeof(*pm));
+	const struct rpt_cmp_row **pm = xzalloc((c->nr_pm ? c->nr_pm : 1) * sizeof(*pm));
 	size_t kl = 0, ko = 0;
 	struct rpt_emitter e;
 
@@ -333,12 +333,12 @@ int rpt_html_report(const char *out, struct rpt_set *sets, int nr, const char *p
 		int prc;
 
 		if (plots) {
-			plot_dir = rpt_xstrdup(plots);
+			plot_dir = xstrdup(plots);
 		} else {
 			const char *td = getenv("TMPDIR");
 			size_t n = (td && *td ? strlen(td) : 4) + 32;
 
-			plot_dir = rpt_xmalloc(n);
+			plot_dir = xzalloc(n);
 			snprintf(plot_dir, n, "%s/slowpath-plots-XXXXXX", td && *td ? td : "/tmp");
 			if (!mkdtemp(plot_dir)) {
 				snprintf(plot_dir, n, "%s", tmpl);
@@ -380,7 +380,7 @@ static const char report_usage[] =
 /* "a,b" appended to *v (names split at commas; empty names refused). */
 static int add_plot_names(char ***v, size_t *n, size_t *cap, const char *list)
 {
-	char *copy = rpt_xstrdup(list), *p = copy, *tok;
+	char *copy = xstrdup(list), *p = copy, *tok;
 	int rc = 0;
 
 	while ((tok = strsep(&p, ",")) != NULL) {
@@ -389,7 +389,7 @@ static int add_plot_names(char ***v, size_t *n, size_t *cap, const char *list)
 			break;
 		}
 		rpt_grow(v, cap, *n + 1, sizeof(**v));
-		(*v)[(*n)++] = rpt_xstrdup(tok);
+		(*v)[(*n)++] = xstrdup(tok);
 	}
 	free(copy);
 	return rc;
@@ -475,7 +475,7 @@ int rpt_cmd_report(int argc, char **argv)
 		fprintf(stderr, "slowpath report: --html '%s': is a directory\n", out);
 		goto out;
 	}
-	sets = rpt_xmalloc((size_t)nr * sizeof(*sets));
+	sets = xzalloc((size_t)nr * sizeof(*sets));
 	if (rpt_sets_load(sets, nr, dirs, RPT_LOAD_SERIES | RPT_LOAD_PROFILE, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		free(sets);

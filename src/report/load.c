@@ -22,37 +22,6 @@ const char *const rpt_latency_names[5] = { "avg", "p50", "p95", "p99", "max" };
 
 #define PROFILE_MAX_DEPTH 256
 
-void *rpt_xmalloc(size_t n)
-{
-	void *p = calloc(1, n ? n : 1);
-
-	if (!p) {
-		fprintf(stderr, "slowpath: out of memory\n");
-		abort();
-	}
-	return p;
-}
-
-void *rpt_xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-
-	if (!q) {
-		fprintf(stderr, "slowpath: out of memory\n");
-		abort();
-	}
-	return q;
-}
-
-char *rpt_xstrdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *d = rpt_xmalloc(n);
-
-	memcpy(d, s, n);
-	return d;
-}
-
 void rpt_grow(void *v, size_t *cap, size_t want, size_t sz)
 {
 	void **pv = v;
@@ -63,8 +32,7 @@ void rpt_grow(void *v, size_t *cap, size_t want, size_t sz)
 	c = c ? c : 8;
 	while (c < want)
 		c *= 2;
-	*pv = rpt_xrealloc(*pv, c * sz);
-	memset((char *)*pv + *cap * sz, 0, (c - *cap) * sz);
+	*pv = xrecalloc(*pv, *cap, c, sz);
 	*cap = c;
 }
 
@@ -125,9 +93,9 @@ void rpt_named_set(struct rpt_named_list *l, const char *name, double value, con
 		if (strcmp(l->v[i].name, name) == 0)
 			return;
 	rpt_grow(&l->v, &l->cap, l->n + 1, sizeof(*l->v));
-	l->v[l->n].name = rpt_xstrdup(name);
+	l->v[l->n].name = xstrdup(name);
 	l->v[l->n].value = value;
-	l->v[l->n].unit = unit ? rpt_xstrdup(unit) : NULL;
+	l->v[l->n].unit = unit ? xstrdup(unit) : NULL;
 	l->n++;
 }
 
@@ -206,7 +174,7 @@ static int get_str(const char *path, json_t *o, const char *key, char **out, boo
 	}
 	if (!json_is_string(v))
 		return fail(err, errlen, "%s: '%s' is not a string", path, key);
-	*out = rpt_xstrdup(json_string_value(v));
+	*out = xstrdup(json_string_value(v));
 	return 0;
 }
 
@@ -277,7 +245,7 @@ static int check_schema(const char *path, json_t *root, const char *prefix, char
 static char *path_join(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
-	char *p = rpt_xmalloc(la + lb + 2);
+	char *p = xzalloc(la + lb + 2);
 
 	memcpy(p, a, la);
 	if (la && a[la - 1] != '/')
@@ -353,10 +321,10 @@ static int series_row(void *ctx, const double *f, const char *path, unsigned int
 	if (s->n == s->cap) {
 		size_t c = s->cap ? 2 * s->cap : 64;
 
-		s->t = rpt_xrealloc(s->t, c * sizeof(double));
-		s->tps = rpt_xrealloc(s->tps, c * sizeof(double));
-		s->lat_avg = rpt_xrealloc(s->lat_avg, c * sizeof(double));
-		s->lat_max = rpt_xrealloc(s->lat_max, c * sizeof(double));
+		s->t = xrealloc(s->t, c * sizeof(double));
+		s->tps = xrealloc(s->tps, c * sizeof(double));
+		s->lat_avg = xrealloc(s->lat_avg, c * sizeof(double));
+		s->lat_max = xrealloc(s->lat_max, c * sizeof(double));
 		s->cap = c;
 	}
 	s->t[s->n] = f[0];
@@ -392,9 +360,9 @@ static int hist_row(void *ctx, const double *f, const char *path, unsigned int l
 	if (h->n == h->cap) {
 		size_t c = h->cap ? 2 * h->cap : 64;
 
-		h->lo = rpt_xrealloc(h->lo, c * sizeof(double));
-		h->hi = rpt_xrealloc(h->hi, c * sizeof(double));
-		h->count = rpt_xrealloc(h->count, c * sizeof(double));
+		h->lo = xrealloc(h->lo, c * sizeof(double));
+		h->hi = xrealloc(h->hi, c * sizeof(double));
+		h->count = xrealloc(h->count, c * sizeof(double));
 		h->cap = c;
 	}
 	h->lo[h->n] = f[0];
@@ -423,7 +391,7 @@ void rpt_profile_init(struct rpt_profile *p)
 {
 	memset(p, 0, sizeof(*p));
 	rpt_grow(&p->v, &p->cap, 1, sizeof(*p->v));
-	p->v[0].name = rpt_xstrdup("");
+	p->v[0].name = xstrdup("");
 	p->n = 1;
 }
 
@@ -441,7 +409,7 @@ uint32_t rpt_profile_child(struct rpt_profile *p, uint32_t parent, const char *n
 	c = (uint32_t)p->n++;
 	nd = &p->v[c];
 	memset(nd, 0, sizeof(*nd));
-	nd->name = rpt_xstrdup(name);
+	nd->name = xstrdup(name);
 	nd->parent = parent;
 	if (p->v[parent].last_child != RPT_PROF_NONE)
 		p->v[p->v[parent].last_child].next_sibling = c;
@@ -694,7 +662,7 @@ int rpt_run_load(struct rpt_run *r, const char *dir, unsigned int flags, char *e
 	int rc;
 
 	memset(r, 0, sizeof(*r));
-	r->dir = rpt_xstrdup(dir);
+	r->dir = xstrdup(dir);
 	path = path_join(dir, "result.json");
 	if (!file_exists(path)) {
 		fail(err, errlen, "%s: no result.json (not a result folder, or an incomplete run)", dir);
@@ -745,7 +713,7 @@ static char *base_name(const char *path)
 	b = path + n;
 	while (b > path && b[-1] != '/')
 		b--;
-	s = rpt_xmalloc((size_t)(path + n - b) + 1);
+	s = xzalloc((size_t)(path + n - b) + 1);
 	memcpy(s, b, (size_t)(path + n - b));
 	return s;
 }
@@ -758,7 +726,7 @@ int rpt_set_load(struct rpt_set *s, const char *path, unsigned int flags, char *
 	int rc = -1;
 
 	memset(s, 0, sizeof(*s));
-	s->path = rpt_xstrdup(path);
+	s->path = xstrdup(path);
 	s->name = base_name(path);
 	if (!file_exists(rj)) {
 		char *i1 = path_join(path, "iter-1/result.json");
@@ -785,12 +753,12 @@ int rpt_set_load(struct rpt_set *s, const char *path, unsigned int flags, char *
 	}
 	if (n == 0) {
 		s->nr_runs = 1;
-		s->runs = rpt_xmalloc(sizeof(*s->runs));
+		s->runs = xzalloc(sizeof(*s->runs));
 		rc = rpt_run_load(&s->runs[0], path, flags, err, errlen);
 		goto out;
 	}
 	s->iterated = true;
-	s->runs = rpt_xmalloc((size_t)n * sizeof(*s->runs));
+	s->runs = xzalloc((size_t)n * sizeof(*s->runs));
 	for (long long i = 1; i <= n; i++) {
 		char sub[32], *d;
 
@@ -820,10 +788,10 @@ int rpt_set_load_runs(struct rpt_set *s, const char *label, const char *name, ch
 		      unsigned int n, unsigned int flags, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof(*s));
-	s->path = rpt_xstrdup(label);
-	s->name = rpt_xstrdup(name);
+	s->path = xstrdup(label);
+	s->name = xstrdup(name);
 	s->iterated = n > 1;
-	s->runs = rpt_xmalloc((n ? n : 1) * sizeof(*s->runs));
+	s->runs = xzalloc((n ? n : 1) * sizeof(*s->runs));
 	for (unsigned int i = 0; i < n; i++) {
 		int rc = rpt_run_load(&s->runs[s->nr_runs], dirs[i], flags, err, errlen);
 
@@ -902,7 +870,7 @@ void rpt_sets_release(struct rpt_set *sets, int n)
 
 int rpt_sets_rename(struct rpt_set *sets, int n, const char *list, char *err, size_t errlen)
 {
-	char *copy = rpt_xstrdup(list), *p = copy, *tok;
+	char *copy = xstrdup(list), *p = copy, *tok;
 	int i = 0;
 
 	while ((tok = strsep(&p, ",")) != NULL) {
@@ -912,7 +880,7 @@ int rpt_sets_rename(struct rpt_set *sets, int n, const char *list, char *err, si
 				    i == n ? "more names than results" : "empty name");
 		}
 		free(sets[i].name);
-		sets[i++].name = rpt_xstrdup(tok);
+		sets[i++].name = xstrdup(tok);
 	}
 	free(copy);
 	if (i != n)

@@ -18,10 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Allocation helpers for report code: abort with a message on exhaustion. */
-void *rpt_xmalloc(size_t n);
-void *rpt_xrealloc(void *p, size_t n);
-char *rpt_xstrdup(const char *s);
+#include "sim/xalloc.h"
+
 /* Grow *v (element size sz) so that it holds at least want elements. */
 void rpt_grow(void *v, size_t *cap, size_t want, size_t sz);
 

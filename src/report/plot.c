@@ -44,9 +44,9 @@ static void tab_init(struct tab *t, size_t n, size_t m)
 {
 	t->n = n;
 	t->m = m;
-	t->t = rpt_xmalloc((n ? n : 1) * sizeof(double));
-	t->v = rpt_xmalloc((n * m > 0 ? n * m : 1) * sizeof(double));
-	t->names = rpt_xmalloc((m ? m : 1) * sizeof(char *));
+	t->t = xzalloc((n ? n : 1) * sizeof(double));
+	t->v = xzalloc((n * m > 0 ? n * m : 1) * sizeof(double));
+	t->names = xzalloc((m ? m : 1) * sizeof(char *));
 }
 
 static void tab_release(struct tab *t)
@@ -92,7 +92,7 @@ static unsigned int tab_combine(struct tab *runs, const bool *have, unsigned int
 	tab_init(out, runs[first].n, runs[first].m);
 	memcpy(out->t, runs[first].t, runs[first].n * sizeof(double));
 	for (size_t j = 0; j < out->m; j++)
-		out->names[j] = rpt_xstrdup(runs[first].names[j]);
+		out->names[j] = xstrdup(runs[first].names[j]);
 	if (!same || used == 1) {
 		memcpy(out->v, runs[first].v, out->n * out->m * sizeof(double));
 		return same ? 1 : 0;
@@ -135,7 +135,7 @@ static int read_monitor(const char *dir, const char *file, char **path, struct p
 	char *text;
 	int rc;
 
-	*path = rpt_xmalloc(n);
+	*path = xzalloc(n);
 	snprintf(*path, n, "%s/%s", dir, file);
 	if (stat(*path, &st) != 0)
 		return 0;
@@ -204,8 +204,8 @@ static int load_vmstat_rates(const char *dir, const struct vm_cols *cols, struct
 	*have = m.n >= 2;
 	tab_init(t, m.n > 1 ? m.n - 1 : 0, nc);
 	for (size_t j = 0; j < nc; j++)
-		t->names[j] = rpt_xstrdup(cols->names[j]);
-	prev = rpt_xmalloc(nc * sizeof(double));
+		t->names[j] = xstrdup(cols->names[j]);
+	prev = xzalloc(nc * sizeof(double));
 	for (size_t k = 0; k < m.n; k++) {
 		struct rpt_counters c = { 0 };
 
@@ -247,7 +247,7 @@ static int load_vmstat_rates(const char *dir, const struct vm_cols *cols, struct
 
 static int load_buddyinfo(const char *dir, struct tab *t, bool *have, char *err, size_t errlen)
 {
-	struct proc_buddyinfo *bi = rpt_xmalloc(sizeof(*bi));
+	struct proc_buddyinfo *bi = xzalloc(sizeof(*bi));
 	struct proc_monitor m;
 	char *path;
 	unsigned int orders = 0;
@@ -273,7 +273,7 @@ static int load_buddyinfo(const char *dir, struct tab *t, bool *have, char *err,
 			char name[16];
 
 			snprintf(name, sizeof(name), "%u", o);
-			t->names[o] = rpt_xstrdup(name);
+			t->names[o] = xstrdup(name);
 		}
 		for (size_t k = 0; k < m.n; k++) {
 			proc_parse_buddyinfo(path, m.s[k].text, bi, err, errlen);
@@ -298,7 +298,7 @@ out_nomon:
 
 static int load_pagetypeinfo(const char *dir, struct tab *t, bool *have, char *err, size_t errlen)
 {
-	struct proc_pagetypeinfo *pi = rpt_xmalloc(sizeof(*pi));
+	struct proc_pagetypeinfo *pi = xzalloc(sizeof(*pi));
 	struct proc_monitor m;
 	char *path;
 	int rc = read_monitor(dir, "proc-pagetypeinfo", &path, &m, err, errlen);
@@ -317,7 +317,7 @@ static int load_pagetypeinfo(const char *dir, struct tab *t, bool *have, char *e
 		if (k == 0) {
 			tab_init(t, m.n, pi->nr_types);
 			for (unsigned int j = 0; j < pi->nr_types; j++)
-				t->names[j] = rpt_xstrdup(pi->types[j]);
+				t->names[j] = xstrdup(pi->types[j]);
 		} else if (pi->nr_types != t->m) {
 			fail(err, errlen, "%s:%u: %u migratetypes, the first sample had %zu", path,
 			     m.s[k].first_line, pi->nr_types, t->m);
@@ -349,7 +349,7 @@ static void load_tps(const struct rpt_run *r, struct tab *t, bool *have)
 	if (!*have)
 		return;
 	tab_init(t, r->series.n, 1);
-	t->names[0] = rpt_xstrdup("tps");
+	t->names[0] = xstrdup("tps");
 	memcpy(t->t, r->series.t, r->series.n * sizeof(double));
 	memcpy(t->v, r->series.tps, r->series.n * sizeof(double));
 }
@@ -371,8 +371,8 @@ static int load_set(const struct rpt_set *s, const struct vm_cols *cols, struct 
 
 	memset(d, 0, sizeof(*d));
 	for (int src = 0; src < NR_SRC && rc == 0; src++) {
-		struct tab *runs = rpt_xmalloc(nr * sizeof(*runs));
-		bool *have = rpt_xmalloc(nr * sizeof(*have));
+		struct tab *runs = xzalloc(nr * sizeof(*runs));
+		bool *have = xzalloc(nr * sizeof(*have));
 
 		for (unsigned int r = 0; r < nr && rc == 0; r++) {
 			const char *dir = s->runs[r].dir;
@@ -475,9 +475,9 @@ static void add_plot(struct writer *w, const char *name, const char *title, cons
 	struct rpt_plots *p = w->out;
 
 	rpt_grow(&p->v, &p->cap, p->n + 1, sizeof(*p->v));
-	p->v[p->n].name = rpt_xstrdup(name);
-	p->v[p->n].title = rpt_xstrdup(title);
-	p->v[p->n].note = rpt_xstrdup(note);
+	p->v[p->n].name = xstrdup(name);
+	p->v[p->n].title = xstrdup(title);
+	p->v[p->n].note = xstrdup(note);
 	p->n++;
 	fprintf(w->master,
 		"set terminal svg size %d,%d noenhanced font 'Sans,11' background rgb 'white'\n"
@@ -676,7 +676,7 @@ static int plot_latency_cdf(struct writer *w)
 	char note[1024];
 	size_t n = 0;
 	bool first = true, any_hist = false;
-	bool *from_hist = rpt_xmalloc((size_t)w->nr_sets * sizeof(*from_hist));
+	bool *from_hist = xzalloc((size_t)w->nr_sets * sizeof(*from_hist));
 	int rc = -1;
 
 	for (int s = 0; s < w->nr_sets; s++) {
@@ -974,9 +974,9 @@ int rpt_plots_write(const char *dir, const struct rpt_set *sets, int nr_sets,
 	int rc = -1, loaded = 0;
 
 	memset(out, 0, sizeof(*out));
-	w.vm.names = rpt_xmalloc((NR_STALL + nr_extra) * sizeof(*w.vm.names));
-	w.vm.level = rpt_xmalloc((NR_STALL + nr_extra) * sizeof(*w.vm.level));
-	w.figures = rpt_xmalloc((nr_extra ? nr_extra : 1) * sizeof(*w.figures));
+	w.vm.names = xzalloc((NR_STALL + nr_extra) * sizeof(*w.vm.names));
+	w.vm.level = xzalloc((NR_STALL + nr_extra) * sizeof(*w.vm.level));
+	w.figures = xzalloc((nr_extra ? nr_extra : 1) * sizeof(*w.figures));
 	for (size_t j = 0; j < NR_STALL; j++) {
 		w.vm.names[w.vm.n] = stall_counters[j];
 		w.vm.level[w.vm.n++] = false;
@@ -991,7 +991,7 @@ int rpt_plots_write(const char *dir, const struct rpt_set *sets, int nr_sets,
 	}
 	if (rpt_mkdir_p(dir, err, errlen))
 		goto out;
-	w.data = rpt_xmalloc((size_t)nr_sets * sizeof(*w.data));
+	w.data = xzalloc((size_t)nr_sets * sizeof(*w.data));
 	for (; loaded < nr_sets; loaded++)
 		if (load_set(&sets[loaded], &w.vm, &w.data[loaded], err, errlen))
 			goto out;
@@ -1041,7 +1041,7 @@ enum rpt_plot_src rpt_plot_source(const struct rpt_set *sets, int nr_sets, const
 int rpt_plots_run_gnuplot(const char *dir, char *err, size_t errlen)
 {
 	size_t ln = strlen(dir) + 32;
-	char *log = rpt_xmalloc(ln);
+	char *log = xzalloc(ln);
 	pid_t pid;
 	int status;
 

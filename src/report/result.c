@@ -33,27 +33,10 @@
 
 #include "report/result.h"
 #include "sim/debug.h"
+#include "sim/xalloc.h"
 
 #define SCHEMA		"slowpath-result/1"
 #define JSON_FLAGS	(JSON_INDENT(2) | JSON_REAL_PRECISION(15))
-
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-
-	if (!q) {
-		fprintf(stderr, "slowpath: out of memory\n");
-		abort();
-	}
-	return q;
-}
-
-static char *xstrdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-
-	return memcpy(xrealloc(NULL, n), s, n);
-}
 
 /* ---- counters ---------------------------------------------------------- */
 

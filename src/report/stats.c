@@ -38,7 +38,7 @@ double rpt_bamean(const double *x, size_t n, double percent, enum rpt_better bet
 	k = (size_t)floor((double)n * percent / 100.0);
 	if (k < 1)
 		k = 1;
-	s = rpt_xmalloc(n * sizeof(*s));
+	s = xzalloc(n * sizeof(*s));
 	memcpy(s, x, n * sizeof(*s));
 	gsl_sort(s, 1, n);		/* ascending */
 	for (size_t i = 0; i < k; i++)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * stats.h — the statistics of `slowpath compare`, as mmtests defines them
- * (conventions.md §2.1), plus Welch's two-sample t-test for the
+ *, plus Welch's two-sample t-test for the
  * significance marker.  GSL does the arithmetic where it has a routine.
  *
  * Definitions (samples x_1..x_n, one per iteration):

@@ -26,15 +26,7 @@
 
 #include "sim/bdev.h"
 #include "sim/internal.h"
-
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n);
-
-	if (!q)
-		SIM_BUG("out of memory (%zu bytes)", n);
-	return q;
-}
+#include "sim/xalloc.h"
 
 void sim_evq_init(struct sim_evq *q)
 {

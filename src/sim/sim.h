@@ -135,6 +135,15 @@ struct sim_task_config {
  */
 struct sim_task *sim_task_create(struct sim *sim, const struct sim_task_config *cfg,
 				 sim_task_fn fn, void *arg, sim_time_t start);
+/*
+ * How many tasks this host can give a stack at once.  Each stack is its own
+ * mapping with a guard page below it: two mappings per task, counted
+ * against vm.max_map_count (65530 by default), after a reserve for
+ * everything else the process maps.  Scenario checks refuse a scenario
+ * with more tasks up front instead of failing mid-run.  *max_map_count is
+ * set to the limit read (65530 when /proc cannot be read).
+ */
+uint64_t sim_host_max_tasks(uint64_t *max_map_count);
 struct sim_task *sim_current(const struct sim *sim);	/* NULL in engine context */
 uint32_t sim_task_id(const struct sim_task *t);
 const char *sim_task_name(const struct sim_task *t);

@@ -109,6 +109,24 @@ static size_t page_size(void)
 	return p > 0 ? (size_t)p : 4096;
 }
 
+/* Mappings left for everything but task stacks: the binary and its
+ * libraries, malloc arenas, host_huge_alloc regions, sanitizer shadows. */
+#define HOST_MAPS_RESERVED	4096
+
+uint64_t sim_host_max_tasks(uint64_t *max_map_count)
+{
+	FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
+	unsigned long long n = 65530;
+
+	if (f) {
+		if (fscanf(f, "%llu", &n) != 1)
+			n = 65530;
+		fclose(f);
+	}
+	*max_map_count = n;
+	return n > HOST_MAPS_RESERVED ? (n - HOST_MAPS_RESERVED) / 2 : 0;
+}
+
 static void *stack_alloc(struct sim *sim, size_t size, void **lo)
 {
 	size_t pg = page_size();

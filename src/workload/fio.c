@@ -2,7 +2,7 @@
 /*
  * fio.c — workload kind `fio`: fio jobs doing O_DIRECT I/O to a raw block
  * device ([fio NAME] sections with fio's option names), the driver of the
- * FOLL_PIN accounting case (DESIGN.md §1, spec §10.4, docs/fio.md).
+ * FOLL_PIN accounting case (the 2026 linux-mm thread, docs/references.md, mm/gup.c, docs/fio.md).
  *
  * Each of `numjobs` jobs is one task with its own I/O buffer (iodepth x bs
  * bytes of user memory, allocated by the job when it starts) and its own
@@ -685,6 +685,15 @@ static void fio_report(void *state, struct wl_report *out)
 	wl_report_figure(out, "jobs_failed", (double)failed, "");
 }
 
+/* Tasks at once: each job is one task. */
+static uint64_t fio_nr_tasks(const void *config, const char **key)
+{
+	const struct fio_config *c = config;
+
+	*key = "numjobs";
+	return c->numjobs;
+}
+
 const struct workload_type fio_workload = {
 	.kind = "fio",
 	.help = "fio jobs doing O_DIRECT I/O to a raw block device (libaio or io_uring), pinning user pages",
@@ -694,6 +703,7 @@ const struct workload_type fio_workload = {
 	.validate = fio_validate,
 	.validate_env = fio_validate_env,
 	.scale = fio_scale,
+	.nr_tasks = fio_nr_tasks,
 	.start_env = fio_start_env,
 	.report = fio_report,
 	.destroy = fio_destroy,

@@ -262,6 +262,15 @@ static void fk_destroy(void *state)
 	free(st);
 }
 
+/* Tasks at once: the parent and its children. */
+static uint64_t fk_nr_tasks(const void *config, const char **key)
+{
+	const struct fk_config *c = config;
+
+	*key = "children";
+	return c->children + 1;
+}
+
 const struct workload_type forker_workload = {
 	.kind = "forker",
 	.help = "a parent with a shared mapping forks children that touch every 2 MiB of it (page tables)",
@@ -270,6 +279,7 @@ const struct workload_type forker_workload = {
 	.multiple = true,
 	.validate = fk_validate,
 	.scale = fk_scale,
+	.nr_tasks = fk_nr_tasks,
 	.start_env = fk_start_env,
 	.report = fk_report,
 	.destroy = fk_destroy,

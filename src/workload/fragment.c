@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fragment.c — workload kind `fragment`: a memory fragmenter in the spirit
- * of mmtests' thpchallenge and stress-highalloc (conventions.md §2.1).
+ * of mmtests' thpchallenge and stress-highalloc.
  * Tasks loop every `interval` over a configurable mix of:
  *
  *   kernel    `kernel_pages` unmovable order-0 allocations (GFP_KERNEL,
@@ -9,8 +9,8 @@
  *             from an exponential distribution of mean `kernel_lifetime`
  *             (0: kept for the whole run), at most `kernel_max` live per
  *             task.  Once the unmovable pageblocks are full they claim or
- *             steal from movable ones (spec §1.4): this is what mixes
- *             pageblocks, as PostgreSQL's page tables do (spec §8).
+ *             steal from movable ones (__rmqueue_fallback, mm/page_alloc.c): this is what mixes
+ *             pageblocks, as PostgreSQL's page tables do (copy_page_range, mm/memory.c).
  *   cache     page-cache churn through the page cache: `cache_bytes` of
  *             I/O per interval in `cache_io_size` pieces at random offsets
  *             of `cache_files` files on `cache_device` — reads (readahead
@@ -449,6 +449,14 @@ static void frag_destroy(void *state)
 	free(st);
 }
 
+static uint64_t frag_nr_tasks(const void *config, const char **key)
+{
+	const struct frag_config *c = config;
+
+	*key = "tasks";
+	return c->tasks;
+}
+
 const struct workload_type fragment_workload = {
 	.kind = "fragment",
 	.help = "memory fragmenter: unmovable kernel pages with lifetimes, page-cache churn, high-order probes",
@@ -457,6 +465,7 @@ const struct workload_type fragment_workload = {
 	.multiple = true,
 	.validate = frag_validate,
 	.scale = frag_scale,
+	.nr_tasks = frag_nr_tasks,
 	.start_env = frag_start_env,
 	.report = frag_report,
 	.destroy = frag_destroy,

@@ -55,16 +55,8 @@
 
 #include "mm/types.h"
 #include "sim/hostmem.h"
+#include "sim/xalloc.h"
 #include "workload/pg_internal.h"
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-
-	if (!p)
-		SIM_BUG("out of memory (%zu x %zu bytes)", n, size);
-	return p;
-}
 
 /* The per-buffer arrays (millions of entries at full scale, touched at
  * random by every buffer access) on host huge pages. */

@@ -70,7 +70,7 @@ enum pg_client_mode { PG_CLIENT_REMOTE, PG_CLIENT_LOCAL };
 #define PG_STATEMENTS	5	/* simple-update: BEGIN, UPDATE, SELECT, INSERT, END */
 
 /* The [pgbench] section: pgbench options and the PostgreSQL GUCs under
- * their own names (postgresql.conf of aws/repro-collection, workload.md §1). */
+ * their own names (postgresql.conf of aws/repro-collection, aws/repro-collection). */
 struct pg_config {
 	/* pgbench */
 	uint64_t	clients;		/* -c */

@@ -39,15 +39,8 @@
 #include "mm/fs.h"
 #include "mm/mmzone.h"
 #include "mm/pagemap.h"
+#include "sim/xalloc.h"
 #include "workload/pg_internal.h"
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p)
-		SIM_BUG("out of memory (%zu bytes)", n);
-	return p;
-}
 
 enum pg_rel pg_blk_rel(const struct pg *pg, uint32_t blk, uint32_t *relblk)
 {

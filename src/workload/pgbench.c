@@ -2,11 +2,11 @@
 /*
  * pgbench.c — workload kind `pgbench`: PostgreSQL under pgbench
  * simple-update (`pgbench -b simple-update -M prepared`), the case of
- * DESIGN.md §1.  docs/pgbench.md is the overview; pg_internal.h the
+ * the 2026 linux-mm thread, docs/references.md.  docs/pgbench.md is the overview; pg_internal.h the
  * shared state; pg_bufmgr.c, pg_xlog.c, pg_aux.c and pg_smgr.c the
  * PostgreSQL parts.
  *
- * Processes (workload.md §3): the postmaster creates the main shared
+ * Processes (PostgreSQL process model): the postmaster creates the main shared
  * memory segment — a shared anonymous mapping (shmem), or with
  * huge_pages=on|try a MAP_HUGETLB one from the hugetlb pool — and forks
  * one backend per client plus the checkpointer, bgwriter and walwriter.
@@ -39,8 +39,8 @@
  * aid is uniform over 1..100000 x scale; heap block = (aid-1) / rows per
  * page at the fillfactor (55 at 90 %); the leaf is (aid-1) / entries per
  * leaf (366 at the btree's 90 % leaf fill) and the inner levels follow by
- * the inner fanout (285 at 70 %): 4 levels at scale 8470 (workload.md
- * §2.2-2.3).  11 buffer accesses per transaction.
+ * the inner fanout (285 at 70 %): 4 levels at scale 8470 (docs/references.md
+ * zone_batchsize/zone_highsize, mm/page_alloc.c).  11 buffer accesses per transaction.
  *
  * The CPU of a transaction is charged before the round-trip sleep rather
  * than between the statements: the closed loop's cycle (CPU + round trips
@@ -69,7 +69,7 @@
 #include "workload/pg_internal.h"
 #include "workload/pgbench.h"
 
-/* WAL record sizes from pg_waldump of pgbench (workload.md §2.4) */
+/* WAL record sizes from pg_waldump of pgbench (pg_waldump of pgbench) */
 #define PG_REC_HOT_UPDATE	72u
 #define PG_REC_INSERT		79u
 #define PG_REC_COMMIT		34u
@@ -170,7 +170,7 @@ static const struct opt_def pg_options[] = {
 	  "previous 1200 s run's last checkpoint leaves them: (1 + 0.9) x 1.1 x ~100 GB of WAL "
 	  "per cycle (XLOGfileslop); --scale divides it" },
 	{ "backend_memory", OPT_SIZE, C(backend_memory), "4m", 0, 1ULL << 32, NULL, 0,
-	  "private memory each backend touches once (workload.md §3: 2-10 MiB per connection)" },
+	  "private memory each backend touches once (PostgreSQL process model: 2-10 MiB per connection)" },
 	OPT_END
 };
 #undef C
@@ -552,7 +552,7 @@ static void pg_backend_main(struct sim *sim, void *arg)
 /* ---- start -------------------------------------------------------------------------- */
 
 /* Rows per heap page at a fillfactor: the insert stops when the free space
- * after it would drop below BLCKSZ * (100 - ff) / 100 (workload.md §2.2). */
+ * after it would drop below BLCKSZ * (100 - ff) / 100 (fillfactor). */
 static uint32_t heap_rows_per_page(uint64_t ff)
 {
 	uint32_t save = (uint32_t)(PG_BLCKSZ * (100 - ff) / 100);
@@ -860,7 +860,7 @@ static void tps_add(struct tps_window *w, const struct wl_stats *st, uint32_t k)
 }
 
 /*
- * The checkpoint dip (DESIGN.md §1: "during checkpoints the 10-second TPS
+ * The checkpoint dip (the 2026 linux-mm thread, docs/references.md: "during checkpoints the 10-second TPS
  * drops to roughly a third of its between-checkpoint rate").  With
  * checkpoint_completion_target 0.9 a checkpoint runs nearly all the time,
  * so "between" is taken as the last minute before each checkpoint starts
@@ -1015,6 +1015,16 @@ static void pg_destroy(void *state)
 	pg_free(state);
 }
 
+/* Tasks at once: the backends, checkpointer, bgwriter and walwriter. */
+static uint64_t pg_nr_tasks(const void *config, const char **key)
+{
+	const struct pg_config *c = config;
+
+	*key = "clients";
+	/* backends, checkpointer, bgwriter, walwriter; pgbench's threads */
+	return c->clients + 3 + (c->client == PG_CLIENT_LOCAL ? (c->threads < c->clients ? c->threads : c->clients) : 0);
+}
+
 const struct workload_type pgbench_workload = {
 	.kind = "pgbench",
 	.help = "PostgreSQL under pgbench simple-update: backends, buffer pool, WAL, checkpoints",
@@ -1024,6 +1034,7 @@ const struct workload_type pgbench_workload = {
 	.validate = pg_validate,
 	.validate_env = pg_validate_env,
 	.scale = pg_scale,
+	.nr_tasks = pg_nr_tasks,
 	.start_env = pg_start_env,
 	.report = pg_report,
 	.destroy = pg_destroy,

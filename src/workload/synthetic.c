@@ -299,6 +299,14 @@ static void syn_report(void *state, struct wl_report *out)
 			 (double)st->stats->transactions / (double)st->cfg.tasks, "");
 }
 
+static uint64_t syn_nr_tasks(const void *config, const char **key)
+{
+	const struct syn_config *c = config;
+
+	*key = "tasks";
+	return c->tasks;
+}
+
 const struct workload_type synthetic_workload = {
 	.kind = "synthetic",
 	.help = "N tasks looping over CPU work, a lock and block I/O (engine test vehicle)",
@@ -308,6 +316,7 @@ const struct workload_type synthetic_workload = {
 	.validate = syn_validate,
 	.validate_env = syn_validate_env,
 	.scale = syn_scale,
+	.nr_tasks = syn_nr_tasks,
 	.start_env = syn_start_env,
 	.report = syn_report,
 	.destroy = syn_destroy,

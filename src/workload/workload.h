@@ -127,6 +127,9 @@ struct workload_type {
 	 * or -1 with a message when the workload would scale to nothing (a
 	 * run that measures nothing must not look like a result). */
 	int  (*scale)(void *config, unsigned int n, char *err, size_t errlen);
+	/* The most tasks the config runs at once (each has a host stack,
+	 * sim/task.c); *key names the option that sets the count. */
+	uint64_t (*nr_tasks)(const void *config, const char **key);
 	/* Create tasks/state on the run environment (machine, devices);
 	 * `stats` is owned by the caller.  Returns NULL with a message in err
 	 * when the config cannot run on this environment (e.g. a device name

@@ -337,6 +337,14 @@ static void wr_destroy(void *state)
 	free(st);
 }
 
+static uint64_t wr_nr_tasks(const void *config, const char **key)
+{
+	const struct wr_config *c = config;
+
+	*key = "tasks";
+	return c->tasks;
+}
+
 const struct workload_type writer_workload = {
 	.kind = "writer",
 	.help = "buffered writes through the page cache (large folios, writeback, fsync policies)",
@@ -345,6 +353,7 @@ const struct workload_type writer_workload = {
 	.multiple = true,
 	.validate = wr_validate,
 	.scale = wr_scale,
+	.nr_tasks = wr_nr_tasks,
 	.start_env = wr_start_env,
 	.report = wr_report,
 	.destroy = wr_destroy,

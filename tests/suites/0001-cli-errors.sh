@@ -78,4 +78,24 @@ expect "two scenarios" 2 "slowpath check: unexpected argument '$S' (see slowpath
 expect "unknown command" 2 "slowpath: unknown command 'frob' (see slowpath --help)" "$SP" frob
 expect "costs takes no argument" 2 "slowpath costs: unexpected argument 'x' (see slowpath costs --help)" "$SP" costs x
 
+# more tasks than the host can give a stack (two mappings each, against
+# vm.max_map_count less 4096 for everything else) is refused before the run
+# at the key that sets the count; one task fewer is accepted
+maps=$(cat /proc/sys/vm/max_map_count 2>/dev/null || echo 65530)
+limit=$(((maps - 4096) / 2))
+n=$((limit + 1 - 6))		# + 2 CPUs' vmstat workers, kswapd, kcompactd, a flusher pair
+if [ "$n" -le 1000000 ]; then
+	w tasks.ini "[global]\nduration=1ms\n[machine]\nmemory=64m\ncpus=2\nzones=Normal:rest\n[synthetic]\ntasks=$n\n"
+	msg="$TMP/tasks.ini:8: $((limit + 1)) tasks in all (kernel threads included), but this host can give at most $limit a stack: each is two mappings with its guard page and vm.max_map_count is $maps; lower 'tasks' or raise vm.max_map_count"
+	expect "tasks beyond vm.max_map_count (check)" 2 "$msg" "$SP" check "$TMP/tasks.ini"
+	expect "tasks beyond vm.max_map_count (run)" 2 "$msg" "$SP" run "$TMP/tasks.ini" --out "$TMP/tasks"
+	check "no result folder for it" "test ! -e '$TMP/tasks'"
+	check "one task fewer passes check" "'$SP' check --set tasks=$((n - 1)) '$TMP/tasks.ini' >/dev/null"
+	check "pgbench clients are counted" "! '$SP' check scenarios/pgbench-small.ini --set \
+		pgbench.clients=100000 2>'$TMP/pgerr' >/dev/null && grep -q \"lower 'clients'\" '$TMP/pgerr' ||
+		[ $maps -ge 204096 ]"
+else
+	echo "ok   tasks beyond vm.max_map_count: skipped, vm.max_map_count=$maps allows over a million"
+fi
+
 cli_done

@@ -82,13 +82,15 @@ bad_both "[fio] size beyond the device" "$TMP/bad.ini:9: size=2147483648 is beyo
 	"${M}zones=Normal:rest\n[device d]\nsize=1g\n[fio]\nfilename=d\nsize=2g\n"
 bad_both "[synthetic] io_span beyond the device" "$TMP/bad.ini:10: io_span (2147483648 bytes) is beyond the end of device 'd' (1073741824 bytes)" \
 	"${M}zones=Normal:rest\n[device d]\nsize=1g\n[synthetic]\nio_share=10%\ndevice=d\nio_span=2g\n"
-# jiffy=0 made every timed sleep 0 ns long: a task waiting for isolated
-# pages retried forever at one instant (simulation fuzzer); every other
-# cost row may be 0, and a zero-cost spin in kcompactd must still end
-bad_both "[costs] jiffy=0" "$TMP/bad.ini:6: jiffy is the timer tick (1/CONFIG_HZ), not a CPU cost, and cannot be 0 (CONFIG_HZ=1000: jiffy=1000000)" \
-	"${M}zones=Normal:rest\n[costs]\njiffy=0\n"
-check "every cost but the jiffy at 0 runs" "{ printf '[global]\nduration=5ms\n${M}zones=Normal:rest\n[costs]\n'
-	'$SP' costs | awk 'NR > 1 && \$1 != \"jiffy\" { print \$1 \"=0\" }'
+# The timer tick is [machine] hz, not a cost: the old [costs] key says
+# where it went; every cost row may be 0, and a zero-cost spin in
+# kcompactd must still end
+bad_both "[costs] jiffy moved" "$TMP/bad.ini:6: key 'jiffy' in [costs] moved: the timer tick is not a cost: it is [machine] hz (CONFIG_HZ), hz=250 for jiffy=4000000" \
+	"${M}zones=Normal:rest\n[costs]\njiffy=4000000\n"
+bad_both "[machine] hz=0" "$TMP/bad.ini:5: number '0' for 'hz' is out of range (100..1000)" \
+	"${M}zones=Normal:rest\nhz=0\n"
+check "every cost at 0 runs" "{ printf '[global]\nduration=5ms\n${M}zones=Normal:rest\n[costs]\n'
+	'$SP' costs | awk 'NR > 1 { print \$1 \"=0\" }'
 	printf '[fragment]\nkernel_pages=64\nhighorder_every=2\nhighorder_order=4\n[forker]\nsize=8m\nchildren=2\nalign=2m\n'; } >'$TMP/z.ini' &&
 	timeout 60 '$SP' run '$TMP/z.ini' --out '$TMP/z' >/dev/null"
 check "a zero-cost spin in kcompactd ends (fuzzer seed 2)" \
@@ -110,6 +112,37 @@ expect "--scale to no children" 2 "--scale 1/64: [forker]: children=32 would bec
 check "--scale 1/16 keeps io_span on the device" "'$SP' check scenarios/synthetic-small.ini --scale 1/16 >'$TMP/s16.ini' &&
 	grep -qx 'size=4g' '$TMP/s16.ini' && grep -qx 'io_span=512m' '$TMP/s16.ini'"
 check "synthetic-small --scale 1/16 runs" "'$SP' run scenarios/synthetic-small.ini --scale 1/16 --set duration=3s --set ramp_time=1s --out '$TMP/s16' >/dev/null"
+
+# --help-keys: the option tables as a reference, every key check prints
+check "--help-keys device row" "'$SP' check --help-keys device >'$TMP/hk' &&
+	grep -Eq '^  lat_p99 +time +800us +us +99th-percentile' '$TMP/hk' &&
+	grep -Eq '^  members +uint +1 +- +RAID0 members.*[(]range: 1[.][.]1024[)]' '$TMP/hk' &&
+	head -n 1 '$TMP/hk' | grep -q '^.device NAME. '"
+check "--help-keys costs rows carry unit and source" "'$SP' check --help-keys costs |
+	grep -Eq '^  buddy_merge +cost +30 +ns/merge +est: '"
+# (first file: --help-keys, "kind" per "[kind ...]" header; second: check's
+# output; every key= of a [kind ...] section must be a row of kind)
+cat >"$TMP/keys.awk" <<'AWK'
+FNR == NR {
+	if (/^\[/) { k = $1; sub(/^\[/, "", k); sub(/\]$/, "", k) }
+	else if (/^  [^ ]/ && $1 != "key") have[k " " $1] = 1
+	next
+}
+/^\[/ { k = $0; sub(/^\[/, "", k); sub(/[] ].*/, "", k); next }
+/^[^;=]+=/ {
+	key = $0; sub(/=.*/, "", key); n++
+	if (!have[k " " key]) { print "missing: [" k "] " key; bad = 1 }
+}
+END { exit bad || !n }
+AWK
+"$SP" check --help-keys >"$TMP/hk.all"
+for f in scenarios/reference.ini scenarios/pgbench-small.ini scenarios/fio-odirect-pin.ini \
+	 scenarios/large-writes.ini scenarios/fork-pagetables.ini scenarios/synthetic-small.ini; do
+	check "--help-keys lists every key check prints ($f)" "'$SP' check '$f' >'$TMP/hc.ini' &&
+		awk -f '$TMP/keys.awk' '$TMP/hk.all' '$TMP/hc.ini'"
+done
+expect "--help-keys unknown section" 2 "slowpath check --help-keys: unknown section 'nosuch' (sections: global, machine, sysctl, policy, costs, device, synthetic, fio, writer, forker, pgbench, fragment)" \
+	"$SP" check --help-keys nosuch
 
 for c in run sweep check costs policies; do
 	check "$c --help exits 0" "'$SP' $c --help | grep -q '^usage: slowpath $c'"

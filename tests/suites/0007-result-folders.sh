@@ -1,5 +1,5 @@
 #!/bin/sh
-# Result folders that can be trusted and repeated (issue 15): the seed is
+# Result folders that can be trusted and repeated: the seed is
 # written as the unsigned number it is, a scenario path that is not UTF-8
 # is escaped (not null), and compare reads both back; DIR/scenario.ini
 # repeats the run byte for byte; a re-run replaces a folder whole and a

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The simulation fuzzer's smoke run (issue 15 item 11): generated valid but
+# The simulation fuzzer's smoke run: generated valid but
 # extreme scenarios (tests/fuzz/simfuzz_gen.c), seeds 1..SIMFUZZ_SMOKE_SEEDS
 # (default 40: a fixed set, so the result does not depend on the machine's
 # speed; ~35 s under ASan), each under a time limit; a hang, a

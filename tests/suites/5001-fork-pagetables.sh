@@ -1,5 +1,5 @@
 #!/bin/sh
-# scenarios/fork-pagetables.ini (issue 4): nr_page_table_pages after P
+# scenarios/fork-pagetables.ini: nr_page_table_pages after P
 # children touched every 2 MiB of an S-byte shared mapping equals the
 # count computed here from size= and children= — not a copy of a run:
 #   shmem:   3 + P x (3 + S/2 MiB + ceil(S/1 GiB))

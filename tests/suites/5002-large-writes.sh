@@ -1,7 +1,7 @@
 #!/bin/sh
-# scenarios/large-writes.ini (issue 4): per-order page-cache allocation
-# counters for aligned 8 KiB, 64 KiB and 1 MiB buffered writes match
-# kernel-mm-spec.md §7.4's write-size-to-order table, computed here from
+# scenarios/large-writes.ini: per-order page-cache allocation counters for
+# aligned 8 KiB, 64 KiB and 1 MiB buffered writes match docs/pagecache.md's
+# write-size-to-order rule, computed here from
 # count= and write_sizes=, not copied from a run:
 #   6.12: order log2(size/4 KiB) once per write (8k -> 1, 64k -> 4, 1m -> 8)
 #   6.6:  the same, except that order 1 becomes two order-0 folios

@@ -1,6 +1,6 @@
 #!/bin/sh
-# scenarios/costly-noretry.ini (issue 5) under every policy variant: the
-# mechanism differences kernel-mm-spec.md §14 predicts, read from each
+# scenarios/costly-noretry.ini under every policy variant: the
+# mechanism differences docs/slowpath.md, policy variants predicts, read from each
 # run's result.json (whole-run counters).  The scenario runs shrunk
 # (--scale 1/64: 32 MiB, one CPU, one writer, one fragmenter) for 2 s so
 # the debug build — which runs mm_check() after every mm operation,

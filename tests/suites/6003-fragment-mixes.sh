@@ -1,5 +1,5 @@
 #!/bin/sh
-# The fragmenter's mixes (src/workload/fragment.c, issue 6), each alone and
+# The fragmenter's mixes (src/workload/fragment.c), each alone and
 # together, on a 64 MiB machine for 250 ms (2 tasks, 1 ms interval: 250
 # intervals each).  Expected values follow from the options, not from a
 # previous run:

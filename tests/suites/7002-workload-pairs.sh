@@ -1,5 +1,5 @@
 #!/bin/sh
-# Workloads side by side (issue 15 item 10): every pair of workload kinds,
+# Workloads side by side: every pair of workload kinds,
 # and two sections of one kind where the kind allows several, in one
 # scenario on a small machine.  Users compose workloads (a fragmenter
 # beside a database, page-cache writers beside forks); the run driver once

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * harness.h — the unit-test harness (kept tiny and in-tree, STYLE.md §12).
+ * harness.h — the unit-test harness (kept tiny and in-tree, as git's and the kernel's tools/testing harnesses are).
  *
  *   TEST(name) { ... ASSERT_EQ(a, b); ... }
  *

@@ -41,7 +41,7 @@ static bool has_free_block(const struct zone *zone, unsigned int order)
 
 /*
  * A test of the fragmentation index and extfrag on exact free lists
- * (spec §5.1): with every other page free (order-0 blocks only) the index
+ * (compaction_suitable, mm/compaction.c): with every other page free (order-0 blocks only) the index
  * for order 4 is 1000 - (1000 + 1000 x free/16) / free_blocks; a free
  * block of the order gives -1000; no free blocks gives 0; extfrag for
  * order 9 is 100 % when nothing is in 2 MiB blocks.
@@ -69,7 +69,7 @@ TEST(fragmentation_index_values)
 }
 
 /*
- * A test of deferral (spec §5.2): after k consecutive defer_compaction
+ * A test of deferral (mm/compaction.c): after k consecutive defer_compaction
  * calls the next 2^k - 1 compaction_deferred() checks say "deferred" and
  * the 2^k-th does not; the shift caps at 6 (63 skipped); orders below
  * compact_order_failed are never deferred; a real success resets the
@@ -103,7 +103,7 @@ TEST(deferral_backoff)
 }
 
 /*
- * A test of the scanners meeting with nothing to gain (spec §5.4): half
+ * A test of the scanners meeting with nothing to gain (compact_zone, mm/compaction.c): half
  * the zone kernel pages and page cache, half free in single pages; a
  * __GFP_FS-less async compaction isolates nothing.  Expect COMPLETE (whole
  * zone), the cached positions reset to the zone's ends,
@@ -181,7 +181,7 @@ TEST(compaction_migrates_to_success)
 }
 
 /*
- * A test of capture (spec §5.4 step 5d): one anonymous page in each
+ * A test of capture (compact_zone, mm/compaction.c step 5d): one anonymous page in each
  * order-4 chunk, the rest of the chunk free (the chunk's first page is a
  * free page, where the async free scanner's 32-page stride looks).  Async
  * direct compaction
@@ -241,7 +241,7 @@ struct refusal {
 };
 
 /*
- * A test of what may be isolated (spec §5.5): one pageblock holding one
+ * A test of what may be isolated (isolate_migratepages_block, mm/compaction.c): one pageblock holding one
  * kind of folio every other page, compacted for order 1 so each chunk has
  * one candidate.  Expect isolation of: anonymous folios with or without
  * __GFP_FS; clean page cache with __GFP_FS; dirty XFS-like page cache in
@@ -301,7 +301,7 @@ TEST(isolation_refusals)
 }
 
 /*
- * A test of skip-on-failure (spec §5.5): async direct compaction for order
+ * A test of skip-on-failure (isolate_migratepages_block, mm/compaction.c): async direct compaction for order
  * 4 abandons a 16-page chunk at its first unisolatable page.  A pageblock
  * whose chunks each start with a kernel page is scanned one pfn per chunk
  * (32 per pageblock) in async mode, all 512 in sync-light mode.
@@ -355,7 +355,7 @@ static void run_compact(struct machine *m, void *arg)
 }
 
 /*
- * A test of contention (spec §5.4 step 8, §5.5): async compaction that
+ * A test of contention (compact_zone, mm/compaction.c step 8): async compaction that
  * finds lru_lock held (trylock fails) still takes it, but the run stops
  * as CONTENDED at the end of the pageblock; sync-light waits and goes on.
  * Another task holds lru_lock for 1 ms when the compactor first needs it.
@@ -388,7 +388,7 @@ TEST(async_compaction_aborts_on_lru_lock_contention)
 }
 
 /*
- * A test of kcompactd (spec §5.6): with the kernel threads running, a
+ * A test of kcompactd (mm/compaction.c): with the kernel threads running, a
  * wakeup_kcompactd for order 4 on a zone where anonymous pages block
  * every order-4 chunk makes kcompactd run compact_zone in sync-light mode
  * with GFP_KERNEL.  Expect compact_daemon_wake 1, compact_daemon_migrate_
@@ -421,7 +421,7 @@ TEST(kcompactd_compacts_when_woken)
 }
 
 /*
- * A test of proactive compaction (spec §5.6): with
+ * A test of proactive compaction (kcompactd, mm/compaction.c): with
  * vm.compaction_proactiveness=90 (thresholds 20/10) and a zone whose free
  * pages are all in small blocks (fragmentation score 100), kcompactd's
  * 500 ms timer runs compact_node(proactive) without being woken.  Expect

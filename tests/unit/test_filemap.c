@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_filemap.c — __filemap_get_folio's order choice and fallback loop
- * (spec §0.1, §7.2, §7.4, §14), the iomap write loop before and after
+ * (__filemap_get_folio, mm/filemap.c; write size to folio order, docs/pagecache.md; docs/slowpath.md, policy variants), the iomap write loop before and after
  * 5d8edfb900d5, readahead, truncation and the reclaim hook.
  */
 #include <errno.h>
@@ -50,7 +50,7 @@ static void fragment_to_order0(struct machine *m)
 	drain_all_pages(m, NULL);
 }
 
-/* A test of the order choice of every alignment case of spec §7.2 step
+/* A test of the order choice of every alignment case of __filemap_get_folio, mm/filemap.c step
  * 4-5 with a free machine (every attempt succeeds at once): the hint
  * from the length, the mapping's max-order clamp, and the reduction to
  * the index's trailing zeros.  Expect the folio order shown in each row
@@ -169,7 +169,7 @@ TEST(filemap_fallback_walk_6_12_and_6_6)
 /* A test of the insertion race: when a smaller folio already sits inside
  * the range of the preferred order, filemap_add_folio fails with -EEXIST,
  * the new folio is freed and the loop allocates again one order lower
- * (spec §0.1 step 5c); at the order that fits beside it the insert
+ * (__filemap_get_folio, mm/filemap.c step 5c); at the order that fits beside it the insert
  * succeeds.  Expect order 3 (EEXIST: it would cover 12) then order 2
  * (8..11, inserted) for an order-3 request at index 8 with index 12
  * already cached. */
@@ -196,7 +196,7 @@ TEST(filemap_eexist_walks_down)
 	mm_env_destroy(&e);
 }
 
-/* A test of the per-attempt gfp of every variant (spec §7.2 step 6, §14)
+/* A test of the per-attempt gfp of every variant (__filemap_get_folio, mm/filemap.c step 6)
  * for the XFS base gfp with __GFP_WRITE.  Expect, for orders 9 (costly),
  * 2 (non-costly) and 0 (the min order), the flag sets the spec gives. */
 TEST(filemap_attempt_gfp_rules)
@@ -283,7 +283,7 @@ static int folio_orders(struct machine *m, struct inode *inode, unsigned long fi
 	return k;
 }
 
-/* A test of spec §7.4's table through the whole write path (pwrite ->
+/* A test of write size to folio order, docs/pagecache.md's table through the whole write path (pwrite ->
  * iomap_write_iter -> __filemap_get_folio), for 6.12 and 6.6: 8 KiB at
  * an 8 KiB boundary, 16 KiB, 64 KiB, 1 MiB aligned, 4 MiB, and the
  * 128 KiB write at idx 258.  Expect the folio orders of the table
@@ -348,7 +348,7 @@ TEST(iomap_write_small_chunks_p0)
 	mm_env_destroy(&f.e);
 }
 
-/* A test of V1 ("iomap-opportunistic", spec §14) against the baseline on
+/* A test of V1 ("iomap-opportunistic", docs/slowpath.md, policy variants) against the baseline on
  * a machine with only order-0 free blocks: a 64 KiB aligned write's first
  * iteration has hint 4 (costly), so its whole walk 4..0 runs without
  * __GFP_DIRECT_RECLAIM; the following iterations have hints <= 3 and keep

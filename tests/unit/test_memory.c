@@ -84,7 +84,7 @@ TEST(baseline_and_fork_copy_rules)
 	mm_env_destroy(&e);
 }
 
-/* A test of the fork-pagetables shape (issue 4): a parent maps S = 512 MiB
+/* A test of the fork-pagetables shape: a parent maps S = 512 MiB
  * of shared anonymous memory at a 1 GiB-aligned address, P = 6 children
  * each touch every 2 MiB of it.  Expect nr_page_table_pages =
  * 3 (parent) + P x (3 + S/2 MiB + S/1 GiB rounded up) = 3 + 6 x 260,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_mm_fallback.c — migratetype fallback, case by case after
- * kernel-mm-spec.md §1.4: can_steal_fallback, try_to_claim_block (whole
+ * __rmqueue_fallback, mm/page_alloc.c: can_steal_fallback, try_to_claim_block (whole
  * block, "free + alike >= half a block", boost), __rmqueue_steal,
  * ALLOC_NOFRAGMENT, HIGHATOMIC, and rmqueue_bulk's remembered mode.
  *
@@ -68,7 +68,7 @@ static uint64_t stat(struct machine *m, enum sim_stat_item i)
 
 /*
  * A test of claiming a partially used MOVABLE pageblock for an UNMOVABLE
- * request (§1.4 step 3-5): pageblock 0 holds 100 kernel pages and 412 free
+ * request (__rmqueue_fallback, mm/page_alloc.c step 3-5): pageblock 0 holds 100 kernel pages and 412 free
  * pages (orders 2, 3, 4, 7, 8).  The NOFRAGMENT pass may only claim whole
  * pageblocks and fails; the second pass claims from the largest order:
  * free 412 + alike (non-movable) 100 >= 256.  Expect the pageblock retyped
@@ -105,7 +105,7 @@ TEST(claim_partial_block_unmovable)
 }
 
 /*
- * A test of a refused claim followed by a steal (§1.4): pageblock 0 holds
+ * A test of a refused claim followed by a steal (__rmqueue_fallback, mm/page_alloc.c): pageblock 0 holds
  * 300 LRU pages and 212 free pages (orders 2, 4, 6, 7).  For an UNMOVABLE
  * request alike = 512 - free - movable = 0, so free + alike < 256 at every
  * order tried; every attempt below pageblock order boosts first.  Expect
@@ -140,7 +140,7 @@ TEST(refused_claim_then_steal)
 }
 
 /*
- * A test of can_steal_fallback for a MOVABLE requester (§1.4: only free
+ * A test of can_steal_fallback for a MOVABLE requester (__rmqueue_fallback, mm/page_alloc.c: only free
  * blocks of order >= pageblock_order/2 = 4 may be claimed): pageblock 0 is
  * UNMOVABLE with free blocks of order 3 (pfn 8) and 0 (pfn 20) only.
  * Expect the claim loop to stop at order 3 without trying (no boost), and
@@ -209,7 +209,7 @@ TEST(movable_claim_counts_movable_pages)
 }
 
 /*
- * A test of whole-block claiming (§1.4 step 2): the only free memory is
+ * A test of whole-block claiming (__rmqueue_fallback, mm/page_alloc.c step 2): the only free memory is
  * one order-10 MOVABLE block (pfn 1024).  An UNMOVABLE request claims it
  * in the NOFRAGMENT pass already (order >= pageblock_order), retyping both
  * pageblocks and splitting the block on the UNMOVABLE lists, without a
@@ -391,7 +391,7 @@ TEST(highatomic_last_resort_only)
 }
 
 /*
- * A test of boost_watermark's conditions (§3.3): no boost in a zone of
+ * A test of boost_watermark's conditions (mm/page_alloc.c): no boost in a zone of
  * fewer than four pageblocks, none with watermark_boost_factor=0, and the
  * cap at high x factor / 10000 (at least one pageblock).  Expect 0, 0, and
  * with factor 1000000 on a 64 MiB zone (high 48 -> cap 4800) 512 per event
@@ -454,7 +454,7 @@ TEST(boost_conditions)
 }
 
 /*
- * A test that rmqueue_bulk remembers the mode that worked (§0.4 step 3,
+ * A test that rmqueue_bulk remembers the mode that worked (mm/page_alloc.c step 3,
  * last paragraph): with the refused-claim state of refused_claim_then_steal
  * (64 MiB, batch 3), an UNMOVABLE order-0 allocation through the pcp list
  * refills 6 pages (the failed NOFRAGMENT refill already raised

@@ -170,7 +170,7 @@ TEST(fixture_machine_tunables)
 }
 
 /* A test that the reference machine (96 CPUs; DMA 4 GiB, Normal 380 GiB
- * minus a 6 GiB memmap) gets the worked constants of spec §12 from the
+ * minus a 6 GiB memmap) gets the worked constants of docs/calibration.md from the
  * kernel's formulas.  Expect min_free_kbytes 79635 (≈ 79 MB), Normal min
  * 19697 (≈ 19.6 k), gap 98041 (≈ 98 k), low/high ≈ 118 k / 216 k, batch 63,
  * high_min ≈ 1.2 k, high_max ≈ 128 k, threshold 125, no drift mark, and a
@@ -325,6 +325,30 @@ TEST(footprint_estimate)
 		ASSERT_TRUE(est >= real);
 		ASSERT_TRUE(est - real <= slack + 65536);
 		ASSERT_TRUE(real >= (size_t)(e.cfg.memory >> PAGE_SHIFT) * sizeof(struct page));
+		mm_env_destroy(&e);
+	}
+}
+
+/* A test that [machine] hz is the kernel's CONFIG_HZ: one jiffy is
+ * TICK_NSEC, (NSEC_PER_SEC + HZ/2) / HZ, and HZ/10 is 100 ms at any HZ.
+ * Expect 4 ms jiffies at the default 250, 1 ms at 1000, 3333333 ns at 300. */
+TEST(hz_sets_the_jiffy)
+{
+	static const char *const def[] = { "memory=64m", "zones=Normal:rest", "cpus=2", NULL };
+	static const char *const k1[] = { "memory=64m", "zones=Normal:rest", "cpus=2", "hz=1000", NULL };
+	static const char *const k3[] = { "memory=64m", "zones=Normal:rest", "cpus=2", "hz=300", NULL };
+	const char *const *kvs[] = { def, k1, k3 };
+	static const uint64_t hz[] = { 250, 1000, 300 }, tick[] = { 4000000, 1000000, 3333333 };
+
+	for (int i = 0; i < 3; i++) {
+		struct mm_env e;
+		struct machine *m = mm_env_create(&e, kvs[i]);
+
+		ASSERT_TRUE(m != NULL);
+		ASSERT_EQ(mm_hz(m), hz[i]);
+		ASSERT_EQ(jiffies_ns(m, 1), tick[i]);
+		ASSERT_EQ(jiffies_ns(m, 5), 5 * tick[i]);
+		ASSERT_EQ(hz_div_ns(m, 10), hz[i] / 10 * tick[i]);
 		mm_env_destroy(&e);
 	}
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* test_mm_pcp.c — per-CPU page lists: refill sizing, free batching, high
- * auto-tuning, free_high, ZONE_BELOW_HIGH, decay, drains (spec §2). */
+ * auto-tuning, free_high, ZONE_BELOW_HIGH, decay, drains (the pcp lists, mm/page_alloc.c). */
 #include "mm_test.h"
 
 /* 256 MiB Normal zone: batch 15. */
@@ -17,7 +17,7 @@ static struct per_cpu_pages *pcp_of(struct machine *m, unsigned int cpu)
 }
 
 /*
- * A test of nr_pcp_alloc (spec §2.3): consecutive order-0 refills double
+ * A test of nr_pcp_alloc (rmqueue_pcplist, mm/page_alloc.c): consecutive order-0 refills double
  * (batch << alloc_factor, alloc_factor up to CONFIG_PCP_BATCH_SCALE_MAX)
  * while uncapped, pcp->high grows by each refill, and free_count halves on
  * every allocation.  Expect refills of 15, 30, 60, 120, 240, 480, 480
@@ -115,7 +115,7 @@ TEST(free_bulk_round_robin_from_tails)
 }
 
 /*
- * A test of free_high (spec §2.4 step 2): consecutive order-1 frees with
+ * A test of free_high (free_unref_page_commit, mm/page_alloc.c step 2): consecutive order-1 frees with
  * free_count >= batch flush the whole pcp (nr_pcp_high returns 0).
  * Expect count 16 after 8 order-1 frees (free_count 16), 0 after the 9th,
  * and an order-0 free clearing PCPF_PREV_FREE_HIGH_ORDER.
@@ -150,7 +150,7 @@ TEST(free_high_flushes_high_order)
 }
 
 /*
- * A test of ZONE_BELOW_HIGH (spec §0.3 step 4, §2.4): the allocation-time
+ * A test of ZONE_BELOW_HIGH (get_page_from_freelist, mm/page_alloc.c step 4): the allocation-time
  * probe sets it when the zone fails its high watermark; while set, refills
  * do not raise pcp->high and frees shrink it towards high_min and flush at
  * max(count, high_min); a flush that leaves the zone above its high
@@ -197,7 +197,7 @@ TEST(zone_below_high)
 }
 
 /*
- * A test of decay_pcp_high (spec §2.4 step 7), run by vmstat_update:
+ * A test of decay_pcp_high (free_unref_page_commit, mm/page_alloc.c step 7), run by vmstat_update:
  * high falls to max(count - batch<<5, high - high/8, high_min) each
  * interval and whatever exceeds it is freed in batch-sized chunks.
  * Expect, from high 8000 with 2000 pages cached and high_min 100, the
@@ -243,7 +243,7 @@ TEST(decay_pcp_high)
 }
 
 /*
- * A test of __drain_all_pages (spec §2.5): the drainer visits every CPU
+ * A test of __drain_all_pages (mm/page_alloc.c): the drainer visits every CPU
  * (pcp_drain_cpu each), empties the lists of CPUs with pages in chunks of
  * batch << 5 under the remote pcp lock, pages return to the buddy (and to
  * NR_FREE_PAGES), and the next allocation on each CPU refills.  Expect

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_mm_shadow.c — the model driven side by side with a naive shadow
- * under random operation programs (STYLE.md §11).
+ * under random operation programs (as SQLite tests its bitvec against a shadow).
  *
  * The shadow is deliberately simple: one bit per frame ("owned") and a
  * list of live allocations (head pfn, order).  It does not choose blocks

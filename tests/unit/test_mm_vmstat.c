@@ -275,7 +275,7 @@ static struct machine *vm_machine(struct mm_env *e)
 }
 
 /*
- * A test of __mod_zone_page_state folding (spec §10.2): the per-CPU s8 diff
+ * A test of __mod_zone_page_state folding (mod_node_page_state, mm/vmstat.c): the per-CPU s8 diff
  * absorbs updates until |diff| > threshold, then the whole value goes to
  * the zone and global counters.  Threshold set to 10.  Expect the cheap
  * read unchanged for 10 single-page increments and +11 at the 11th, the
@@ -312,7 +312,7 @@ TEST(zone_state_fold_at_threshold)
 }
 
 /*
- * A test of the overstep rule of inc_node_state (spec §10.2): with
+ * A test of the overstep rule of inc_node_state (mod_node_page_state, mm/vmstat.c): with
  * threshold t = 125, the first fold comes at the 126th increment and adds
  * 126 + 62, leaving the diff at -62; afterwards a fold every 188 (~1.5 t)
  * increments.  dec mirrors it.  Expect folds after 126, 314, 502

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* test_mm_watermark.c — __zone_watermark_ok, zone_watermark_fast's boost
  * exception, lowmem reserves, the ZONE_BELOW_HIGH probe, HIGHATOMIC
- * reserves (spec §3). */
+ * reserves (watermarks, mm/page_alloc.c). */
 #include "mm_test.h"
 
 static struct machine *wm_machine(struct mm_env *e)
@@ -12,7 +12,7 @@ static struct machine *wm_machine(struct mm_env *e)
 }
 
 /*
- * A test of the reserve discounts of __zone_watermark_ok (spec §3.2 step
+ * A test of the reserve discounts of __zone_watermark_ok (mm/page_alloc.c step
  * 2) at mark 1000 for order 0 and free pages given: none for plain or
  * ALLOC_NON_BLOCK requests; __GFP_HIGH (ALLOC_MIN_RESERVE) halves the
  * mark; non-blocking __GFP_HIGH takes a further quarter; OOM halves again.
@@ -42,7 +42,7 @@ TEST(reserve_discounts)
 }
 
 /*
- * A test of the order > 0 part of __zone_watermark_ok (spec §3.2 steps 1,
+ * A test of the order > 0 part of __zone_watermark_ok (mm/page_alloc.c steps 1,
  * 5): 2^order - 1 pages are unusable, and a free block of that order or
  * above must exist on an UNMOVABLE/MOVABLE/RECLAIMABLE list (any type), or
  * on HIGHATOMIC for ALLOC_HIGHATOMIC/ALLOC_OOM.  Expect the checks below
@@ -80,7 +80,7 @@ TEST(high_order_needs_a_block)
 }
 
 /*
- * A test of lowmem_reserve (spec §3.1 step 5, §3.2 step 3): a GFP_KERNEL
+ * A test of lowmem_reserve (__setup_per_zone_wmarks, mm/page_alloc.c step 5, __zone_watermark_ok, mm/page_alloc.c step 3): a GFP_KERNEL
  * request looking at DMA must leave DMA's protection for Normal (Normal
  * managed / 256) on top of the mark.  Expect DMA's reserve 192 for Normal
  * and the check to fail by exactly that margin.
@@ -139,7 +139,7 @@ TEST(boost_ignored_for_high_min)
 }
 
 /*
- * A test of HIGHATOMIC reserves (spec §3.5): high-order ALLOC_HIGHATOMIC
+ * A test of HIGHATOMIC reserves (reserve_highatomic_pageblock, mm/page_alloc.c): high-order ALLOC_HIGHATOMIC
  * allocations reserve their pageblock, up to 1 % of the zone rounded up to
  * pageblocks (256 MiB Normal 192 MiB: 491 pages -> none; 256 MiB Normal
  * only: 655 -> 1024 pages = 2 pageblocks); unreserve_highatomic_pageblock

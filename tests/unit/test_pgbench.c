@@ -145,7 +145,7 @@ static int64_t vmstat_of(struct machine *m, const char *name)
 /* ---- shapes ------------------------------------------------------------------------ */
 
 /* A test of the table and index shapes at the reference scale
- * (workload.md §2.2): fillfactor 90 gives 55 rows per heap page (61 at
+ * (fillfactor): fillfactor 90 gives 55 rows per heap page (61 at
  * 100), 847 M rows make 15.4 M heap pages; the pkey has 366 entries per
  * leaf, a fanout of 285 and four levels (root, 2 inner, leaf); an FPI of
  * an accounts page is the page minus its 908-byte hole plus the 5-byte

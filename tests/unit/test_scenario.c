@@ -123,14 +123,18 @@ static int work_scale(const struct scn_section_type *t, void *config, unsigned i
 }
 
 static const struct scn_section_type types[] = {
-	{ "global", "", global_opts, sizeof(struct t_global), SCN_ALWAYS, NULL, NULL, NULL, NULL },
-	{ "machine", "", machine_opts, sizeof(struct t_machine), SCN_ALWAYS, NULL, NULL, NULL, NULL },
-	{ "sysctl", "", sysctl_opts, sizeof(struct t_sysctl), SCN_ALWAYS, NULL, NULL, NULL, NULL },
-	{ "device", "", device_opts, sizeof(struct t_device), SCN_NAME_REQUIRED | SCN_MULTIPLE,
-	  NULL, NULL, NULL, NULL },
-	{ "work", "", work_opts, sizeof(struct t_work), SCN_NAME_ALLOWED | SCN_MULTIPLE,
-	  work_validate, work_scale, NULL, NULL },
-	{ "single", "", single_opts, sizeof(struct t_single), SCN_NAME_ALLOWED, NULL, NULL, NULL, NULL },
+	{ .kind = "global", .help = "", .options = global_opts, .config_size = sizeof(struct t_global),
+	  .flags = SCN_ALWAYS },
+	{ .kind = "machine", .help = "", .options = machine_opts, .config_size = sizeof(struct t_machine),
+	  .flags = SCN_ALWAYS },
+	{ .kind = "sysctl", .help = "", .options = sysctl_opts, .config_size = sizeof(struct t_sysctl),
+	  .flags = SCN_ALWAYS },
+	{ .kind = "device", .help = "", .options = device_opts, .config_size = sizeof(struct t_device),
+	  .flags = SCN_NAME_REQUIRED | SCN_MULTIPLE },
+	{ .kind = "work", .help = "", .options = work_opts, .config_size = sizeof(struct t_work),
+	  .flags = SCN_NAME_ALLOWED | SCN_MULTIPLE, .validate = work_validate, .scale = work_scale },
+	{ .kind = "single", .help = "", .options = single_opts, .config_size = sizeof(struct t_single),
+	  .flags = SCN_NAME_ALLOWED },
 };
 
 static const struct scn_schema schema = { types, sizeof(types) / sizeof(types[0]), NULL };

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_slowpath.c — __alloc_pages_slowpath: the walk-throughs W1 and W2 of
- * kernel-mm-spec.md §0.7 as golden step traces for both flows (6.12, 2026),
+ * docs/slowpath.md, walk-throughs as golden step traces for both flows (6.12, 2026),
  * and the counters each walk-through must move.
  *
  * The state (w_state): a 64 MiB machine, one Normal zone, every 4 pages
@@ -47,7 +47,7 @@ static char *traced_alloc(struct machine *m, gfp_t gfp, unsigned int order, pfn_
 }
 
 /*
- * A test of W1 in the 6.12 flow (spec §0.7): a costly (order 4) page-cache
+ * A test of W1 in the 6.12 flow (docs/slowpath.md, walk-throughs): a costly (order 4) page-cache
  * attempt with __GFP_NORETRY on the fragmented zone.  Expect failure after
  * exactly: two kswapd wake requests, two async compactions (both counted as
  * stalls and failures: the page cache cannot be isolated without __GFP_FS),
@@ -84,7 +84,7 @@ TEST(w1_costly_noretry_6_12)
 }
 
 /*
- * A test of W1 in the 2026 flow (spec §0.6): compaction first (async),
+ * A test of W1 in the 2026 flow (the 2026 __alloc_pages_slowpath, docs/slowpath.md): compaction first (async),
  * then one more pass with reclaim, drain and async compaction.  Expect the
  * same counter totals as 6.12 here (two compactions, one reclaim, one
  * drain) reached in a different order, and the golden trace.
@@ -110,7 +110,7 @@ TEST(w1_costly_noretry_2026)
 }
 
 /*
- * A test of W2 in the 6.12 flow (spec §0.7): the same request at order 2.
+ * A test of W2 in the 6.12 flow (docs/slowpath.md, walk-throughs): the same request at order 2.
  * No initial compaction (movable, non-costly); one pass: kswapd wake,
  * direct reclaim scanning from priority 12 (clean page cache is freed, but
  * a kernel page in every 4 keeps order-2 blocks from forming), a drain,
@@ -166,7 +166,7 @@ TEST(w2_noncostly_noretry_2026)
 	mm_env_destroy(&w.e);
 }
 
-/* ---- policy variants against baseline (spec §14 table) ------------------------ */
+/* ---- policy variants against baseline (docs/slowpath.md, policy variants table) ------------------------ */
 
 struct counts {
 	uint64_t stalls;	/* direct compaction runs (compact_stall) */
@@ -362,7 +362,7 @@ TEST(variant_slowpath_entry_noreclaim_and_nonblocking)
  * A test of the non-blocking attempt the page-cache variants (V1, V2,
  * V3a, V3b) hand the allocator for costly orders — the gfp without
  * __GFP_DIRECT_RECLAIM: no stall, reclaim or drain, kswapd woken twice
- * (6.12) — and of the V1 risk in the §14 table: its order-0 attempt can
+ * (6.12) — and of the V1 risk in the docs/slowpath.md, policy variants table: its order-0 attempt can
  * fail where baseline's reclaims.  Short of memory, expect the order-0
  * request without direct reclaim to fail and with it to succeed (after
  * as many reclaim passes as it takes to lift the zone above its min

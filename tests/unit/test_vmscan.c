@@ -23,7 +23,7 @@ static long free_pages_now(struct machine *m)
 }
 
 /*
- * A test of direct reclaim of clean page cache (spec §6.2): a zone of
+ * A test of direct reclaim of clean page cache (do_try_to_free_pages, mm/vmscan.c): a zone of
  * clean page-cache folios (one page in 16 free).  Expect at least 32 pages
  * reclaimed starting at priority 12 (list size >> 12 per pass), counted in
  * allocstall_normal (GFP_KERNEL's zone), pgscan_direct >= pgsteal_direct =
@@ -53,7 +53,7 @@ TEST(direct_reclaim_frees_clean_page_cache)
 }
 
 /*
- * A test of dirty and writeback folios in reclaim (spec §6.2a): direct
+ * A test of dirty and writeback folios in reclaim (shrink_folio_list, mm/vmscan.c): direct
  * reclaim never writes or waits.  Dirty folios get PG_reclaim, count in
  * nr_vmscan_immediate_reclaim and are activated; writeback folios get
  * PG_reclaim and are activated; locked folios are skipped; nothing is
@@ -91,7 +91,7 @@ TEST(dirty_and_writeback_folios_are_rotated)
 
 /*
  * A test of reclaim skipping compaction-ready zones for costly orders
- * (spec §6.2 step 3): half the zone free in single pages, the rest clean
+ * (do_try_to_free_pages, mm/vmscan.c step 3): half the zone free in single pages, the rest clean
  * page cache and kernel pages.  Expect an order-4 reclaim to scan nothing
  * and return 1 (compaction ready), an order-2 reclaim to reclaim.
  */
@@ -133,7 +133,7 @@ static void consume_below(struct machine *m, struct zone *zone, unsigned long ma
 }
 
 /*
- * A test of kswapd balancing a node and going back to sleep (spec §6.3):
+ * A test of kswapd balancing a node and going back to sleep (kswapd/balance_pgdat, mm/vmscan.c):
  * the zone is full of clean page cache.  kswapd, started on the
  * unbalanced node, first tries to sleep, cannot, and reclaims until the
  * zone meets its high watermark; then it sleeps.  Taking the zone below
@@ -172,7 +172,7 @@ TEST(kswapd_balances_and_sleeps)
 }
 
 /*
- * A test of order-aware kswapd (spec §6.4): plenty of free single pages
+ * A test of order-aware kswapd (balance_pgdat, mm/vmscan.c): plenty of free single pages
  * but no order-4 block, and a kernel page in every 4 so reclaim cannot
  * make one; a wake-up for order 4 makes kswapd reclaim compact_gap(4) = 32
  * pages, drop to order 0 (balanced), sleep, and wake kcompactd for order
@@ -199,7 +199,7 @@ TEST(kswapd_order_aware_hands_off_to_kcompactd)
 }
 
 /*
- * A test of boosted reclaim (spec §3.3, §6.3 step 3): a zone balanced at
+ * A test of boosted reclaim (boost_watermark, mm/page_alloc.c; kswapd/balance_pgdat, mm/vmscan.c step 3): a zone balanced at
  * its plain watermarks but carrying a watermark boost.  kswapd, woken,
  * reclaims at least the boost without writeback, subtracts it, and wakes
  * kcompactd for pageblock order.  Expect sim_kswapd_boost_reclaim 1,
@@ -224,7 +224,7 @@ TEST(kswapd_works_off_the_watermark_boost)
 }
 
 /*
- * A test of kswapd_try_to_sleep's counters (spec §6.3 step 2): woken
+ * A test of kswapd_try_to_sleep's counters (kswapd/balance_pgdat, mm/vmscan.c step 2): woken
  * during its 100 ms nap it counts kswapd_low_wmark_hit_quickly; not
  * balanced after the nap (memory taken meanwhile, here nothing
  * reclaimable) it counts kswapd_high_wmark_hit_quickly.
@@ -258,7 +258,7 @@ TEST(kswapd_hit_quickly_counters)
 }
 
 /*
- * A test of wakeup_kswapd's rules (spec §6.5): it always records the
+ * A test of wakeup_kswapd's rules (mm/vmscan.c): it always records the
  * order; a kswapd that is not sleeping is not woken; on a node balanced
  * for the order and not boosted, kswapd is not woken and a request
  * without __GFP_DIRECT_RECLAIM wakes kcompactd instead (one with it does
@@ -309,8 +309,8 @@ static void do_throttle(struct machine *m, void *arg)
 }
 
 /*
- * A test of reclaim_throttle's timeouts (spec §6.2 step 6, workload.md
- * §4.3): a user task sleeps HZ/10 = 100 ms for writeback and HZ/50 = 20 ms
+ * A test of reclaim_throttle's timeouts (do_try_to_free_pages, mm/vmscan.c step 6, docs/references.md
+ * should_reclaim_retry, mm/page_alloc.c): a user task sleeps HZ/10 = 100 ms for writeback and HZ/50 = 20 ms
  * for too many isolated pages; no-progress throttling is skipped when
  * little is waiting for writeback; a kernel thread never sleeps.
  */
@@ -373,7 +373,7 @@ static void do_end_writeback(struct machine *m, void *arg)
 }
 
 /*
- * A test of the early wake of writeback throttling (spec §6.2 step 6,
+ * A test of the early wake of writeback throttling (do_try_to_free_pages, mm/vmscan.c step 6,
  * __acct_reclaim_writeback): a reclaimer sleeps in
  * reclaim_throttle(WRITEBACK) at t=0; at 10 ms writeback ends for some
  * folios.  Expect it woken at 10 ms once more than SWAP_CLUSTER_MAX pages
@@ -412,7 +412,7 @@ TEST(writeback_throttle_woken_by_written_pages)
 }
 
 /*
- * A test of kswapd throttling on writeback (spec §6.2a): the LRU is all
+ * A test of kswapd throttling on writeback (shrink_folio_list, mm/vmscan.c): the LRU is all
  * folios under writeback.  kswapd's first pass marks them PG_reclaim and
  * flags the node PGDAT_WRITEBACK; meeting them again counts them as
  * immediate and kswapd sleeps in reclaim_throttle(WRITEBACK).  Expect at
@@ -449,7 +449,7 @@ static void do_alloc(struct machine *m, void *arg)
 }
 
 /*
- * A test of throttle_direct_reclaim (spec §6.2 step 2): free pages below
+ * A test of throttle_direct_reclaim (do_try_to_free_pages, mm/vmscan.c step 2): free pages below
  * half the min watermark with reclaimable page cache and no kswapd to
  * help: a GFP_NOFS allocation is throttled (pgscan_direct_throttle) on
  * every reclaim attempt while the reserve stays short, each time for the

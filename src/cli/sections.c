@@ -182,6 +182,13 @@ const struct opt_def scn_cost_options[] = {
 	OPT_END
 };
 
+/* Keys of [policy] that were renamed when every switch became a key: a
+ * scenario.ini written before says so at the line that sets them. */
+static const struct scn_moved_key policy_moved[] = {
+	{ "name", "it is [policy] preset (the named policy is a preset of the switch keys)" },
+	{ NULL, NULL }
+};
+
 /* Keys that left [costs]: the timer tick is configuration, not a CPU cost. */
 static const struct scn_moved_key costs_moved[] = {
 	{ "jiffy", "the timer tick is not a cost: it is [machine] hz (CONFIG_HZ), "
@@ -547,7 +554,7 @@ static const struct scn_section_type builtin_sections[] = {
 	  .flags = SCN_ALWAYS, .scale = sysctl_scale },
 	{ .kind = "policy", .help = "the allocator policy variant and slow-path flow",
 	  .options = scn_policy_options, .config_size = sizeof(struct scn_policy),
-	  .flags = SCN_ALWAYS, .validate = policy_validate },
+	  .flags = SCN_ALWAYS, .validate = policy_validate, .moved = policy_moved },
 	{ .kind = "kernel", .help = "the simulated kernel's scheduler: preemption model",
 	  .options = scn_kernel_options, .config_size = sizeof(struct scn_kernel),
 	  .flags = SCN_ALWAYS },

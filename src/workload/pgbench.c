@@ -247,6 +247,7 @@ static int pg_validate_env(const void *config, const struct wl_check_env *env, c
 			   char *err, size_t errlen)
 {
 	const struct pg_config *c = config;
+	const struct bdev_config *dev;
 
 	if (env->machine && c->shared_buffers > env->machine->memory) {
 		*bad_key = "shared_buffers";
@@ -254,6 +255,24 @@ static int pg_validate_env(const void *config, const struct wl_check_env *env, c
 			 (unsigned long long)(c->shared_buffers >> 20),
 			 (unsigned long long)(env->machine->memory >> 20));
 		return -1;
+	}
+	dev = env->device ? env->device(env->ctx, c->device) : NULL;
+	if (dev && dev->size_bytes && c->wal_segment_size) {
+		/* the recycled segments at start: each file takes whole
+		 * allocation granules (pg_xlog_init; the run says the same) */
+		uint64_t nseg = (c->wal_recycled + c->wal_segment_size - 1) / c->wal_segment_size;
+		uint64_t per = (c->wal_segment_size + FS_ALLOC_GRANULE - 1) / FS_ALLOC_GRANULE * FS_ALLOC_GRANULE;
+
+		if (nseg > dev->size_bytes / per) {
+			*bad_key = "wal_recycled";
+			snprintf(err, errlen, "the WAL at start (wal_recycled=%llu MiB in %llu-MiB segments, "
+				 "each taking a %llu-MiB allocation granule) does not fit on device '%s' "
+				 "(%llu GiB)", (unsigned long long)(c->wal_recycled >> 20),
+				 (unsigned long long)(c->wal_segment_size >> 20),
+				 (unsigned long long)(FS_ALLOC_GRANULE >> 20), c->device,
+				 (unsigned long long)(dev->size_bytes >> 30));
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -692,6 +711,7 @@ struct pg *pg_setup(const struct wl_env *env, const struct pg_config *c, struct 
 	struct bdev *bdev;
 	uint64_t memtotal, sb, need_huge;
 	unsigned long addr;
+	bool wal_full = false;
 
 	if (!pg)
 		SIM_BUG("out of memory");
@@ -758,11 +778,23 @@ struct pg *pg_setup(const struct wl_env *env, const struct pg_config *c, struct 
 	pg->shm_base = addr;
 
 	/* the database files, WAL and the buffer pool */
-	pg->sb = fs_mount(m, bdev, c->device, 0);
-	if (pg_smgr_init(pg) || pg_xlog_init(pg) || pg_bufmgr_init(pg)) {
+	pg->sb = fs_mount(m, bdev, c->device, bdev_size(bdev));
+	if (pg_smgr_init(pg) || (!(wal_full = pg_xlog_init(pg) != 0) && pg_bufmgr_init(pg))) {
 		snprintf(err, errlen, "the database (%llu MiB at scale %llu) does not fit on device '%s' or in memory",
 			 (unsigned long long)((uint64_t)pg->rel[PG_REL_HISTORY].first * PG_BLCKSZ >> 20),
 			 (unsigned long long)c->scale, c->device);
+		pg_free(pg);
+		return NULL;
+	}
+	if (wal_full) {
+		/* each segment file takes at least one allocation granule */
+		snprintf(err, errlen, "the WAL at start (wal_recycled=%llu MiB in %llu-MiB segments, each "
+			 "taking a %llu-MiB allocation granule) does not fit on device '%s' (%llu GiB) "
+			 "beside the database",
+			 (unsigned long long)(c->wal_recycled >> 20),
+			 (unsigned long long)(c->wal_segment_size >> 20),
+			 (unsigned long long)(FS_ALLOC_GRANULE >> 20), c->device,
+			 (unsigned long long)(bdev_size(bdev) >> 30));
 		pg_free(pg);
 		return NULL;
 	}

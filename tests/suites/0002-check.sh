@@ -87,6 +87,10 @@ bad_both "[synthetic] io_span beyond the device" "$TMP/bad.ini:10: io_span (2147
 # kcompactd must still end
 bad_both "[costs] jiffy moved" "$TMP/bad.ini:6: key 'jiffy' in [costs] moved: the timer tick is not a cost: it is [machine] hz (CONFIG_HZ), hz=250 for jiffy=4000000" \
 	"${M}zones=Normal:rest\n[costs]\njiffy=4000000\n"
+# A scenario.ini written before every policy switch became a key names the
+# preset with name=: it is told where that went
+bad_both "[policy] name moved" "$TMP/bad.ini:6: key 'name' in [policy] moved: it is [policy] preset (the named policy is a preset of the switch keys)" \
+	"${M}zones=Normal:rest\n[policy]\nname=baseline\n"
 bad_both "[machine] hz=0" "$TMP/bad.ini:5: number '0' for 'hz' is out of range (100..1000)" \
 	"${M}zones=Normal:rest\nhz=0\n"
 check "every cost at 0 runs" "{ printf '[global]\nduration=5ms\n${M}zones=Normal:rest\n[costs]\n'
@@ -109,6 +113,11 @@ check "think=0 compute=0 with a held lock runs" "printf '[global]\nduration=1ms\
 # synthetic I/O span shrink together (1/16 once aborted in bdev.c)
 expect "--scale to no children" 2 "--scale 1/64: [forker]: children=32 would become 0: the run would fork nothing and measure nothing (use a scale of at most 1/32)" \
 	"$SP" check scenarios/fork-pagetables.ini --scale 1/64
+# At 1/64 the recycled WAL at start (4 GiB of 1-MiB segments, 64 MiB of
+# device each) outgrows the 176 GiB device: refused before the run
+# instead of a BUG when the writes reach the device's end
+expect "--scale 1/64: the WAL at start does not fit" 2 "scenarios/pgbench-m8g.ini:$(grep -n '^\[pgbench\]' scenarios/pgbench-m8g.ini | cut -d: -f1): [pgbench]: the WAL at start (wal_recycled=4096 MiB in 1-MiB segments, each taking a 64-MiB allocation granule) does not fit on device 'md0' (176 GiB)" \
+	"$SP" check scenarios/pgbench-m8g.ini --scale 1/64
 check "--scale 1/16 keeps io_span on the device" "'$SP' check scenarios/synthetic-small.ini --scale 1/16 >'$TMP/s16.ini' &&
 	grep -qx 'size=4g' '$TMP/s16.ini' && grep -qx 'io_span=512m' '$TMP/s16.ini'"
 check "synthetic-small --scale 1/16 runs" "'$SP' run scenarios/synthetic-small.ini --scale 1/16 --set duration=3s --set ramp_time=1s --out '$TMP/s16' >/dev/null"
@@ -141,7 +150,7 @@ for f in scenarios/reference.ini scenarios/pgbench-small.ini scenarios/fio-odire
 	check "--help-keys lists every key check prints ($f)" "'$SP' check '$f' >'$TMP/hc.ini' &&
 		awk -f '$TMP/keys.awk' '$TMP/hk.all' '$TMP/hc.ini'"
 done
-expect "--help-keys unknown section" 2 "slowpath check --help-keys: unknown section 'nosuch' (sections: global, machine, sysctl, policy, costs, device, synthetic, fio, writer, forker, pgbench, fragment)" \
+expect "--help-keys unknown section" 2 "slowpath check --help-keys: unknown section 'nosuch' (sections: global, machine, sysctl, policy, kernel, costs, device, synthetic, fio, writer, forker, pgbench, fragment)" \
 	"$SP" check --help-keys nosuch
 
 for c in run sweep check costs policies; do

@@ -407,6 +407,58 @@ unsigned int page_mapcount_inc(struct machine *m, struct address_space *mapping,
 	return *mc;
 }
 
+/*
+ * filemap_map_pages() (mm/filemap.c, 6.12) for the model's PTE mirror:
+ * map the cached pages of indices [index, index + nr) whose present bit
+ * (present[bit + k]) is clear, one at a time as the kernel's loop does:
+ * an xa lookup per page not mapped yet, then for a cached page the PTE
+ * (present bit), its map count and a pte_set.  The charges are the same
+ * per-page amounts as `nr` separate lookups would make, added once (a
+ * stretch of inline work is one sum).  Returns the pages mapped; the
+ * caller counts them in the mm's rss.
+ */
+unsigned int filemap_map_pages(struct machine *m, struct address_space *mapping, unsigned long index,
+			       unsigned int nr, uint64_t *present, unsigned int bit)
+{
+	const struct page_index *pi = &mapping->i_pages;
+	unsigned int lookups = 0, mapped = 0;
+	unsigned long c = ULONG_MAX;
+	const pfn_t *chunk = NULL;
+	uint16_t *mc = NULL;
+
+	for (unsigned int k = 0; k < nr; k++) {
+		unsigned long idx = index + k;
+		unsigned int b = bit + k, i = idx & (PAGE_INDEX_CHUNK - 1);
+
+		if (present[b / 64] & (1ULL << (b % 64)))
+			continue;
+		lookups++;
+		if (idx >> PAGE_INDEX_CHUNK_SHIFT != c) {
+			c = idx >> PAGE_INDEX_CHUNK_SHIFT;
+			chunk = c < pi->nr_chunks ? pi->chunk[c] : NULL;
+			mc = NULL;
+		}
+		if (!chunk || chunk[i] == PFN_NONE)
+			continue;
+		present[b / 64] |= 1ULL << (b % 64);
+		if (!mc) {
+			(void)mapcount_slot(mapping, idx, true);	/* creates the chunk's counts */
+			mc = pi->mapcount[c];
+		}
+		SIM_ASSERT(mc[i] < UINT16_MAX);
+		if (mc[i]++ == 0) {
+			mapping->nrmapped++;
+			__mod_node_page_state(&m->node, NR_FILE_MAPPED, 1);
+		}
+		mapped++;
+	}
+	if (likely(m->charging)) {
+		sim_charge(m->sim, lookups * cost_ns(sim_costs(m->sim), COST_xa_lookup, 1) +
+			   mapped * cost_ns(sim_costs(m->sim), COST_pte_set, 1));
+	}
+	return mapped;
+}
+
 unsigned int page_mapcount_dec(struct machine *m, struct address_space *mapping, unsigned long index)
 {
 	uint16_t *mc = mapcount_slot(mapping, index, false);

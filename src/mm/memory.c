@@ -434,6 +434,7 @@ static void do_fault_around(struct mm_struct *mm, struct vm_area_struct *vma, st
 	unsigned long from = addr & ~((unsigned long)FAULT_AROUND_PAGES * PAGE_SIZE - 1);
 	unsigned long to = from + FAULT_AROUND_PAGES * PAGE_SIZE;
 	unsigned long pmd_start = addr & ~(PMD_SIZE - 1);
+	unsigned int mapped;
 
 	if (from < vma->vm_start)
 		from = vma->vm_start;
@@ -443,17 +444,14 @@ static void do_fault_around(struct mm_struct *mm, struct vm_area_struct *vma, st
 		to = vma->vm_end;
 	if (to > pmd_start + PMD_SIZE)
 		to = pmd_start + PMD_SIZE;
-	for (unsigned long a = from; a < to; a += PAGE_SIZE) {
-		unsigned int i = pte_index(a);
-		unsigned long index = object_index(vma, a);
-
-		if (bit_test(pte->present, i))
-			continue;
-		if (filemap_lookup(mm->m, mapping, index) == PFN_NONE)
-			continue;
-		map_shared_page(mm, mapping, pte, i, index);
-		mm_charge(mm->m, COST_pte_set, 1);
-	}
+	if (from >= to)
+		return;
+	mapped = filemap_map_pages(mm->m, mapping, object_index(vma, from),
+				   (unsigned int)((to - from) >> PAGE_SHIFT), pte->present, pte_index(from));
+	if (mapping->kind == MAPPING_SHMEM)
+		mm->rss_shmem += mapped;
+	else
+		mm->rss_file += mapped;
 }
 
 /* do_read_fault / do_shared_fault for shmem and file VMAs. */

@@ -173,6 +173,11 @@ static inline bool mapping_tagged(const struct address_space *mapping, enum page
 unsigned int page_mapcount_inc(struct machine *m, struct address_space *mapping, unsigned long index);
 unsigned int page_mapcount_dec(struct machine *m, struct address_space *mapping, unsigned long index);
 unsigned int page_mapcount(const struct address_space *mapping, unsigned long index);
+/* do_fault_around's filemap_map_pages(): map the cached, unmapped pages
+ * of [index, index + nr) into a PTE mirror whose present bits for them
+ * start at `bit`; returns the number mapped (filemap.c). */
+unsigned int filemap_map_pages(struct machine *m, struct address_space *mapping, unsigned long index,
+			       unsigned int nr, uint64_t *present, unsigned int bit);
 
 /* ---- __filemap_get_folio and friends (filemap.c, mm/filemap.c) ---------- */
 

@@ -18,7 +18,7 @@
 /* ---- options shared by run and check -------------------------------------------- */
 
 static const char scenario_options_help[] =
-	"  --policy NAME      policy variant (overrides [policy] name=; see slowpath policies)\n"
+	"  --policy NAME      policy preset (overrides [policy] preset=; see slowpath policies)\n"
 	"  --seed N           scenario seed (overrides [global] seed=)\n"
 	"  --set KEY=VALUE    override a scenario key; KEY is section.key, kind:name.key\n"
 	"                     for named sections, or a key that only one section has\n"

@@ -666,15 +666,11 @@ out:
 	return ret;
 }
 
-int mm_touch(struct mm_struct *mm, unsigned long addr, bool write)
+/* mm_touch() past its inline test of the flat window (memory.h). */
+int mm_touch_slow(struct mm_struct *mm, unsigned long addr, bool write)
 {
-	struct vm_area_struct *vma;
+	struct vm_area_struct *vma = find_vma(mm, addr);
 	int ret;
-
-	if (mm->flat && flat_covers(mm, addr) &&
-	    bit_test(mm->flat[(addr - mm->flat_start) >> PMD_SHIFT].present, pte_index(addr)))
-		return 0;	/* what pte_mapped() answers for a present shared page */
-	vma = find_vma(mm, addr);
 
 	if (vma && pte_mapped(mm, vma, addr, write))
 		return 0;

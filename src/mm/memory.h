@@ -155,7 +155,18 @@ unsigned long mm_mmap(struct mm_struct *mm, unsigned long len, unsigned long vm_
  * (no VMA: SIGSEGV), -ENOMEM (VM_FAULT_OOM), -EBUSY (hugetlb pool empty:
  * SIGBUS).  Task context when the fault needs I/O (file mappings).
  */
-int mm_touch(struct mm_struct *mm, unsigned long addr, bool write);
+int mm_touch_slow(struct mm_struct *mm, unsigned long addr, bool write);
+static inline int mm_touch(struct mm_struct *mm, unsigned long addr, bool write)
+{
+	unsigned long off = addr - mm->flat_start;
+
+	/* the flat window (memory.c): one load answers for a present shared page */
+	if (off < mm->flat_end - mm->flat_start &&
+	    (mm->flat[off >> PMD_SHIFT].present[(off >> PAGE_SHIFT) % PTRS_PER_PT / 64] &
+	     (1ULL << ((off >> PAGE_SHIFT) % 64))))
+		return 0;
+	return mm_touch_slow(mm, addr, write);
+}
 /* handle_mm_fault() (counts pgfault; pgmajfault when it read the page). */
 int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write);
 

@@ -131,16 +131,6 @@ struct pg_proc_stats {
 	uint64_t	s_lock_delays;		/* perform_spin_delay sleeps */
 };
 
-/*
- * The MMU's TLB, as far as the model needs one: a direct-mapped set of
- * virtual pages this process touched and found mapped.  A hit means no
- * page-table walk and no fault, so mm_touch() is skipped.  Entries are
- * never shot down: in the model nothing unmaps a page of the shared
- * segment or of private memory while a process lives (shmem is not
- * reclaimed without swap; migration keeps the PTE present).
- */
-#define PG_TLB_ENTRIES		512
-
 /* s_lock.c (PostgreSQL 15-17) */
 #define PG_DEFAULT_SPINS_PER_DELAY	100
 #define PG_MIN_SPINS_PER_DELAY		10
@@ -153,7 +143,6 @@ struct pg_proc_stats {
 struct pg_proc {
 	struct pg		*pg;
 	struct mm_struct	*mm;
-	uint64_t		tlb[PG_TLB_ENTRIES];	/* virtual page number + 1, 0 = empty */
 	struct sim_rng		rng;
 	struct sim_rng		spin_rng;	/* s_lock's random backoff */
 	uint32_t		spins_per_delay;	/* s_lock.c's adaptive spin budget */

@@ -338,8 +338,8 @@ int scn_initial_state_read(const char *dir, struct mm_initial_state *st, char *e
 	    snap_load(dir, record ? "proc-buddyinfo" : "buddyinfo", record, true, &bf, err, errlen) < 0)
 		goto out;
 	if (record && pf.time != bf.time) {
-		rpt_errf(err, errlen, "%s:%u: the last sample is at time %g, but the last one of %s:%u "
-			 "is at %g: the folder's last sample is incomplete", bf.path, bf.first_line - 1,
+		rpt_errf(err, errlen, "%s:%u: the last sample is at time %.3f, but the last one of %s:%u "
+			 "is at %.3f: the folder's last sample is incomplete", bf.path, bf.first_line - 1,
 			 bf.time, pf.path, pf.first_line - 1, pf.time);
 		goto out;
 	}

@@ -371,7 +371,7 @@ static int run_setup(struct run *r)
 	}
 	if (SIM_CHECK_EXPENSIVE)	/* debug builds: mm_check after every mm operation */
 		mm_set_check_interval(r->m, 1);
-	if (mc->initial_state && load_initial_state(r->m, mc, sysctl, err, sizeof(err))) {
+	if (mc->initial_state && mc->initial_state[0] && load_initial_state(r->m, mc, sysctl, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		return 2;
 	}

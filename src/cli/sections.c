@@ -539,7 +539,8 @@ static int schema_validate(const struct scenario *s, char *err, size_t errlen)
 
 	if (mc && sysctl && machine_config_check(mc, sysctl, msg, sizeof(msg)))
 		return section_error(s, scn_find(s, "machine", NULL), NULL, msg, err, errlen);
-	if (mc && sysctl && mc->initial_state && initial_state_validate(s, mc, sysctl, err, errlen))
+	if (mc && sysctl && mc->initial_state && mc->initial_state[0] &&
+	    initial_state_validate(s, mc, sysctl, err, errlen))
 		return -1;
 	for (size_t i = 0; i < scn_nr_instances(s); i++) {
 		const struct scn_instance *in = scn_instance_at(s, i);

@@ -380,3 +380,41 @@ TEST(bad_snapshots)
 	free(ptype);
 	free(buddy);
 }
+
+/*
+ * A test that without meminfo the split comes from vmstat (pages; the
+ * kernel stack in kB), and without either it is all page cache and
+ * kernel memory (weights 0).
+ */
+TEST(split_from_vmstat_or_nothing)
+{
+	char dir[] = "/tmp/slowpath-is-XXXXXX", err[1024], path[1024];
+	static const char *const files[] = { "pagetypeinfo", "buddyinfo", "vmstat" };
+	struct mm_initial_state st;
+
+	ASSERT_TRUE(mkdtemp(dir) != NULL);
+	for (int i = 0; i < 3; i++) {
+		char *text;
+
+		snprintf(path, sizeof(path), PROC "/%s", files[i]);
+		text = rpt_read_file(path, NULL, err, sizeof(err));
+		ASSERT_TRUE(text != NULL);
+		put(dir, files[i], text);
+		free(text);
+	}
+	ASSERT_EQ(scn_initial_state_read(dir, &st, err, sizeof(err)), 0);
+	ASSERT_U64_EQ(st.file, 14683 + 91703);
+	ASSERT_U64_EQ(st.anon, 248 + 643);
+	ASSERT_U64_EQ(st.pgtable, 394);
+	ASSERT_U64_EQ(st.kernel, 5871 + 1296 / 4);
+	snprintf(path, sizeof(path), "%s/vmstat", dir);
+	unlink(path);
+	ASSERT_EQ(scn_initial_state_read(dir, &st, err, sizeof(err)), 0);
+	ASSERT_TRUE(st.file == 0 && st.anon == 0 && st.pgtable == 0 && st.kernel == 0);
+	ASSERT_U64_EQ(st.zone[ZONE_NORMAL].free[MIGRATE_UNMOVABLE][0], 834);
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+}

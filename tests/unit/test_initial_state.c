@@ -78,14 +78,6 @@ static struct machine *build(struct mm_env *e, const char *const *kv, const char
 	return e->m;
 }
 
-static void env_release(struct mm_env *e)
-{
-	machine_destroy(e->m);
-	sim_destroy(e->sim);
-	free(e->cfg.zones);
-	e->m = NULL;
-}
-
 /* The machine's free lists and pageblocks equal `want` exactly, zone by zone. */
 static void assert_state(struct machine *m, const struct mm_initial_state *want)
 {
@@ -176,7 +168,7 @@ TEST(identity_scale_is_the_recording)
 	}
 	assert_state(m, &st);
 	ASSERT_OK_SO_FAR();
-	env_release(&e);
+	mm_env_destroy(&e);
 }
 
 /*
@@ -230,7 +222,7 @@ TEST(quarter_scale_follows_the_rule)
 		ASSERT_TRUE(global_node_page_state_pages(m, NR_SLAB_RECLAIMABLE_B) > 0);
 		(void)movable_alloc;
 	}
-	env_release(&e);
+	mm_env_destroy(&e);
 }
 
 /*
@@ -265,7 +257,7 @@ TEST(small_machine_fit_is_reported_and_exact)
 				ASSERT_U64_EQ(scaled.zone[z].free[mt][o], want.zone[z].free[mt][o]);
 	}
 	ASSERT_TRUE(moved > 0);
-	env_release(&e);
+	mm_env_destroy(&e);
 }
 
 /* A test that the same snapshot builds the same frames twice. */
@@ -283,8 +275,8 @@ TEST(deterministic)
 	ASSERT_EQ(memcmp(a.m->mem_map, b.m->mem_map, a.m->nr_pfns * sizeof(struct page)), 0);
 	ASSERT_EQ(memcmp(a.m->pageblock, b.m->pageblock, a.m->nr_pageblocks), 0);
 	ASSERT_EQ(mm_check(a.m), 0);
-	env_release(&a);
-	env_release(&b);
+	mm_env_destroy(&a);
+	mm_env_destroy(&b);
 }
 
 /* Write `text` to dir/name. */
@@ -355,7 +347,8 @@ TEST(bad_snapshots)
 			 "the scenario's zones (Normal); give [machine] zones= the recording's zones", dir);
 		ASSERT_STR_EQ(err, want);
 	}
-	free(e.cfg.zones);
+	opt_release(machine_options, &e.cfg);
+	opt_release(vm_sysctl_options, &e.sysctl);
 	/* a malformed pagetypeinfo: the parser's file:line */
 	put(dir, "pagetypeinfo", "Page block order: 9\nPages per block:  512\n\nnonsense here\n");
 	ASSERT_EQ(scn_initial_state_read(dir, &st, err, sizeof(err)), -1);

@@ -89,6 +89,9 @@ sample "$TMP/q/proc-pagetypeinfo" 1 | awk '
 sort "$TMP/q.want" >"$TMP/q.want.s"
 check "1/4: every free count (zone x type x order) and block count is the rule's ($(wc -l <"$TMP/q.want.s") rows)" \
 	"[ -s '$TMP/q.want.s' ] && diff '$TMP/q.want.s' '$TMP/q.got'"
+"$SP" run "$TMP/q.ini" --out "$TMP/q2" >/dev/null 2>&1
+check "1/4: a second run builds the same state (monitors byte for byte)" \
+	"cmp -s '$TMP/q/proc-pagetypeinfo' '$TMP/q2/proc-pagetypeinfo' && cmp -s '$TMP/q/proc-meminfo' '$TMP/q2/proc-meminfo'"
 check "1/4: check accepts the scenario and prints the key" \
 	"'$SP' check '$TMP/q.ini' | grep -q '^initial_state *= *$PROC'"
 

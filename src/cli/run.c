@@ -332,9 +332,11 @@ static int load_initial_state(struct machine *m, const struct machine_config *mc
 		for (int z = 0; z < MM_IS_NR_ZONES; z++)
 			if (scaled->zone[z].moved_blocks || scaled->zone[z].dropped_pages)
 				fprintf(stderr, "note: initial_state: %s: to fit the scaled recording, %"
-					PRIu64 " pageblocks changed type and %" PRIu64 " free pages were "
-					"left allocated\n", st->zone[z].where, scaled->zone[z].moved_blocks,
-					scaled->zone[z].dropped_pages);
+					PRIu64 " pageblock%s changed type and %" PRIu64 " free page%s left "
+					"allocated\n", st->zone[z].where, scaled->zone[z].moved_blocks,
+					scaled->zone[z].moved_blocks == 1 ? "" : "s",
+					scaled->zone[z].dropped_pages,
+					scaled->zone[z].dropped_pages == 1 ? " was" : "s were");
 	free(st);
 	free(scaled);
 	return rc;

@@ -377,8 +377,8 @@ static int plan_zone(const struct mm_initial_state_zone *rec, const char *zname,
 	}
 	if (rec_free > rec_pages)
 		return sim_errf(err, errlen, "%s: zone '%s' lists %" PRIu64 " free pages in %" PRIu64
-				" pageblocks (%" PRIu64 " pages): the file contradicts itself", rec->where,
-				zname, rec_free, r, rec_pages);
+				" pageblock%s (%" PRIu64 " pages): the file contradicts itself", rec->where,
+				zname, rec_free, r, r == 1 ? "" : "s", rec_pages);
 	max_drop = free_pages / 100 > 2 * PAGEBLOCK_NR_PAGES ? free_pages / 100 : 2 * PAGEBLOCK_NR_PAGES;
 	for (int mt = 0; mt < MIGRATE_TYPES; mt++)
 		need[mt] = need_blocks(p->free[mt]);

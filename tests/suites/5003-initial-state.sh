@@ -138,7 +138,7 @@ expect "a zone too small for the scaled recording" 2 \
 	"$TMP/tight/pagetypeinfo:5: zone 'DMA': the recording scaled to the scenario's 8 pageblocks does not fit: its Unmovable free blocks need more pageblocks than the other types can spare (over 1024 free pages would have to go); give the zone more memory ([machine] zones=)" \
 	"$SP" run "$TMP/e.ini" --set initial_state="$TMP/tight" --out "$TMP/o6"
 expect "more free pages than pageblocks" 2 \
-	"$TMP/contra/pagetypeinfo:5: zone 'DMA' lists 3840 free pages in 1 pageblocks (512 pages): the file contradicts itself" \
+	"$TMP/contra/pagetypeinfo:5: zone 'DMA' lists 3840 free pages in 1 pageblock (512 pages): the file contradicts itself" \
 	"$SP" run "$TMP/e.ini" --set initial_state="$TMP/contra" --out "$TMP/o8"
 # a malformed last sample of a record folder: the line is the whole file's
 { cat "$REC/proc-buddyinfo"; echo "time: 1795982336"; last_sample "$REC/proc-buddyinfo"; } >"$TMP/norec/proc-buddyinfo"

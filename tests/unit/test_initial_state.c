@@ -15,7 +15,9 @@
 
 #include "cli/initial_state.h"
 #include "mm/initial_state.h"
+#include "mm/compaction.h"
 #include "mm/swap.h"
+#include "mm/vmscan.h"
 #include "report/load.h"
 #include "mm_test.h"
 
@@ -410,4 +412,41 @@ TEST(split_from_vmstat_or_nothing)
 		unlink(path);
 	}
 	rmdir(dir);
+}
+
+/*
+ * A test that the restored memory is memory the kernel works on: direct
+ * reclaim takes its clean page cache (pgsteal_file, NR_FILE_PAGES down by
+ * as much), and compaction of the node migrates its movable pages
+ * (pgmigrate_success > 0) and raises the free order-10 blocks; mm_check
+ * holds after both.
+ */
+TEST(reclaim_and_compaction_act_on_it)
+{
+	static const char *const kv[] = { "memory=2g", "cpus=2", "zones=DMA:16m,DMA32:256m,Normal:rest",
+					  NULL };
+	struct mm_initial_state st, scaled;
+	struct mm_env e;
+	struct machine *m = build(&e, kv, PROC, &st, &scaled);
+	struct alloc_context ac;
+	unsigned int fl = 0;
+	unsigned long file, got, high_before = 0, high_after = 0;
+
+	ASSERT_OK_SO_FAR();
+	file = (unsigned long)node_page_state_exact(&m->node, NR_FILE_PAGES);
+	prepare_alloc_pages(m, GFP_KERNEL, 0, &ac, &fl);
+	got = try_to_free_pages(m, &ac, 0, GFP_KERNEL);
+	ASSERT_TRUE(got >= 32);
+	ASSERT_U64_EQ(sum_vm_event(m, PGSTEAL_FILE), got);
+	ASSERT_U64_EQ(node_page_state_exact(&m->node, NR_FILE_PAGES), file - got);
+	ASSERT_EQ(mm_check(m), 0);
+	for (int z = 0; z < MAX_NR_ZONES; z++)
+		high_before += m->node.node_zones[z].free_area[MAX_PAGE_ORDER].nr_free;
+	compact_node(&m->node, false);
+	for (int z = 0; z < MAX_NR_ZONES; z++)
+		high_after += m->node.node_zones[z].free_area[MAX_PAGE_ORDER].nr_free;
+	ASSERT_TRUE(sum_vm_event(m, PGMIGRATE_SUCCESS) > 0);
+	ASSERT_TRUE(high_after > high_before);
+	ASSERT_EQ(mm_check(m), 0);
+	mm_env_destroy(&e);
 }

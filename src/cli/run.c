@@ -38,6 +38,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,12 +49,14 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/initial_state.h"
 #include "cli/scenario.h"
 #include "cli/sections.h"
 #include "mm/machine.h"
 #include "report/result.h"
 #include "report/run_files.h"
 #include "sim/bdev.h"
+#include "sim/xalloc.h"
 #include "workload/workload.h"
 
 enum { MON_VMSTAT, MON_BUDDYINFO, MON_PAGETYPEINFO, MON_ZONEINFO, MON_MEMINFO, NR_MONITORS };
@@ -315,6 +318,30 @@ struct run {
 	struct wl_stats		total;		/* every workload's transactions */
 };
 
+/* [machine] initial_state=DIR, validated with the scenario (sections.c):
+ * read it again and build it on the booted machine. */
+static int load_initial_state(struct machine *m, const struct machine_config *mc,
+			      const struct vm_sysctl *sysctl, char *err, size_t errlen)
+{
+	struct mm_initial_state *st = xzalloc(sizeof(*st)), *scaled = xzalloc(sizeof(*scaled));
+	int rc = scn_initial_state_read(mc->initial_state, st, err, errlen) ? -1 :
+		 machine_load_initial_state(m, st, err, errlen);
+
+	/* what the fit had to change, said once (validation ran the same plan) */
+	if (!rc && !machine_initial_state_check(mc, sysctl, st, scaled, err, errlen))
+		for (int z = 0; z < MM_IS_NR_ZONES; z++)
+			if (scaled->zone[z].moved_blocks || scaled->zone[z].dropped_pages)
+				fprintf(stderr, "note: initial_state: %s: to fit the scaled recording, %"
+					PRIu64 " pageblock%s changed type and %" PRIu64 " free page%s left "
+					"allocated\n", st->zone[z].where, scaled->zone[z].moved_blocks,
+					scaled->zone[z].moved_blocks == 1 ? "" : "s",
+					scaled->zone[z].dropped_pages,
+					scaled->zone[z].dropped_pages == 1 ? " was" : "s were");
+	free(st);
+	free(scaled);
+	return rc;
+}
+
 /*
  * Steps 1-3b: engine, machine and kernel threads, devices, monitors and
  * the start snapshot, workloads, then the folder and the monitor files.
@@ -346,6 +373,10 @@ static int run_setup(struct run *r)
 	}
 	if (SIM_CHECK_EXPENSIVE)	/* debug builds: mm_check after every mm operation */
 		mm_set_check_interval(r->m, 1);
+	if (mc->initial_state && mc->initial_state[0] && load_initial_state(r->m, mc, sysctl, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return 2;
+	}
 	machine_start(r->m);	/* kernel threads, before any workload task */
 
 	/* 1. devices, in file order */

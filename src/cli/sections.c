@@ -14,12 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/initial_state.h"
 #include "cli/sections.h"
 #include "mm/machine.h"
 #include "mm/policy.h"
 #include "mm/sysctl.h"
 #include "sim/bdev.h"
 #include "sim/cost.h"
+#include "sim/xalloc.h"
 #include "workload/workload.h"
 
 #define SEC	SIM_NSEC_PER_SEC
@@ -505,6 +507,29 @@ static int tasks_validate(const struct scenario *s, char *err, size_t errlen)
 	return section_error(s, worst, worst_key, msg, err, errlen);
 }
 
+/*
+ * [machine] initial_state=DIR: the snapshot is read and laid out (dry) on
+ * the scenario's zones, so check and run refuse the same snapshots.  A
+ * problem with DIR itself is placed at the key; one inside a recorded
+ * file names that file and line.
+ */
+static int initial_state_validate(const struct scenario *s, const struct machine_config *mc,
+				  const struct vm_sysctl *sysctl, char *err, size_t errlen)
+{
+	struct mm_initial_state *st = xzalloc(sizeof(*st));
+	char msg[1024];
+	int rc = scn_initial_state_read(mc->initial_state, st, msg, sizeof(msg));
+
+	if (rc == -2)
+		rc = section_error(s, scn_find(s, "machine", NULL), "initial_state", msg, err, errlen);
+	else if (rc < 0 || machine_initial_state_check(mc, sysctl, st, NULL, msg, sizeof(msg))) {
+		snprintf(err, errlen, "%s", msg);
+		rc = -1;
+	}
+	free(st);
+	return rc;
+}
+
 static int schema_validate(const struct scenario *s, char *err, size_t errlen)
 {
 	const struct machine_config *mc = scn_config(s, "machine", NULL);
@@ -514,6 +539,9 @@ static int schema_validate(const struct scenario *s, char *err, size_t errlen)
 
 	if (mc && sysctl && machine_config_check(mc, sysctl, msg, sizeof(msg)))
 		return section_error(s, scn_find(s, "machine", NULL), NULL, msg, err, errlen);
+	if (mc && sysctl && mc->initial_state && mc->initial_state[0] &&
+	    initial_state_validate(s, mc, sysctl, err, errlen))
+		return -1;
 	for (size_t i = 0; i < scn_nr_instances(s); i++) {
 		const struct scn_instance *in = scn_instance_at(s, i);
 		const struct workload_type *wt = in->type->data;

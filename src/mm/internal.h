@@ -74,6 +74,10 @@ void free_one_page(struct machine *m, struct zone *zone, pfn_t pfn, unsigned int
 void __free_one_page(struct machine *m, struct zone *zone, pfn_t pfn, unsigned int order,
 		     int migratetype, unsigned int fpi_flags);
 bool take_page_off_buddy(struct machine *m, pfn_t pfn);
+/* del_page_from_free_list() with its accounting, for initial_state.c's
+ * emptying of a just-booted zone.  Caller holds zone->lock. */
+void take_free_block_off_buddy(struct machine *m, struct zone *zone, pfn_t pfn, unsigned int order,
+			       int migratetype);
 int move_freepages_block(struct machine *m, struct zone *zone, pfn_t pfn, int old_mt, int new_mt);
 /* __isolate_free_page(): take a free block off the buddy lists for
  * compaction (min watermark + the block must stay free); the head becomes
@@ -98,6 +102,9 @@ void init_per_zone_wmark_min(struct machine *m);
 void setup_per_zone_wmarks(struct machine *m);
 void setup_per_zone_lowmem_reserve(struct machine *m);
 unsigned long nr_free_buffer_pages(const struct machine *m);
+int machine_zone_geometry(const struct machine_config *cfg, const struct vm_sysctl *sysctl,
+			  unsigned long start[MAX_NR_ZONES], unsigned long spanned[MAX_NR_ZONES],
+			  unsigned long managed[MAX_NR_ZONES], char *err, size_t errlen);
 
 /* wakeup_kswapd() lives in vmscan.c. */
 void wakeup_kswapd(struct zone *zone, gfp_t gfp, unsigned int order,

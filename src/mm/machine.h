@@ -31,6 +31,9 @@ struct machine_config {
 					 * simulated kernel counts FOLL_PIN pins */
 	uint64_t hz;		/* CONFIG_HZ: timer ticks per second, the unit of the
 				 * kernel's timeouts (jiffies) */
+	char	*initial_state;	/* a recorded snapshot to start from (a `slowpath record`
+				 * folder or /proc copies); read by the CLI, built by
+				 * machine_load_initial_state (mm/initial_state.h) */
 };
 
 extern const struct opt_def machine_options[];

@@ -76,6 +76,11 @@ const struct opt_def machine_options[] = {
 	  "CONFIG_HZ, timer ticks per second: one jiffy is 1/hz s (TICK_NSEC), the unit of "
 	  "reclaim_throttle's waits, kswapd's and throttle_direct_reclaim's HZ/10 naps; 250 is "
 	  "the Debian arm64 kernel's (kernel/Kconfig.hz: 100, 250, 300 or 1000)" },
+	{ "initial_state", OPT_STRING, MC(initial_state), NULL, 0, 0, NULL, 0,
+	  "start from a recorded snapshot instead of all memory free: a `slowpath record` folder "
+	  "(its last sample) or a directory with copies of /proc buddyinfo, pagetypeinfo and "
+	  "optionally meminfo and vmstat; free pages per zone, order and migratetype, pageblock "
+	  "types and allocated content, scaled to this machine's zones (docs/initial-state.md)" },
 	OPT_END
 };
 
@@ -590,6 +595,33 @@ int machine_config_check(const struct machine_config *cfg, const struct vm_sysct
 	int ratio[MAX_NR_ZONES], reserve_zone;
 
 	return config_check(cfg, sysctl, zone_bytes, ratio, &reserve_zone, err, errlen);
+}
+
+/*
+ * The zones machine_create() builds for cfg, without building them: first
+ * pfn, spanned and managed pages per zone type (managed < spanned only in
+ * the zone that holds `reserved`, whose top frames are never managed).
+ */
+int machine_zone_geometry(const struct machine_config *cfg, const struct vm_sysctl *sysctl,
+			  unsigned long start[MAX_NR_ZONES], unsigned long spanned[MAX_NR_ZONES],
+			  unsigned long managed[MAX_NR_ZONES], char *err, size_t errlen)
+{
+	uint64_t zone_bytes[MAX_NR_ZONES];
+	int ratio[MAX_NR_ZONES], reserve_zone;
+	unsigned long pfn = 0, reserved_pages;
+
+	if (config_check(cfg, sysctl, zone_bytes, ratio, &reserve_zone, err, errlen))
+		return -1;
+	reserved_pages = (unsigned long)((cfg->reserved + PAGE_SIZE - 1) >> PAGE_SHIFT);
+	for (int i = 0; i < MAX_NR_ZONES; i++) {
+		unsigned long pages = (unsigned long)(i < ZONE_DEVICE ? zone_bytes[i] >> PAGE_SHIFT : 0);
+
+		start[i] = pages ? pfn : 0;
+		spanned[i] = pages;
+		managed[i] = pages - (i == reserve_zone ? reserved_pages : 0);
+		pfn += pages;
+	}
+	return 0;
 }
 
 uint64_t machine_bookkeeping_bytes(const struct machine_config *cfg, unsigned int cpus)

@@ -190,6 +190,12 @@ static inline void del_page_from_free_list(struct machine *m, struct zone *zone,
 	account_freepages(zone, -(1L << order), migratetype);
 }
 
+void take_free_block_off_buddy(struct machine *m, struct zone *zone, pfn_t pfn, unsigned int order,
+			       int migratetype)
+{
+	del_page_from_free_list(m, zone, pfn, order, migratetype);
+}
+
 static inline pfn_t get_page_from_free_area(const struct free_area *area, int migratetype)
 {
 	return area->free_list[migratetype].head;

@@ -11,7 +11,9 @@
  * validation, the resolved scenario is printed, parsed again and printed
  * again; the two prints must be identical (the `slowpath check` round
  * trip), else the target traps.  Errors are fine; crashes, leaks, UB and
- * a broken round trip are findings.  Nothing reads the real file system.
+ * a broken round trip are findings.  Nothing reads the real file system:
+ * [machine] initial_state= names a directory to read, so it is blanked
+ * before validation (its files' parsers are fuzz_procfs.c's target).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -91,6 +93,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			free(sets);
 		}
 		(void)scn_scale(s, 1 + (unsigned int)(size % 5), err, sizeof(err));
+		(void)scn_set(s, "machine.initial_state=", err, sizeof(err));
 		(void)scn_validate(s, err, sizeof(err));
 		a = scn_print_string(s);
 		t = scn_create(schema);

@@ -582,9 +582,10 @@ void kmem_cache_free(struct kmem_cache *s, kobj_t obj)
 	slab->inuse--;
 	s->inuse_objects--;
 	was_full = slab->list == SLAB_ON_FULL;
-	if (slab->inuse == 0 && s->partial.nr + (was_full ? 0 : 1) > s->min_partial) {
-		/* the kernel's test, nr_partial >= min_partial, counts this slab
-		 * when it is on the partial list */
+	if (slab->inuse == 0 && s->partial.nr >= s->min_partial) {
+		/* the kernel's test: nr_partial counts this slab when it is on
+		 * the partial list (it cannot be full and empty unless it has one
+		 * object, and then it is not counted) */
 		slab_list_del(st, s, id);
 		discard_slab(s, id);
 		return;

@@ -476,15 +476,20 @@ static uint32_t allocate_slab(struct kmem_cache *s, gfp_t flags)
 	return id;
 }
 
-/* new_slab(): the caller's gfp reduced to its reclaim and constraint bits. */
+/* mm/internal.h (6.12) */
+#define GFP_RECLAIM_MASK	(__GFP_RECLAIM | __GFP_HIGH | __GFP_IO | __GFP_FS | __GFP_NOWARN | \
+				 __GFP_RETRY_MAYFAIL | __GFP_NOFAIL | __GFP_NORETRY | __GFP_MEMALLOC | \
+				 __GFP_NOMEMALLOC | __GFP_NOLOCKDEP)
+#define GFP_CONSTRAINT_MASK	(__GFP_HARDWALL | __GFP_THISNODE)
+
+/* new_slab(): the caller's gfp reduced to its reclaim and constraint bits
+ * (a __GFP_ZERO or zone modifier of the caller does not reach the pages). */
 static uint32_t new_slab(struct kmem_cache *s, gfp_t gfp)
 {
 	uint32_t id;
 
 	sim_path_push(s->m->sim, "new_slab");
-	id = allocate_slab(s, gfp & (__GFP_RECLAIM | __GFP_IO | __GFP_FS | __GFP_NOWARN | __GFP_RETRY_MAYFAIL |
-				     __GFP_NOFAIL | __GFP_NORETRY | __GFP_MEMALLOC | __GFP_NOMEMALLOC |
-				     __GFP_HARDWALL | __GFP_THISNODE));
+	id = allocate_slab(s, gfp & (GFP_RECLAIM_MASK | GFP_CONSTRAINT_MASK));
 	sim_path_pop(s->m->sim);
 	return id;
 }

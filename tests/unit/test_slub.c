@@ -203,6 +203,9 @@ TEST(order3_falls_back_to_order0_when_fragmented)
 	ASSERT_EQ(si.num_objs, 2);
 	ASSERT_EQ(si.order_fallback, 2);
 	ASSERT_EQ(si.nr_full, 2);
+	/* the order-3 attempts went without direct reclaim or compaction */
+	ASSERT_EQ(ev(m, COMPACTSTALL), 0);
+	ASSERT_EQ(ev(m, ALLOCSTALL_NORMAL), 0);
 	ASSERT_EQ(slab_node_pages(m, false), 2);
 	ASSERT_TRUE(skb_page_frag_refill(m, 128, &pf, GFP_KERNEL));
 	ASSERT_EQ(pf.order, 0);

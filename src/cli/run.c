@@ -23,7 +23,8 @@
  *      not depend on the terminal); between steps the driver — never the
  *      model — reads the wall clock for the progress line;
  *   5. write tps.csv and latency-hist.csv (when a workload has
- *      transactions), locks.csv, profile.json (their writers are in
+ *      transactions), locks.csv, proc-slabinfo ([kernel] slab=on),
+ *      profile.json (their writers are in
  *      src/report/run_files.c), then result.json last; each file goes to
  *      NAME.tmp first and is renamed when complete; print one summary
  *      line on stdout (deterministic, like the files).
@@ -53,6 +54,7 @@
 #include "cli/scenario.h"
 #include "cli/sections.h"
 #include "mm/machine.h"
+#include "mm/slub.h"
 #include "report/result.h"
 #include "report/run_files.h"
 #include "sim/bdev.h"
@@ -371,6 +373,8 @@ static int run_setup(struct run *r)
 		fprintf(stderr, "%s: [machine]: %s\n", place, err);
 		return 2;
 	}
+	if (kern->slab)		/* [kernel] slab=on: the caches exist before any user */
+		kmem_cache_init(r->m);
 	if (SIM_CHECK_EXPENSIVE)	/* debug builds: mm_check after every mm operation */
 		mm_set_check_interval(r->m, 1);
 	if (mc->initial_state && mc->initial_state[0] && load_initial_state(r->m, mc, sysctl, err, sizeof(err))) {
@@ -563,6 +567,7 @@ static int run_write(struct run *r)
 					err, sizeof(err)) ||
 		      rpt_write_latency_hist(r->dir, &r->total, err, sizeof(err)))) ||
 		    rpt_write_locks_csv(r->dir, r->sim, err, sizeof(err)) ||
+		    rpt_write_slabinfo(r->dir, r->m, err, sizeof(err)) ||
 		    rpt_write_profile(r->dir, r->sim, err, sizeof(err)))) {
 		fprintf(stderr, "slowpath run: %s\n", err);
 		rc = 1;

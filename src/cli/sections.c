@@ -170,6 +170,11 @@ static const struct opt_def scn_kernel_options[] = {
 		  "PREEMPT_DYNAMIC) on an EEVDF run queue with a tick every 1/hz ([machine] hz); "
 		  "slice = the model's original FIFO queues, preempting at the first sync point after a "
 		  "3 ms slice" },
+	{ .key = "slab", .type = OPT_BOOL, .offset = K(slab), .def = "off",
+	  .help = "the slab allocator model (mm/slub.c 6.12, docs/slab.md): kmalloc and named caches "
+		  "fed by fork/exit (task_struct, mm_struct, vm_area_struct, ...), file creation "
+		  "(dentry, xfs_inode) and the loopback TCP client (sock, skbs, order-3 page frags); "
+		  "/proc/slabinfo in the result folder, nr_slab_* in vmstat.  off = no slab pages at all" },
 	OPT_END
 };
 
@@ -583,7 +588,7 @@ static const struct scn_section_type builtin_sections[] = {
 	{ .kind = "policy", .help = "the allocator policy variant and slow-path flow",
 	  .options = scn_policy_options, .config_size = sizeof(struct scn_policy),
 	  .flags = SCN_ALWAYS, .validate = policy_validate, .moved = policy_moved },
-	{ .kind = "kernel", .help = "the simulated kernel's scheduler: preemption model",
+	{ .kind = "kernel", .help = "the simulated kernel's scheduler (preemption model) and the slab allocator model",
 	  .options = scn_kernel_options, .config_size = sizeof(struct scn_kernel),
 	  .flags = SCN_ALWAYS },
 	{ .kind = "costs", .help = "cost-table overrides, ns per unit (slowpath costs)",

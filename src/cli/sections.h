@@ -36,9 +36,10 @@ struct scn_policy {
 	char		label[400];		/* sw.name: the preset + the keys that differ */
 };
 
-/* [kernel]: the simulated kernel's scheduler. */
+/* [kernel]: the simulated kernel's scheduler and the slab model. */
 struct scn_kernel {
 	int		preempt;		/* enum sim_preempt, in preempt_names[] order */
+	bool		slab;			/* the slab allocator model (mm/slub.c) */
 };
 
 extern const struct opt_def scn_global_options[];

@@ -26,7 +26,10 @@
  *   - the log is a circular 64 MiB region at the start of the device; a
  *     log force is one 4 KiB write (a small iclog) followed by the flush;
  *   - no metadata I/O besides the log; no directory model (names are
- *     labels); no quotas, no reflink.
+ *     labels); no quotas, no reflink;
+ *   - with [kernel] slab=on a file holds one dentry and one xfs_inode
+ *     slab object from creation to unlink (slub.c); no dcache/icache LRU
+ *     and no shrinker: they are never reclaimed while the file exists.
  */
 #include <errno.h>
 #include <limits.h>
@@ -38,6 +41,7 @@
 #include "mm/internal.h"
 #include "mm/mmzone.h"
 #include "mm/pagemap.h"
+#include "mm/slub.h"
 #include "mm/vmstat.h"
 #include "mm/writeback.h"
 #include "mm/writeback_internal.h"
@@ -75,6 +79,11 @@ struct inode *fs_create(struct super_block *sb, const char *name)
 
 	if (!inode)
 		SIM_BUG("out of memory creating an inode");
+	/* slab=on: open(O_CREAT) -> d_alloc (dentry_cache, GFP_KERNEL) and
+	 * xfs_create -> xfs_inode_alloc (xfs_inode_cache, GFP_KERNEL |
+	 * __GFP_NOFAIL): both SLAB_RECLAIM_ACCOUNT caches */
+	inode->slab_dentry = slab_alloc_named(m, SC_dentry, GFP_KERNEL);
+	inode->slab_inode = slab_alloc_named(m, SC_xfs_inode, GFP_KERNEL | __GFP_NOFAIL);
 	snprintf(inode->name, sizeof(inode->name), "%s", name);
 	snprintf(mname, sizeof(mname), "%s:%s", sb->name, name);
 	inode->i_mapping = mapping_create(m, MAPPING_FILE, GFP_HIGHUSER_MOVABLE & ~__GFP_FS, 0,
@@ -434,6 +443,10 @@ int do_unlinkat(struct machine *m, struct inode *inode)
 	if (inode->on_dirty_list)
 		wb_inode_clean(m, inode);
 	mapping_destroy(m, inode->i_mapping);
+	/* d_delete + iput_final: the dentry and the inode go back (the
+	 * kernel may keep a negative dentry; the model frees it) */
+	slab_free_named(m, SC_xfs_inode, inode->slab_inode);
+	slab_free_named(m, SC_dentry, inode->slab_dentry);
 	inode_free(m, inode);
 	sim_path_pop(m->sim);
 	return 0;

@@ -77,6 +77,8 @@ struct inode {
 	bool			i_sync;		/* the flusher is writing it (I_SYNC) */
 	struct sim_waitq	i_sync_wait;
 	char			name[64];
+	uint64_t		slab_dentry, slab_inode;	/* kobj_t (slab=on): its name's
+							 * dentry and its xfs_inode */
 };
 
 struct super_block {

@@ -34,6 +34,10 @@
  * exit (exit_mmap): unmap every VMA (map counts, NR_FILE_MAPPED,
  * NR_ANON_MAPPED), free private anonymous folios, free every page table
  * (free_pgtables), drop shmem/hugetlb references.
+ * With [kernel] slab=on (slub.c) a process also holds slab objects: one
+ * vm_area_struct per VMA, and task_struct, files_struct, sighand_struct,
+ * signal_struct and mm_struct (a process is one task), taken at execve
+ * (mm_create) and fork, given back at exit.
  *
  * Simplifications:
  *   - Copy-on-write of anonymous pages across fork is not modelled: the
@@ -61,6 +65,7 @@
 #include "mm/memory_internal.h"
 #include "mm/mmzone.h"
 #include "mm/pagemap.h"
+#include "mm/slub.h"
 #include "mm/swap.h"
 #include "mm/vmstat.h"
 #include "mm/writeback.h"
@@ -300,8 +305,12 @@ struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
 	return NULL;
 }
 
+/* vm_area_alloc() / vm_area_dup(): the VMA's vm_area_struct (slab=on;
+ * a failed allocation leaves the VMA without one rather than failing the
+ * mmap, a simplification), taken before the array can move. */
 static struct vm_area_struct *vma_insert(struct mm_struct *mm, const struct vm_area_struct *v)
 {
+	uint64_t obj = slab_alloc_named(mm->m, SC_vm_area_struct, GFP_KERNEL);
 	uint32_t i = 0;
 
 	if (mm->nr_vmas == mm->cap_vmas) {
@@ -314,6 +323,7 @@ static struct vm_area_struct *vma_insert(struct mm_struct *mm, const struct vm_a
 		i++;
 	memmove(&mm->vmas[i + 1], &mm->vmas[i], (mm->nr_vmas - i) * sizeof(*mm->vmas));
 	mm->vmas[i] = *v;
+	mm->vmas[i].slab = obj;
 	mm->nr_vmas++;
 	return &mm->vmas[i];
 }
@@ -682,12 +692,38 @@ int mm_touch_slow(struct mm_struct *mm, unsigned long addr, bool write)
 
 /* ---- process lifecycle ------------------------------------------------------------------ */
 
+/* The slab objects of a new process (slab=on), in kernel/fork.c's order:
+ * copy_process -> dup_task_struct (task_struct), copy_files,
+ * copy_sighand, copy_signal, then dup_mm / mm_alloc (mm_struct); all
+ * GFP_KERNEL.  A failed allocation leaves 0 (not modelled as a failed
+ * fork).  execve (mm_create) takes the same set. */
+static const enum slab_cache_id process_caches[5] = {
+	SC_task_struct, SC_files_cache, SC_sighand_cache, SC_signal_cache, SC_mm_struct
+};
+
+static void process_slab_alloc(struct mm_struct *mm)
+{
+	for (unsigned int i = 0; i < 5; i++)
+		mm->slab_objs[i] = slab_alloc_named(mm->m, process_caches[i], GFP_KERNEL);
+}
+
+/* exit: exit_mm (mm_struct), exit_files, __exit_signal (signal and
+ * sighand), and the task_struct last (put_task_struct). */
+static void process_slab_free(struct mm_struct *mm)
+{
+	for (unsigned int i = 5; i-- > 0;) {
+		slab_free_named(mm->m, process_caches[i], mm->slab_objs[i]);
+		mm->slab_objs[i] = 0;
+	}
+}
+
 static struct mm_struct *mm_alloc(struct machine *m)
 {
 	struct mm_struct *mm = xzalloc(sizeof(*mm));
 	char name[32];
 
 	mm->m = m;
+	process_slab_alloc(mm);
 	mm->id = ++m->nr_mm_ids;
 	mm->list_next = m->mm_list;
 	if (m->mm_list)
@@ -932,6 +968,11 @@ void mm_exit(struct mm_struct *mm)
 	if (mm->pgd != PFN_NONE)
 		pgtable_free(m, mm, mm->pgd);
 	SIM_ASSERT(pfn_list_empty(&mm->pt_pages));
+	for (uint32_t i = 0; i < mm->nr_vmas; i++) {	/* remove_vma -> vm_area_free */
+		slab_free_named(m, SC_vm_area_struct, mm->vmas[i].slab);
+		mm->vmas[i].slab = 0;
+	}
+	process_slab_free(mm);
 	mapping_destroy(m, mm->anon);
 	mm_free_host(mm);
 	sim_path_pop(m->sim);

@@ -80,6 +80,7 @@ struct vm_area_struct {
 	struct inode		*file;		/* file mapping (MAPPING_FILE) */
 	struct hugetlb_file	*hugetlb;	/* MAP_HUGETLB / hugetlbfs */
 	bool			anon_vma;	/* private anonymous pages were faulted */
+	uint64_t		slab;		/* its vm_area_struct object (kobj_t, slab=on) */
 };
 
 struct pt_pte {			/* one PTE page */
@@ -115,6 +116,10 @@ struct mm_struct {
 	unsigned long		anon_next;	/* next free index in `anon` for a new VMA */
 	struct sim_rwsem	mmap_lock;
 	struct mm_struct	*list_prev, *list_next;	/* machine's mm_list */
+	/* slab=on (slub.c): the process's objects, kobj_t handles, 0 = none:
+	 * its mm_struct, and the task's task_struct, files_struct,
+	 * signal_struct and sighand_struct (a process is one task here) */
+	uint64_t		slab_objs[5];
 	/* Host-side only, no simulated effect: the PTE mirrors of the whole
 	 * 2 MiB regions inside the first large shared shmem/file VMA sit in
 	 * one array indexed by region (flat[(addr - flat_start) >> PMD_SHIFT]),

@@ -37,7 +37,10 @@
  *                later without merging; those orders are not checked;
  *   pageblocks   nr_pageblocks[] equals a recount; nr_reserved_highatomic
  *                is one pageblock per HIGHATOMIC pageblock;
- *   watermarks   min <= low <= high <= promo.
+ *   watermarks   min <= low <= high <= promo;
+ *   slab         (slab=on, slub.c slab_check) every slab record matches
+ *                its head page, the partial/full lists match inuse, and
+ *                NR_SLAB_*_B equal the pages the caches hold.
  *
  * The first violation is reported with a dump_page() of the frames around
  * it.  Cost is O(frames): run every event only on small machines
@@ -50,6 +53,7 @@
 
 #include "mm/internal.h"
 #include "mm/pagemap.h"
+#include "mm/slub.h"
 #include "mm/swap.h"
 
 static const char *const page_type_names[NR_PAGE_TYPES] = {
@@ -454,6 +458,8 @@ int mm_check_msg(const struct machine *m, char *buf, size_t len)
 	if (!rc)
 		rc = check_lru(&c);
 	if (!rc && mapping_check(m, buf, len))
+		rc = -1;
+	if (!rc && slab_check(m, buf, len))
 		rc = -1;
 	free(c.listed);
 	return rc;

@@ -44,6 +44,7 @@
 #include "mm/gup.h"
 #include "mm/internal.h"
 #include "mm/pagemap.h"
+#include "mm/slub.h"
 #include "mm/trace.h"
 #include "mm/vmscan.h"
 #include "sim/hostmem.h"
@@ -845,6 +846,7 @@ void machine_destroy(struct machine *m)
 			sim_spin_abandon(m->sim, &m->vmstat_line[i].lock);
 	free(m->vmstat_workers);
 	memory_release_all(m);
+	slab_release(m);
 	shmem_release_all(m);
 	hugetlb_release(m);
 	fs_release_all(m);

@@ -348,6 +348,9 @@ struct machine {
 	/* live processes and shared-memory objects, so machine_destroy can
 	 * free their host memory whatever state a run ended in (memory.c) */
 	struct mm_struct *mm_list;
+	/* The slab allocator (slub.c): NULL unless [kernel] slab=on
+	 * (kmem_cache_init). */
+	struct slab_state *slab;
 	struct shmem_object *shmem_list;
 	struct hugetlb_file *hugetlb_list;
 	struct vmstat_worker *vmstat_workers;	/* [nr_cpus] once started (vmstat.c) */

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * run_files.c — tps.csv, latency-hist.csv, locks.csv and profile.json of a
- * simulated run (run_files.h, docs/results.md).
+ * run_files.c — tps.csv, latency-hist.csv, locks.csv, proc-slabinfo and
+ * profile.json of a simulated run (run_files.h, docs/results.md).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include <jansson.h>
 
+#include "mm/slub.h"
 #include "report/result.h"
 #include "report/run_files.h"
 
@@ -80,6 +81,18 @@ int rpt_write_latency_hist(const char *dir, const struct wl_stats *st, char *err
 		fprintf(rf.f, "%llu,%llu,%llu\n", (unsigned long long)lo, (unsigned long long)hi,
 			(unsigned long long)st->lat_hist[b]);
 	}
+	return rpt_file_commit(&rf, err, errlen);
+}
+
+int rpt_write_slabinfo(const char *dir, const struct machine *m, char *err, size_t errlen)
+{
+	struct rpt_file rf;
+
+	if (!slab_enabled(m))
+		return 0;
+	if (rpt_file_open(&rf, dir, "proc-slabinfo", err, errlen))
+		return -1;
+	mm_show_slabinfo(m, rf.f);
 	return rpt_file_commit(&rf, err, errlen);
 }
 

@@ -21,16 +21,34 @@
  * modelled steps do not charge), less the ten loopback operations the
  * backend now does explicitly; each statement gets a fifth of the rest.
  *
+ * With [kernel] slab=on the connections hold kernel memory (slub.c):
+ * each backend's socket (sock_inode_cache + TCP; the accepted child sock
+ * is cloned in softirq, GFP_ATOMIC) in both client modes, and with
+ * client=local pgbench's end too (GFP_KERNEL).  Each message sent over
+ * loopback (client=local) is an skb (skbuff_head_cache + skbuff_small_head)
+ * with its payload in the sending task's page fragment
+ * (skb_page_frag_refill: order 3 without direct reclaim, else order 0),
+ * freed when the peer has read it.
+ *
  * Simplified: a thread handles ready connections in arrival order, one
  * result per wake-up loop pass (pgbench polls all its sockets and serves
- * every readable one); no socket buffers or page-frag allocations (no slab
- * model yet); the five statements' CPU shares are equal; the client's
- * think time is zero (-T runs a closed loop).
+ * every readable one); the five statements' CPU shares are equal; the
+ * client's think time is zero (-T runs a closed loop).  Under slab=on:
+ * one skb per message (no ACK skbs, no fclone pair, no socket buffer
+ * accounting or sk_stream_wait_memory: a failed skb allocation sends
+ * without one); the payload sizes are estimates (PG_STMT_BYTES,
+ * PG_RESULT_BYTES); sockets live as long as the run (no disconnect).
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "workload/pg_internal.h"
+
+/* est: a -M prepared statement is a Bind + Execute + Sync of about a
+ * hundred bytes; its result (BindComplete, a DataRow for the SELECT,
+ * CommandComplete, ReadyForQuery) under a hundred */
+#define PG_STMT_BYTES	128
+#define PG_RESULT_BYTES	96
 
 static uint32_t thread_of(const struct pg *pg, const struct pg_proc *p)
 {
@@ -57,6 +75,7 @@ int pg_client_init(struct pg *pg)
 		if (!t->ready)
 			return -1;
 		sim_waitq_init(&t->wait, "pgbench poll");
+		t->frag.pfn = PFN_NONE;
 	}
 	for (uint32_t i = 0; i < pg->nbackends; i++)
 		sim_waitq_init(&pg->backends[i].sock, "ClientRead");
@@ -70,6 +89,33 @@ void pg_client_release(struct pg *pg)
 	free(pg->threads);
 	pg->threads = NULL;
 	pg->nthreads = 0;
+}
+
+/*
+ * The connections' sockets (slab=on): accept() on the server gives each
+ * backend a socket inode (sock_alloc, GFP_KERNEL) and a TCP sock cloned
+ * from the listener in softirq (inet_csk_clone_lock -> sk_clone_lock,
+ * GFP_ATOMIC); with client=local pgbench's socket() + connect() makes the
+ * other end (GFP_KERNEL).  Nothing without the slab model.
+ */
+void pg_client_connect(struct pg *pg)
+{
+	struct machine *m = pg->m;
+
+	for (uint32_t i = 0; i < pg->nbackends; i++) {
+		struct pg_proc *p = &pg->backends[i];
+
+		p->frag.pfn = PFN_NONE;
+		p->to_backend.frag_pfn = p->to_client.frag_pfn = PFN_NONE;
+		if (!slab_enabled(m))
+			continue;
+		if (pg->cfg.client == PG_CLIENT_LOCAL) {
+			p->sk_client[0] = slab_alloc_named(m, SC_sock_inode_cache, GFP_KERNEL);
+			p->sk_client[1] = slab_alloc_named(m, SC_TCP, GFP_KERNEL);
+		}
+		p->sk_server[0] = slab_alloc_named(m, SC_sock_inode_cache, GFP_KERNEL);
+		p->sk_server[1] = slab_alloc_named(m, SC_TCP, GFP_ATOMIC);
+	}
 }
 
 /* send(): the message crosses loopback TCP; the peer is woken. */
@@ -88,10 +134,15 @@ static void loopback_recv(struct sim *sim)
 }
 
 /* The client sends backend `p` its next statement. */
-static void client_send(struct sim *sim, struct pg_proc *p)
+static void client_send(struct sim *sim, struct pg_client_thread *t, struct pg_proc *p)
 {
 	sim_charge_cost(sim, COST_pgbench_client_stmt, 1);
 	loopback_send(sim);
+	if (slab_enabled(t->pg->m)) {	/* tcp_sendmsg's skb, in kernel mode */
+		sim_kernel_enter(sim);
+		alloc_skb_frag(t->pg->m, &t->frag, PG_STMT_BYTES, GFP_KERNEL, &p->to_backend);
+		sim_kernel_exit(sim);
+	}
 	p->stmt_ready = true;
 	sim_wake_one(sim, &p->sock);
 }
@@ -114,6 +165,7 @@ void pg_stmt_begin(struct pg_proc *p)
 	}
 	p->stmt_ready = false;
 	loopback_recv(sim);
+	consume_skb(pg->m, &p->to_backend);	/* tcp_recvmsg: the skb is eaten */
 	sim_path_pop(sim);
 	net = PG_STATEMENTS * (cost_ns(c, COST_tcp_loopback_send, 1) + cost_ns(c, COST_tcp_recv, 1));
 	sim_path_push(sim, "exec");
@@ -130,6 +182,11 @@ void pg_stmt_end(struct pg_proc *p)
 		return;
 	sim_path_push(pg->sim, "pq_flush");
 	loopback_send(pg->sim);
+	if (slab_enabled(pg->m)) {
+		sim_kernel_enter(pg->sim);
+		alloc_skb_frag(pg->m, &p->frag, PG_RESULT_BYTES, GFP_KERNEL, &p->to_client);
+		sim_kernel_exit(pg->sim);
+	}
 	sim_path_pop(pg->sim);
 	t = &pg->threads[thread_of(pg, p)];
 	SIM_ASSERT((t->tail - t->head) < t->cap);
@@ -147,7 +204,7 @@ static void client_thread_main(struct sim *sim, void *arg)
 	for (uint32_t i = t->index; i < pg->nbackends; i += pg->nthreads) {
 		pg->backends[i].stmt = 0;
 		pg->backends[i].tx_start = sim_now(sim);
-		client_send(sim, &pg->backends[i]);
+		client_send(sim, t, &pg->backends[i]);
 	}
 	for (;;) {
 		struct pg_proc *p;
@@ -160,6 +217,7 @@ static void client_thread_main(struct sim *sim, void *arg)
 		}
 		p = &pg->backends[t->ready[t->head++ % t->cap]];
 		loopback_recv(sim);
+		consume_skb(pg->m, &p->to_client);
 		if (p->stmt == PG_STATEMENTS - 1) {	/* END's result: the transaction is done */
 			wl_stats_tx(pg->stats, sim_now(sim), sim_now(sim) - p->tx_start);
 			pg->tx_total++;
@@ -168,7 +226,7 @@ static void client_thread_main(struct sim *sim, void *arg)
 		} else {
 			p->stmt++;
 		}
-		client_send(sim, p);
+		client_send(sim, t, p);
 	}
 }
 

@@ -27,6 +27,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "mm/slub.h"
 #include "sim/rng.h"
 #include "sim/sim.h"
 #include "workload/workload.h"
@@ -153,6 +154,13 @@ struct pg_proc {
 	bool			stmt_ready;
 	uint8_t			stmt;		/* statement the client sent last, 0..4 */
 	sim_time_t		tx_start;	/* when the client sent its BEGIN */
+	/* [kernel] slab=on (pg_client.c): the connection's kernel objects —
+	 * the backend's socket (TCP sock, socket inode) and, with
+	 * client=local, pgbench's end; the backend's task page fragment; the
+	 * statement and the result in flight */
+	kobj_t			sk_server[2], sk_client[2];
+	struct page_frag	frag;
+	struct sk_buff		to_backend, to_client;
 	uint32_t		id;
 	struct pg_wb_context	wb;
 	struct pg_proc_stats	st;
@@ -277,6 +285,7 @@ struct pg_client_thread {
 	struct sim_waitq	wait;		/* poll(): a result arrived */
 	uint32_t		*ready;		/* ring of backends whose result waits */
 	uint32_t		head, tail, cap;
+	struct page_frag	frag;		/* slab=on: the thread's task page fragment */
 };
 
 struct pg {
@@ -411,6 +420,8 @@ uint32_t pg_strategy_get_buffer(struct pg_proc *p);
 void pg_s_lock(struct pg_proc *p, struct sim_spinlock *l);
 /* pg_client.c: client=local */
 int pg_client_init(struct pg *pg);
+/* slab=on: every backend's connection socket(s), both client modes. */
+void pg_client_connect(struct pg *pg);
 void pg_client_release(struct pg *pg);
 void pg_client_start(struct pg *pg);
 void pg_stmt_begin(struct pg_proc *p);	/* recv a statement, charge its CPU */

@@ -836,6 +836,7 @@ struct pg *pg_setup(const struct wl_env *env, const struct pg_config *c, struct 
 	}
 	if (c->client == PG_CLIENT_LOCAL && pg_client_init(pg))
 		SIM_BUG("out of memory for the pgbench threads");
+	pg_client_connect(pg);
 
 	return pg;
 

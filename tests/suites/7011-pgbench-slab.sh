@@ -13,7 +13,7 @@ cli_init "$1" 7011-pgbench-slab
 SCN=scenarios/pgbench-small.ini
 case $BUILD in
 *rel*) DUR=10s ;;
-*) DUR=2s ;;
+*) DUR=1s ;;
 esac
 
 "$SP" run $SCN --set duration=$DUR --set client=local --set kernel.slab=on --out "$TMP/a" >/dev/null 2>"$TMP/err"
@@ -39,7 +39,7 @@ check "meminfo SUnreclaim > 0" "awk '\$1 == \"SUnreclaim:\" && \$2 > 0 { f = 1 }
 check "same seed: proc-slabinfo and proc-vmstat identical" "cmp '$TMP/a/proc-slabinfo' '$TMP/b/proc-slabinfo' &&
 	cmp '$TMP/a/proc-vmstat' '$TMP/b/proc-vmstat'"
 
-"$SP" run $SCN --set duration=$DUR --set client=local --out "$TMP/off" >/dev/null 2>&1
+"$SP" run $SCN --set duration=300ms --set client=local --out "$TMP/off" >/dev/null 2>&1
 check "slab=off (the default): no proc-slabinfo, no slab pages" "[ ! -e '$TMP/off/proc-slabinfo' ] &&
 	[ '$(vmstat_end "$TMP/off" nr_slab_unreclaimable)' = 0 ]"
 

@@ -269,7 +269,7 @@ void wb_submit_write(struct machine *m, struct bdi_writeback *wb, const pfn_t *f
 	struct wb_bio *bio;
 
 	sim_path_push(m->sim, "submit_bio");
-	WB_WAIT_EVENT_IO(m->sim, &wb->request_wait, wb_tags_free(wb, dev_offset, bytes));
+	sim_wait_event_io(m->sim, &wb->request_wait, wb_tags_free(wb, dev_offset, bytes));
 	bio = malloc(sizeof(*bio) + nr_folios * sizeof(pfn_t));
 	if (!bio)
 		SIM_BUG("out of memory for a bio");
@@ -303,7 +303,7 @@ static void wb_endio_fn(struct sim *sim, void *arg)
 	for (;;) {
 		struct wb_bio *bio;
 
-		WB_WAIT_EVENT(sim, &wb->endio_wait, wb->done != NULL);
+		sim_wait_event(sim, &wb->endio_wait, wb->done != NULL);
 		while ((bio = wb->done)) {
 			wb->done = bio->next;
 			if (!wb->done)

@@ -427,7 +427,7 @@ int do_unlinkat(struct machine *m, struct inode *inode)
 
 	do_truncate(m, inode, 0);
 	sim_path_push(m->sim, "do_unlinkat");
-	WB_WAIT_EVENT(m->sim, &inode->i_sync_wait, !inode->i_sync);
+	sim_wait_event(m->sim, &inode->i_sync_wait, !inode->i_sync);
 	/* evict: nothing is left in the page cache (no process maps files in
 	 * the model, so there is no open-unlinked state to keep) */
 	for (pp = &sb->inodes; *pp != inode; pp = &(*pp)->sb_next)

@@ -181,7 +181,7 @@ void folio_wait_writeback(struct machine *m, pfn_t pfn)
 	sim_path_push(m->sim, "folio_wait_writeback");
 	/* The folio may be freed and reused while we sleep; recheck by
 	 * identity (same mapping, same index, still a head under writeback). */
-	WB_WAIT_EVENT_IO(m->sim, &mapping->writeback_wait,
+	sim_wait_event_io(m->sim, &mapping->writeback_wait,
 		      !(page_mapping_of(m, pfn) == mapping && pfn_to_page(m, pfn)->index == index &&
 			(pfn_to_page(m, pfn)->flags & PG_writeback)));
 	sim_path_pop(m->sim);

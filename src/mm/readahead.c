@@ -182,7 +182,7 @@ static void read_pages(struct machine *m, struct inode *inode, struct ra_folio *
 	}
 	if (bios) {
 		sim_path_push(m->sim, "folio_wait_locked");
-		WB_WAIT_EVENT_IO(m->sim, &w.q, w.pending == 0);
+		sim_wait_event_io(m->sim, &w.q, w.pending == 0);
 		sim_path_pop(m->sim);
 		/* the completions' interrupt work, charged to the reader it wakes */
 		mm_charge(m, COST_blk_mq_complete_irq, bios);

@@ -71,24 +71,6 @@ struct bdi_writeback {
 	struct bdi_writeback	*next;
 };
 
-/*
- * wait_event(): sleep on `q` until `cond` holds.  The sync before the test
- * makes pending CPU time real first, so no wake-up can slip in between the
- * test and the sleep (sim_wait's own sync then has nothing to advance).
- */
-#define WB_WAIT_EVENT_AS(sim, q, cond, wait) do {			\
-	for (;;) {							\
-		sim_sync(sim);						\
-		if (cond)						\
-			break;						\
-		wait((sim), (q), SIM_TIME_NEVER);			\
-	}								\
-} while (0)
-#define WB_WAIT_EVENT(sim, q, cond)	WB_WAIT_EVENT_AS(sim, q, cond, sim_wait)
-/* For waits the kernel does in io_schedule (a writeback bit, a request
- * tag): attributed as I/O. */
-#define WB_WAIT_EVENT_IO(sim, q, cond)	WB_WAIT_EVENT_AS(sim, q, cond, sim_wait_io)
-
 struct wb_domain *wb_domain_get(struct machine *m);
 void wb_release_all(struct machine *m, struct wb_domain *dom);
 /* current->nr_dirtied += nr (folio_account_dirtied's task side). */

@@ -343,6 +343,24 @@ bool sim_wait_io(struct sim *sim, struct sim_waitq *q, sim_time_t timeout_ns);
 unsigned int sim_wake_one(struct sim *sim, struct sim_waitq *q);
 unsigned int sim_wake_all(struct sim *sim, struct sim_waitq *q);
 bool sim_waitq_active(const struct sim_waitq *q);
+/*
+ * wait_event(): sleep on `q` until `cond` holds.  The sync before each
+ * test makes pending CPU time real first, so sim_wait's own sync has
+ * nothing to advance and cannot let a wake-up slip in (or preempt the
+ * task) between the test and the queueing; the kernel gets the same by
+ * queueing before it tests (prepare_to_wait).  _io attributes the sleep
+ * as I/O wait (io_schedule: a folio lock or writeback bit, a tag).
+ */
+#define sim_wait_event_as(sim, q, cond, wait) do {			\
+	for (;;) {							\
+		sim_sync(sim);						\
+		if (cond)						\
+			break;						\
+		wait((sim), (q), SIM_TIME_NEVER);			\
+	}								\
+} while (0)
+#define sim_wait_event(sim, q, cond)	sim_wait_event_as(sim, q, cond, sim_wait)
+#define sim_wait_event_io(sim, q, cond)	sim_wait_event_as(sim, q, cond, sim_wait_io)
 
 /* ---- call-path attribution -------------------------------------------- */
 /*

@@ -157,12 +157,7 @@ void pg_stmt_begin(struct pg_proc *p)
 	if (pg->cfg.client != PG_CLIENT_LOCAL)
 		return;
 	sim_path_push(sim, "ClientRead");
-	for (;;) {	/* sync before the test: sim_wait may preempt before queueing */
-		sim_sync(sim);
-		if (p->stmt_ready)
-			break;
-		sim_wait(sim, &p->sock, SIM_TIME_NEVER);
-	}
+	sim_wait_event(sim, &p->sock, p->stmt_ready);
 	p->stmt_ready = false;
 	loopback_recv(sim);
 	consume_skb(pg->m, &p->to_backend);	/* tcp_recvmsg: the skb is eaten */
@@ -209,12 +204,7 @@ static void client_thread_main(struct sim *sim, void *arg)
 	for (;;) {
 		struct pg_proc *p;
 
-		for (;;) {
-			sim_sync(sim);
-			if (t->head != t->tail)
-				break;
-			sim_wait(sim, &t->wait, SIM_TIME_NEVER);
-		}
+		sim_wait_event(sim, &t->wait, t->head != t->tail);
 		p = &pg->backends[t->ready[t->head++ % t->cap]];
 		loopback_recv(sim);
 		consume_skb(pg->m, &p->to_client);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_mm_fallback.c — migratetype fallback, case by case after
- * __rmqueue_fallback, mm/page_alloc.c: can_steal_fallback, try_to_claim_block (whole
- * block, "free + alike >= half a block", boost), __rmqueue_steal,
+ * mm/page_alloc.c (6.12.117): __rmqueue_claim, can_steal_fallback,
+ * try_to_steal_block (the model's try_to_claim_block: whole block, "free +
+ * alike >= half a block", boost), __rmqueue_steal,
  * ALLOC_NOFRAGMENT, HIGHATOMIC, and rmqueue_bulk's remembered mode.
  *
  * Each state is built on a small machine by taking exact pages out of
@@ -68,7 +69,8 @@ static uint64_t stat(struct machine *m, enum sim_stat_item i)
 
 /*
  * A test of claiming a partially used MOVABLE pageblock for an UNMOVABLE
- * request (__rmqueue_fallback, mm/page_alloc.c step 3-5): pageblock 0 holds 100 kernel pages and 412 free
+ * request (try_to_steal_block, mm/page_alloc.c, steps 3-5): pageblock 0
+ * holds 100 kernel pages and 412 free
  * pages (orders 2, 3, 4, 7, 8).  The NOFRAGMENT pass may only claim whole
  * pageblocks and fails; the second pass claims from the largest order:
  * free 412 + alike (non-movable) 100 >= 256.  Expect the pageblock retyped
@@ -105,7 +107,8 @@ TEST(claim_partial_block_unmovable)
 }
 
 /*
- * A test of a refused claim followed by a steal (__rmqueue_fallback, mm/page_alloc.c): pageblock 0 holds
+ * A test of a refused claim followed by a steal (__rmqueue_claim,
+ * __rmqueue_steal, mm/page_alloc.c): pageblock 0 holds
  * 300 LRU pages and 212 free pages (orders 2, 4, 6, 7).  For an UNMOVABLE
  * request alike = 512 - free - movable = 0, so free + alike < 256 at every
  * order tried; every attempt below pageblock order boosts first.  Expect
@@ -140,7 +143,7 @@ TEST(refused_claim_then_steal)
 }
 
 /*
- * A test of can_steal_fallback for a MOVABLE requester (__rmqueue_fallback, mm/page_alloc.c: only free
+ * A test of can_steal_fallback for a MOVABLE requester (mm/page_alloc.c: only free
  * blocks of order >= pageblock_order/2 = 4 may be claimed): pageblock 0 is
  * UNMOVABLE with free blocks of order 3 (pfn 8) and 0 (pfn 20) only.
  * Expect the claim loop to stop at order 3 without trying (no boost), and
@@ -209,7 +212,8 @@ TEST(movable_claim_counts_movable_pages)
 }
 
 /*
- * A test of whole-block claiming (__rmqueue_fallback, mm/page_alloc.c step 2): the only free memory is
+ * A test of whole-block claiming (try_to_steal_block, mm/page_alloc.c,
+ * step 2): the only free memory is
  * one order-10 MOVABLE block (pfn 1024).  An UNMOVABLE request claims it
  * in the NOFRAGMENT pass already (order >= pageblock_order), retyping both
  * pageblocks and splitting the block on the UNMOVABLE lists, without a

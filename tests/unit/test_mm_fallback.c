@@ -518,3 +518,63 @@ TEST(bulk_back_to_normal_after_claim)
 	ASSERT_MM_OK(m);
 	mm_env_destroy(&e);
 }
+
+/*
+ * A test of where whole-pageblock conversions come from under a steady
+ * stream of page-table pages (docs/mm.md "Fallback and stealing"): an
+ * UNMOVABLE order-0 request through the pcp list, on a zone whose only
+ * free memory is one free order-10 MOVABLE block (pfns 1024-2047) and a
+ * partially used MOVABLE pageblock 0 (212 kernel pages, 300 free, so the
+ * half-block rule would let the second pass claim it).  rmqueue_bulk runs
+ * with ALLOC_NOFRAGMENT, so __rmqueue_claim looks at orders 10 and 9 only
+ * and try_to_steal_block takes the order-10 block whole: both of its
+ * pageblocks become UNMOVABLE (change_pageblock_range), no boost, no
+ * kswapd wake, no second pass.  The refill's other two pages come from the
+ * claimed block through __rmqueue_smallest (mode back to NORMAL).  Expect
+ * pfn 1024, pcp holding 1025 and 1026, pageblocks 1024 and 1536 UNMOVABLE,
+ * pageblock 0 MOVABLE and untouched (300 free pages on MOVABLE lists), the
+ * order-10 block's other 1021 pages on UNMOVABLE lists.
+ */
+TEST(bulk_nofragment_claims_free_order10_block)
+{
+	struct mm_env e;
+	struct machine *m = fb_machine(&e, "memory=64m");
+	struct per_cpu_pages *pcp;
+	struct zone *zone;
+	unsigned long unmovable_free = 0, movable_free = 0;
+	pfn_t pfn;
+
+	ASSERT_TRUE(m != NULL);
+	zone = mm_zone(m, ZONE_NORMAL);
+	pcp = &zone->per_cpu_pageset[0];
+	ASSERT_EQ(pcp->batch, 3);
+	take_range(m, 0, 212, PGTY_KERNEL, false);
+	take_range(m, 512, 1024, PGTY_KERNEL, false);
+	take_range(m, 2048, 16384, PGTY_KERNEL, false);
+	ASSERT_EQ(zone->free_area[10].nr_free_mt[MIGRATE_MOVABLE], 1);
+	pfn = __alloc_pages(m, GFP_KERNEL, 0, NULL);
+	ASSERT_EQ(pfn, 1024);
+	ASSERT_EQ(stat(m, SIM_RMQUEUE_CLAIM), 1);
+	ASSERT_EQ(stat(m, SIM_RMQUEUE_STEAL), 0);
+	ASSERT_EQ(stat(m, SIM_CLAIM_REFUSED), 0);
+	ASSERT_EQ(stat(m, SIM_NOFRAGMENT_RETRY), 0);
+	ASSERT_EQ(stat(m, SIM_WATERMARK_BOOST), 0);
+	ASSERT_EQ(zone->watermark_boost, 0);
+	ASSERT_EQ(stat(m, SIM_WAKEUP_KSWAPD), 0);
+	ASSERT_EQ(stat(m, SIM_PCP_REFILL_PAGES), 3);
+	ASSERT_EQ(pcp->count, 2);
+	ASSERT_EQ(pcp->lists[0].head, 1025);
+	ASSERT_EQ(pfn_to_page(m, 1025)->next, 1026);
+	ASSERT_EQ(get_pfnblock_migratetype(m, 0), MIGRATE_MOVABLE);
+	ASSERT_EQ(get_pfnblock_migratetype(m, 1024), MIGRATE_UNMOVABLE);
+	ASSERT_EQ(get_pfnblock_migratetype(m, 1536), MIGRATE_UNMOVABLE);
+	ASSERT_EQ(zone->nr_pageblocks[MIGRATE_UNMOVABLE], 2);
+	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++) {
+		unmovable_free += zone->free_area[o].nr_free_mt[MIGRATE_UNMOVABLE] << o;
+		movable_free += zone->free_area[o].nr_free_mt[MIGRATE_MOVABLE] << o;
+	}
+	ASSERT_EQ(unmovable_free, 1021);
+	ASSERT_EQ(movable_free, 300);
+	ASSERT_MM_OK(m);
+	mm_env_destroy(&e);
+}

@@ -1283,7 +1283,7 @@ static bool should_proactive_compact_node(pg_data_t *pgdat)
 /*
  * find_suitable_fallback(area, order, mt, only_stealable=true) as
  * __compact_finished uses it: some fallback type has a block at this order
- * and a claim may be tried from it (can_steal_fallback, __rmqueue_fallback, mm/page_alloc.c).
+ * and a claim may be tried from it (can_steal_fallback, mm/page_alloc.c).
  */
 static bool fallback_claimable(const struct machine *m, const struct free_area *area,
 			       unsigned int order, int migratetype)

@@ -495,7 +495,8 @@ int __isolate_free_page(struct machine *m, pfn_t pfn, unsigned int order)
 }
 
 /*
- * can_steal_fallback() (6.12; __rmqueue_fallback, mm/page_alloc.c): may a fallback at this free
+ * can_steal_fallback() (6.12.117, mm/page_alloc.c; asked by
+ * find_suitable_fallback for __rmqueue_claim): may a fallback at this free
  * block's order try to take the whole pageblock?  Blocks of order >= 4
  * always; UNMOVABLE and RECLAIMABLE requesters always.
  */
@@ -544,9 +545,10 @@ static bool boost_watermark(struct machine *m, struct zone *zone)
 }
 
 /*
- * try_to_claim_block() — models 6.12.117's try_to_steal_block() (upstream
- * 6.15 renamed it try_to_claim_block; __rmqueue_fallback, mm/page_alloc.c).  Given the first free
- * block of `current_order` on a fallback list:
+ * try_to_claim_block() — models 6.12.117's try_to_steal_block()
+ * (mm/page_alloc.c, called by __rmqueue_claim; upstream 6.15 renamed it
+ * try_to_claim_block).  Given the first free block of `current_order` on a
+ * fallback list:
  *   1. HIGHATOMIC pageblock: refuse.
  *   2. current_order >= pageblock_order: retype the pageblock(s), split
  *      the block down for the requester; no boost.
@@ -699,7 +701,8 @@ enum rmqueue_mode {
  * __rmqueue() (6.12 stable; mm/page_alloc.c step 3): the mode ladder, resuming
  * at *mode, which remembers where the previous page of an rmqueue_bulk
  * batch was found.  No CMA.  Caller holds zone->lock.
- * K6.6 differs (mm/page_alloc.c): one __rmqueue_fallback() searched largest
+ * K6.6 and 6.12.0 differ (mm/page_alloc.c; docs/mm.md "Fallback and
+ * stealing"): one __rmqueue_fallback() searched largest
  * order first, a MOVABLE request that could not claim there switched to a
  * smallest-first search, steal_suitable_fallback() boosted the watermark
  * once per fallback below pageblock order (single-page steals included)

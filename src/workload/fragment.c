@@ -9,7 +9,8 @@
  *             from an exponential distribution of mean `kernel_lifetime`
  *             (0: kept for the whole run), at most `kernel_max` live per
  *             task.  Once the unmovable pageblocks are full they claim or
- *             steal from movable ones (__rmqueue_fallback, mm/page_alloc.c): this is what mixes
+ *             steal from movable ones (__rmqueue_claim, __rmqueue_steal,
+ *             mm/page_alloc.c): this is what mixes
  *             pageblocks, as PostgreSQL's page tables do (copy_page_range, mm/memory.c).
  *   cache     page-cache churn through the page cache: `cache_bytes` of
  *             I/O per interval in `cache_io_size` pieces at random offsets

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_mm_fallback.c — migratetype fallback, case by case after
- * __rmqueue_fallback, mm/page_alloc.c: can_steal_fallback, try_to_claim_block (whole
- * block, "free + alike >= half a block", boost), __rmqueue_steal,
+ * mm/page_alloc.c (6.12.117): __rmqueue_claim, can_steal_fallback,
+ * try_to_steal_block (the model's try_to_claim_block: whole block, "free +
+ * alike >= half a block", boost), __rmqueue_steal,
  * ALLOC_NOFRAGMENT, HIGHATOMIC, and rmqueue_bulk's remembered mode.
  *
  * Each state is built on a small machine by taking exact pages out of
@@ -68,7 +69,8 @@ static uint64_t stat(struct machine *m, enum sim_stat_item i)
 
 /*
  * A test of claiming a partially used MOVABLE pageblock for an UNMOVABLE
- * request (__rmqueue_fallback, mm/page_alloc.c step 3-5): pageblock 0 holds 100 kernel pages and 412 free
+ * request (try_to_steal_block, mm/page_alloc.c, steps 3-5): pageblock 0
+ * holds 100 kernel pages and 412 free
  * pages (orders 2, 3, 4, 7, 8).  The NOFRAGMENT pass may only claim whole
  * pageblocks and fails; the second pass claims from the largest order:
  * free 412 + alike (non-movable) 100 >= 256.  Expect the pageblock retyped
@@ -105,7 +107,8 @@ TEST(claim_partial_block_unmovable)
 }
 
 /*
- * A test of a refused claim followed by a steal (__rmqueue_fallback, mm/page_alloc.c): pageblock 0 holds
+ * A test of a refused claim followed by a steal (__rmqueue_claim,
+ * __rmqueue_steal, mm/page_alloc.c): pageblock 0 holds
  * 300 LRU pages and 212 free pages (orders 2, 4, 6, 7).  For an UNMOVABLE
  * request alike = 512 - free - movable = 0, so free + alike < 256 at every
  * order tried; every attempt below pageblock order boosts first.  Expect
@@ -140,7 +143,7 @@ TEST(refused_claim_then_steal)
 }
 
 /*
- * A test of can_steal_fallback for a MOVABLE requester (__rmqueue_fallback, mm/page_alloc.c: only free
+ * A test of can_steal_fallback for a MOVABLE requester (mm/page_alloc.c: only free
  * blocks of order >= pageblock_order/2 = 4 may be claimed): pageblock 0 is
  * UNMOVABLE with free blocks of order 3 (pfn 8) and 0 (pfn 20) only.
  * Expect the claim loop to stop at order 3 without trying (no boost), and
@@ -209,7 +212,8 @@ TEST(movable_claim_counts_movable_pages)
 }
 
 /*
- * A test of whole-block claiming (__rmqueue_fallback, mm/page_alloc.c step 2): the only free memory is
+ * A test of whole-block claiming (try_to_steal_block, mm/page_alloc.c,
+ * step 2): the only free memory is
  * one order-10 MOVABLE block (pfn 1024).  An UNMOVABLE request claims it
  * in the NOFRAGMENT pass already (order >= pageblock_order), retyping both
  * pageblocks and splitting the block on the UNMOVABLE lists, without a
@@ -511,6 +515,66 @@ TEST(bulk_back_to_normal_after_claim)
 	for (pfn_t p = pcp->lists[0].head; p != PFN_NONE; p = pfn_to_page(m, p)->next)
 		ASSERT_TRUE(p < 512);
 	ASSERT_EQ(get_pfnblock_migratetype(m, 0), MIGRATE_UNMOVABLE);
+	ASSERT_MM_OK(m);
+	mm_env_destroy(&e);
+}
+
+/*
+ * A test of where whole-pageblock conversions come from under a steady
+ * stream of page-table pages (docs/mm.md "Fallback and stealing"): an
+ * UNMOVABLE order-0 request through the pcp list, on a zone whose only
+ * free memory is one free order-10 MOVABLE block (pfns 1024-2047) and a
+ * partially used MOVABLE pageblock 0 (212 kernel pages, 300 free, so the
+ * half-block rule would let the second pass claim it).  rmqueue_bulk runs
+ * with ALLOC_NOFRAGMENT, so __rmqueue_claim looks at orders 10 and 9 only
+ * and try_to_steal_block takes the order-10 block whole: both of its
+ * pageblocks become UNMOVABLE (change_pageblock_range), no boost, no
+ * kswapd wake, no second pass.  The refill's other two pages come from the
+ * claimed block through __rmqueue_smallest (mode back to NORMAL).  Expect
+ * pfn 1024, pcp holding 1025 and 1026, pageblocks 1024 and 1536 UNMOVABLE,
+ * pageblock 0 MOVABLE and untouched (300 free pages on MOVABLE lists), the
+ * order-10 block's other 1021 pages on UNMOVABLE lists.
+ */
+TEST(bulk_nofragment_claims_free_order10_block)
+{
+	struct mm_env e;
+	struct machine *m = fb_machine(&e, "memory=64m");
+	struct per_cpu_pages *pcp;
+	struct zone *zone;
+	unsigned long unmovable_free = 0, movable_free = 0;
+	pfn_t pfn;
+
+	ASSERT_TRUE(m != NULL);
+	zone = mm_zone(m, ZONE_NORMAL);
+	pcp = &zone->per_cpu_pageset[0];
+	ASSERT_EQ(pcp->batch, 3);
+	take_range(m, 0, 212, PGTY_KERNEL, false);
+	take_range(m, 512, 1024, PGTY_KERNEL, false);
+	take_range(m, 2048, 16384, PGTY_KERNEL, false);
+	ASSERT_EQ(zone->free_area[10].nr_free_mt[MIGRATE_MOVABLE], 1);
+	pfn = __alloc_pages(m, GFP_KERNEL, 0, NULL);
+	ASSERT_EQ(pfn, 1024);
+	ASSERT_EQ(stat(m, SIM_RMQUEUE_CLAIM), 1);
+	ASSERT_EQ(stat(m, SIM_RMQUEUE_STEAL), 0);
+	ASSERT_EQ(stat(m, SIM_CLAIM_REFUSED), 0);
+	ASSERT_EQ(stat(m, SIM_NOFRAGMENT_RETRY), 0);
+	ASSERT_EQ(stat(m, SIM_WATERMARK_BOOST), 0);
+	ASSERT_EQ(zone->watermark_boost, 0);
+	ASSERT_EQ(stat(m, SIM_WAKEUP_KSWAPD), 0);
+	ASSERT_EQ(stat(m, SIM_PCP_REFILL_PAGES), 3);
+	ASSERT_EQ(pcp->count, 2);
+	ASSERT_EQ(pcp->lists[0].head, 1025);
+	ASSERT_EQ(pfn_to_page(m, 1025)->next, 1026);
+	ASSERT_EQ(get_pfnblock_migratetype(m, 0), MIGRATE_MOVABLE);
+	ASSERT_EQ(get_pfnblock_migratetype(m, 1024), MIGRATE_UNMOVABLE);
+	ASSERT_EQ(get_pfnblock_migratetype(m, 1536), MIGRATE_UNMOVABLE);
+	ASSERT_EQ(zone->nr_pageblocks[MIGRATE_UNMOVABLE], 2);
+	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++) {
+		unmovable_free += zone->free_area[o].nr_free_mt[MIGRATE_UNMOVABLE] << o;
+		movable_free += zone->free_area[o].nr_free_mt[MIGRATE_MOVABLE] << o;
+	}
+	ASSERT_EQ(unmovable_free, 1021);
+	ASSERT_EQ(movable_free, 300);
 	ASSERT_MM_OK(m);
 	mm_env_destroy(&e);
 }

@@ -150,7 +150,7 @@ test: deps
 	$(MAKE) --no-print-directory warnings-clang
 	$(MAKE) --no-print-directory -j$(JOBS) WERROR=1 check
 	$(MAKE) --no-print-directory -j$(JOBS) WERROR=1 check-san
-	$(MAKE) --no-print-directory fuzz-smoke
+	$(MAKE) --no-print-directory -j$(JOBS) fuzz-smoke
 
 demo: deps-demo
 	$(MAKE) --no-print-directory -j$(JOBS) slowpath

@@ -358,11 +358,24 @@ static void fair_wakeup_preempt(struct sim *sim, struct sim_cpu *cpu, struct sim
 /* The owner's scheduler ticks since it was last looked at (sched_tick ->
  * task_tick_fair -> update_curr; the lazy bit promoted to a full request,
  * as the lazy model does on the tick). */
+static inline sim_time_t tick_after(const struct sim *sim, sim_time_t t)
+{
+	return (t / sim->tick_ns + 1) * sim->tick_ns;
+}
+
+/* The first tick after now (ticks fall at multiples of tick_ns). */
+static inline sim_time_t next_tick(struct sim *sim)
+{
+	if (sim->now >= sim->tick_next)
+		sim->tick_next = tick_after(sim, sim->now);
+	return sim->tick_next;
+}
+
 static bool fair_tick(struct sim *sim, struct sim_cpu *cpu, struct sim_task *t)
 {
-	if (sim->now / sim->tick_ns == cpu->tick_seen / sim->tick_ns)
+	if (sim->now < cpu->tick_due)
 		return false;
-	cpu->tick_seen = sim->now;
+	cpu->tick_due = tick_after(sim, sim->now);
 	if (t->need_resched & SIM_NEED_RESCHED_LAZY)
 		t->need_resched |= SIM_NEED_RESCHED;
 	if (fair_update_deadline(sim, t) && cpu->nr_fair > 1)
@@ -403,7 +416,7 @@ static void dispatch(struct sim *sim, struct sim_task *t, unsigned int c, sim_ti
 	t->state = TASK_RUNNING;
 	t->slice_used = 0;
 	t->protect_deadline = t->deadline;	/* set_protect_slice */
-	cpu->tick_seen = when;
+	cpu->tick_due = tick_after(sim, when);
 	sim_account_cpu(sim, t, cost_ns(&sim->costs, COST_context_switch, 1));
 	sim_evq_push(&sim->evq, when, sim_task_resume_event, t);
 }
@@ -910,10 +923,10 @@ static inline void sync_time(struct sim *sim, struct sim_task *t)
  * Wake-up requests that arrive inside a stretch still act at its end (the
  * resched IPI is not modelled inside a stretch).
  */
-static void fair_stretch_ticks(struct sim *sim, struct sim_task *t)
+static void fair_stretch_ticks_slow(struct sim *sim, struct sim_task *t)
 {
 	while (t->pending) {
-		sim_time_t tick = (sim->now / sim->tick_ns + 1) * sim->tick_ns;
+		sim_time_t tick = next_tick(sim);
 		struct sim_cpu *cpu;
 
 		if (sim->now + t->pending <= tick)
@@ -927,6 +940,12 @@ static void fair_stretch_ticks(struct sim *sim, struct sim_task *t)
 		if (fair_pick(cpu, t) != t)
 			task_preempt(sim, t);	/* the rest of the stretch stays pending */
 	}
+}
+
+static inline void fair_stretch_ticks(struct sim *sim, struct sim_task *t)
+{
+	if (t->pending && sim->now + t->pending > next_tick(sim))
+		fair_stretch_ticks_slow(sim, t);
 }
 
 void sim_sync_nopreempt(struct sim *sim)

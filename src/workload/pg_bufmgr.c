@@ -108,6 +108,15 @@ static unsigned long hash_addr(const struct pg *pg, uint32_t blk)
 	return pg->shm_base + pg->off_hash + (unsigned long)((h >> 32) % pg->bp.nbuffers) * 40;
 }
 
+/* BufMappingPartitionLock(hashcode): the partition of `blk`'s entry
+ * ([pgbench] locks), from the same hash code as its bucket. */
+static struct pg_lwlock *partition_lock(const struct pg *pg, uint32_t blk)
+{
+	uint64_t h = (uint64_t)blk * 0x9e3779b97f4a7c15ULL;
+
+	return &pg->buf_mapping[(h >> 32) % PG_NUM_BUFFER_PARTITIONS];
+}
+
 static void touch_block(struct pg_proc *p, uint32_t buf, bool write)
 {
 	unsigned long a = pg_buf_block_addr(p->pg, buf);
@@ -357,13 +366,91 @@ uint32_t pg_get_victim_buffer(struct pg_proc *p)
 				continue;
 			}
 		}
-		/* InvalidateVictimBuffer() */
+		/* InvalidateVictimBuffer(): with [pgbench] locks, BufTableDelete
+		 * under the old tag's partition lock exclusive */
 		if (bp->desc[buf].tag != PG_NONE) {
+			struct pg_lwlock *old = pg->cfg.locks ? partition_lock(pg, bp->desc[buf].tag) : NULL;
+
+			if (old) {
+				pg_lwlock_acquire(pg->sim, old);
+				sim_charge_cost(pg->sim, COST_pg_buf_mapping_update, 1);
+			}
 			pg_touch(p, hash_addr(pg, bp->desc[buf].tag), true);
 			bp->blk_buf[bp->desc[buf].tag] = PG_NONE;
 			bp->desc[buf].tag = PG_NONE;
+			if (old)
+				pg_lwlock_release(pg->sim, old);
 		}
 		bp->desc[buf].state = 0;
+		return buf;
+	}
+}
+
+/*
+ * BufferAlloc() with [pgbench] locks (bufmgr.c, PostgreSQL 16-17): the
+ * lookup and the pin under the partition lock share; on a miss the lock is
+ * dropped, a victim found (GetVictimBuffer, which deletes its old entry
+ * under that entry's partition lock), and the new entry inserted under the
+ * partition lock exclusive — unless someone inserted it meanwhile
+ * (BufTableInsert finds it): then the victim goes back and the lookup is
+ * retried.  Every first touch of a hash or BufferDesc page inside takes its
+ * fault with the partition lock held.  The CPU costs are those of the path
+ * without locks, split at the lock boundaries.
+ */
+static uint32_t read_buffer_locked(struct pg_proc *p, uint32_t blk, bool write)
+{
+	struct pg *pg = p->pg;
+	struct pg_bufpool *bp = &pg->bp;
+	struct pg_lwlock *part = partition_lock(pg, blk);
+	const struct cost_table *c = sim_costs(pg->sim);
+	uint64_t lookup = cost_ns(c, COST_pg_buf_mapping_lookup, 1);
+	uint64_t access = cost_ns(c, COST_pg_buffer_access, 1);
+	uint64_t update = cost_ns(c, COST_pg_buf_mapping_update, 2);
+	uint64_t alloc = cost_ns(c, COST_pg_buffer_alloc, 1);
+
+	for (;;) {
+		uint32_t buf;
+
+		pg_lwlock_acquire_shared(pg->sim, part);
+		sim_charge(pg->sim, lookup < access ? lookup : access);
+		pg_touch(p, hash_addr(pg, blk), false);		/* BufTableLookup */
+		buf = bp->blk_buf[blk];
+		if (buf != PG_NONE) {
+			pin_buffer(p, buf);
+			pg_lwlock_release_shared(pg->sim, part);
+			sim_charge(pg->sim, access > lookup ? access - lookup : 0);
+			if (!(bp->desc[buf].state & BM_VALID) || (write && (bp->desc[buf].state & BM_IO_IN_PROGRESS)))
+				wait_io(p, buf);
+			if (bp->desc[buf].tag != blk || !(bp->desc[buf].state & BM_VALID)) {
+				pg_release_buffer(p, buf);
+				continue;
+			}
+			touch_block(p, buf, write);
+			p->st.buffer_hits++;
+			return buf;
+		}
+		pg_lwlock_release_shared(pg->sim, part);
+		sim_charge(pg->sim, access > lookup ? access - lookup : 0);
+		buf = pg_get_victim_buffer(p);
+		pg_lwlock_acquire(pg->sim, part);
+		if (bp->blk_buf[blk] != PG_NONE) {	/* BufTableInsert found it: loaded meanwhile */
+			pg_lwlock_release(pg->sim, part);
+			bp->desc[buf].refcount--;
+			strategy_free_buffer(p, buf);
+			continue;
+		}
+		sim_charge_cost(pg->sim, COST_pg_buf_mapping_update, 1);
+		pg_touch(p, hash_addr(pg, blk), true);		/* BufTableInsert */
+		bp->desc[buf].tag = blk;
+		bp->blk_buf[blk] = buf;
+		bp->desc[buf].state = BM_IO_IN_PROGRESS | 1;	/* BM_TAG_VALID, BUF_USAGECOUNT_ONE */
+		pg_lwlock_release(pg->sim, part);
+		sim_charge(pg->sim, alloc > update ? alloc - update : 0);
+		touch_block(p, buf, true);		/* the kernel copies into the buffer */
+		pg_mdread(p, blk);
+		bp->desc[buf].state |= BM_VALID;
+		io_done(pg, buf);
+		p->st.buffer_misses++;
 		return buf;
 	}
 }
@@ -373,6 +460,8 @@ uint32_t pg_read_buffer(struct pg_proc *p, uint32_t blk, bool write)
 	struct pg *pg = p->pg;
 	struct pg_bufpool *bp = &pg->bp;
 
+	if (pg->cfg.locks)
+		return read_buffer_locked(p, blk, write);
 	for (;;) {
 		uint32_t buf;
 
@@ -419,6 +508,22 @@ void pg_assign_new_buffer(struct pg_proc *p, uint32_t buf, uint32_t blk)
 	struct pg_bufpool *bp = &pg->bp;
 
 	SIM_ASSERT(bp->blk_buf[blk] == PG_NONE && bp->desc[buf].refcount == 1);
+	if (pg->cfg.locks) {		/* BufTableInsert under the partition lock exclusive */
+		struct pg_lwlock *part = partition_lock(pg, blk);
+		uint64_t alloc = cost_ns(sim_costs(pg->sim), COST_pg_buffer_alloc, 1);
+		uint64_t update = cost_ns(sim_costs(pg->sim), COST_pg_buf_mapping_update, 2);
+
+		pg_lwlock_acquire(pg->sim, part);
+		sim_charge_cost(pg->sim, COST_pg_buf_mapping_update, 1);
+		pg_touch(p, hash_addr(pg, blk), true);
+		bp->desc[buf].tag = blk;
+		bp->blk_buf[blk] = buf;
+		bp->desc[buf].state = BM_VALID | 1;
+		pg_lwlock_release(pg->sim, part);
+		sim_charge(pg->sim, alloc > update ? alloc - update : 0);
+		touch_block(p, buf, true);	/* the zeroed page */
+		return;
+	}
 	sim_charge_cost(pg->sim, COST_pg_buffer_alloc, 1);
 	pg_touch(p, hash_addr(pg, blk), true);
 	bp->desc[buf].tag = blk;

@@ -11,7 +11,8 @@
 # of the recording (docs/fragmentation-check.md gives the measured
 # agreement and why these tolerances: two real runs differed by up to
 # 7.1 % and 0.044).  The same check must FAIL for the twin started from an
-# empty machine (no initial_state): the tolerance can fail.  The twin is
+# empty machine (no initial_state): the tolerance can fail.  A second run
+# of the twin must give the same monitors byte for byte.  The twin is
 # run by build/ndbg/slowpath (SIM_DEBUG=0, as 0010 uses it; the checked
 # build runs mm_check after every mm operation on 6 M pages, minutes), or
 # build/rel/slowpath when that is missing.
@@ -47,6 +48,15 @@ for zone in Normal DMA32; do
 	[ "$(grep -c ' ok$' "$tmp/lines")" -eq 30 ]
 	check "twin-within-tolerance-$zone" $?
 done
+
+# deterministic: the same twin again gives the same monitors and shape
+(
+	"$run" run scenarios/fragment-local.ini --out "$tmp/again" >/dev/null 2>&1 || exit 1
+	for f in proc-buddyinfo proc-pagetypeinfo proc-vmstat; do
+		cmp -s "$tmp/model/$f" "$tmp/again/$f" || exit 1
+	done
+)
+check twin-deterministic $?
 
 # the text form shows both side by side, with the kernel's index names
 "$build/slowpath" compare --shape --names real,model "$rec" "$tmp/model" >"$tmp/shape.txt" 2>&1

@@ -190,6 +190,7 @@ static void net_phase(unsigned int conns, uint64_t msg, double seconds)
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_term };
+	sigset_t block, old;
 	uint64_t size, children, step, fork_ms, write_at, write_mib, wsize, net_at, net_s, conns, msg;
 	char *base, *buf;
 	double t0 = now();
@@ -261,9 +262,16 @@ int main(int argc, char **argv)
 	fprintf(stderr, "fragment-load: %.1f s: %llu connections started\n", now() - t0,
 		(unsigned long long)conns);
 
-	/* hold until told to stop */
+	/* hold until told to stop: the signals are blocked between the test
+	 * and the wait, so one arriving in between is not lost */
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &old);
 	while (!stop)
-		pause();
+		sigsuspend(&old);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	for (int i = 0; i < nr_kids; i++)
 		kill(kids[i], SIGKILL);
 	for (int i = 0; i < nr_kids; i++)

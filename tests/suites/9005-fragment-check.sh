@@ -49,6 +49,11 @@ for zone in Normal DMA32; do
 	check "twin-within-tolerance-$zone" $?
 done
 
+# [writer] start=15s: nothing dirtied before 15 s, 4 GiB (1048576 pages) by the end
+awk '/^time:/ { t = $2; next } /^nr_dirtied / { d[t] = $2 }
+	END { exit !(d[14] == d[0] && d[75] - d[0] == 1048576) }' "$tmp/model/proc-vmstat"
+check writer-starts-at-15s $?
+
 # deterministic: the same twin again gives the same monitors and shape
 (
 	"$run" run scenarios/fragment-local.ini --out "$tmp/again" >/dev/null 2>&1 || exit 1

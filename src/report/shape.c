@@ -69,44 +69,6 @@ static void fail(char *err, size_t errlen, const char *fmt, const char *a, unsig
 	snprintf(err, errlen, fmt, a, line, b);
 }
 
-/* Error offsets inside a sample become line numbers of the whole file. */
-static void rebase(char *err, size_t errlen, const char *path, unsigned int first_line)
-{
-	size_t pl = strlen(path);
-	char *end, rest[512];
-	unsigned long rel;
-
-	if (strncmp(err, path, pl) != 0 || err[pl] != ':')
-		return;
-	rel = strtoul(err + pl + 1, &end, 10);
-	if (end == err + pl + 1 || *end != ':')
-		return;
-	snprintf(rest, sizeof(rest), "%s", end);
-	snprintf(err, errlen, "%s:%lu%s", path, rel + first_line - 1, rest);
-}
-
-/* 1 loaded, 0 no such file, -1 error. */
-static int load_monitor(const char *dir, const char *file, char **path, struct proc_monitor *m,
-			char *err, size_t errlen)
-{
-	size_t n = strlen(dir) + strlen(file) + 2;
-	struct stat st;
-	char *text;
-	int rc;
-
-	*path = xzalloc(n);
-	snprintf(*path, n, "%s/%s", dir, file);
-	memset(m, 0, sizeof(*m));
-	if (stat(*path, &st) != 0)
-		return 0;
-	text = rpt_read_file(*path, NULL, err, errlen);
-	if (!text)
-		return -1;
-	rc = proc_parse_monitor(*path, text, m, err, errlen);
-	free(text);
-	return rc ? -1 : 1;
-}
-
 static struct rpt_shape_zone *zone_get(struct rpt_shape *s, const char *name)
 {
 	for (unsigned int i = 0; i < s->nr_zones; i++)
@@ -136,7 +98,7 @@ static int load_buddy(const char *dir, double from, double to, struct rpt_shape 
 	struct proc_buddyinfo *bi = xzalloc(sizeof(*bi));
 	struct proc_monitor m;
 	char *path;
-	int rc = load_monitor(dir, "proc-buddyinfo", &path, &m, err, errlen);
+	int rc = rpt_read_monitor(dir, "proc-buddyinfo", &path, &m, err, errlen);
 
 	if (rc == 0)
 		snprintf(err, errlen, "%s: no such file (the free-memory shape needs it)", path);
@@ -153,7 +115,7 @@ static int load_buddy(const char *dir, double from, double to, struct rpt_shape 
 		if (!in_window(&m, k, from, to))
 			continue;
 		if (proc_parse_buddyinfo(path, m.s[k].text, bi, err, errlen)) {
-			rebase(err, errlen, path, m.s[k].first_line);
+			rpt_rebase_error(err, errlen, path, m.s[k].first_line);
 			rc = -1;
 			break;
 		}
@@ -222,7 +184,7 @@ static int load_types(const char *dir, double from, double to, struct rpt_shape 
 	struct proc_monitor m;
 	char *path;
 	unsigned int n = 0;
-	int rc = load_monitor(dir, "proc-pagetypeinfo", &path, &m, err, errlen);
+	int rc = rpt_read_monitor(dir, "proc-pagetypeinfo", &path, &m, err, errlen);
 
 	if (rc <= 0)
 		goto out;
@@ -231,7 +193,7 @@ static int load_types(const char *dir, double from, double to, struct rpt_shape 
 		if (!in_window(&m, k, from, to))
 			continue;
 		if (proc_parse_pagetypeinfo(path, m.s[k].text, pi, err, errlen)) {
-			rebase(err, errlen, path, m.s[k].first_line);
+			rpt_rebase_error(err, errlen, path, m.s[k].first_line);
 			rc = -1;
 			break;
 		}

@@ -70,22 +70,30 @@ static void waker(struct sim *sim, void *p)
 	st_log_add(&g->log, sim_now(sim), 'w');
 }
 
-static sim_time_t woken_runs_at(int preempt, bool kernel, bool spin_section, unsigned int steps)
+/* Run the waker and `fn` as the worker (program g) on one CPU under
+ * `preempt`; when the waker got the CPU. */
+static sim_time_t waker_runs_at(int preempt, sim_task_fn fn, struct prog *g)
 {
 	struct sim *sim = sim_model(1, preempt);
-	struct prog g = { .kernel = kernel, .spin_section = spin_section, .steps = steps };
 	sim_time_t w = 0;
 
-	sim_mutex_init(sim, &g.mutex, "test_mutex");
-	sim_spin_init(sim, &g.spin, "test_spin");
-	st_task(sim, "waker", 0, true, waker, &g, 0);
-	st_task(sim, "worker", 0, true, worker, &g, 0);
+	sim_mutex_init(sim, &g->mutex, "test_mutex");
+	sim_spin_init(sim, &g->spin, "test_spin");
+	st_task(sim, "waker", 0, true, waker, g, 0);
+	st_task(sim, "worker", 0, true, fn, g, 0);
 	sim_run(sim, SIM_TIME_NEVER);
-	for (unsigned int i = 0; i < g.log.n; i++)
-		if (g.log.tag[i] == 'w')
-			w = g.log.t[i];
+	for (unsigned int i = 0; i < g->log.n; i++)
+		if (g->log.tag[i] == 'w')
+			w = g->log.t[i];
 	sim_destroy(sim);
 	return w;
+}
+
+static sim_time_t woken_runs_at(int preempt, bool kernel, bool spin_section, unsigned int steps)
+{
+	struct prog g = { .kernel = kernel, .spin_section = spin_section, .steps = steps };
+
+	return waker_runs_at(preempt, worker, &g);
 }
 
 /* A test of where a kernel-mode task yields to a woken one.  The worker
@@ -327,18 +335,9 @@ static void faulting_worker(struct sim *sim, void *p)
 
 static sim_time_t woken_runs_at_fault(int preempt)
 {
-	struct sim *sim = sim_model(1, preempt);
 	struct prog g = { 0 };
-	sim_time_t w = 0;
 
-	st_task(sim, "waker", 0, true, waker, &g, 0);
-	st_task(sim, "worker", 0, true, faulting_worker, &g, 0);
-	sim_run(sim, SIM_TIME_NEVER);
-	for (unsigned int i = 0; i < g.log.n; i++)
-		if (g.log.tag[i] == 'w')
-			w = g.log.t[i];
-	sim_destroy(sim);
-	return w;
+	return waker_runs_at(preempt, faulting_worker, &g);
 }
 
 /* A test of where a lazy request lands in user mode: the waker wakes at

@@ -100,6 +100,8 @@ void sim_destroy(struct sim *sim)
 		free(sim->kind_names[k]);
 	free(sim->kind_names);
 	sim_evq_release(&sim->evq);
+	for (unsigned int c = 0; c < sim->ncpus; c++)
+		free(sim->cpus[c].rq);
 	free(sim->cpus);
 	free(sim->idle_map);
 	free(sim);

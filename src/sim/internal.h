@@ -75,7 +75,6 @@ struct sim_task {
 	sim_time_t	slice_used;	/* CPU time since it was last put on its CPU */
 	sim_time_t	mark;		/* blocked since / runnable since / spinning since */
 	uint64_t	timer_seq;	/* seq of the live timer event, 0 = none */
-	struct sim_task	*rq_next;	/* run-queue link */
 	uint32_t	wait_next, wait_prev;	/* waiter-list links: task id + 1, 0 = none */
 	int		io_error;
 	struct sim_waitq *waitq;	/* wait queue it sleeps on (for timeouts) */
@@ -100,10 +99,18 @@ struct sim_task {
 
 struct sim_irq_work;
 
+/* A run-queue entry: the task with its EEVDF keys as they were when it
+ * was queued (a queued task's vruntime and deadline do not change; the
+ * checker verifies it), so a pick reads one array, not every task. */
+struct sim_rq_ent {
+	int64_t		vruntime, deadline;
+	struct sim_task	*t;
+};
+
 struct sim_cpu {
 	struct sim_task	*curr;		/* task owning the CPU, NULL = idle */
-	struct sim_task	*rq_head, *rq_tail;	/* FIFO of runnable tasks */
-	uint32_t	rq_len;
+	struct sim_rq_ent *rq;		/* runnable tasks, FIFO order */
+	uint32_t	rq_len, rq_cap;
 	uint64_t	busy_ns, spin_ns, switches;
 	/* interrupts (task.c, "Interrupts") */
 	struct sim_task	*irq_task;	/* its interrupt context, created at the first raise */

@@ -189,27 +189,28 @@ static inline void cpu_mark_idle(struct sim *sim, unsigned int c, bool idle)
 
 static inline void runq_push(struct sim_cpu *cpu, struct sim_task *t)
 {
-	t->rq_next = NULL;
-	if (cpu->rq_tail)
-		cpu->rq_tail->rq_next = t;
-	else
-		cpu->rq_head = t;
-	cpu->rq_tail = t;
-	cpu->rq_len++;
+	if (cpu->rq_len == cpu->rq_cap) {
+		cpu->rq_cap = cpu->rq_cap ? 2 * cpu->rq_cap : 16;
+		cpu->rq = realloc(cpu->rq, cpu->rq_cap * sizeof(*cpu->rq));
+		if (!cpu->rq)
+			SIM_BUG("out of memory");
+	}
+	cpu->rq[cpu->rq_len++] = (struct sim_rq_ent){ t->vruntime, t->deadline, t };
+}
+
+/* Take entry i out of the queue, keeping the order of the others. */
+static inline struct sim_task *runq_remove(struct sim_cpu *cpu, uint32_t i)
+{
+	struct sim_task *t = cpu->rq[i].t;
+
+	memmove(&cpu->rq[i], &cpu->rq[i + 1], (cpu->rq_len - i - 1) * sizeof(*cpu->rq));
+	cpu->rq_len--;
+	return t;
 }
 
 static inline struct sim_task *runq_pop(struct sim_cpu *cpu)
 {
-	struct sim_task *t = cpu->rq_head;
-
-	if (t) {
-		cpu->rq_head = t->rq_next;
-		if (!cpu->rq_head)
-			cpu->rq_tail = NULL;
-		cpu->rq_len--;
-		t->rq_next = NULL;
-	}
-	return t;
+	return cpu->rq_len ? runq_remove(cpu, 0) : NULL;
 }
 
 /* ---- EEVDF (kernel/sched/fair.c, 6.12) ---------------------------------------------- */
@@ -234,7 +235,8 @@ static inline struct sim_task *runq_pop(struct sim_cpu *cpu)
  *     deadline is the one it was picked with (its slice is protected).
  * Simplified: no DELAY_DEQUEUE (a sleeper with negative lag leaves the
  * queue at once), no buddies, no PREEMPT_SHORT (all slices equal), a
- * linear scan instead of the augmented tree, newidle pulls keep their lag.
+ * linear scan of an array of keys instead of the augmented tree, newidle
+ * pulls keep their lag.
  */
 static inline bool fair_sched(const struct sim *sim)
 {
@@ -302,36 +304,30 @@ static bool fair_update_deadline(struct sim *sim, struct sim_task *t)
  * queued (equal keys go right in the tree). */
 static struct sim_task *fair_pick(const struct sim_cpu *cpu, struct sim_task *curr)
 {
-	struct sim_task *best = NULL, *any = NULL;
+	const struct sim_rq_ent *best = NULL, *any = NULL;
 
 	if (curr && !fair_eligible(cpu, curr->vruntime))
 		curr = NULL;
 	if (curr && curr->protect_deadline == curr->deadline)
 		return curr;	/* RUN_TO_PARITY */
-	for (struct sim_task *t = cpu->rq_head; t; t = t->rq_next) {
-		if (!any || t->deadline < any->deadline)
-			any = t;
-		if (fair_eligible(cpu, t->vruntime) && (!best || t->deadline < best->deadline))
-			best = t;
+	for (const struct sim_rq_ent *e = cpu->rq, *end = cpu->rq + cpu->rq_len; e < end; e++) {
+		if (!any || e->deadline < any->deadline)
+			any = e;
+		if (fair_eligible(cpu, e->vruntime) && (!best || e->deadline < best->deadline))
+			best = e;
 	}
 	if (curr && (!best || curr->deadline < best->deadline))
-		best = curr;
-	return best ? best : any;
+		return curr;
+	return best ? best->t : any ? any->t : NULL;
 }
 
 static void runq_unlink(struct sim_cpu *cpu, struct sim_task *t)
 {
-	struct sim_task **pp = &cpu->rq_head, *prev = NULL;
+	uint32_t i = 0;
 
-	while (*pp != t) {
-		prev = *pp;
-		pp = &(*pp)->rq_next;
-	}
-	*pp = t->rq_next;
-	if (cpu->rq_tail == t)
-		cpu->rq_tail = prev;
-	cpu->rq_len--;
-	t->rq_next = NULL;
+	while (cpu->rq[i].t != t)
+		i++;
+	runq_remove(cpu, i);
 }
 
 /* resched_curr: a reschedule request for CPU `c`'s owner.  Under lazy
@@ -430,32 +426,22 @@ static void dispatch(struct sim *sim, struct sim_task *t, unsigned int c, sim_ti
 static struct sim_task *newidle_pull(struct sim *sim, unsigned int c)
 {
 	struct sim_cpu *from = NULL;
-	struct sim_task *t, *prev = NULL, *pick = NULL, *pick_prev = NULL;
+	uint32_t pick = 0;
 
 	for (unsigned int i = 0; i < sim->ncpus; i++) {
 		struct sim_cpu *o = &sim->cpus[i];
+		uint32_t k = 0;
 
 		if (i == c || (from && o->rq_len <= from->rq_len))
 			continue;
-		for (prev = NULL, t = o->rq_head; t && t->pinned; prev = t, t = t->rq_next)
-			;
-		if (t) {
+		while (k < o->rq_len && o->rq[k].t->pinned)
+			k++;
+		if (k < o->rq_len) {
 			from = o;
-			pick = t;
-			pick_prev = prev;
+			pick = k;
 		}
 	}
-	if (!pick)
-		return NULL;
-	if (pick_prev)
-		pick_prev->rq_next = pick->rq_next;
-	else
-		from->rq_head = pick->rq_next;
-	if (from->rq_tail == pick)
-		from->rq_tail = pick_prev;
-	from->rq_len--;
-	pick->rq_next = NULL;
-	return pick;
+	return from ? runq_remove(from, pick) : NULL;
 }
 
 /* CPU `c` has no owner now: run the head of its queue, else pull one
@@ -968,7 +954,7 @@ void sim_sync(struct sim *sim)
 		return;
 	}
 	sync_time(sim, t);
-	if (unlikely(t->slice_used >= sim->slice_ns) && sim->cpus[t->cpu].rq_head &&
+	if (unlikely(t->slice_used >= sim->slice_ns) && sim->cpus[t->cpu].rq_len &&
 	    !t->preempt_count) {
 		task_preempt(sim, t);
 		/* put back on a CPU, the task was charged the context switch:
@@ -1014,7 +1000,7 @@ void sim_cond_resched(struct sim *sim)
 	if (++t->resched_same < SPIN_RESCHEDS)
 		return;
 	t->resched_same = 0;
-	if (sim->cpus[t->cpu].rq_head && !t->preempt_count) {
+	if (sim->cpus[t->cpu].rq_len && !t->preempt_count) {
 		task_preempt(sim, t);
 		sync_time(sim, t);
 		return;
@@ -1202,12 +1188,18 @@ void sim_check_sched(const struct sim *sim)
 		if (cpu->curr && (cpu->curr->state != TASK_RUNNING || cpu->curr->cpu != c))
 			SIM_BUG("cpu %u: owner %s in state %d on cpu %u", c, cpu->curr->name,
 				cpu->curr->state, cpu->curr->cpu);
-		if (!cpu->curr && cpu->rq_head)
+		if (!cpu->curr && cpu->rq_len)
 			SIM_BUG("cpu %u: idle with a non-empty run queue", c);
-		for (const struct sim_task *t = cpu->rq_head; t; t = t->rq_next) {
+		for (uint32_t i = 0; i < cpu->rq_len; i++) {
+			const struct sim_task *t = cpu->rq[i].t;
+
 			if (t->state != TASK_RUNNABLE || t->cpu != c)
 				SIM_BUG("cpu %u: queued task %s in state %d on cpu %u", c, t->name,
 					t->state, t->cpu);
+			if (fair_sched(sim) && (cpu->rq[i].vruntime != t->vruntime ||
+						cpu->rq[i].deadline != t->deadline))
+				SIM_BUG("cpu %u: queued task %s's EEVDF keys changed in the queue", c,
+					t->name);
 			n++;
 		}
 		if (n != cpu->rq_len)
@@ -1215,8 +1207,8 @@ void sim_check_sched(const struct sim *sim)
 		if (fair_sched(sim)) {
 			int64_t sum = cpu->curr ? cpu->curr->vruntime : 0;
 
-			for (const struct sim_task *t = cpu->rq_head; t; t = t->rq_next)
-				sum += t->vruntime;
+			for (uint32_t i = 0; i < cpu->rq_len; i++)
+				sum += cpu->rq[i].vruntime;
 			if (n + (cpu->curr != NULL) != cpu->nr_fair || sum != cpu->sum_v)
 				SIM_BUG("cpu %u: EEVDF accounting %u tasks / %lld, counted %u / %lld",
 					c, cpu->nr_fair, (long long)cpu->sum_v,

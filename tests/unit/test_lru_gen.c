@@ -43,8 +43,8 @@ static void add_folios(struct machine *m, struct address_space *mapping, unsigne
 	for (unsigned long i = 0; i < n; i++) {
 		pfn_t pfn = alloc_pages(m, GFP_HIGHUSER_MOVABLE, 0, PGTY_ALLOC);
 
-		SIM_ASSERT(pfn != PFN_NONE);
-		SIM_ASSERT(filemap_add_folio(m, mapping, pfn, first + i) == 0);
+		if (pfn == PFN_NONE || filemap_add_folio(m, mapping, pfn, first + i) != 0)
+			SIM_BUG("add_folios: no folio for index %lu", first + i);
 		if (out)
 			out[i] = pfn;
 	}

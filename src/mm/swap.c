@@ -62,11 +62,15 @@ void lru_gen_init(struct machine *m, unsigned long min_ttl_ms)
 	lrugen->min_ttl_ms = min_ttl_ms;
 }
 
+/* lru_gen_enabled() (include/linux/mm_inline.h, 6.12): the static key
+ * LRU_GEN_CORE; in the model a per-machine flag set at boot. */
 bool lru_gen_enabled(const struct machine *m)
 {
 	return m->node.__lruvec.lrugen.enabled;
 }
 
+/* The frame byte standing in for the LRU_GEN/LRU_REFS/PG_workingset
+ * bits of folio->flags (model helpers; 0 with MGLRU off). */
 uint8_t folio_lru_gen_flags(const struct machine *m, pfn_t pfn)
 {
 	return m->lru_gen_flags ? m->lru_gen_flags[pfn] : 0;
@@ -78,12 +82,14 @@ void folio_set_lru_gen_flags(struct machine *m, pfn_t pfn, uint8_t v)
 		m->lru_gen_flags[pfn] = v;
 }
 
+/* folio_lru_gen() (include/linux/mm_inline.h, 6.12). */
 int folio_lru_gen(const struct machine *m, pfn_t pfn)
 {
 	return (int)(folio_lru_gen_flags(m, pfn) & LRU_GEN_MASK) - 1;
 }
 
-/* folio_lru_refs(): the refs counter plus PG_workingset. */
+/* folio_lru_refs() (include/linux/mm_inline.h, 6.12): the refs counter
+ * plus PG_workingset. */
 int folio_lru_refs(const struct machine *m, pfn_t pfn)
 {
 	uint8_t v = folio_lru_gen_flags(m, pfn);
@@ -91,7 +97,8 @@ int folio_lru_refs(const struct machine *m, pfn_t pfn)
 	return (int)((v & LRU_REFS_MASK) >> LRU_REFS_PGOFF) + !!(v & LRU_GEN_WORKINGSET);
 }
 
-/* lru_gen_is_active(): the two youngest generations count as active. */
+/* lru_gen_is_active() (include/linux/mm_inline.h, 6.12): the two
+ * youngest generations count as active. */
 bool lru_gen_is_active(const struct lruvec *lruvec, int gen)
 {
 	unsigned long max_seq = lruvec->lrugen.max_seq;
@@ -99,8 +106,9 @@ bool lru_gen_is_active(const struct lruvec *lruvec, int gen)
 	return gen == lru_gen_from_seq(max_seq) || gen == lru_gen_from_seq(max_seq - 1);
 }
 
-/* The node and zone NR_{IN,}ACTIVE_* counters only (__update_lru_size);
- * the classic per-list count stays with the classic lists. */
+/* __update_lru_size() (include/linux/mm_inline.h, 6.12) for MGLRU: the
+ * node and zone NR_{IN,}ACTIVE_* counters only; the model's exact
+ * per-list count belongs to the classic lists. */
 static void update_compat_size(struct machine *m, enum lru_list lru, pfn_t pfn, long nr)
 {
 	__mod_node_page_state(&m->node, (enum node_stat_item)(NR_INACTIVE_ANON + lru), nr);
@@ -211,6 +219,7 @@ static bool lru_gen_del_folio(struct machine *m, struct lruvec *lruvec, pfn_t pf
 	return true;
 }
 
+/* lru_gen_del_folio(.., reclaiming = true) for isolate_folio (vmscan.c). */
 void lru_gen_del_folio_reclaiming(struct machine *m, struct lruvec *lruvec, pfn_t pfn)
 {
 	bool ok = lru_gen_del_folio(m, lruvec, pfn, true);

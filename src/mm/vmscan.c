@@ -732,6 +732,8 @@ static bool should_continue_reclaim(pg_data_t *pgdat, unsigned long nr_reclaimed
  * below the last is evictable and only folios with the maximum refs are
  * protected. */
 
+/* get_swappiness() (mm/vmscan.c, 6.12): 0 whenever fewer than
+ * MIN_LRU_BATCH swap pages are free — always, the model has no swap. */
 static int get_swappiness(const struct machine *m, const struct scan_control *sc)
 {
 	(void)m;
@@ -739,19 +741,22 @@ static int get_swappiness(const struct machine *m, const struct scan_control *sc
 	return 0;	/* no swap device: mem_cgroup_get_nr_swap_pages() < MIN_LRU_BATCH */
 }
 
+/* get_nr_gens() (6.12): live generations of a type. */
 static int get_nr_gens(const struct lruvec *lruvec, int type)
 {
 	return (int)(lruvec->lrugen.max_seq - lruvec->lrugen.min_seq[type] + 1);
 }
 
+/* folio_zonenum() for the generation lists (model helper). */
 static int lru_gen_zone(const struct machine *m, pfn_t pfn)
 {
 	return (int)zone_idx(page_zone(m, pfn));
 }
 
 /* Move a folio to the head or tail of another generation list of its
- * type and zone (the list_move of the kernel's callers), gen bits and
- * counters with it. */
+ * type and zone: the list_move/list_move_tail of the kernel's callers
+ * (6.12) with the gen bits and lru_gen_update_size in one step (model
+ * helper; the kernel updates the flags and lists separately). */
 static void lru_gen_move(struct machine *m, struct lruvec *lruvec, pfn_t pfn, int old_gen, int new_gen,
 			 bool tail)
 {

@@ -511,3 +511,37 @@ TEST(check_catches_generation_corruption)
 	ASSERT_EQ(mm_check_msg(m, buf, sizeof(buf)), 0);
 	mm_env_destroy(&v.e);
 }
+
+/*
+ * A test of page-table accesses under MGLRU (shrink_folio_list's rmap
+ * check standing in for lru_gen_look_around; evict_folios' putback,
+ * 6.12): 64 clean file pages in the oldest generation, one of them mapped
+ * by a process (map count 1; the model has no accessed bits, so a mapped
+ * folio counts as young).  Direct reclaim.  Expect the mapped page kept
+ * and moved to the youngest generation (max_seq, refs cleared), the 63
+ * others reclaimed, and no shmem or anon page scanned (no swap).
+ */
+TEST(mapped_folio_goes_to_the_youngest_generation)
+{
+	struct frag_env v;
+	struct machine *m = lru_gen_env(&v, 0);
+	struct lruvec *lruvec = &m->node.__lruvec;
+	struct address_space *a, *shm;
+	pfn_t pf[64];
+
+	ASSERT_TRUE(m != NULL);
+	a = mapping_create(m, MAPPING_FILE, GFP_HIGHUSER_MOVABLE, 0, 9, 0, NULL, "a");
+	shm = mapping_create(m, MAPPING_SHMEM, GFP_HIGHUSER_MOVABLE, 0, 9, 0, NULL, "shm");
+	add_folios(m, a, 0, 64, pf);
+	add_folios(m, shm, 0, 16, NULL);
+	ASSERT_EQ(page_mapcount_inc(m, a, 5), 1);
+	ASSERT_TRUE(try_to_inc_max_seq(m, lruvec, lruvec->lrugen.max_seq, false));
+	ASSERT_EQ(reclaim(m, GFP_KERNEL, 0), 63);
+	ASSERT_EQ(filemap_lookup(m, a, 5), pf[5]);
+	ASSERT_EQ(folio_lru_gen(m, pf[5]), lru_gen_from_seq(lruvec->lrugen.max_seq));
+	ASSERT_EQ(shm->nrpages, 16);
+	ASSERT_EQ(ev(m, PGSCAN_ANON), 0);
+	ASSERT_EQ(page_mapcount_dec(m, a, 5), 0);
+	ASSERT_MM_OK(m);
+	mm_env_destroy(&v.e);
+}

@@ -2,24 +2,37 @@
 # Runs every test against one build flavour and prints the total as the
 # last line: "N passed, N failed".
 #
-#   tests/run-tests.sh build/dbg
+#   tests/run-tests.sh build/dbg            (TEST_JOBS=N programs at once, default 2)
 #
 # Test programs: build/<flavour>/tests/test_* (unit tests), then every
 # executable tests/suites/*.sh (golden, determinism, CLI error paths, ...),
 # each called with the build directory.  Every program must end its output
-# with a line "<name>: N passed, M failed".
+# with a line "<name>: N passed, M failed".  Programs run TEST_JOBS at a
+# time (each suite works in its own mktemp directory); their reports are
+# printed in the fixed order above, whatever order they finish in.
 set -u
 build=${1:?usage: tests/run-tests.sh BUILD_DIR}
+jobs=${TEST_JOBS:-2}
 total_pass=0
 total_fail=0
 failed_progs=""
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
 
-run_one() {
-	name=$1; shift
-	"$@" >"$log" 2>&1
-	rc=$?
+# The programs, one per line: NAME PROGRAM [BUILD_DIR]
+for t in "$build"/tests/test_*; do
+	[ -x "$t" ] && printf '%s %s\n' "$(basename "$t")" "$t"
+done >"$dir/list"
+for s in tests/suites/*.sh; do
+	[ -x "$s" ] && printf '%s %s %s\n' "$(basename "$s")" "$s" "$build"
+done >>"$dir/list"
+
+# Run them: line K's output goes to K.log, its exit status to K.rc.
+awk '{ print NR, $0 }' "$dir/list" |
+	xargs -P "$jobs" -L 1 sh -c 'k=$1; shift 2; "$@" >"'"$dir"'/$k.log" 2>&1; echo $? >"'"$dir"'/$k.rc"' sh
+
+report() {
+	name=$1 log=$2 rc=$3
 	line=$(grep -E '^[^ ]+: [0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
 	if [ -z "$line" ]; then
 		cat "$log"
@@ -40,14 +53,12 @@ run_one() {
 	total_fail=$((total_fail + f))
 }
 
-for t in "$build"/tests/test_*; do
-	[ -x "$t" ] || continue
-	run_one "$(basename "$t")" "$t"
-done
-for s in tests/suites/*.sh; do
-	[ -x "$s" ] || continue
-	run_one "$(basename "$s")" "$s" "$build"
-done
+k=0
+while read -r name _; do
+	k=$((k + 1))
+	rc=$(cat "$dir/$k.rc" 2>/dev/null || echo 127)
+	report "$name" "$dir/$k.log" "$rc"
+done <"$dir/list"
 [ -n "$failed_progs" ] && echo "failing:$failed_progs"
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

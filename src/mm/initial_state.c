@@ -748,6 +748,8 @@ int machine_load_initial_state(struct machine *m, const struct mm_initial_state 
 	__mod_node_page_state(&m->node, NR_PAGETABLE, fill.nr_pgtable);
 	__mod_node_page_state(&m->node, NR_SLAB_UNRECLAIMABLE_B, fill.nr_slab * (long)PAGE_SIZE);
 	__mod_node_page_state(&m->node, NR_SLAB_RECLAIMABLE_B, fill.nr_slab_reclaimable * (long)PAGE_SIZE);
+	m->initial_slab_pages[0] = fill.nr_slab_reclaimable;
+	m->initial_slab_pages[1] = fill.nr_slab;
 	m->charging = true;
 	mm_op_done(m);
 	return 0;

@@ -354,6 +354,10 @@ struct machine {
 	/* The slab allocator (slub.c): NULL unless [kernel] slab=on
 	 * (kmem_cache_init). */
 	struct slab_state *slab;
+	/* slab pages of [machine] initial_state (reclaimable, unreclaimable):
+	 * counted in NR_SLAB_*_B like the kernel's, held by no cache of the
+	 * slab model and never freed (slab_check allows for them) */
+	long		initial_slab_pages[2];
 	struct shmem_object *shmem_list;
 	struct hugetlb_file *hugetlb_list;
 	struct vmstat_worker *vmstat_workers;	/* [nr_cpus] once started (vmstat.c) */

@@ -938,8 +938,9 @@ int slab_check(const struct machine *m, char *buf, size_t len)
 					 s->name, s->nr_slabs, s->total_objects, s->inuse_objects, slabs, objs,
 					 inuse);
 	}
-	want[0] = (long)slab_pages(m, true);
-	want[1] = (long)slab_pages(m, false);
+	/* plus the initial state's slab pages, which no cache holds */
+	want[0] = (long)slab_pages(m, true) + m->initial_slab_pages[0];
+	want[1] = (long)slab_pages(m, false) + m->initial_slab_pages[1];
 	if (node_page_state_exact(&m->node, NR_SLAB_RECLAIMABLE_B) != want[0] ||
 	    node_page_state_exact(&m->node, NR_SLAB_UNRECLAIMABLE_B) != want[1])
 		return slab_fail(buf, len, "slab: nr_slab_reclaimable %ld, unreclaimable %ld pages; slabs hold %ld, %ld",

@@ -21,6 +21,7 @@
 
 #include "report/cmd.h"
 #include "report/compare.h"
+#include "report/shape.h"
 
 /* ---- metrics ------------------------------------------------------------- */
 
@@ -981,26 +982,36 @@ int rpt_cmp_print_json(FILE *f, const struct rpt_cmp *c)
 /* ---- command ------------------------------------------------------------------- */
 
 static const char compare_usage[] =
-	"usage: slowpath compare [--format text|lkp] [--json] [--all] [--names A,B,...] DIR...\n"
+	"usage: slowpath compare [--format text|lkp] [--json] [--all] [--names A,B,...]\n"
+	"                        [--shape] [--shape-windows A-B,...] DIR...\n"
 	"  DIR: a result folder (one sample) or a folder of iterations (one sample each);\n"
 	"  the first is the baseline.  Rows that differ from the baseline (or are\n"
-	"  significant) are printed; --all prints every row.  Formats: docs/report.md.\n";
+	"  significant) are printed; --all prints every row.  Formats: docs/report.md.\n"
+	"  --shape: the free-memory shape instead (free blocks per zone, order and\n"
+	"  migratetype, unusable_index and extfrag_index per order) from the folders'\n"
+	"  proc-buddyinfo and proc-pagetypeinfo, as the mean over each window (seconds\n"
+	"  after the first sample, B may be 'end'; default 0-end) and at the last\n"
+	"  sample, as text or --json (docs/fragmentation-check.md).\n";
 
 int rpt_cmd_compare(int argc, char **argv)
 {
-	enum { O_FORMAT = 1000, O_JSON, O_NAMES, O_ALL, O_HELP };
+	enum { O_FORMAT = 1000, O_JSON, O_NAMES, O_ALL, O_SHAPE, O_WINDOWS, O_HELP };
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, O_FORMAT },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "names", required_argument, NULL, O_NAMES },
 		{ "all", no_argument, NULL, O_ALL },
+		{ "shape", no_argument, NULL, O_SHAPE },
+		{ "shape-windows", required_argument, NULL, O_WINDOWS },
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *format = "text", *names = NULL;
 	int nr_dirs, rc = 2, c;
 	unsigned int flags = 0;
-	bool json = false;
+	bool json = false, shape = false;
+	struct rpt_shape_window win[16] = { { 0, INFINITY } };
+	unsigned int nr_win = 1;
 	struct rpt_set *sets = NULL;
 	struct rpt_cmp cmp;
 	char err[1024];
@@ -1023,6 +1034,16 @@ int rpt_cmd_compare(int argc, char **argv)
 		case O_ALL:
 			flags |= RPT_CMP_ALL;
 			break;
+		case O_SHAPE:
+			shape = true;
+			break;
+		case O_WINDOWS:
+			shape = true;
+			if (rpt_shape_parse_windows(optarg, win, 16, &nr_win, err, sizeof(err))) {
+				fprintf(stderr, "slowpath compare: --shape-windows: %s\n", err);
+				return 2;
+			}
+			break;
 		case 'h':
 		case O_HELP:
 			fputs(compare_usage, stdout);
@@ -1044,6 +1065,23 @@ int rpt_cmd_compare(int argc, char **argv)
 	}
 	if (names && rpt_sets_rename(sets, nr_dirs, names, err, sizeof(err))) {
 		fprintf(stderr, "slowpath compare: %s\n", err);
+		goto out;
+	}
+	if (shape) {
+		int r;
+
+		if (strcmp(format, "text") != 0) {
+			fprintf(stderr, "slowpath compare: --shape prints text or --json, not --format %s\n",
+				format);
+			goto out;
+		}
+		r = rpt_shape_print(stdout, sets, nr_dirs, win, nr_win, json, err, sizeof(err));
+		if (r < 0) {
+			fflush(stdout);
+			fprintf(stderr, "slowpath compare: %s\n", err);
+			goto out;
+		}
+		rc = r || fflush(stdout) != 0;
 		goto out;
 	}
 	rpt_cmp_build(&cmp, sets, nr_dirs, flags);

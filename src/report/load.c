@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "report/load.h"
+#include "report/procfs.h"
 
 const char *const rpt_time_names[RPT_NR_TIMES] = { "cpu", "spin", "sleep", "io", "runq", "idle" };
 const char *const rpt_latency_names[5] = { "avg", "p50", "p95", "p99", "max" };
@@ -886,4 +887,44 @@ int rpt_sets_rename(struct rpt_set *sets, int n, const char *list, char *err, si
 	if (i != n)
 		return fail(err, errlen, "--names '%s': %d names for %d results", list, i, n);
 	return 0;
+}
+
+/* ---- monitor files (proc-vmstat, proc-buddyinfo, ...) ---------------------- */
+
+/* Error offsets inside a sample become line numbers of the whole file. */
+void rpt_rebase_error(char *err, size_t errlen, const char *path, unsigned int first_line)
+{
+	size_t pl = strlen(path);
+	char *end, rest[512];
+	unsigned long rel;
+
+	if (strncmp(err, path, pl) != 0 || err[pl] != ':')
+		return;
+	rel = strtoul(err + pl + 1, &end, 10);
+	if (end == err + pl + 1 || *end != ':')
+		return;
+	snprintf(rest, sizeof(rest), "%s", end);
+	snprintf(err, errlen, "%s:%lu%s", path, rel + first_line - 1, rest);
+}
+
+/* 1 loaded, 0 no such file, -1 error. */
+int rpt_read_monitor(const char *dir, const char *file, char **path, struct proc_monitor *m,
+			char *err, size_t errlen)
+{
+	size_t n = strlen(dir) + strlen(file) + 2;
+	struct stat st;
+	char *text;
+	int rc;
+
+	*path = xzalloc(n);
+	snprintf(*path, n, "%s/%s", dir, file);
+	memset(m, 0, sizeof(*m));
+	if (stat(*path, &st) != 0)
+		return 0;
+	text = rpt_read_file(*path, NULL, err, errlen);
+	if (!text)
+		return -1;
+	rc = proc_parse_monitor(*path, text, m, err, errlen);
+	free(text);
+	return rc ? -1 : 1;
 }

@@ -29,6 +29,16 @@ int rpt_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((form
 /* Whole file into a NUL-terminated buffer; NULL with err on failure. */
 char *rpt_read_file(const char *path, size_t *len, char *err, size_t errlen);
 
+struct proc_monitor;
+/* DIR/FILE, a monitor of /proc samples (docs/results.md), parsed into *m;
+ * *path is the file's name (the caller frees it).  1 loaded, 0 no such
+ * file, -1 error in err. */
+int rpt_read_monitor(const char *dir, const char *file, char **path, struct proc_monitor *m,
+		     char *err, size_t errlen);
+/* An error about an offset inside one sample ("PATH:N: ...") made about the
+ * whole file: N counted from the sample's first line. */
+void rpt_rebase_error(char *err, size_t errlen, const char *path, unsigned int first_line);
+
 /* Ordered name -> value list (first-seen order; later duplicates ignored). */
 struct rpt_named {
 	char	*name;

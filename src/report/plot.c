@@ -110,43 +110,6 @@ static unsigned int tab_combine(struct tab *runs, const bool *have, unsigned int
 
 /* ---- reading monitors ------------------------------------------------------ */
 
-/* Error offsets inside a sample become line numbers of the whole file. */
-static void rebase_error(char *err, size_t errlen, const char *path, unsigned int first_line)
-{
-	size_t pl = strlen(path);
-	char *end, rest[512];
-	unsigned long rel;
-
-	if (strncmp(err, path, pl) != 0 || err[pl] != ':')
-		return;
-	rel = strtoul(err + pl + 1, &end, 10);
-	if (end == err + pl + 1 || *end != ':')
-		return;
-	snprintf(rest, sizeof(rest), "%s", end);
-	snprintf(err, errlen, "%s:%lu%s", path, rel + first_line - 1, rest);
-}
-
-/* 1 loaded, 0 no such file, -1 error. */
-static int read_monitor(const char *dir, const char *file, char **path, struct proc_monitor *m,
-			char *err, size_t errlen)
-{
-	size_t n = strlen(dir) + strlen(file) + 2;
-	struct stat st;
-	char *text;
-	int rc;
-
-	*path = xzalloc(n);
-	snprintf(*path, n, "%s/%s", dir, file);
-	if (stat(*path, &st) != 0)
-		return 0;
-	text = rpt_read_file(*path, NULL, err, errlen);
-	if (!text)
-		return -1;
-	rc = proc_parse_monitor(*path, text, m, err, errlen);
-	free(text);
-	return rc ? -1 : 1;
-}
-
 /* Stall counters plotted over time: per-second rates between samples. */
 static const char *const stall_counters[] = {
 	"allocstall", "compact_stall", "compact_fail", "pgscan_direct", "sim_drain_all_pages",
@@ -193,7 +156,7 @@ static int load_vmstat_rates(const char *dir, const struct vm_cols *cols, struct
 	struct proc_monitor m;
 	double *prev = NULL;
 	char *path;
-	int rc = read_monitor(dir, "proc-vmstat", &path, &m, err, errlen);
+	int rc = rpt_read_monitor(dir, "proc-vmstat", &path, &m, err, errlen);
 	const size_t nc = cols->n;
 
 	*have = false;
@@ -210,7 +173,7 @@ static int load_vmstat_rates(const char *dir, const struct vm_cols *cols, struct
 		struct rpt_counters c = { 0 };
 
 		if (proc_parse_vmstat(path, m.s[k].text, &c, err, errlen)) {
-			rebase_error(err, errlen, path, m.s[k].first_line);
+			rpt_rebase_error(err, errlen, path, m.s[k].first_line);
 			rpt_counters_release(&c);
 			rc = -1;
 			break;
@@ -251,7 +214,7 @@ static int load_buddyinfo(const char *dir, struct tab *t, bool *have, char *err,
 	struct proc_monitor m;
 	char *path;
 	unsigned int orders = 0;
-	int rc = read_monitor(dir, "proc-buddyinfo", &path, &m, err, errlen);
+	int rc = rpt_read_monitor(dir, "proc-buddyinfo", &path, &m, err, errlen);
 
 	*have = false;
 	if (rc <= 0)
@@ -259,7 +222,7 @@ static int load_buddyinfo(const char *dir, struct tab *t, bool *have, char *err,
 	/* the widest zone row sets the number of orders */
 	for (size_t k = 0; k < m.n && rc > 0; k++) {
 		if (proc_parse_buddyinfo(path, m.s[k].text, bi, err, errlen)) {
-			rebase_error(err, errlen, path, m.s[k].first_line);
+			rpt_rebase_error(err, errlen, path, m.s[k].first_line);
 			rc = -1;
 			break;
 		}
@@ -301,7 +264,7 @@ static int load_pagetypeinfo(const char *dir, struct tab *t, bool *have, char *e
 	struct proc_pagetypeinfo *pi = xzalloc(sizeof(*pi));
 	struct proc_monitor m;
 	char *path;
-	int rc = read_monitor(dir, "proc-pagetypeinfo", &path, &m, err, errlen);
+	int rc = rpt_read_monitor(dir, "proc-pagetypeinfo", &path, &m, err, errlen);
 
 	*have = false;
 	if (rc <= 0)
@@ -310,7 +273,7 @@ static int load_pagetypeinfo(const char *dir, struct tab *t, bool *have, char *e
 		double total = 0, blocks[PROC_MAX_MT] = { 0 };
 
 		if (proc_parse_pagetypeinfo(path, m.s[k].text, pi, err, errlen)) {
-			rebase_error(err, errlen, path, m.s[k].first_line);
+			rpt_rebase_error(err, errlen, path, m.s[k].first_line);
 			rc = -1;
 			break;
 		}

@@ -120,7 +120,7 @@ struct sim_cpu {
 	int64_t		sum_v;		/* sum of their vruntimes */
 	uint32_t	nr_fair;	/* their number */
 	int64_t		vmin;		/* V when the queue last emptied */
-	sim_time_t	tick_seen;	/* last time the owner's ticks were looked at */
+	sim_time_t	tick_due;	/* first tick after the owner's ticks were last looked at */
 };
 
 #define SIM_NEED_RESCHED	1
@@ -162,6 +162,7 @@ struct sim {
 	int		preempt;	/* enum sim_preempt */
 	sim_time_t	base_slice;	/* EEVDF request size (sysctl_sched_base_slice) */
 	sim_time_t	tick_ns;	/* scheduler tick (TICK_NSEC) */
+	sim_time_t	tick_next;	/* first tick after `now` when last computed (now only grows) */
 	uint64_t	*idle_map;	/* bit per CPU: 1 = idle */
 	unsigned int	ncpus;
 	unsigned int	idle_words;

@@ -358,27 +358,45 @@ static void fair_wakeup_preempt(struct sim *sim, struct sim_cpu *cpu, struct sim
 /* The owner's scheduler ticks since it was last looked at (sched_tick ->
  * task_tick_fair -> update_curr; the lazy bit promoted to a full request,
  * as the lazy model does on the tick). */
-static void fair_tick(struct sim *sim, struct sim_cpu *cpu, struct sim_task *t)
+static inline sim_time_t tick_after(const struct sim *sim, sim_time_t t)
 {
-	if (sim->now / sim->tick_ns == cpu->tick_seen / sim->tick_ns)
-		return;
-	cpu->tick_seen = sim->now;
+	return (t / sim->tick_ns + 1) * sim->tick_ns;
+}
+
+/* The first tick after now (ticks fall at multiples of tick_ns). */
+static inline sim_time_t next_tick(struct sim *sim)
+{
+	if (sim->now >= sim->tick_next)
+		sim->tick_next = tick_after(sim, sim->now);
+	return sim->tick_next;
+}
+
+static bool fair_tick(struct sim *sim, struct sim_cpu *cpu, struct sim_task *t)
+{
+	if (sim->now < cpu->tick_due)
+		return false;
+	cpu->tick_due = tick_after(sim, sim->now);
 	if (t->need_resched & SIM_NEED_RESCHED_LAZY)
 		t->need_resched |= SIM_NEED_RESCHED;
 	if (fair_update_deadline(sim, t) && cpu->nr_fair > 1)
 		fair_resched(sim, t);
+	return true;
 }
 
-/* Whether a need-resched request preempts `t` here: in user mode at any
- * sync point (the interrupt's return to user) for either bit; in kernel
- * mode by the model: full and lazy for the full bit outside spinlocks,
- * none and voluntary only at their explicit points (`explicit`). */
-static bool fair_may_preempt(const struct sim *sim, const struct sim_task *t, bool explicit)
+/* Whether a need-resched request preempts `t` here.  In user mode: the
+ * full bit at any sync point (it came with the reschedule IPI, whose return
+ * to user preempts; the model acts at the next sync point); the lazy bit
+ * only on a return to user (`to_user`: a tick, the end of a system call
+ * or fault), since the lazy model sends no IPI for it.  In kernel mode by
+ * the model: full and lazy for the full bit outside spinlocks, none and
+ * voluntary only at their explicit points (`explicit`). */
+static bool fair_may_preempt(const struct sim *sim, const struct sim_task *t, bool explicit,
+			     bool to_user)
 {
 	if (!t->need_resched || t->preempt_count || t->is_irq)
 		return false;
 	if (!t->kthread && !t->kernel_depth)
-		return true;
+		return (t->need_resched & SIM_NEED_RESCHED) || to_user;
 	if (!(t->need_resched & SIM_NEED_RESCHED))
 		return false;
 	return explicit || sim->preempt == SIM_PREEMPT_FULL || sim->preempt == SIM_PREEMPT_LAZY;
@@ -398,7 +416,7 @@ static void dispatch(struct sim *sim, struct sim_task *t, unsigned int c, sim_ti
 	t->state = TASK_RUNNING;
 	t->slice_used = 0;
 	t->protect_deadline = t->deadline;	/* set_protect_slice */
-	cpu->tick_seen = when;
+	cpu->tick_due = tick_after(sim, when);
 	sim_account_cpu(sim, t, cost_ns(&sim->costs, COST_context_switch, 1));
 	sim_evq_push(&sim->evq, when, sim_task_resume_event, t);
 }
@@ -839,14 +857,15 @@ static void task_preempt(struct sim *sim, struct sim_task *t)
  * preemption if a request is pending and the model allows it here
  * (`explicit`: cond_resched / might_resched under none and voluntary).
  * A preempted task that EEVDF would pick again keeps its CPU. */
-static void fair_sync(struct sim *sim, struct sim_task *t, bool explicit)
+static void fair_sync(struct sim *sim, struct sim_task *t, bool explicit, bool to_user)
 {
 	struct sim_cpu *cpu = &sim->cpus[t->cpu];
+	bool ticked;
 
 	if (t->is_irq)
 		return;
-	fair_tick(sim, cpu, t);
-	if (!fair_may_preempt(sim, t, explicit))
+	ticked = fair_tick(sim, cpu, t);
+	if (!fair_may_preempt(sim, t, explicit, to_user || ticked))
 		return;
 	t->need_resched = 0;
 	if (fair_pick(cpu, t) == t)
@@ -855,15 +874,15 @@ static void fair_sync(struct sim *sim, struct sim_task *t, bool explicit)
 	sync_time(sim, t);
 }
 
-/* Make the current task's pending charge real (no preemption check). */
-static inline void sync_time(struct sim *sim, struct sim_task *t)
+/* Make `p` ns of the current task's pending charge real (no preemption
+ * check): the clock moves to now + p, directly when nothing is due
+ * before, else through a resume event. */
+static inline void sync_part(struct sim *sim, struct sim_task *t, uint64_t p)
 {
-	uint64_t p = t->pending;
-
-	if (p) {
+	{
 		sim_time_t target = sim->now + p;
 
-		t->pending = 0;
+		t->pending -= p;
 		t->slice_used += p;
 		sim->cpus[t->cpu].busy_ns += p;
 		if (fair_sched(sim) && !t->is_irq) {
@@ -881,6 +900,54 @@ static inline void sync_time(struct sim *sim, struct sim_task *t)
 	}
 }
 
+/* Make the current task's pending charge real (no preemption check). */
+static inline void sync_time(struct sim *sim, struct sim_task *t)
+{
+	if (t->pending)
+		sync_part(sim, t, t->pending);
+}
+
+/*
+ * The scheduler ticks that fall inside the current task's stretch of
+ * inline work, under the preemption models (scheduler_tick is an
+ * interrupt: it lands wherever the task is).  The stretch is synced up to
+ * each tick in turn; at the tick the owner's tick work runs (fair_tick:
+ * slice end, the lazy bit promoted) and, as at the interrupt's exit, a
+ * request preempts it if the model allows it in the task's mode (user
+ * mode: either bit; kernel mode: the full bit under full and lazy; never
+ * under a spinlock).  A preempted task keeps the rest of its stretch
+ * pending and runs it when it is put back on a CPU; the stretch's state
+ * changes were made at its start, so what it holds (a PostgreSQL
+ * spinlock, a sleeping lock) stays held until it has run.  A tick at the
+ * stretch's very end is left to the sync point that follows.
+ * Wake-up requests that arrive inside a stretch still act at its end (the
+ * resched IPI is not modelled inside a stretch).
+ */
+static void fair_stretch_ticks_slow(struct sim *sim, struct sim_task *t)
+{
+	while (t->pending) {
+		sim_time_t tick = next_tick(sim);
+		struct sim_cpu *cpu;
+
+		if (sim->now + t->pending <= tick)
+			return;
+		sync_part(sim, t, tick - sim->now);
+		cpu = &sim->cpus[t->cpu];
+		fair_tick(sim, cpu, t);
+		if (!fair_may_preempt(sim, t, false, true))	/* the tick's return */
+			continue;
+		t->need_resched = 0;
+		if (fair_pick(cpu, t) != t)
+			task_preempt(sim, t);	/* the rest of the stretch stays pending */
+	}
+}
+
+static inline void fair_stretch_ticks(struct sim *sim, struct sim_task *t)
+{
+	if (t->pending && sim->now + t->pending > next_tick(sim))
+		fair_stretch_ticks_slow(sim, t);
+}
+
 void sim_sync_nopreempt(struct sim *sim)
 {
 	if (sim->current)
@@ -893,11 +960,14 @@ void sim_sync(struct sim *sim)
 
 	if (!t)
 		return;
-	sync_time(sim, t);
 	if (fair_sched(sim)) {
-		fair_sync(sim, t, false);
+		if (!t->is_irq)
+			fair_stretch_ticks(sim, t);
+		sync_time(sim, t);
+		fair_sync(sim, t, false, false);
 		return;
 	}
+	sync_time(sim, t);
 	if (unlikely(t->slice_used >= sim->slice_ns) && sim->cpus[t->cpu].rq_head &&
 	    !t->preempt_count) {
 		task_preempt(sim, t);
@@ -935,7 +1005,7 @@ void sim_cond_resched(struct sim *sim)
 		return;
 	if (fair_sched(sim) && (sim->preempt == SIM_PREEMPT_NONE ||
 				sim->preempt == SIM_PREEMPT_VOLUNTARY))
-		fair_sync(sim, t, true);
+		fair_sync(sim, t, true, false);
 	if (t->resched_at != sim->now) {
 		t->resched_at = sim->now;
 		t->resched_same = 0;
@@ -980,8 +1050,11 @@ void sim_kernel_enter(struct sim *sim)
 {
 	struct sim_task *t = sim->current;
 
-	if (t)
-		t->kernel_depth++;
+	if (!t)
+		return;
+	if (fair_sched(sim) && !t->is_irq)
+		fair_stretch_ticks(sim, t);	/* ticks in the user-mode stretch before the entry */
+	t->kernel_depth++;
 }
 
 void sim_kernel_exit(struct sim *sim)
@@ -991,8 +1064,17 @@ void sim_kernel_exit(struct sim *sim)
 	if (!t)
 		return;
 	SIM_ASSERT(t->kernel_depth > 0);
-	if (--t->kernel_depth == 0 && t->need_resched)
-		sim_sync(sim);	/* return to user: either bit reschedules */
+	if (fair_sched(sim) && !t->is_irq)
+		fair_stretch_ticks(sim, t);	/* ticks in the kernel-mode stretch before the exit */
+	if (--t->kernel_depth == 0 && t->need_resched) {
+		/* return to user: either bit reschedules */
+		if (fair_sched(sim)) {
+			sync_time(sim, t);
+			fair_sync(sim, t, false, true);
+		} else {
+			sim_sync(sim);
+		}
+	}
 }
 
 void sim_might_resched(struct sim *sim)
@@ -1000,8 +1082,9 @@ void sim_might_resched(struct sim *sim)
 	struct sim_task *t = sim->current;
 
 	if (t && sim->preempt == SIM_PREEMPT_VOLUNTARY) {
+		fair_stretch_ticks(sim, t);
 		sync_time(sim, t);
-		fair_sync(sim, t, true);
+		fair_sync(sim, t, true, false);
 	}
 }
 

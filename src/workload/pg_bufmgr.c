@@ -108,6 +108,15 @@ static unsigned long hash_addr(const struct pg *pg, uint32_t blk)
 	return pg->shm_base + pg->off_hash + (unsigned long)((h >> 32) % pg->bp.nbuffers) * 40;
 }
 
+/* BufMappingPartitionLock(hashcode): the partition of `blk`'s entry
+ * ([pgbench] locks), from the same hash code as its bucket. */
+static struct pg_lwlock *partition_lock(const struct pg *pg, uint32_t blk)
+{
+	uint64_t h = (uint64_t)blk * 0x9e3779b97f4a7c15ULL;
+
+	return &pg->buf_mapping[(h >> 32) % PG_NUM_BUFFER_PARTITIONS];
+}
+
 static void touch_block(struct pg_proc *p, uint32_t buf, bool write)
 {
 	unsigned long a = pg_buf_block_addr(p->pg, buf);
@@ -357,30 +366,72 @@ uint32_t pg_get_victim_buffer(struct pg_proc *p)
 				continue;
 			}
 		}
-		/* InvalidateVictimBuffer() */
+		/* InvalidateVictimBuffer(): with [pgbench] locks, BufTableDelete
+		 * under the old tag's partition lock exclusive */
 		if (bp->desc[buf].tag != PG_NONE) {
+			struct pg_lwlock *old = pg->cfg.locks ? partition_lock(pg, bp->desc[buf].tag) : NULL;
+
+			if (old) {
+				pg_lwlock_acquire(pg->sim, old);
+				sim_charge_cost(pg->sim, COST_pg_buf_mapping_update, 1);
+			}
 			pg_touch(p, hash_addr(pg, bp->desc[buf].tag), true);
 			bp->blk_buf[bp->desc[buf].tag] = PG_NONE;
 			bp->desc[buf].tag = PG_NONE;
+			if (old)
+				pg_lwlock_release(pg->sim, old);
 		}
 		bp->desc[buf].state = 0;
 		return buf;
 	}
 }
 
+/*
+ * ReadBuffer -> BufferAlloc() (bufmgr.c, PostgreSQL 16-17).  With
+ * [pgbench] locks the lookup and the pin are made under the partition
+ * lock share; on a miss the lock is dropped, a victim found
+ * (GetVictimBuffer, which deletes its old entry under that entry's
+ * partition lock), and the new entry inserted under the partition lock
+ * exclusive — unless someone inserted it meanwhile (BufTableInsert finds
+ * it): then the victim goes back and the lookup is retried.  Every first
+ * touch of a hash or BufferDesc page inside takes its fault with the
+ * partition lock held.  The CPU costs are those of the path without
+ * locks, split at the lock boundaries (pg_buf_mapping_lookup of
+ * pg_buffer_access, one pg_buf_mapping_update each for the delete and the
+ * insert of pg_buffer_alloc).
+ */
 uint32_t pg_read_buffer(struct pg_proc *p, uint32_t blk, bool write)
 {
 	struct pg *pg = p->pg;
 	struct pg_bufpool *bp = &pg->bp;
+	const struct cost_table *c = sim_costs(pg->sim);
+	struct pg_lwlock *part = pg->cfg.locks ? partition_lock(pg, blk) : NULL;
+	uint64_t access = cost_ns(c, COST_pg_buffer_access, 1);
+	uint64_t alloc = cost_ns(c, COST_pg_buffer_alloc, 1);
+	uint64_t lookup = access, update = alloc, alloc_rest = 0;
 
+	if (part) {
+		uint64_t u = cost_ns(c, COST_pg_buf_mapping_update, 1);
+
+		lookup = cost_ns(c, COST_pg_buf_mapping_lookup, 1);
+		lookup = lookup < access ? lookup : access;
+		update = u < alloc ? u : alloc;
+		alloc_rest = alloc > 2 * u ? alloc - 2 * u : 0;
+	}
 	for (;;) {
 		uint32_t buf;
 
-		sim_charge_cost(pg->sim, COST_pg_buffer_access, 1);
+		if (part)
+			pg_lwlock_acquire_shared(pg->sim, part);
+		sim_charge(pg->sim, lookup);
 		pg_touch(p, hash_addr(pg, blk), false);		/* BufTableLookup */
 		buf = bp->blk_buf[blk];
 		if (buf != PG_NONE) {
 			pin_buffer(p, buf);
+			if (part) {
+				pg_lwlock_release_shared(pg->sim, part);
+				sim_charge(pg->sim, access - lookup);
+			}
 			/* a read in progress (WaitIO), or for a writer, a write in
 			 * progress that holds the content lock share */
 			if (!(bp->desc[buf].state & BM_VALID) || (write && (bp->desc[buf].state & BM_IO_IN_PROGRESS)))
@@ -393,17 +444,29 @@ uint32_t pg_read_buffer(struct pg_proc *p, uint32_t blk, bool write)
 			p->st.buffer_hits++;
 			return buf;
 		}
+		if (part) {
+			pg_lwlock_release_shared(pg->sim, part);
+			sim_charge(pg->sim, access - lookup);
+		}
 		buf = pg_get_victim_buffer(p);
+		if (part)
+			pg_lwlock_acquire(pg->sim, part);
 		if (bp->blk_buf[blk] != PG_NONE) {	/* loaded by someone meanwhile */
+			if (part)
+				pg_lwlock_release(pg->sim, part);
 			bp->desc[buf].refcount--;
 			strategy_free_buffer(p, buf);
 			continue;
 		}
-		sim_charge_cost(pg->sim, COST_pg_buffer_alloc, 1);
+		sim_charge(pg->sim, update);
 		pg_touch(p, hash_addr(pg, blk), true);		/* BufTableInsert */
 		bp->desc[buf].tag = blk;
 		bp->blk_buf[blk] = buf;
 		bp->desc[buf].state = BM_IO_IN_PROGRESS | 1;	/* BM_TAG_VALID, BUF_USAGECOUNT_ONE */
+		if (part) {
+			pg_lwlock_release(pg->sim, part);
+			sim_charge(pg->sim, alloc_rest);
+		}
 		touch_block(p, buf, true);		/* the kernel copies into the buffer */
 		pg_mdread(p, blk);
 		bp->desc[buf].state |= BM_VALID;
@@ -419,6 +482,22 @@ void pg_assign_new_buffer(struct pg_proc *p, uint32_t buf, uint32_t blk)
 	struct pg_bufpool *bp = &pg->bp;
 
 	SIM_ASSERT(bp->blk_buf[blk] == PG_NONE && bp->desc[buf].refcount == 1);
+	if (pg->cfg.locks) {		/* BufTableInsert under the partition lock exclusive */
+		struct pg_lwlock *part = partition_lock(pg, blk);
+		uint64_t alloc = cost_ns(sim_costs(pg->sim), COST_pg_buffer_alloc, 1);
+		uint64_t update = cost_ns(sim_costs(pg->sim), COST_pg_buf_mapping_update, 2);
+
+		pg_lwlock_acquire(pg->sim, part);
+		sim_charge_cost(pg->sim, COST_pg_buf_mapping_update, 1);
+		pg_touch(p, hash_addr(pg, blk), true);
+		bp->desc[buf].tag = blk;
+		bp->blk_buf[blk] = buf;
+		bp->desc[buf].state = BM_VALID | 1;
+		pg_lwlock_release(pg->sim, part);
+		sim_charge(pg->sim, alloc > update ? alloc - update : 0);
+		touch_block(p, buf, true);	/* the zeroed page */
+		return;
+	}
 	sim_charge_cost(pg->sim, COST_pg_buffer_alloc, 1);
 	pg_touch(p, hash_addr(pg, blk), true);
 	bp->desc[buf].tag = blk;

@@ -152,7 +152,7 @@ void pg_stmt_begin(struct pg_proc *p)
 	struct pg *pg = p->pg;
 	struct sim *sim = pg->sim;
 	const struct cost_table *c = sim_costs(sim);
-	uint64_t net, cpu = cost_ns(c, COST_pg_tx_cpu, 1);
+	uint64_t net, cpu = pg_tx_cpu_unmodelled(pg);
 
 	if (pg->cfg.client != PG_CLIENT_LOCAL)
 		return;

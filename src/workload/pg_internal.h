@@ -68,6 +68,7 @@ enum pg_rel { PG_REL_ACCOUNTS, PG_REL_PKEY, PG_REL_HISTORY, PG_NR_RELS };
 enum pg_huge_pages { PG_HUGE_OFF, PG_HUGE_ON, PG_HUGE_TRY };
 enum pg_client_mode { PG_CLIENT_REMOTE, PG_CLIENT_LOCAL };
 #define PG_XLOG_INSERT_LOCKS	8	/* NUM_XLOGINSERT_LOCKS */
+#define PG_NUM_BUFFER_PARTITIONS	128	/* NUM_BUFFER_PARTITIONS (lwlock.h) */
 #define PG_STATEMENTS	5	/* simple-update: BEGIN, UPDATE, SELECT, INSERT, END */
 
 /* The [pgbench] section: pgbench options and the PostgreSQL GUCs under
@@ -162,6 +163,11 @@ struct pg_proc {
 	struct page_frag	frag;
 	struct sk_buff		to_backend, to_client;
 	uint32_t		id;
+	/* [pgbench] locks: ProcArrayGroupClearXid membership (procArrayGroupNext,
+	 * procArrayGroupMember) and the PGPROC's semaphore it sleeps on */
+	uint32_t		group_next;	/* next member's id + 1, 0 = end */
+	bool			group_member;
+	struct sim_waitq	sem;
 	struct pg_wb_context	wb;
 	struct pg_proc_stats	st;
 	/* backends */
@@ -201,17 +207,24 @@ struct pg_bufpool {
 };
 
 /*
- * An LWLock in exclusive use (storage/lmgr/lwlock.c): release frees the
- * lock and wakes waiters, who then compete for it again (no hand-off, so
- * a running process may take it first); LW_WAIT_UNTIL_FREE sleepers
- * (LWLockAcquireOrWait) are all woken, exclusive sleepers one at a time.
+ * An LWLock (storage/lmgr/lwlock.c, PostgreSQL 15-17): exclusive or shared.
+ * Release frees the lock and wakes waiters, who then compete for it again
+ * (no hand-off, so a running process may take it first).  When the lock
+ * becomes free: LW_WAIT_UNTIL_FREE sleepers (LWLockAcquireOrWait) are all
+ * woken; then the shared sleepers, all of them, if there are any, else one
+ * exclusive sleeper (LWLockWakeup walks one queue in arrival order: all
+ * shared waiters, or the first exclusive one when it leads; the model keeps
+ * two queues and prefers the shared side).  A shared acquirer does not wait
+ * for queued exclusive ones, as in PostgreSQL.
  */
 struct pg_lwlock {
 	const char	*name;
-	uint32_t	holder;			/* task id + 1, 0 = free */
-	struct sim_waitq excl, until_free;
+	uint32_t	holder;			/* exclusive: task id + 1, 0 = none */
+	uint32_t	shared;			/* shared holders */
+	struct sim_waitq excl, until_free, shq;
 	sim_time_t	acquired_at;
 	uint64_t	acquisitions, contended, hold_ns;
+	uint64_t	wait_ns;		/* time acquirers slept for it */
 };
 
 /* WAL (xlog.c).  LSNs are byte positions in the WAL stream, page headers
@@ -323,6 +336,13 @@ struct pg {
 
 	struct pg_bufpool	bp;
 	struct sim_spinlock	strategy_lock;	/* StrategyControl->buffer_strategy_lock */
+	/* [pgbench] locks: the buffer mapping partition LWLocks
+	 * (NUM_BUFFER_PARTITIONS), ProcArrayLock and the group XID clearing
+	 * list (procArrayGroupFirst: a backend's id + 1, 0 = empty) */
+	struct pg_lwlock	*buf_mapping;
+	struct pg_lwlock	proc_array_lock;
+	uint32_t		group_first;
+	uint64_t		group_leaders, group_cleared;
 	struct pg_xlog		xlog;
 	struct pg_ckpt		ckpt;
 	struct pg_bgw		bgw;
@@ -427,6 +447,12 @@ void pg_client_start(struct pg *pg);
 void pg_stmt_begin(struct pg_proc *p);	/* recv a statement, charge its CPU */
 void pg_stmt_end(struct pg_proc *p);	/* send its result */
 void pg_s_unlock(struct pg_proc *p, struct sim_spinlock *l);
+/* [pgbench] locks (pgbench.c): GetSnapshotData under ProcArrayLock shared;
+ * ProcArrayEndTransaction for a transaction with an XID. */
+void pg_get_snapshot(struct pg_proc *p);
+void pg_proc_array_end_transaction(struct pg_proc *p);
+/* pg_tx_cpu less the parts [pgbench] locks charges as steps of their own. */
+uint64_t pg_tx_cpu_unmodelled(const struct pg *pg);
 /* SyncOneBuffer: BUF_WRITTEN | BUF_REUSABLE */
 int pg_sync_one_buffer(struct pg_proc *p, uint32_t buf, bool skip_recently_used);
 /* ScheduleBufferTagForWriteback / IssuePendingWritebacks */
@@ -445,6 +471,10 @@ void pg_lwlock_acquire(struct sim *sim, struct pg_lwlock *l);
  * it was released (without it). */
 bool pg_lwlock_acquire_or_wait(struct sim *sim, struct pg_lwlock *l);
 void pg_lwlock_release(struct sim *sim, struct pg_lwlock *l);
+/* LWLockConditionalAcquire(LW_EXCLUSIVE): the lock if it is free now. */
+bool pg_lwlock_conditional_acquire(struct sim *sim, struct pg_lwlock *l);
+void pg_lwlock_acquire_shared(struct sim *sim, struct pg_lwlock *l);
+void pg_lwlock_release_shared(struct sim *sim, struct pg_lwlock *l);
 int pg_xlog_init(struct pg *pg);
 void pg_xlog_release(struct pg *pg);
 /* XLogInsertRecord: reserve and copy `len` bytes; returns the end LSN. */

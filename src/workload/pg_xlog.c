@@ -170,7 +170,7 @@ uint64_t pg_xlog_advance(const struct pg_xlog *x, uint64_t pos, uint64_t len)
 	return pos;
 }
 
-/* ---- LWLocks in exclusive mode (lwlock.c) ------------------------------------------ */
+/* ---- LWLocks (lwlock.c) ------------------------------------------------------------- */
 
 void pg_lwlock_init(struct pg_lwlock *l, const char *name)
 {
@@ -178,6 +178,7 @@ void pg_lwlock_init(struct pg_lwlock *l, const char *name)
 	l->name = name;
 	sim_waitq_init(&l->excl, name);
 	sim_waitq_init(&l->until_free, name);
+	sim_waitq_init(&l->shq, name);
 }
 
 static void lwlock_take(struct sim *sim, struct pg_lwlock *l)
@@ -190,23 +191,52 @@ static void lwlock_take(struct sim *sim, struct pg_lwlock *l)
 void pg_lwlock_acquire(struct sim *sim, struct pg_lwlock *l)
 {
 	sim_sync(sim);
-	if (l->holder)
+	if (l->holder || l->shared) {
+		sim_time_t t0 = sim_now(sim);
+
 		l->contended++;
-	while (l->holder)
-		sim_wait(sim, &l->excl, SIM_TIME_NEVER);
+		while (l->holder || l->shared)
+			sim_wait(sim, &l->excl, SIM_TIME_NEVER);
+		l->wait_ns += sim_now(sim) - t0;
+	}
 	lwlock_take(sim, l);
+}
+
+bool pg_lwlock_conditional_acquire(struct sim *sim, struct pg_lwlock *l)
+{
+	sim_sync(sim);
+	if (l->holder || l->shared)
+		return false;
+	lwlock_take(sim, l);
+	return true;
 }
 
 bool pg_lwlock_acquire_or_wait(struct sim *sim, struct pg_lwlock *l)
 {
+	sim_time_t t0;
+
 	sim_sync(sim);
-	if (!l->holder) {
+	if (!l->holder && !l->shared) {
 		lwlock_take(sim, l);
 		return true;
 	}
 	l->contended++;
+	t0 = sim_now(sim);
 	sim_wait(sim, &l->until_free, SIM_TIME_NEVER);
+	l->wait_ns += sim_now(sim) - t0;
 	return false;
+}
+
+/* The lock became free: LWLockWakeup as the model keeps it (struct
+ * pg_lwlock).  With no shared sleepers this is what the exclusive-only
+ * lock always did: one exclusive sleeper, every LW_WAIT_UNTIL_FREE one. */
+static void lwlock_wakeup(struct sim *sim, struct pg_lwlock *l)
+{
+	if (sim_waitq_active(&l->shq))
+		sim_wake_all(sim, &l->shq);
+	else
+		sim_wake_one(sim, &l->excl);
+	sim_wake_all(sim, &l->until_free);
 }
 
 void pg_lwlock_release(struct sim *sim, struct pg_lwlock *l)
@@ -215,8 +245,30 @@ void pg_lwlock_release(struct sim *sim, struct pg_lwlock *l)
 	SIM_ASSERT(l->holder == sim_task_id(sim_current(sim)) + 1);
 	l->hold_ns += sim_now(sim) - l->acquired_at;
 	l->holder = 0;
-	sim_wake_one(sim, &l->excl);
-	sim_wake_all(sim, &l->until_free);
+	lwlock_wakeup(sim, l);
+}
+
+void pg_lwlock_acquire_shared(struct sim *sim, struct pg_lwlock *l)
+{
+	sim_sync(sim);
+	if (l->holder) {
+		sim_time_t t0 = sim_now(sim);
+
+		l->contended++;
+		while (l->holder)
+			sim_wait(sim, &l->shq, SIM_TIME_NEVER);
+		l->wait_ns += sim_now(sim) - t0;
+	}
+	l->shared++;
+	l->acquisitions++;
+}
+
+void pg_lwlock_release_shared(struct sim *sim, struct pg_lwlock *l)
+{
+	sim_sync(sim);
+	SIM_ASSERT(l->shared > 0 && !l->holder);
+	if (--l->shared == 0)
+		lwlock_wakeup(sim, l);
 }
 
 static void write_lock_release(struct pg *pg)

@@ -145,8 +145,10 @@ static const struct opt_def pg_options[] = {
 	{ "locks", OPT_BOOL, C(locks), "off", 0, 0, NULL, 0,
 	  "PostgreSQL's locks as locks whose holders can fault, stall or be preempted: "
 	  "buffer_strategy_lock as a spinlock (s_lock: spin spins_per_delay times, then sleep 1 ms "
-	  "growing to 1 s) and the 8 WAL insertion LWLocks, which XLogFlush waits for "
-	  "(WaitXLogInsertionsToFinish); off: their work is a CPU cost" },
+	  "growing to 1 s), the 8 WAL insertion LWLocks, which XLogFlush waits for "
+	  "(WaitXLogInsertionsToFinish), the 128 buffer mapping partition LWLocks and "
+	  "ProcArrayLock (snapshots share, commits exclusive or by group XID clearing); "
+	  "off: their work is a CPU cost" },
 	{ "wal_writer_delay", OPT_TIME, C(wal_writer_delay), "200ms", SIM_NSEC_PER_MSEC,
 	  10 * SIM_NSEC_PER_SEC, NULL, SIM_NSEC_PER_MSEC, "walwriter round interval; bare numbers are ms" },
 	{ "wal_writer_flush_after", OPT_SIZE, C(wal_writer_flush_after), "1m", 0, 0, NULL, 0,
@@ -519,6 +521,90 @@ static void history_insert(struct pg_proc *p)
 	sim_path_pop(pg->sim);
 }
 
+/* ---- ProcArrayLock ([pgbench] locks; procarray.c, PostgreSQL 15-17) ------------------ */
+
+/* Statements per simple-update transaction that take a snapshot (UPDATE,
+ * SELECT, INSERT under READ COMMITTED; BEGIN and END take none). */
+#define PG_SNAPSHOTS_PER_TX	3
+
+uint64_t pg_tx_cpu_unmodelled(const struct pg *pg)
+{
+	const struct cost_table *c = sim_costs(pg->sim);
+	uint64_t cpu = cost_ns(c, COST_pg_tx_cpu, 1), own;
+
+	if (!pg->cfg.locks)
+		return cpu;
+	own = cost_ns(c, COST_pg_get_snapshot, PG_SNAPSHOTS_PER_TX) + cost_ns(c, COST_pg_proc_array_end, 1);
+	return cpu > own ? cpu - own : 0;
+}
+
+/* GetSnapshotData(): its pass over the proc array under ProcArrayLock
+ * share (the PostgreSQL 14+ dense arrays; the snapshot-reuse shortcut,
+ * which needs no transaction to have ended since the last snapshot, never
+ * applies at these commit rates and is not modelled). */
+void pg_get_snapshot(struct pg_proc *p)
+{
+	struct pg *pg = p->pg;
+
+	sim_path_push(pg->sim, "GetSnapshotData");
+	pg_lwlock_acquire_shared(pg->sim, &pg->proc_array_lock);
+	sim_charge_cost(pg->sim, COST_pg_get_snapshot, 1);
+	pg_touch(p, pg->shm_base + pg->off_misc, false);	/* ProcGlobal's arrays */
+	pg_lwlock_release_shared(pg->sim, &pg->proc_array_lock);
+	sim_path_pop(pg->sim);
+}
+
+/*
+ * ProcArrayEndTransaction() for a transaction with an XID: ProcArrayLock
+ * exclusive if it is free at once (LWLockConditionalAcquire), else group
+ * XID clearing (ProcArrayGroupClearXid): the backend pushes itself on the
+ * group list; the one that found the list empty is the leader, takes the
+ * lock (sleeping for it), takes the whole list — members that joined while
+ * it waited included —, clears every member's XID, releases the lock and
+ * wakes the others, who sleep on their PGPROC semaphore until then.
+ */
+void pg_proc_array_end_transaction(struct pg_proc *p)
+{
+	struct pg *pg = p->pg;
+	struct sim *sim = pg->sim;
+	uint32_t next;
+
+	sim_path_push(sim, "ProcArrayEndTransaction");
+	if (pg_lwlock_conditional_acquire(sim, &pg->proc_array_lock)) {
+		sim_charge_cost(sim, COST_pg_proc_array_end, 1);
+		pg_lwlock_release(sim, &pg->proc_array_lock);
+		sim_path_pop(sim);
+		return;
+	}
+	p->group_member = true;
+	p->group_next = pg->group_first;
+	pg->group_first = p->id + 1;
+	if (p->group_next) {			/* a follower: the leader clears us */
+		sim_wait_event(sim, &p->sem, !p->group_member);
+		sim_path_pop(sim);
+		return;
+	}
+	pg_lwlock_acquire(sim, &pg->proc_array_lock);
+	next = pg->group_first;			/* pg_atomic_exchange_u32: the whole list */
+	pg->group_first = 0;
+	pg->group_leaders++;
+	for (uint32_t i = next; i; i = pg->backends[i - 1].group_next) {
+		sim_charge_cost(sim, COST_pg_proc_array_end, 1);
+		pg->group_cleared++;
+	}
+	pg_lwlock_release(sim, &pg->proc_array_lock);
+	while (next) {
+		struct pg_proc *m = &pg->backends[next - 1];
+
+		next = m->group_next;
+		m->group_next = 0;
+		m->group_member = false;
+		if (m != p)
+			sim_wake_one(sim, &m->sem);
+	}
+	sim_path_pop(sim);
+}
+
 void pg_transaction(struct pg_proc *p)
 {
 	struct pg *pg = p->pg;
@@ -529,6 +615,8 @@ void pg_transaction(struct pg_proc *p)
 	/* UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid */
 	sim_path_push(pg->sim, "UPDATE");
 	pg_stmt_begin(p);
+	if (pg->cfg.locks)
+		pg_get_snapshot(p);
 	btree_descend(p, row);
 	misses = p->st.buffer_misses;
 	buf = pg_read_buffer(p, heap, true);
@@ -542,6 +630,8 @@ void pg_transaction(struct pg_proc *p)
 	/* SELECT abalance FROM pgbench_accounts WHERE aid = :aid */
 	sim_path_push(pg->sim, "SELECT");
 	pg_stmt_begin(p);
+	if (pg->cfg.locks)
+		pg_get_snapshot(p);
 	btree_descend(p, row);
 	pg_release_buffer(p, pg_read_buffer(p, heap, false));
 	pg_stmt_end(p);
@@ -549,6 +639,8 @@ void pg_transaction(struct pg_proc *p)
 
 	/* INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) */
 	pg_stmt_begin(p);
+	if (pg->cfg.locks)
+		pg_get_snapshot(p);
 	history_insert(p);
 	pg_stmt_end(p);
 
@@ -561,6 +653,8 @@ void pg_transaction(struct pg_proc *p)
 	lsn = pg_xlog_insert(p, PG_REC_COMMIT);
 	if (pg->cfg.synchronous_commit)
 		pg_xlog_flush(p, lsn);
+	if (pg->cfg.locks)
+		pg_proc_array_end_transaction(p);	/* CommitTransaction, after RecordTransactionCommit */
 	pg_stmt_end(p);
 	sim_path_pop(pg->sim);
 }
@@ -586,7 +680,7 @@ static void pg_backend_main(struct sim *sim, void *arg)
 
 		sim_path_assert_empty(sim);
 		sim_path_push(sim, "exec");
-		sim_charge_cost(sim, COST_pg_tx_cpu, 1);
+		sim_charge(sim, pg_tx_cpu_unmodelled(pg));
 		sim_path_pop(sim);
 		sim_path_push(sim, "client round trips");
 		sim_sleep(sim, rtt);
@@ -658,6 +752,7 @@ static struct pg_proc *proc_init(struct pg *pg, struct pg_proc *p, uint32_t id, 
 	p->spins_per_delay = PG_DEFAULT_SPINS_PER_DELAY;
 	p->asid = ++pg->nr_asids;
 	p->lock_to_try = p->asid % PG_XLOG_INSERT_LOCKS;	/* pgprocno % NUM_XLOGINSERT_LOCKS */
+	sim_waitq_init(&p->sem, "PGPROC sem");
 	p->mm = mm_fork(pg->postmaster);
 	return p->mm ? p : NULL;	/* NULL: memory cannot hold its page tables */
 }
@@ -682,6 +777,7 @@ void pg_free(struct pg *pg)
 	proc_release(&pg->walwriter);
 	pg_client_release(pg);
 	free(pg->backends);
+	free(pg->buf_mapping);
 	free(pg->tlb);
 	free(pg->ckpt.t_start);
 	free(pg->ckpt.t_write_end);
@@ -817,8 +913,15 @@ struct pg *pg_setup(const struct wl_env *env, const struct pg_config *c, struct 
 		return NULL;
 	}
 	sim_mutex_init(pg->sim, &pg->hist_ext_lock, "pgbench_history extension");
-	if (c->locks)
+	if (c->locks) {
 		sim_spin_init(pg->sim, &pg->strategy_lock, "buffer_strategy_lock");
+		pg->buf_mapping = calloc(PG_NUM_BUFFER_PARTITIONS, sizeof(*pg->buf_mapping));
+		if (!pg->buf_mapping)
+			SIM_BUG("out of memory for the buffer mapping locks");
+		for (unsigned int k = 0; k < PG_NUM_BUFFER_PARTITIONS; k++)
+			pg_lwlock_init(&pg->buf_mapping[k], "BufferMapping");
+		pg_lwlock_init(&pg->proc_array_lock, "ProcArrayLock");
+	}
 	if (c->tlb_misses) {
 		pg->tlb = calloc((size_t)sim_ncpus(pg->sim) * c->tlb_entries, sizeof(*pg->tlb));
 		if (!pg->tlb)
@@ -1045,6 +1148,19 @@ static void pg_report(void *state, struct wl_report *out)
 				 (double)ls->wait_ns / 1e6 / (double)tx, "ms");
 		wl_report_figure(out, "strategy_lock_hold_us_avg",
 				 ls->acquisitions ? (double)ls->hold_ns / 1e3 / (double)ls->acquisitions : 0, "us");
+		uint64_t bm_wait = 0, bm_contended = 0;
+
+		for (unsigned int k = 0; k < PG_NUM_BUFFER_PARTITIONS; k++) {
+			bm_wait += pg->buf_mapping[k].wait_ns;
+			bm_contended += pg->buf_mapping[k].contended;
+		}
+		wl_report_figure(out, "buf_mapping_lock_waits", (double)bm_contended, "");
+		wl_report_figure(out, "buf_mapping_lock_wait_ms_per_tx", (double)bm_wait / 1e6 / (double)tx, "ms");
+		wl_report_figure(out, "proc_array_lock_waits", (double)pg->proc_array_lock.contended, "");
+		wl_report_figure(out, "proc_array_lock_wait_ms_per_tx",
+				 (double)pg->proc_array_lock.wait_ns / 1e6 / (double)tx, "ms");
+		wl_report_figure(out, "proc_array_group_leaders", (double)pg->group_leaders, "");
+		wl_report_figure(out, "proc_array_group_cleared", (double)pg->group_cleared, "");
 	}
 	wl_report_figure(out, "wal_write_lock_busy",
 			 100.0 * (double)x->write_lock.hold_ns / (double)(sim_now(pg->sim) ? sim_now(pg->sim) : 1), "%");

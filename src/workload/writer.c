@@ -53,6 +53,7 @@ struct wr_config {
 	uint64_t	tasks;
 	uint64_t	count;
 	bool		preallocate;
+	uint64_t	start;		/* ns */
 };
 
 static const char *const pattern_names[] = { "sequential", "random", NULL };
@@ -84,6 +85,8 @@ static const struct opt_def wr_options[] = {
 	  "writes per task, then the task stops; 0 = until the run ends" },
 	{ "preallocate", OPT_BOOL, C(preallocate), "0", 0, 0, NULL, 0,
 	  "fallocate each file to file_size at start (no size changes, so fdatasync logs nothing)" },
+	{ "start", OPT_TIME, C(start), "0", 0, 0, NULL, SIM_NSEC_PER_USEC,
+	  "virtual time the tasks start writing at; bare numbers are us" },
 	OPT_END
 };
 
@@ -301,7 +304,7 @@ static void *wr_start_env(const struct wl_env *env, const void *config, const ch
 		st->tasks[i].st = st;
 		st->tasks[i].inode = fs_create(st->sb, name);
 		rng_init(&st->tasks[i].rng, sim_seed(sim), rng_stream_id(st->kind_name, i));
-		sim_task_create(sim, &tc, wr_task_fn, &st->tasks[i], 0);
+		sim_task_create(sim, &tc, wr_task_fn, &st->tasks[i], c->start);
 	}
 	return st;
 }

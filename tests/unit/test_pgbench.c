@@ -987,3 +987,162 @@ TEST(wal_insert_locks_hold_up_the_flush)
 		pgt_destroy(&t);
 	}
 }
+
+/* ---- LWLocks in shared mode, ProcArrayLock (locks=on) -------------------------------------- */
+
+struct lw_case {
+	struct pgt	*t;
+	sim_time_t	got[4];		/* when each task had what it asked for */
+};
+
+/* Task k: 0 and 1 share the lock at 0 and 0.5 ms for 2 ms each; 2 wants it
+ * exclusive at 1 ms for 1 ms; 3 wants it shared at 3 ms. */
+static void lw_task(struct sim *sim, void *arg, int k)
+{
+	struct lw_case *c = arg;
+	struct pg_lwlock *l = &c->t->pg->proc_array_lock;
+	static const sim_time_t start[4] = { 0, 500 * SIM_NSEC_PER_USEC, 1 * MS, 3 * MS };
+
+	sim_sleep_until(sim, start[k]);
+	if (k == 2) {
+		pg_lwlock_acquire(sim, l);
+		c->got[k] = sim_now(sim);
+		sim_sleep(sim, 1 * MS);
+		pg_lwlock_release(sim, l);
+		return;
+	}
+	pg_lwlock_acquire_shared(sim, l);
+	c->got[k] = sim_now(sim);
+	sim_sleep(sim, k == 3 ? 1 * MS : 2 * MS);
+	pg_lwlock_release_shared(sim, l);
+}
+
+static void lw_task0(struct sim *sim, void *arg) { lw_task(sim, arg, 0); }
+static void lw_task1(struct sim *sim, void *arg) { lw_task(sim, arg, 1); }
+static void lw_task2(struct sim *sim, void *arg) { lw_task(sim, arg, 2); }
+static void lw_task3(struct sim *sim, void *arg) { lw_task(sim, arg, 3); }
+
+/* A test of LWLock modes: two shared holders overlap (0..2 ms and
+ * 0.5..2.5 ms); an exclusive acquirer at 1 ms waits for both; a shared
+ * acquirer at 3 ms waits for the exclusive holder.  Expect the grants at
+ * 0, 0.5, 2.5 and 3.5 ms (each within 50 us: the engine's context-switch
+ * and wake-up costs), two contended acquisitions and 1.5 + 0.5 ms of
+ * waiting. */
+TEST(lwlock_shared_and_exclusive)
+{
+	static const char *const kv[] = { "clients", "4", "locks", "on", NULL };
+	struct pgt t;
+	struct lw_case c = { .t = &t };
+
+	ASSERT_EQ(pgt_create(&t, NULL, kv), 0);
+	pgt_task(&t, "r0", lw_task0, &c, 0);
+	pgt_task(&t, "r1", lw_task1, &c, 0);
+	pgt_task(&t, "w2", lw_task2, &c, 0);
+	pgt_task(&t, "r3", lw_task3, &c, 0);
+	sim_run(t.e.sim, 1 * SEC);
+	for (int k = 0; k < 4; k++) {	/* plus the engine's switch and wake-up costs */
+		static const sim_time_t want[4] = { 0, 500, 2500, 3500 };
+
+		ASSERT_TRUE(c.got[k] >= want[k] * SIM_NSEC_PER_USEC &&
+			    c.got[k] < (want[k] + 50) * SIM_NSEC_PER_USEC);
+	}
+	ASSERT_U64_EQ(t.pg->proc_array_lock.contended, 2);
+	ASSERT_TRUE(t.pg->proc_array_lock.wait_ns >= 2 * MS - 50 * SIM_NSEC_PER_USEC &&
+		    t.pg->proc_array_lock.wait_ns < 2 * MS + 50 * SIM_NSEC_PER_USEC);
+	pgt_destroy(&t);
+}
+
+struct group_case {
+	struct pgt	*t;
+	sim_time_t	done[3];
+};
+
+/* Backend 0 holds ProcArrayLock 0..2 ms, then ends a transaction at 3 ms;
+ * backends 1 and 2 end theirs at 0.5 and 1 ms. */
+static void group_task(struct sim *sim, void *arg, uint32_t k)
+{
+	struct group_case *c = arg;
+	struct pg_proc *p = &c->t->pg->backends[k];
+
+	if (k == 0) {
+		pg_lwlock_acquire(sim, &c->t->pg->proc_array_lock);
+		sim_sleep(sim, 2 * MS);
+		pg_lwlock_release(sim, &c->t->pg->proc_array_lock);
+		sim_sleep_until(sim, 3 * MS);
+	} else {
+		sim_sleep_until(sim, k * 500 * SIM_NSEC_PER_USEC);
+	}
+	pg_proc_array_end_transaction(p);
+	c->done[k] = sim_now(sim);
+}
+
+static void group_task0(struct sim *sim, void *arg) { group_task(sim, arg, 0); }
+static void group_task1(struct sim *sim, void *arg) { group_task(sim, arg, 1); }
+static void group_task2(struct sim *sim, void *arg) { group_task(sim, arg, 2); }
+
+/* A test of group XID clearing (ProcArrayGroupClearXid): ProcArrayLock is
+ * held 0..2 ms; backend 1 ends its transaction at 0.5 ms, finds the lock
+ * taken and the group empty, and leads; backend 2 at 1 ms joins as a
+ * follower and sleeps.  Expect at 2 ms the leader to take the lock, clear
+ * both (2 x pg_proc_array_end), release and wake the follower: both done
+ * right after 2 ms and before 2.1 ms, one leader, two cleared; backend 0
+ * at 3 ms takes the free lock itself (no group). */
+TEST(proc_array_group_clear)
+{
+	static const char *const kv[] = { "clients", "3", "locks", "on", NULL };
+	struct pgt t;
+	struct group_case c = { .t = &t };
+
+	ASSERT_EQ(pgt_create(&t, NULL, kv), 0);
+	pgt_task(&t, "b0", group_task0, &c, 0);
+	pgt_task(&t, "b1", group_task1, &c, 0);
+	pgt_task(&t, "b2", group_task2, &c, 0);
+	sim_run(t.e.sim, 1 * SEC);
+	ASSERT_U64_EQ(t.pg->group_leaders, 1);
+	ASSERT_U64_EQ(t.pg->group_cleared, 2);
+	for (int k = 1; k <= 2; k++)
+		ASSERT_TRUE(c.done[k] >= 2 * MS + 300 && c.done[k] < 2100 * SIM_NSEC_PER_USEC);
+	ASSERT_TRUE(c.done[0] >= 3 * MS && c.done[0] < 3100 * SIM_NSEC_PER_USEC);
+	ASSERT_U64_EQ(t.pg->proc_array_lock.acquisitions, 3);
+	pgt_destroy(&t);
+}
+
+static void bufmap_task(struct sim *sim, void *arg)
+{
+	struct pgt *t = arg;
+	struct pg_proc *p = &t->pg->backends[0];
+
+	for (uint32_t round = 0; round < 3; round++)
+		for (uint32_t b = 0; b < 16; b++)
+			pg_release_buffer(p, pg_read_buffer(p, (round == 2 ? 100 : 0) + b, false));
+	(void)sim;
+}
+
+/* A test that BufferAlloc takes the buffer mapping partition locks
+ * (locks=on) on a 16-buffer pool: 16 misses into free buffers (lookup
+ * share + insert exclusive: 2 each), the same 16 blocks again as hits
+ * (lookup share: 1 each), 16 other blocks that evict them (lookup share,
+ * the victim's delete exclusive, the insert exclusive: 3 each).  Expect 96
+ * acquisitions over the 128 partitions, none contended, and no lock left
+ * held. */
+TEST(buffer_mapping_partition_locks)
+{
+	static const char *const kv[] = { "shared_buffers", "128k", "locks", "on", NULL };
+	struct pgt t;
+	uint64_t acq = 0, contended = 0, held = 0;
+
+	ASSERT_EQ(pgt_create(&t, NULL, kv), 0);
+	pgt_task(&t, "reader", bufmap_task, &t, 0);
+	sim_run(t.e.sim, 1 * SEC);
+	for (unsigned int k = 0; k < PG_NUM_BUFFER_PARTITIONS; k++) {
+		acq += t.pg->buf_mapping[k].acquisitions;
+		contended += t.pg->buf_mapping[k].contended;
+		held += t.pg->buf_mapping[k].shared + (t.pg->buf_mapping[k].holder != 0);
+	}
+	ASSERT_U64_EQ(acq, 96);
+	ASSERT_U64_EQ(contended, 0);
+	ASSERT_U64_EQ(held, 0);
+	ASSERT_U64_EQ(t.pg->backends[0].st.buffer_misses, 32);
+	ASSERT_U64_EQ(t.pg->backends[0].st.buffer_hits, 16);
+	pgt_destroy(&t);
+}

@@ -70,22 +70,30 @@ static void waker(struct sim *sim, void *p)
 	st_log_add(&g->log, sim_now(sim), 'w');
 }
 
-static sim_time_t woken_runs_at(int preempt, bool kernel, bool spin_section, unsigned int steps)
+/* Run the waker and `fn` as the worker (program g) on one CPU under
+ * `preempt`; when the waker got the CPU. */
+static sim_time_t waker_runs_at(int preempt, sim_task_fn fn, struct prog *g)
 {
 	struct sim *sim = sim_model(1, preempt);
-	struct prog g = { .kernel = kernel, .spin_section = spin_section, .steps = steps };
 	sim_time_t w = 0;
 
-	sim_mutex_init(sim, &g.mutex, "test_mutex");
-	sim_spin_init(sim, &g.spin, "test_spin");
-	st_task(sim, "waker", 0, true, waker, &g, 0);
-	st_task(sim, "worker", 0, true, worker, &g, 0);
+	sim_mutex_init(sim, &g->mutex, "test_mutex");
+	sim_spin_init(sim, &g->spin, "test_spin");
+	st_task(sim, "waker", 0, true, waker, g, 0);
+	st_task(sim, "worker", 0, true, fn, g, 0);
 	sim_run(sim, SIM_TIME_NEVER);
-	for (unsigned int i = 0; i < g.log.n; i++)
-		if (g.log.tag[i] == 'w')
-			w = g.log.t[i];
+	for (unsigned int i = 0; i < g->log.n; i++)
+		if (g->log.tag[i] == 'w')
+			w = g->log.t[i];
 	sim_destroy(sim);
 	return w;
+}
+
+static sim_time_t woken_runs_at(int preempt, bool kernel, bool spin_section, unsigned int steps)
+{
+	struct prog g = { .kernel = kernel, .spin_section = spin_section, .steps = steps };
+
+	return waker_runs_at(preempt, worker, &g);
 }
 
 /* A test of where a kernel-mode task yields to a woken one.  The worker
@@ -106,16 +114,17 @@ TEST(preempt_models_kernel_mode_wakeup)
 }
 
 /* A test of user mode: the same worker without entering the kernel.
- * Expect every preemption model to switch at the first sync point after
- * the wake-up (500 us: a user-mode task is preempted on the interrupt's
- * return to user, for either bit under lazy), the slice scheduler still
- * at 3000 us. */
+ * Expect none, voluntary and full to switch at the first sync point after
+ * the wake-up (500 us: the wake-up's reschedule IPI returns to user and
+ * preempts there); lazy at the tick (4000 us: the lazy bit comes without
+ * an IPI and acts on the next return to user, which for a task that makes
+ * no system call is the tick's); the slice scheduler still at 3000 us. */
 TEST(preempt_models_user_mode_wakeup)
 {
 	ASSERT_U64_EQ(woken_runs_at(SIM_PREEMPT_FULL, false, false, 50), 500 * US);
 	ASSERT_U64_EQ(woken_runs_at(SIM_PREEMPT_VOLUNTARY, false, false, 50), 500 * US);
 	ASSERT_U64_EQ(woken_runs_at(SIM_PREEMPT_NONE, false, false, 50), 500 * US);
-	ASSERT_U64_EQ(woken_runs_at(SIM_PREEMPT_LAZY, false, false, 50), 500 * US);
+	ASSERT_U64_EQ(woken_runs_at(SIM_PREEMPT_LAZY, false, false, 50), 4000 * US);
 	ASSERT_U64_EQ(woken_runs_at(SIM_PREEMPT_SLICE, false, false, 50), 3000 * US);
 }
 
@@ -212,4 +221,133 @@ TEST(preempt_tick_shares_the_cpu)
 	ASSERT_U64_EQ(b.log.t[38], 7900 * US);
 	ASSERT_U64_EQ(a.log.t[40], 8100 * US);
 	sim_destroy(sim);
+}
+
+/* A worker whose whole 10 ms is one stretch of inline work (a single
+ * charge, one sync at the end), optionally in kernel mode and under a
+ * kernel spinlock. */
+static void stretch_worker(struct sim *sim, void *p)
+{
+	struct prog *g = p;
+
+	if (g->kernel)
+		sim_kernel_enter(sim);
+	if (g->spin_section)
+		sim_spin_lock(sim, &g->spin);
+	sim_charge(sim, 10 * MS);
+	sim_sync(sim);
+	if (g->spin_section)
+		sim_spin_unlock(sim, &g->spin);
+	if (g->kernel)
+		sim_kernel_exit(sim);
+	st_log_add(&g->log, sim_now(sim), 'k');
+}
+
+/* A task queued behind the worker from the start: notes when it runs. */
+static void queued(struct sim *sim, void *p)
+{
+	struct prog *g = p;
+
+	st_log_add(&g->log, sim_now(sim), 'w');
+}
+
+/* When the other task runs: the waker (wakes at 500 us) or, with
+ * `from_start`, a task created at 0 behind the worker; the worker's own
+ * end goes to *worker_end. */
+static sim_time_t other_runs_at(int preempt, bool kernel, bool spin_section, bool from_start,
+				sim_time_t *worker_end)
+{
+	struct sim *sim = sim_model(1, preempt);
+	struct prog g = { .kernel = kernel, .spin_section = spin_section };
+	sim_time_t w = 0;
+
+	sim_spin_init(sim, &g.spin, "test_spin");
+	if (!from_start)
+		st_task(sim, "waker", 0, true, waker, &g, 0);
+	st_task(sim, "worker", 0, true, stretch_worker, &g, 0);
+	if (from_start)
+		st_task(sim, "queued", 0, true, queued, &g, 0);
+	sim_run(sim, SIM_TIME_NEVER);
+	for (unsigned int i = 0; i < g.log.n; i++) {
+		if (g.log.tag[i] == 'w')
+			w = g.log.t[i];
+		else
+			*worker_end = g.log.t[i];
+	}
+	sim_destroy(sim);
+	return w;
+}
+
+static sim_time_t stretch_cut_at(int preempt, bool kernel, bool spin_section, bool from_start)
+{
+	sim_time_t end = 0, w = other_runs_at(preempt, kernel, spin_section, from_start, &end);
+
+	return end == 10 * MS ? w : 0;	/* the worker's 10 ms, wherever cut: else 0 fails the test */
+}
+
+/* A test of ticks inside a stretch of inline work: the worker's 10 ms are
+ * one charge, so no sync point falls inside.  With a task queued behind it
+ * from the start, the tick at 4 ms finds the worker's deadline passed.
+ * Expect the queued task to run at: 4000 us in user mode under every
+ * kernel model (the tick's return to user) and in kernel mode under full;
+ * 8000 us in kernel mode under lazy (the tick at 4 ms sets the lazy bit,
+ * the one at 8 ms promotes it to a full request); 10000 us in kernel mode
+ * under none and voluntary (the return to user at the stretch's end), under
+ * the slice scheduler (its slice is looked at only at sync points), and
+ * with a spinlock held over the stretch under full and lazy (the release).
+ * With the waker instead, its wake-up at 500 us already sets the lazy bit
+ * (the worker is past its first deadline), so under lazy the first tick
+ * promotes it: 4000 us.  In every case the worker ends at 10000 us. */
+TEST(preempt_tick_inside_a_stretch)
+{
+	ASSERT_U64_EQ(stretch_cut_at(SIM_PREEMPT_NONE, false, false, true), 4000 * US);
+	ASSERT_U64_EQ(stretch_cut_at(SIM_PREEMPT_LAZY, false, false, true), 4000 * US);
+	ASSERT_U64_EQ(stretch_cut_at(SIM_PREEMPT_FULL, false, false, true), 4000 * US);
+	ASSERT_U64_EQ(stretch_cut_at(SIM_PREEMPT_FULL, true, false, true), 4000 * US);
+	ASSERT_U64_EQ(stretch_cut_at(SIM_PREEMPT_LAZY, true, false, true), 8000 * US);
+	ASSERT_U64_EQ(stretch_cut_at(SIM_PREEMPT_NONE, true, false, true), 10000 * US);
+	ASSERT_U64_EQ(stretch_cut_at(SIM_PREEMPT_VOLUNTARY, true, false, true), 10000 * US);
+	ASSERT_U64_EQ(stretch_cut_at(SIM_PREEMPT_SLICE, true, false, true), 10000 * US);
+	ASSERT_U64_EQ(stretch_cut_at(SIM_PREEMPT_FULL, true, true, true), 10000 * US);
+	ASSERT_U64_EQ(stretch_cut_at(SIM_PREEMPT_LAZY, true, true, true), 10000 * US);
+	ASSERT_U64_EQ(stretch_cut_at(SIM_PREEMPT_LAZY, true, false, false), 4000 * US);
+	ASSERT_U64_EQ(stretch_cut_at(SIM_PREEMPT_NONE, true, false, false), 10000 * US);
+}
+
+/* A user-mode worker of 100-us steps that takes a 10-us page fault (kernel
+ * entry and exit) at 600 us, then runs to 2 ms. */
+static void faulting_worker(struct sim *sim, void *p)
+{
+	struct prog *g = p;
+
+	for (unsigned int i = 1; i <= 20; i++) {
+		sim_charge(sim, 100 * US);
+		sim_sync(sim);
+		if (i == 6) {
+			sim_kernel_enter(sim);
+			sim_charge(sim, 10 * US);
+			sim_sync(sim);
+			sim_kernel_exit(sim);
+		}
+	}
+	st_log_add(&g->log, sim_now(sim), 'k');
+}
+
+static sim_time_t woken_runs_at_fault(int preempt)
+{
+	struct prog g = { 0 };
+
+	return waker_runs_at(preempt, faulting_worker, &g);
+}
+
+/* A test of where a lazy request lands in user mode: the waker wakes at
+ * 500 us and the worker is past its deadline.  Expect none and full to
+ * switch at 500 us (the IPI's return to user), lazy at the end of the
+ * fault (610 us: the first return to user after the request; a
+ * PostgreSQL spinlock taken before the fault would still be held there). */
+TEST(preempt_lazy_request_lands_on_the_fault_exit)
+{
+	ASSERT_U64_EQ(woken_runs_at_fault(SIM_PREEMPT_NONE), 500 * US);
+	ASSERT_U64_EQ(woken_runs_at_fault(SIM_PREEMPT_FULL), 500 * US);
+	ASSERT_U64_EQ(woken_runs_at_fault(SIM_PREEMPT_LAZY), 610 * US);
 }

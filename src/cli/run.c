@@ -55,6 +55,7 @@
 #include "cli/sections.h"
 #include "mm/machine.h"
 #include "mm/slub.h"
+#include "mm/swap.h"
 #include "report/result.h"
 #include "report/run_files.h"
 #include "sim/bdev.h"
@@ -373,6 +374,8 @@ static int run_setup(struct run *r)
 		fprintf(stderr, "%s: [machine]: %s\n", place, err);
 		return 2;
 	}
+	if (kern->lru_gen)	/* [kernel] lru_gen=on: before any folio is on an LRU */
+		lru_gen_init(r->m, sysctl->lru_gen_min_ttl_ms);
 	if (kern->slab)		/* [kernel] slab=on: the caches exist before any user */
 		kmem_cache_init(r->m);
 	if (SIM_CHECK_EXPENSIVE)	/* debug builds: mm_check after every mm operation */

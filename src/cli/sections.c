@@ -175,6 +175,12 @@ static const struct opt_def scn_kernel_options[] = {
 		  "fed by fork/exit (task_struct, mm_struct, vm_area_struct, ...), file creation "
 		  "(dentry, xfs_inode) and the loopback TCP client (sock, skbs, order-3 page frags); "
 		  "/proc/slabinfo in the result folder, nr_slab_* in vmstat.  off = no slab pages at all" },
+	{ .key = "lru_gen", .type = OPT_BOOL, .offset = K(lru_gen), .def = "on",
+	  .help = "the multi-gen LRU (mm/vmscan.c CONFIG_LRU_GEN 6.12, docs/mm.md \"MGLRU\"): "
+		  "generations, aging, eviction from the oldest; on = a kernel built with "
+		  "CONFIG_LRU_GEN_ENABLED=y (/sys/kernel/mm/lru_gen/enabled 0x0007, Debian's 6.12); "
+		  "off = the classic active/inactive LRU.  [sysctl] /sys/kernel/mm/lru_gen/min_ttl_ms "
+		  "is its one tunable" },
 	OPT_END
 };
 

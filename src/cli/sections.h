@@ -36,10 +36,11 @@ struct scn_policy {
 	char		label[400];		/* sw.name: the preset + the keys that differ */
 };
 
-/* [kernel]: the simulated kernel's scheduler and the slab model. */
+/* [kernel]: the simulated kernel's scheduler, the slab model and the LRU. */
 struct scn_kernel {
 	int		preempt;		/* enum sim_preempt, in preempt_names[] order */
 	bool		slab;			/* the slab allocator model (mm/slub.c) */
+	bool		lru_gen;		/* the multi-gen LRU (CONFIG_LRU_GEN_ENABLED) */
 };
 
 extern const struct opt_def scn_global_options[];

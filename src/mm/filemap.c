@@ -240,6 +240,7 @@ int __filemap_add_folio(struct machine *m, struct address_space *mapping, pfn_t 
 	set_page_type_order(page, mapping_page_type(mapping), page_order(page));
 	page->mapping = mapping->id;
 	page->index = (uint32_t)index;
+	folio_set_lru_gen_flags(m, pfn, 0);	/* a new folio: no MGLRU refs */
 	mapping->nrpages += nr;
 	account_page_cache(m, mapping, (long)nr);
 	return 0;
@@ -290,6 +291,8 @@ void folio_migrate_mapping(struct machine *m, pfn_t dst, pfn_t src)
 	d->mapping = s->mapping;
 	d->index = s->index;
 	d->flags = (uint8_t)(s->flags & ~(PG_lru | PG_isolated));
+	/* folio_migrate_flags(): PG_workingset follows; no generation */
+	folio_set_lru_gen_flags(m, dst, (uint8_t)(folio_lru_gen_flags(m, src) & LRU_GEN_WORKINGSET));
 	s->mapping = 0;
 	s->flags &= (uint8_t)(PG_lru | PG_isolated);
 }

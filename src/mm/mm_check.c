@@ -382,11 +382,100 @@ static int check_counters(struct checker *c)
  * Folios in the per-CPU lru_add batches are LRU-type heads without PG_lru
  * or PG_isolated.
  */
+/*
+ * MGLRU generations (swap.h struct lru_gen_folio): min_seq <= max_seq per
+ * type, between MIN_NR_GENS and MAX_NR_GENS generations (file no more
+ * than anon, seq_is_valid); every list entry a PG_lru, !PG_active,
+ * !PG_unevictable, !PG_isolated head of the list's type and zone whose
+ * stored gen is the list's; lists of generations outside a type's window
+ * empty; per-gen/type/zone page counts equal the walks; as many frames
+ * carry a gen as the lists hold (so each such frame is on its list, once).
+ * The compat active/inactive pages per list go to compat[] for the node
+ * counter check.
+ */
+static int check_lru_gen(struct checker *c, unsigned long compat[NR_LRU_LISTS])
+{
+	const struct machine *m = c->m;
+	const struct lruvec *lruvec = &m->node.__lruvec;
+	const struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	unsigned long folios = 0, tagged = 0;
+
+	if (!lrugen->enabled)
+		return 0;
+	for (int type = 0; type < ANON_AND_FILE; type++) {
+		unsigned long nr_gens = lrugen->max_seq - lrugen->min_seq[type] + 1;
+
+		if (lrugen->min_seq[type] > lrugen->max_seq || nr_gens < MIN_NR_GENS || nr_gens > MAX_NR_GENS)
+			return violation(c, PFN_NONE, "lru_gen type %d: min_seq %lu, max_seq %lu", type,
+					 lrugen->min_seq[type], lrugen->max_seq);
+	}
+	if (lrugen->max_seq - lrugen->min_seq[LRU_GEN_FILE] > lrugen->max_seq - lrugen->min_seq[LRU_GEN_ANON])
+		return violation(c, PFN_NONE, "lru_gen: file has more generations than anon");
+	for (int lru = 0; lru < LRU_UNEVICTABLE; lru++)
+		if (!pfn_list_empty(&lruvec->lists[lru]))
+			return violation(c, lruvec->lists[lru].head, "MGLRU on, classic LRU list %d not empty", lru);
+	for (int gen = 0; gen < MAX_NR_GENS; gen++) {
+		bool active = lru_gen_is_active(lruvec, gen);
+
+		for (int type = 0; type < ANON_AND_FILE; type++) {
+			bool live = false;
+
+			for (unsigned long seq = lrugen->min_seq[type]; seq <= lrugen->max_seq; seq++)
+				live |= lru_gen_from_seq(seq) == gen;
+			for (int zone = 0; zone < MAX_NR_ZONES; zone++) {
+				const struct pfn_list *list = &lrugen->folios[gen][type][zone];
+				unsigned long pages = 0;
+				pfn_t prev = PFN_NONE;
+
+				for (pfn_t pfn = list->head; pfn != PFN_NONE; pfn = m->mem_map[pfn].next) {
+					const struct page *page;
+
+					if (pfn >= m->nr_pfns)
+						return violation(c, PFN_NONE, "lru_gen list %d/%d/%d links beyond memory",
+								 gen, type, zone);
+					page = &m->mem_map[pfn];
+					if ((page_type(page) != PGTY_FILE && page_type(page) != PGTY_SHMEM &&
+					     page_type(page) != PGTY_ANON) ||
+					    (page->flags & (PG_lru | PG_active | PG_unevictable | PG_isolated)) != PG_lru ||
+					    folio_is_file_lru(page) != type || (int)zone_idx(page_zone(m, pfn)) != zone ||
+					    folio_lru_gen(m, pfn) != gen || page->prev != prev)
+						return violation(c, pfn, "lru_gen list %d/%d/%d holds a frame that does "
+								 "not belong there", gen, type, zone);
+					if (test_and_set(c->listed, pfn))
+						return violation(c, pfn, "frame on an lru_gen list and on another list");
+					pages += 1UL << page_order(page);
+					folios++;
+					prev = pfn;
+				}
+				if (prev != list->tail)
+					return violation(c, PFN_NONE, "lru_gen list %d/%d/%d tail is %u, the walk ended at %u",
+							 gen, type, zone, list->tail, prev);
+				if (lrugen->nr_pages[gen][type][zone] != (long)pages)
+					return violation(c, PFN_NONE, "lru_gen nr_pages[%d][%d][%d] is %ld, the list holds %lu",
+							 gen, type, zone, lrugen->nr_pages[gen][type][zone], pages);
+				if (pages && !live)
+					return violation(c, list->head, "lru_gen generation %d of type %d is outside "
+							 "[min_seq, max_seq] but holds folios", gen, type);
+				compat[(type ? LRU_INACTIVE_FILE : LRU_INACTIVE_ANON) + (active ? LRU_ACTIVE : 0)] += pages;
+			}
+		}
+	}
+	for (pfn_t pfn = 0; pfn < m->nr_pfns; pfn++)
+		tagged += (m->lru_gen_flags[pfn] & LRU_GEN_MASK) != 0;
+	if (tagged != folios)
+		return violation(c, PFN_NONE, "%lu frames carry an lru_gen generation, the lists hold %lu folios",
+				 tagged, folios);
+	return 0;
+}
+
 static int check_lru(struct checker *c)
 {
 	const struct machine *m = c->m;
 	const struct lruvec *lruvec = &m->node.__lruvec;
+	unsigned long compat[NR_LRU_LISTS] = { 0 };
 
+	if (check_lru_gen(c, compat))
+		return -1;
 	for (int lru = 0; lru < NR_LRU_LISTS; lru++) {
 		unsigned long pages = 0;
 		pfn_t prev = PFN_NONE;
@@ -411,11 +500,12 @@ static int check_lru(struct checker *c)
 		if (pages != lruvec->nr_pages[lru])
 			return violation(c, PFN_NONE, "LRU list %d counts %lu pages, the walk found %lu",
 					 lru, lruvec->nr_pages[lru], pages);
-		if ((int64_t)pages != node_page_state_exact(&m->node, (enum node_stat_item)(NR_INACTIVE_ANON + lru)))
-			return violation(c, PFN_NONE, "%s is %" PRId64 ", LRU list holds %lu pages",
+		if ((int64_t)(pages + compat[lru]) !=
+		    node_page_state_exact(&m->node, (enum node_stat_item)(NR_INACTIVE_ANON + lru)))
+			return violation(c, PFN_NONE, "%s is %" PRId64 ", LRU list holds %lu pages (+%lu in generations)",
 					 node_stat_names[NR_INACTIVE_ANON + lru],
 					 node_page_state_exact(&m->node, (enum node_stat_item)(NR_INACTIVE_ANON + lru)),
-					 pages);
+					 pages, compat[lru]);
 	}
 	for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++) {
 		const struct folio_batch *fb = &m->fbatches[cpu].lru_add;

@@ -856,6 +856,7 @@ void machine_destroy(struct machine *m)
 	pfn_set_release(&m->isolated);
 	mapping_table_release(m);
 	free(m->fbatches);
+	free(m->lru_gen_flags);
 	for (int i = 0; i < MAX_NR_ZONES; i++) {
 		struct zone *zone = &m->node.node_zones[i];
 
@@ -908,6 +909,7 @@ int machine_apply_sysctl(struct machine *m, const struct vm_sysctl *sc, char *er
 	m->t.compaction_proactiveness = (int)sc->compaction_proactiveness;
 	m->t.compact_unevictable_allowed = sc->compact_unevictable_allowed;
 	m->t.swappiness = (int)sc->swappiness;
+	m->node.__lruvec.lrugen.min_ttl_ms = (unsigned long)sc->lru_gen_min_ttl_ms;
 	apply_user_tunables(m, sc);
 	if (memcmp(ratio, m->t.lowmem_reserve_ratio, sizeof(ratio)) != 0) {
 		memcpy(m->t.lowmem_reserve_ratio, ratio, sizeof(ratio));

@@ -336,6 +336,9 @@ struct machine {
 
 	/* LRU: per-CPU lru_add batches (swap.h); the lists are node.__lruvec */
 	struct cpu_fbatches *fbatches;		/* [nr_cpus] */
+	/* MGLRU per-frame byte (gen + 1, refs, workingset; swap.h), NULL
+	 * while the classic LRU runs */
+	uint8_t		*lru_gen_flags;		/* [nr_pfns] */
 
 	/* Page-cache/shmem/anon owners (pagemap.h): mapping id -> object.
 	 * Id 0 means "no mapping"; ids are reused lowest-first. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * swap.h — the LRU lists (include/linux/mm_inline.h, include/linux/swap.h,
- * mm/swap.c; Linux 6.12, classic LRU, no memcg).
+ * mm/swap.c; Linux 6.12, classic LRU and MGLRU, no memcg).
  *
  * One lruvec per node (pglist_data.__lruvec): five lists of folio heads
  * linked through struct page.next/prev while PG_lru is set.  Folios enter
@@ -24,7 +24,11 @@
  * NR_UNEVICTABLE and the zone counters NR_ZONE_* follow every move
  * (update_lru_size()).
  *
- * Simplifications: no memcg (one lruvec per node); no MGLRU; of the
+ * With the multi-gen LRU on ([kernel] lru_gen=on, the default; see
+ * "MGLRU" below and docs/mm.md) evictable folios live on generation
+ * lists instead of the four evictable lists; the unevictable list stays.
+ *
+ * Simplifications: no memcg (one lruvec per node); of the
  * kernel's six per-CPU batches only lru_add is modelled — activation,
  * deactivation and rotation move the folio directly under lru_lock
  * (the kernel batches them too; the cost is charged per folio the same
@@ -64,12 +68,70 @@ static inline bool is_active_lru(enum lru_list lru)
 	return lru == LRU_ACTIVE_ANON || lru == LRU_ACTIVE_FILE;
 }
 
+/*
+ * MGLRU (include/linux/mmzone.h struct lru_gen_folio, Linux 6.12):
+ * sequence numbers max_seq (youngest) and min_seq[type] (oldest, one per
+ * type: 0 anon, 1 file), at most MAX_NR_GENS generations live per type
+ * and at least MIN_NR_GENS; a generation's lists are indexed by
+ * seq % MAX_NR_GENS.  Folios are linked through struct page.next/prev
+ * like the classic lists (head = most recently added).
+ *
+ *   lrugen.folios[gen][type][zone]   gen = seq % 4
+ *   lrugen.nr_pages[gen][type][zone] pages on that list (exact)
+ *   lrugen.timestamps[gen]           sim time the generation was born
+ *
+ * The node counters NR_{IN,}ACTIVE_{ANON,FILE} keep their meaning for
+ * /proc/vmstat as the kernel keeps them: the two youngest generations
+ * count as active (lru_gen_is_active), the others as inactive.
+ *
+ * Per folio the kernel keeps gen+1, the access count ("refs") and
+ * PG_workingset in page->flags.  The model's 16-byte struct page has no
+ * spare bit (its flags byte is full, its type and order nibbles are in
+ * use), so they live in one byte per frame, machine.lru_gen_flags[pfn],
+ * allocated only when MGLRU is on (1/16 of the frame array).  PG_active
+ * is clear on every folio on a generation list, as in the kernel.
+ */
+#define MIN_NR_GENS		2
+#define MAX_NR_GENS		4
+#define MAX_NR_TIERS		4
+#define LRU_REFS_WIDTH		2	/* MAX_NR_TIERS - 2 */
+#define MIN_LRU_BATCH		64	/* BITS_PER_LONG */
+#define MAX_LRU_BATCH		(MIN_LRU_BATCH * 64)
+#define MAX_SWAPPINESS		200
+#define LRU_GEN_ANON		0
+#define LRU_GEN_FILE		1
+#define ANON_AND_FILE		2
+#define LRU_GEN_NR_ZONES	5	/* MAX_NR_ZONES (mmzone.h; swap.c asserts) */
+
+/* machine.lru_gen_flags[pfn] bits */
+#define LRU_GEN_MASK		0x07u	/* gen + 1; 0 = not on a generation list */
+#define LRU_REFS_PGOFF		3
+#define LRU_REFS_MASK		(((1u << LRU_REFS_WIDTH) - 1) << LRU_REFS_PGOFF)
+#define LRU_GEN_WORKINGSET	0x20u	/* PG_workingset */
+
+struct lru_gen_folio {
+	bool			enabled;
+	unsigned long		max_seq;
+	unsigned long		min_seq[ANON_AND_FILE];
+	sim_time_t		timestamps[MAX_NR_GENS];
+	struct pfn_list		folios[MAX_NR_GENS][ANON_AND_FILE][LRU_GEN_NR_ZONES];
+	long			nr_pages[MAX_NR_GENS][ANON_AND_FILE][LRU_GEN_NR_ZONES];
+	/* model-only statistics (tests, the trace): pages protected by
+	 * their tier, agings, and lru_gen_age_node's min_ttl verdicts
+	 * (the kernel would call the OOM killer; the model kills nothing) */
+	unsigned long		nr_protected;
+	unsigned long		nr_aging;
+	unsigned long		nr_min_ttl_oom;
+	unsigned long		min_ttl_ms;		/* /sys/kernel/mm/lru_gen/min_ttl_ms */
+};
+
 struct lruvec {
 	struct pfn_list		lists[NR_LRU_LISTS];
 	unsigned long		nr_pages[NR_LRU_LISTS];	/* exact page counts */
 	struct sim_spinlock	lru_lock;
 	/* lru_note_cost(): recent reclaim cost per type (get_scan_count) */
 	unsigned long		anon_cost, file_cost;
+	struct lru_gen_folio	lrugen;
 };
 
 #define FOLIO_BATCH_SIZE	31	/* include/linux/pagevec.h, 6.12 */
@@ -109,6 +171,32 @@ static inline enum lru_list folio_lru_list(const struct page *head)
 }
 
 void lruvec_init(struct sim *sim, struct lruvec *lruvec);
+
+/* ---- MGLRU (see struct lru_gen_folio) ---- */
+
+/* lru_gen_init(): switch the machine to the multi-gen LRU before any
+ * folio is on an LRU (run setup, tests).  Allocates the per-frame byte. */
+void lru_gen_init(struct machine *m, unsigned long min_ttl_ms);
+bool lru_gen_enabled(const struct machine *m);
+
+static inline int lru_gen_from_seq(unsigned long seq)
+{
+	return (int)(seq % MAX_NR_GENS);
+}
+
+/* folio_lru_gen(): the folio's generation, -1 when not on a gen list. */
+int folio_lru_gen(const struct machine *m, pfn_t pfn);
+/* folio_lru_refs(): accesses beyond PG_referenced (refs + workingset). */
+int folio_lru_refs(const struct machine *m, pfn_t pfn);
+bool lru_gen_is_active(const struct lruvec *lruvec, int gen);
+/* lru_gen_update_size(): per-gen and compat active/inactive counters;
+ * old_gen or new_gen -1 for addition/deletion. */
+void lru_gen_update_size(struct machine *m, struct lruvec *lruvec, pfn_t pfn, int old_gen, int new_gen);
+/* lru_gen_del_folio() with reclaiming = true (isolate_folio): the folio
+ * leaves its generation list without getting PG_active back. */
+void lru_gen_del_folio_reclaiming(struct machine *m, struct lruvec *lruvec, pfn_t pfn);
+void folio_set_lru_gen_flags(struct machine *m, pfn_t pfn, uint8_t v);
+uint8_t folio_lru_gen_flags(const struct machine *m, pfn_t pfn);
 
 /* Caller holds lruvec->lru_lock (the model asserts nothing about it:
  * locks are timing, not safety, in a single-threaded simulator). */

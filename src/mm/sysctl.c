@@ -58,5 +58,8 @@ const struct opt_def vm_sysctl_options[] = {
 	  thp_defrag_names, 0, "THP fault-time defragmentation" },
 	{ "/sys/kernel/mm/transparent_hugepage/shmem_enabled", OPT_ENUM, F(thp_shmem_enabled), "never", 0, 0,
 	  thp_mode_names, 0, "THP for shmem/tmpfs (PostgreSQL shared_buffers)" },
+	{ "/sys/kernel/mm/lru_gen/min_ttl_ms", OPT_UINT, F(lru_gen_min_ttl_ms), "0", 0, UINT32_MAX, NULL, 0,
+	  "MGLRU ([kernel] lru_gen=on): kswapd calls the OOM killer when the oldest generation is "
+	  "younger than this (the model kills nothing and counts it); 0 = off" },
 	OPT_END
 };

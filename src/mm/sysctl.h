@@ -40,6 +40,7 @@ struct vm_sysctl {
 	int	 thp_enabled;			/* enum thp_mode; default madvise */
 	int	 thp_defrag;			/* enum thp_defrag; default madvise */
 	int	 thp_shmem_enabled;		/* enum thp_mode subset; default never */
+	uint64_t lru_gen_min_ttl_ms;		/* /sys/kernel/mm/lru_gen/min_ttl_ms; 0 */
 };
 
 extern const struct opt_def vm_sysctl_options[];

@@ -2,7 +2,7 @@
 /*
  * vmscan.c — page reclaim: direct reclaim, kswapd, the LRU scan and the
  * decisions on clean, dirty and writeback folios, throttling
- * (mm/vmscan.c, Linux 6.12.117, classic LRU; shrink_folio_list, mm/vmscan.c).
+ * (mm/vmscan.c, Linux 6.12.117, classic LRU and MGLRU; shrink_folio_list, mm/vmscan.c).
  *
  * Direct reclaim (try_to_free_pages):
  *   throttle_direct_reclaim (pfmemalloc reserve below half the min
@@ -41,7 +41,12 @@
  * engine's lru_lock and zone->lock for hold and contention, and the
  * throttling sleeps with the kernel's timeouts (costs.def `jiffy`).
  *
- * Simplifications: no memcg (one lruvec), no MGLRU, no swap (anon and
+ * MGLRU ([kernel] lru_gen=on): shrink_node hands reclaim to
+ *   lru_gen_shrink_node, balance_pgdat ages with lru_gen_age_node; see
+ *   "MGLRU" below and docs/mm.md.  The LRU-list text above is the classic
+ *   LRU's.
+ *
+ * Simplifications: no memcg (one lruvec), no swap (anon and
  * shmem are unreclaimable, as the spec asks), no slab shrinkers, no
  * workingset refault detection (so may_deactivate follows only the
  * inactive:active ratio), no young bits (a mapped folio always counts as
@@ -708,6 +713,644 @@ static bool should_continue_reclaim(pg_data_t *pgdat, unsigned long nr_reclaimed
 	return inactive_lru_pages > pages_for_compaction;
 }
 
+/* ---- MGLRU: the multi-gen LRU (mm/vmscan.c CONFIG_LRU_GEN, 6.12) ------------------
+ *
+ * Dispatch as in the kernel: shrink_node -> lru_gen_shrink_node for root
+ * reclaim (the only reclaim the model has), balance_pgdat ->
+ * kswapd_age_node -> lru_gen_age_node.  Aging (try_to_inc_max_seq) runs
+ * from the eviction side when the oldest generations run out of folios
+ * (get_nr_to_scan), eviction takes the oldest file generation first,
+ * sorting out promoted, protected and ineligible folios, and feeds the
+ * rest to shrink_folio_list.  The model has no swap, so swappiness is 0
+ * for MGLRU (get_swappiness: fewer than MIN_LRU_BATCH swap pages) and
+ * only file folios are evicted; anon and shmem age but are never
+ * scanned.  The model has no accessed bits and no refault detection:
+ * the page-table walk (walk_mm) is not modelled — a mapped folio counts
+ * as young when eviction reaches it (the rmap check in shrink_folio_list
+ * then returns it to the youngest generation, what lru_gen_look_around
+ * would do) — and the PID controller sees no refaults, so every tier
+ * below the last is evictable and only folios with the maximum refs are
+ * protected. */
+
+/* get_swappiness() (mm/vmscan.c, 6.12): 0 whenever fewer than
+ * MIN_LRU_BATCH swap pages are free — always, the model has no swap. */
+static int get_swappiness(const struct machine *m, const struct scan_control *sc)
+{
+	(void)m;
+	(void)sc;
+	return 0;	/* no swap device: mem_cgroup_get_nr_swap_pages() < MIN_LRU_BATCH */
+}
+
+/* get_nr_gens() (6.12): live generations of a type. */
+static int get_nr_gens(const struct lruvec *lruvec, int type)
+{
+	return (int)(lruvec->lrugen.max_seq - lruvec->lrugen.min_seq[type] + 1);
+}
+
+/* folio_zonenum() for the generation lists (model helper). */
+static int lru_gen_zone(const struct machine *m, pfn_t pfn)
+{
+	return (int)zone_idx(page_zone(m, pfn));
+}
+
+/* Move a folio to the head or tail of another generation list of its
+ * type and zone: the list_move/list_move_tail of the kernel's callers
+ * (6.12) with the gen bits and lru_gen_update_size in one step (model
+ * helper; the kernel updates the flags and lists separately). */
+static void lru_gen_move(struct machine *m, struct lruvec *lruvec, pfn_t pfn, int old_gen, int new_gen,
+			 bool tail)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	int type = folio_is_file_lru(pfn_to_page(m, pfn));
+	int zone = lru_gen_zone(m, pfn);
+	uint8_t v = folio_lru_gen_flags(m, pfn);
+
+	pfn_list_del(m->mem_map, &lrugen->folios[old_gen][type][zone], pfn);
+	if (tail)
+		pfn_list_add_tail(m->mem_map, &lrugen->folios[new_gen][type][zone], pfn);
+	else
+		pfn_list_add(m->mem_map, &lrugen->folios[new_gen][type][zone], pfn);
+	folio_set_lru_gen_flags(m, pfn, (uint8_t)((v & ~LRU_GEN_MASK) | (unsigned)(new_gen + 1)));
+	if (old_gen != new_gen)
+		lru_gen_update_size(m, lruvec, pfn, old_gen, new_gen);
+}
+
+/*
+ * folio_inc_gen() — models mm/vmscan.c (6.12): a folio of the oldest
+ * generation moves to the next one, losing its refs, PG_referenced and
+ * PG_workingset (PG_reclaim set when reclaiming).  Simplified: the
+ * caller's list move is folded in (lru_gen_move, to the tail).
+ */
+static int folio_inc_gen(struct machine *m, struct lruvec *lruvec, pfn_t pfn, bool reclaiming)
+{
+	struct page *page = pfn_to_page(m, pfn);
+	int type = folio_is_file_lru(page);
+	int old_gen = lru_gen_from_seq(lruvec->lrugen.min_seq[type]);
+	int gen = folio_lru_gen(m, pfn);
+	int new_gen;
+
+	SIM_ASSERT(gen >= 0);
+	if (gen != old_gen)
+		return gen;	/* promoted meanwhile */
+	new_gen = (old_gen + 1) % MAX_NR_GENS;
+	folio_set_lru_gen_flags(m, pfn, (uint8_t)(folio_lru_gen_flags(m, pfn) &
+						  ~(LRU_REFS_MASK | LRU_GEN_WORKINGSET)));
+	page->flags &= (uint8_t)~PG_referenced;
+	if (reclaiming)
+		page->flags |= PG_reclaim;
+	lru_gen_move(m, lruvec, pfn, old_gen, new_gen, true);
+	return new_gen;
+}
+
+/*
+ * inc_min_seq() — models mm/vmscan.c (6.12): retire the oldest
+ * generation of a type.  For anon without swap it only advances min_seq
+ * (the folios stay and become the youngest: the kernel's cold/hot
+ * inversion); for file every folio moves to the next generation
+ * (lru_move each).  Simplified: the kernel stops after MAX_LRU_BATCH
+ * folios to drop lru_lock and restarts; the model moves them all.
+ */
+static void inc_min_seq(struct machine *m, struct lruvec *lruvec, int type, bool can_swap)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	int old_gen = lru_gen_from_seq(lrugen->min_seq[type]);
+	unsigned long moved = 0;
+
+	if (type == LRU_GEN_FILE || can_swap) {
+		for (int zone = 0; zone < MAX_NR_ZONES; zone++) {
+			struct pfn_list *head = &lrugen->folios[old_gen][type][zone];
+
+			while (!pfn_list_empty(head)) {
+				(void)folio_inc_gen(m, lruvec, head->tail, false);
+				moved++;
+			}
+		}
+	}
+	mm_charge(m, COST_lru_move, moved);
+	lrugen->min_seq[type]++;
+}
+
+/*
+ * try_to_inc_min_seq() — models mm/vmscan.c (6.12): min_seq of each
+ * evictable type moves past empty generations while at least
+ * MIN_NR_GENS remain.  Returns whether any moved.
+ */
+static bool try_to_inc_min_seq(struct lruvec *lruvec, bool can_swap)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	bool success = false;
+
+	for (int type = !can_swap; type < ANON_AND_FILE; type++) {
+		unsigned long seq = lrugen->min_seq[type];
+
+		while (seq + MIN_NR_GENS <= lrugen->max_seq) {
+			int gen = lru_gen_from_seq(seq);
+			bool empty = true;
+
+			for (int zone = 0; zone < MAX_NR_ZONES && empty; zone++)
+				empty = pfn_list_empty(&lrugen->folios[gen][type][zone]);
+			if (!empty)
+				break;
+			seq++;
+		}
+		if (seq != lrugen->min_seq[type]) {
+			lrugen->min_seq[type] = seq;
+			success = true;
+		}
+	}
+	return success;
+}
+
+/*
+ * inc_max_seq() — models mm/vmscan.c (6.12): a type already at
+ * MAX_NR_GENS retires its oldest generation first; the generation
+ * leaving the active pair moves from the active to the inactive
+ * counters (and the one entering it the other way), the new youngest
+ * generation is stamped with the time, max_seq advances.  Simplified:
+ * no PID-controller history to reset (no refaults are modelled).
+ */
+static bool inc_max_seq(struct machine *m, struct lruvec *lruvec, unsigned long seq, bool can_swap)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	int prev, next;
+
+	if (seq != lrugen->max_seq)
+		return false;
+	m->mm_busy++;	/* the counters move with max_seq for mm_check */
+	for (int type = ANON_AND_FILE - 1; type >= 0; type--)
+		if (get_nr_gens(lruvec, type) == MAX_NR_GENS)
+			inc_min_seq(m, lruvec, type, can_swap);
+	prev = lru_gen_from_seq(lrugen->max_seq - 1);
+	next = lru_gen_from_seq(lrugen->max_seq + 1);
+	lrugen->max_seq++;
+	lrugen->timestamps[next] = sim_now(m->sim);
+	lrugen->nr_aging++;
+	for (int type = 0; type < ANON_AND_FILE; type++) {
+		enum lru_list lru = type ? LRU_INACTIVE_FILE : LRU_INACTIVE_ANON;
+
+		for (int zone = 0; zone < MAX_NR_ZONES; zone++) {
+			struct zone *z = &m->node.node_zones[zone];
+			long delta = lrugen->nr_pages[prev][type][zone] - lrugen->nr_pages[next][type][zone];
+
+			if (!delta)
+				continue;
+			__mod_node_page_state(&m->node, (enum node_stat_item)(NR_INACTIVE_ANON + lru), delta);
+			__mod_node_page_state(&m->node, (enum node_stat_item)(NR_INACTIVE_ANON + lru + LRU_ACTIVE),
+					      -delta);
+			__mod_zone_page_state(z, (enum zone_stat_item)(NR_ZONE_INACTIVE_ANON + lru), delta);
+			__mod_zone_page_state(z, (enum zone_stat_item)(NR_ZONE_INACTIVE_ANON + lru + LRU_ACTIVE),
+					      -delta);
+		}
+	}
+	m->mm_busy--;
+	mm_trace(m, "inc_max_seq max_seq=%lu min_seq=%lu/%lu", lrugen->max_seq,
+		 lrugen->min_seq[LRU_GEN_ANON], lrugen->min_seq[LRU_GEN_FILE]);
+	return true;
+}
+
+/*
+ * try_to_inc_max_seq() — models mm/vmscan.c (6.12) without the page-table
+ * walk (CONFIG_LRU_GEN_WALKS_MMU's walk_mm: the model has no accessed
+ * bits to harvest), i.e. the iterate_mm_list_nowalk path: straight to
+ * inc_max_seq under lru_lock.
+ */
+bool try_to_inc_max_seq(struct machine *m, struct lruvec *lruvec, unsigned long seq, bool can_swap)
+{
+	bool success;
+
+	sim_spin_lock(m->sim, &lruvec->lru_lock);
+	success = inc_max_seq(m, lruvec, seq, can_swap);
+	sim_spin_unlock(m->sim, &lruvec->lru_lock);
+	return success;
+}
+
+/* set_initial_priority() (6.12): start where (inactive >> priority)
+ * covers nr_to_reclaim, clamped to [DEF_PRIORITY / 2, DEF_PRIORITY]. */
+static void set_initial_priority(pg_data_t *pgdat, struct scan_control *sc)
+{
+	unsigned long reclaimable;
+	int priority;
+
+	if (sc->priority != DEF_PRIORITY || sc->nr_to_reclaim < MIN_LRU_BATCH)
+		return;
+	reclaimable = node_page_state(pgdat, NR_INACTIVE_FILE);	/* no anon: no swap */
+	priority = (reclaimable ? 64 - __builtin_clzl(reclaimable) : 0) - 1 -
+		   (sc->nr_to_reclaim - 1 ? 64 - __builtin_clzl(sc->nr_to_reclaim - 1) : 0);
+	if (priority < DEF_PRIORITY / 2)
+		priority = DEF_PRIORITY / 2;
+	if (priority > DEF_PRIORITY)
+		priority = DEF_PRIORITY;
+	sc->priority = priority;
+}
+
+/* lruvec_is_sizable() (6.12): evictable pages >> priority (root memcg). */
+static bool lruvec_is_sizable(const struct lruvec *lruvec, const struct scan_control *sc, bool can_swap)
+{
+	const struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	unsigned long total = 0;
+
+	for (int type = !can_swap; type < ANON_AND_FILE; type++)
+		for (unsigned long seq = lrugen->min_seq[type]; seq <= lrugen->max_seq; seq++)
+			for (int zone = 0; zone < MAX_NR_ZONES; zone++) {
+				long n = lrugen->nr_pages[lru_gen_from_seq(seq)][type][zone];
+
+				total += n > 0 ? (unsigned long)n : 0;
+			}
+	return total >> sc->priority;
+}
+
+/*
+ * lru_gen_age_node() — models mm/vmscan.c (6.12), kswapd's aging step:
+ * set the initial priority and, with min_ttl_ms set, check that the
+ * oldest file generation is older than min_ttl (lruvec_is_reclaimable).
+ * If it is not, the kernel calls the OOM killer to keep the working set;
+ * the model kills nothing (as its __alloc_pages_may_oom) and counts the
+ * verdict in lrugen.nr_min_ttl_oom.  min_ttl_ms does not stop eviction
+ * itself in 6.12.
+ */
+static void lru_gen_age_node(pg_data_t *pgdat, struct scan_control *sc)
+{
+	struct machine *m = pgdat->machine;
+	struct lruvec *lruvec = &pgdat->__lruvec;
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	bool reclaimable = !lrugen->min_ttl_ms;
+
+	set_initial_priority(pgdat, sc);
+	if (!reclaimable && lruvec_is_sizable(lruvec, sc, get_swappiness(m, sc))) {
+		/* msecs_to_jiffies() rounds up */
+		uint64_t ttl_j = (lrugen->min_ttl_ms * m->hz + 999) / 1000;
+		sim_time_t birth = lrugen->timestamps[lru_gen_from_seq(lrugen->min_seq[LRU_GEN_FILE])];
+
+		reclaimable = birth + jiffies_ns(m, ttl_j) < sim_now(m->sim);
+	}
+	if (!reclaimable) {
+		lrugen->nr_min_ttl_oom++;
+		mm_trace(m, "lru_gen_age_node: working set younger than min_ttl_ms=%lu: out_of_memory "
+			 "(not modelled: nothing is killed)", lrugen->min_ttl_ms);
+	}
+}
+
+/*
+ * sort_folio() — models mm/vmscan.c (6.12): a folio at the tail of the
+ * oldest generation is not isolated when it was promoted (its gen is
+ * newer: back to the head of that list), protected by its tier (tier
+ * above tier_idx, or refs at the maximum: to the next generation,
+ * counted in lrugen.nr_protected), or in a zone above reclaim_idx (to
+ * the next generation).  Unevictable folios are never on these lists in
+ * the model.  Each move costs lru_move.
+ */
+static bool sort_folio(struct machine *m, struct lruvec *lruvec, pfn_t pfn, struct scan_control *sc,
+		       int tier_idx)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	int gen = folio_lru_gen(m, pfn);
+	int type = folio_is_file_lru(pfn_to_page(m, pfn));
+	int refs = folio_lru_refs(m, pfn);
+	int tier = refs ? 32 - __builtin_clz((unsigned)refs) : 0;	/* order_base_2(refs + 1) */
+
+	if (gen != lru_gen_from_seq(lrugen->min_seq[type])) {
+		lru_gen_move(m, lruvec, pfn, gen, gen, false);
+		mm_charge(m, COST_lru_move, 1);
+		return true;
+	}
+	if (tier > tier_idx || refs == (1 << LRU_REFS_WIDTH)) {
+		lrugen->nr_protected += folio_nr_pages(pfn_to_page(m, pfn));
+		(void)folio_inc_gen(m, lruvec, pfn, false);
+		mm_charge(m, COST_lru_move, 1);
+		return true;
+	}
+	if (lru_gen_zone(m, pfn) > sc->reclaim_idx) {
+		(void)folio_inc_gen(m, lruvec, pfn, false);
+		mm_charge(m, COST_lru_move, 1);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * isolate_folio() — models mm/vmscan.c (6.12): refuse dirty anon or
+ * swap-less anon without __GFP_IO; clear refs unless PG_referenced,
+ * clear PG_referenced for shrink_folio_list; off the generation list
+ * (reclaiming: no PG_active); PG_isolated and the isolation reference
+ * as isolate_lru_folios.
+ */
+static bool isolate_folio(struct machine *m, struct lruvec *lruvec, pfn_t pfn, struct scan_control *sc)
+{
+	struct page *page = pfn_to_page(m, pfn);
+
+	if (!(sc->gfp_mask & __GFP_IO) &&
+	    (((page->flags & PG_dirty) && !folio_is_file_lru(page)) || page_type(page) == PGTY_ANON))
+		return false;
+	if (!(page->flags & PG_referenced))
+		folio_set_lru_gen_flags(m, pfn, (uint8_t)(folio_lru_gen_flags(m, pfn) &
+							  ~(LRU_REFS_MASK | LRU_GEN_WORKINGSET)));
+	page->flags &= (uint8_t)~PG_referenced;
+	lru_gen_del_folio_reclaiming(m, lruvec, pfn);
+	folio_isolation_get(m, pfn);
+	page->flags |= PG_isolated;
+	return true;
+}
+
+/*
+ * scan_folios() — models mm/vmscan.c (6.12): from the tail of the oldest
+ * generation's lists of `type`, zones from reclaim_idx down then the
+ * ones above, sort or isolate each folio (folios that cannot be isolated
+ * stay, counted in pgskip_*), until MIN_LRU_BATCH pages are isolated or
+ * MAX_LRU_BATCH folios looked at.  pgscan_kswapd/direct and
+ * pgscan_file/anon count isolated pages, pgrefill sorted ones.  Returns
+ * pages scanned, or 0 when nothing could be isolated and the budget is
+ * not exhausted.  reclaim_scan per folio isolated.
+ */
+static int scan_folios(struct machine *m, struct lruvec *lruvec, struct scan_control *sc, int type,
+		       int tier, struct pfn_list *list)
+{
+	struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	int sorted = 0, scanned = 0, isolated = 0, remaining = MAX_LRU_BATCH, gen;
+	unsigned long nr_folios = 0;
+
+	if (get_nr_gens(lruvec, type) == MIN_NR_GENS)
+		return 0;
+	gen = lru_gen_from_seq(lrugen->min_seq[type]);
+	for (int i = MAX_NR_ZONES; i > 0; i--) {
+		int zone = (sc->reclaim_idx + i) % MAX_NR_ZONES, skipped_zone = 0;
+		struct pfn_list *head = &lrugen->folios[gen][type][zone];
+		struct pfn_list moved;
+
+		pfn_list_init(&moved);
+		while (!pfn_list_empty(head)) {
+			pfn_t pfn = head->tail;
+			int delta = (int)folio_nr_pages(pfn_to_page(m, pfn));
+
+			scanned += delta;
+			if (sort_folio(m, lruvec, pfn, sc, tier)) {
+				sorted += delta;
+			} else if (isolate_folio(m, lruvec, pfn, sc)) {
+				pfn_list_add(m->mem_map, list, pfn);
+				isolated += delta;
+				nr_folios++;
+			} else {
+				pfn_list_del(m->mem_map, head, pfn);
+				pfn_list_add(m->mem_map, &moved, pfn);
+				skipped_zone += delta;
+			}
+			if (!--remaining || (isolated > skipped_zone ? isolated : skipped_zone) >= MIN_LRU_BATCH)
+				break;
+		}
+		if (skipped_zone) {
+			pfn_list_splice(m->mem_map, &moved, head);
+			__count_zid_vm_events(m, PGSCAN_SKIP_DMA, (unsigned int)zone, (unsigned long)skipped_zone);
+		}
+		if (!remaining || isolated >= MIN_LRU_BATCH)
+			break;
+	}
+	__count_vm_events(m, sc->kswapd ? PGSCAN_KSWAPD : PGSCAN_DIRECT, (unsigned long)isolated);
+	__count_vm_events(m, PGREFILL, (unsigned long)sorted);
+	__count_vm_events(m, type ? PGSCAN_FILE : PGSCAN_ANON, (unsigned long)isolated);
+	if (type == LRU_GEN_FILE)
+		sc->nr.file_taken += (unsigned int)isolated;
+	mm_charge(m, COST_reclaim_scan, nr_folios);
+	return isolated || !remaining ? scanned : 0;
+}
+
+/* get_tier_idx() (6.12): the last tier the PID controller lets eviction
+ * take.  With no refaults every tier's error is positive
+ * (refaulted < MIN_LRU_BATCH), so all tiers but the protected refs
+ * maximum are evictable. */
+static int get_tier_idx(const struct lruvec *lruvec, int type)
+{
+	(void)lruvec;
+	(void)type;
+	return MAX_NR_TIERS - 1;
+}
+
+/* isolate_folios() (6.12) at swappiness 0: file only. */
+static int isolate_folios(struct machine *m, struct lruvec *lruvec, struct scan_control *sc, int swappiness,
+			  int *type_scanned, struct pfn_list *list)
+{
+	int type = LRU_GEN_FILE, scanned = 0;
+
+	SIM_ASSERT(!swappiness);
+	for (int i = !swappiness; i < ANON_AND_FILE; i++) {
+		scanned = scan_folios(m, lruvec, sc, type, get_tier_idx(lruvec, type), list);
+		if (scanned)
+			break;
+		type = !type;
+	}
+	*type_scanned = type;
+	return scanned;
+}
+
+/*
+ * evict_folios() — models mm/vmscan.c (6.12): isolate from the oldest
+ * generation, advance min_seq past emptied generations, run
+ * shrink_folio_list; of the folios it kept, dirty/writeback ones marked
+ * for reclaim go back as they are (second youngest generation),
+ * referenced, mapped, locked, dirty or activated ones go back to the
+ * youngest generation with their refs cleared, clean unreferenced ones
+ * get one retry.  pgsteal_* count reclaimed pages.  Returns pages
+ * scanned (0 when only MIN_NR_GENS are left).
+ */
+static int evict_folios(struct machine *m, struct lruvec *lruvec, struct scan_control *sc, int swappiness)
+{
+	pg_data_t *pgdat = &m->node;
+	struct pfn_list list, clean;
+	struct reclaim_stat stat;
+	unsigned long reclaimed, nr_taken = 0;
+	bool skip_retry = false;
+	int type, scanned;
+
+	pfn_list_init(&list);
+	pfn_list_init(&clean);
+	sim_spin_lock(m->sim, &lruvec->lru_lock);
+	scanned = isolate_folios(m, lruvec, sc, swappiness, &type, &list);
+	scanned += try_to_inc_min_seq(lruvec, swappiness);
+	if (get_nr_gens(lruvec, !swappiness) == MIN_NR_GENS)
+		scanned = 0;
+	for (pfn_t pfn = list.head; pfn != PFN_NONE; pfn = m->mem_map[pfn].next)
+		nr_taken += folio_nr_pages(pfn_to_page(m, pfn));
+	__mod_node_page_state(pgdat, type ? NR_ISOLATED_FILE : NR_ISOLATED_ANON, (long)nr_taken);
+	sim_spin_unlock(m->sim, &lruvec->lru_lock);
+	if (pfn_list_empty(&list))
+		return scanned;
+retry:
+	sim_path_push(m->sim, "shrink_folio_list");
+	reclaimed = shrink_folio_list(m, &list, pgdat, sc, &stat);
+	sim_path_pop(m->sim);
+	sc->nr.unqueued_dirty += stat.nr_unqueued_dirty;
+	sc->nr_reclaimed += reclaimed;
+
+	for (pfn_t pfn = list.tail, prev; pfn != PFN_NONE; pfn = prev) {
+		struct page *page = pfn_to_page(m, pfn);
+
+		prev = page->prev;
+		if (page->flags & PG_unevictable)
+			continue;
+		if ((page->flags & PG_reclaim) && (page->flags & (PG_dirty | PG_writeback))) {
+			if (folio_lru_gen_flags(m, pfn) & LRU_GEN_WORKINGSET)
+				page->flags |= PG_referenced;
+			continue;
+		}
+		if (skip_retry || (page->flags & (PG_active | PG_referenced | PG_dirty | PG_writeback)) ||
+		    folio_isolation_orphaned(m, pfn) || folio_mapped_model(m, pfn) || folio_test_locked(m, pfn)) {
+			folio_set_lru_gen_flags(m, pfn, (uint8_t)(folio_lru_gen_flags(m, pfn) &
+								  ~(LRU_REFS_MASK | LRU_GEN_WORKINGSET)));
+			page->flags = (uint8_t)((page->flags & ~PG_referenced) | PG_active);
+			continue;
+		}
+		pfn_list_del(m->mem_map, &list, pfn);
+		pfn_list_add(m->mem_map, &clean, pfn);
+	}
+
+	sim_spin_lock(m->sim, &lruvec->lru_lock);
+	move_folios_to_lru(m, lruvec, &list);
+	__count_vm_events(m, sc->kswapd ? PGSTEAL_KSWAPD : PGSTEAL_DIRECT, reclaimed);
+	__count_vm_events(m, type ? PGSTEAL_FILE : PGSTEAL_ANON, reclaimed);
+	sim_spin_unlock(m->sim, &lruvec->lru_lock);
+
+	if (!pfn_list_empty(&clean)) {
+		list = clean;
+		pfn_list_init(&clean);
+		skip_retry = true;
+		goto retry;
+	}
+	return scanned;
+}
+
+/*
+ * should_run_aging() — models mm/vmscan.c (6.12): age when the evictable
+ * types are down to MIN_NR_GENS, or (at exactly MIN_NR_GENS + 1
+ * generations) when the youngest holds more than 1/MIN_NR_GENS of the
+ * pages or the oldest less than 1/(MIN_NR_GENS + 2).  *nr_to_scan: the
+ * evictable pages.
+ */
+static bool should_run_aging(const struct lruvec *lruvec, unsigned long max_seq, bool can_swap,
+			     unsigned long *nr_to_scan)
+{
+	const struct lru_gen_folio *lrugen = &lruvec->lrugen;
+	unsigned long old = 0, young = 0, total = 0;
+
+	if (lrugen->min_seq[!can_swap] + MIN_NR_GENS > max_seq) {
+		*nr_to_scan = 0;
+		return true;
+	}
+	for (int type = !can_swap; type < ANON_AND_FILE; type++) {
+		for (unsigned long seq = lrugen->min_seq[type]; seq <= max_seq; seq++) {
+			unsigned long size = 0;
+
+			for (int zone = 0; zone < MAX_NR_ZONES; zone++) {
+				long n = lrugen->nr_pages[lru_gen_from_seq(seq)][type][zone];
+
+				size += n > 0 ? (unsigned long)n : 0;
+			}
+			total += size;
+			if (seq == max_seq)
+				young += size;
+			else if (seq + MIN_NR_GENS == max_seq)
+				old += size;
+		}
+	}
+	*nr_to_scan = total;
+	if (lrugen->min_seq[!can_swap] + MIN_NR_GENS < max_seq)
+		return false;
+	if (young * MIN_NR_GENS > total)
+		return true;
+	if (old * (MIN_NR_GENS + 2) < total)
+		return true;
+	return false;
+}
+
+/* get_nr_to_scan() (6.12): evictable >> priority; at lower priorities an
+ * lruvec that needs aging is aged instead and not scanned (-1: aged, 0:
+ * someone else did). */
+static long get_nr_to_scan(struct machine *m, struct lruvec *lruvec, struct scan_control *sc, bool can_swap)
+{
+	unsigned long nr_to_scan, max_seq = lruvec->lrugen.max_seq;
+	bool success = should_run_aging(lruvec, max_seq, can_swap, &nr_to_scan);
+
+	if (!success || sc->priority == DEF_PRIORITY)
+		return (long)(nr_to_scan >> sc->priority);
+	return try_to_inc_max_seq(m, lruvec, max_seq, can_swap) ? -1 : 0;
+}
+
+/* should_abort_scan() (6.12, root reclaim): enough reclaimed, or kswapd
+ * at order 0 with every eligible zone above high + MIN_LRU_BATCH. */
+static bool should_abort_scan(pg_data_t *pgdat, struct scan_control *sc)
+{
+	unsigned long goal = compact_gap((unsigned int)sc->order);
+
+	if (sc->nr_reclaimed >= (sc->nr_to_reclaim > goal ? sc->nr_to_reclaim : goal))
+		return true;
+	if (!sc->kswapd || sc->order)
+		return false;
+	for (int i = 0; i <= sc->reclaim_idx && i < MAX_NR_ZONES; i++) {
+		struct zone *zone = &pgdat->node_zones[i];
+
+		if (managed_zone(zone) &&
+		    !zone_watermark_ok(zone, 0, high_wmark_pages(zone) + MIN_LRU_BATCH, sc->reclaim_idx, 0))
+			return false;
+	}
+	return true;
+}
+
+/* try_to_shrink_lruvec() (6.12): evict until the scan target is met or
+ * reclaim may stop; wake the flushers when every file folio taken was
+ * dirty and unqueued (cgroup v2: no writeback throttle here). */
+static bool try_to_shrink_lruvec(struct machine *m, struct lruvec *lruvec, struct scan_control *sc)
+{
+	unsigned long scanned = 0;
+	int swappiness = get_swappiness(m, sc);
+	long nr_to_scan;
+
+	for (;;) {
+		int delta;
+
+		nr_to_scan = get_nr_to_scan(m, lruvec, sc, swappiness);
+		if (nr_to_scan <= 0)
+			break;
+		delta = evict_folios(m, lruvec, sc, swappiness);
+		if (!delta)
+			break;
+		scanned += (unsigned long)delta;
+		if (scanned >= (unsigned long)nr_to_scan)
+			break;
+		if (should_abort_scan(&m->node, sc))
+			break;
+		sim_cond_resched(m->sim);
+	}
+	if (sc->nr.unqueued_dirty && sc->nr.unqueued_dirty == sc->nr.file_taken)
+		wakeup_flusher_threads(m, WB_REASON_VMSCAN);
+	return nr_to_scan < 0;
+}
+
+/*
+ * lru_gen_shrink_node() — models mm/vmscan.c (6.12) with memcg disabled
+ * (one lruvec, shrink_one): nothing when writeback or unmapping is not
+ * allowed (boosted kswapd reclaim); else drain this CPU's batch, set the
+ * initial priority, shrink.  kswapd's sc->nr_reclaimed counts this pass
+ * only while it runs.  reclaim_setup per call, as shrink_node.
+ */
+static void lru_gen_shrink_node(pg_data_t *pgdat, struct scan_control *sc)
+{
+	struct machine *m = pgdat->machine;
+	unsigned long reclaimed = sc->nr_reclaimed;
+
+	if (!sc->may_writepage || !sc->may_unmap)
+		goto done;
+	sim_path_push(m->sim, "lru_gen_shrink_node");
+	mm_charge(m, COST_reclaim_setup, 1);
+	lru_add_drain(m);
+	set_initial_priority(pgdat, sc);
+	if (sc->kswapd)
+		sc->nr_reclaimed = 0;
+	(void)try_to_shrink_lruvec(m, &pgdat->__lruvec, sc);
+	if (sc->kswapd)
+		sc->nr_reclaimed += reclaimed;
+	sim_path_pop(m->sim);
+done:
+	if (sc->nr_reclaimed > reclaimed)
+		pgdat->kswapd_failures = 0;
+}
+
 /*
  * shrink_node() — models mm/vmscan.c (6.12; do_try_to_free_pages, mm/vmscan.c steps 5-6): one or
  * more passes (reclaim/compaction mode) over the node's lruvec; kswapd
@@ -722,6 +1365,11 @@ static void shrink_node(pg_data_t *pgdat, struct scan_control *sc)
 	bool reclaimable = false;
 	unsigned long nr_reclaimed, nr_node_reclaimed;
 
+	if (lru_gen_enabled(m)) {	/* root reclaim: the model has no memcg reclaim */
+		memset(&sc->nr, 0, sizeof(sc->nr));
+		lru_gen_shrink_node(pgdat, sc);
+		return;
+	}
 	sim_path_push(m->sim, "shrink_node");
 again:
 	memset(&sc->nr, 0, sizeof(sc->nr));
@@ -1094,7 +1742,10 @@ restart:
 			raise_priority = false;
 		sc.may_writepage = !nr_boost_reclaim;
 		sc.may_swap = !nr_boost_reclaim;
-		/* kswapd_age_node(): anon aging needs swap */
+		/* kswapd_age_node(): MGLRU's lru_gen_age_node; the classic
+		 * LRU's anon aging needs swap */
+		if (lru_gen_enabled(m))
+			lru_gen_age_node(pgdat, &sc);
 		if (sc.priority < DEF_PRIORITY - 2)
 			sc.may_writepage = true;
 		sc.nr_scanned = 0;

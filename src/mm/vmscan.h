@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * vmscan.h — page reclaim and kswapd (mm/vmscan.c, include/linux/swap.h;
- * Linux 6.12, classic LRU; mm/vmscan.c).
+ * Linux 6.12, classic LRU and MGLRU; mm/vmscan.c).
  */
 #ifndef SLOWPATH_MM_VMSCAN_H
 #define SLOWPATH_MM_VMSCAN_H
@@ -21,6 +21,15 @@
  */
 unsigned long try_to_free_pages(struct machine *m, const struct alloc_context *ac,
 				unsigned int order, gfp_t gfp);
+
+/*
+ * try_to_inc_max_seq() (MGLRU, mm/vmscan.c 6.12, without the page-table
+ * walk): one aging step if max_seq is still `seq`; reclaim calls it when
+ * the oldest generations run out (get_nr_to_scan), tests call it
+ * directly.  can_swap: false in the model (no swap).  Returns whether
+ * max_seq advanced.
+ */
+bool try_to_inc_max_seq(struct machine *m, struct lruvec *lruvec, unsigned long seq, bool can_swap);
 
 /* zone_reclaimable_pages(): file LRU pages of the zone (anon only with
  * swap, which the model does not have); free pages if there are none. */

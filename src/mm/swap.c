@@ -12,6 +12,7 @@
  */
 #include <string.h>
 
+#include "mm/folio_lock.h"
 #include "mm/internal.h"
 #include "mm/mmzone.h"
 #include "mm/swap.h"
@@ -432,15 +433,19 @@ void folio_mark_accessed(struct machine *m, pfn_t pfn)
 	}
 }
 
-/* folio_rotate_reclaimable() (mm/swap.c): only inactive, evictable
- * folios on an LRU list move; the kernel counts PGROTATED. */
+/* folio_rotate_reclaimable() + lru_move_tail() (mm/swap.c, 6.12), at once
+ * rather than through the per-CPU lru_rotate batch; counts PGROTATED. */
 void folio_rotate_reclaimable(struct machine *m, pfn_t pfn)
 {
 	const struct page *page = pfn_to_page(m, pfn);
 
-	if ((page->flags & (PG_lru | PG_active | PG_unevictable)) != PG_lru)
+	/* 6.12: not if locked, dirty, unevictable or off the LRU.  An active
+	 * folio is rotated too: shrink_folio_list activates the folios under
+	 * writeback that it marks PG_reclaim, and lru_move_tail() clears
+	 * PG_active (which MGLRU's deletion may also set) and puts the folio
+	 * at the inactive tail, where the next scan frees it. */
+	if ((page->flags & (PG_lru | PG_dirty | PG_unevictable)) != PG_lru || folio_test_locked(m, pfn))
 		return;
-	/* lru_move_tail() clears PG_active, which MGLRU's deletion may set */
 	lru_move_folio(m, pfn, 0, PG_active, true);
 	__count_vm_events(m, PGROTATED, folio_nr_pages(page));
 }

@@ -132,8 +132,10 @@ TEST(remove_and_free)
 	mm_env_destroy(&e);
 }
 
-/* A test of activation and rotation: the second mark_accessed activates,
- * rotation moves an inactive folio to the tail, an active one stays.
+/* A test of activation and rotation: the second mark_accessed activates;
+ * rotation (6.12 lru_move_tail) moves an inactive folio to the inactive
+ * tail, and an active one too, clearing PG_active (shrink_folio_list
+ * activates the folios it marks for immediate reclaim); a dirty one stays.
  * Expect list membership and pgactivate/pgrotated counts to follow. */
 TEST(activate_and_rotate)
 {
@@ -161,11 +163,17 @@ TEST(activate_and_rotate)
 	ASSERT_EQ(lruvec->nr_pages[LRU_ACTIVE_FILE], 1);
 	ASSERT_TRUE(pfn_to_page(m, a)->flags & PG_active);
 	ASSERT_FALSE(pfn_to_page(m, a)->flags & PG_referenced);
-	folio_rotate_reclaimable(m, a);		/* active: not moved */
-	ASSERT_EQ(lruvec->lists[LRU_ACTIVE_FILE].head, a);
+	folio_rotate_reclaimable(m, a);		/* active: deactivated, to the tail */
+	ASSERT_EQ(lruvec->lists[LRU_INACTIVE_FILE].tail, a);
+	ASSERT_EQ(lruvec->nr_pages[LRU_ACTIVE_FILE], 0);
+	ASSERT_FALSE(pfn_to_page(m, a)->flags & PG_active);
 	ASSERT_EQ(sum_vm_event(m, PGACTIVATE), 1);
-	ASSERT_EQ(sum_vm_event(m, PGROTATED), 1);
-	folio_deactivate(m, a);
+	ASSERT_EQ(sum_vm_event(m, PGROTATED), 2);
+	pfn_to_page(m, b)->flags |= PG_dirty;	/* redirtied: stays where it is */
+	folio_rotate_reclaimable(m, b);
+	pfn_to_page(m, b)->flags &= (uint8_t)~PG_dirty;
+	ASSERT_EQ(lruvec->lists[LRU_INACTIVE_FILE].tail, a);
+	ASSERT_EQ(sum_vm_event(m, PGROTATED), 2);
 	ASSERT_EQ(lruvec->nr_pages[LRU_INACTIVE_FILE], 2);
 	ASSERT_EQ(mm_check(m), 0);
 	mm_env_destroy(&e);

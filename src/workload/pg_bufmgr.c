@@ -400,23 +400,37 @@ uint32_t pg_get_victim_buffer(struct pg_proc *p)
  * pg_buffer_access, one pg_buf_mapping_update each for the delete and the
  * insert of pg_buffer_alloc).
  */
+/* pg_buffer_alloc split at the partition lock ([pgbench] locks): the
+ * insert's share charged inside the lock, the rest after it (the delete's
+ * share is charged inside the old partition's lock by
+ * pg_get_victim_buffer); without the lock all of it at once. */
+struct alloc_cost {
+	uint64_t	inside, rest;
+};
+
+static struct alloc_cost buffer_alloc_cost(const struct pg *pg, bool locked)
+{
+	const struct cost_table *c = sim_costs(pg->sim);
+	uint64_t alloc = cost_ns(c, COST_pg_buffer_alloc, 1), u;
+
+	if (!locked)
+		return (struct alloc_cost){ alloc, 0 };
+	u = cost_ns(c, COST_pg_buf_mapping_update, 1);
+	return (struct alloc_cost){ u < alloc ? u : alloc, alloc > 2 * u ? alloc - 2 * u : 0 };
+}
+
 uint32_t pg_read_buffer(struct pg_proc *p, uint32_t blk, bool write)
 {
 	struct pg *pg = p->pg;
 	struct pg_bufpool *bp = &pg->bp;
 	const struct cost_table *c = sim_costs(pg->sim);
 	struct pg_lwlock *part = pg->cfg.locks ? partition_lock(pg, blk) : NULL;
-	uint64_t access = cost_ns(c, COST_pg_buffer_access, 1);
-	uint64_t alloc = cost_ns(c, COST_pg_buffer_alloc, 1);
-	uint64_t lookup = access, update = alloc, alloc_rest = 0;
+	uint64_t access = cost_ns(c, COST_pg_buffer_access, 1), lookup = access;
+	struct alloc_cost alloc;
 
 	if (part) {
-		uint64_t u = cost_ns(c, COST_pg_buf_mapping_update, 1);
-
 		lookup = cost_ns(c, COST_pg_buf_mapping_lookup, 1);
 		lookup = lookup < access ? lookup : access;
-		update = u < alloc ? u : alloc;
-		alloc_rest = alloc > 2 * u ? alloc - 2 * u : 0;
 	}
 	for (;;) {
 		uint32_t buf;
@@ -458,14 +472,15 @@ uint32_t pg_read_buffer(struct pg_proc *p, uint32_t blk, bool write)
 			strategy_free_buffer(p, buf);
 			continue;
 		}
-		sim_charge(pg->sim, update);
+		alloc = buffer_alloc_cost(pg, part != NULL);
+		sim_charge(pg->sim, alloc.inside);
 		pg_touch(p, hash_addr(pg, blk), true);		/* BufTableInsert */
 		bp->desc[buf].tag = blk;
 		bp->blk_buf[blk] = buf;
 		bp->desc[buf].state = BM_IO_IN_PROGRESS | 1;	/* BM_TAG_VALID, BUF_USAGECOUNT_ONE */
 		if (part) {
 			pg_lwlock_release(pg->sim, part);
-			sim_charge(pg->sim, alloc_rest);
+			sim_charge(pg->sim, alloc.rest);
 		}
 		touch_block(p, buf, true);		/* the kernel copies into the buffer */
 		pg_mdread(p, blk);
@@ -480,29 +495,21 @@ void pg_assign_new_buffer(struct pg_proc *p, uint32_t buf, uint32_t blk)
 {
 	struct pg *pg = p->pg;
 	struct pg_bufpool *bp = &pg->bp;
+	struct pg_lwlock *part = pg->cfg.locks ? partition_lock(pg, blk) : NULL;
+	struct alloc_cost alloc = buffer_alloc_cost(pg, part != NULL);
 
 	SIM_ASSERT(bp->blk_buf[blk] == PG_NONE && bp->desc[buf].refcount == 1);
-	if (pg->cfg.locks) {		/* BufTableInsert under the partition lock exclusive */
-		struct pg_lwlock *part = partition_lock(pg, blk);
-		uint64_t alloc = cost_ns(sim_costs(pg->sim), COST_pg_buffer_alloc, 1);
-		uint64_t update = cost_ns(sim_costs(pg->sim), COST_pg_buf_mapping_update, 2);
-
+	if (part)			/* BufTableInsert under the partition lock exclusive */
 		pg_lwlock_acquire(pg->sim, part);
-		sim_charge_cost(pg->sim, COST_pg_buf_mapping_update, 1);
-		pg_touch(p, hash_addr(pg, blk), true);
-		bp->desc[buf].tag = blk;
-		bp->blk_buf[blk] = buf;
-		bp->desc[buf].state = BM_VALID | 1;
-		pg_lwlock_release(pg->sim, part);
-		sim_charge(pg->sim, alloc > update ? alloc - update : 0);
-		touch_block(p, buf, true);	/* the zeroed page */
-		return;
-	}
-	sim_charge_cost(pg->sim, COST_pg_buffer_alloc, 1);
+	sim_charge(pg->sim, alloc.inside);
 	pg_touch(p, hash_addr(pg, blk), true);
 	bp->desc[buf].tag = blk;
 	bp->blk_buf[blk] = buf;
 	bp->desc[buf].state = BM_VALID | 1;
+	if (part) {
+		pg_lwlock_release(pg->sim, part);
+		sim_charge(pg->sim, alloc.rest);
+	}
 	touch_block(p, buf, true);		/* the zeroed page */
 }
 

@@ -35,7 +35,7 @@
 
 struct step {
 	double		virt, host;
-	unsigned long long events, tx;
+	unsigned long long events, tx, resumes, direct;
 	long		rss_kib;
 };
 
@@ -43,7 +43,7 @@ int main(int argc, char **argv)
 {
 	unsigned int n = 1, secs = 60, from = 0;
 	const char *policy = NULL, *scenario = "scenarios/pgbench-m8g.ini";
-	char scale[32], dir[] = "/tmp/bench_pgbench.XXXXXX", out[600], log[600], dur[64];
+	char scale[32], dir[] = "/tmp/bench_pgbench.XXXXXX", out[600], log[600], dur[64], line[256];
 	char *rargv[16];
 	struct step st[4096], *a = NULL, *b = NULL;
 	size_t nst = 0;
@@ -100,9 +100,10 @@ int main(int argc, char **argv)
 		perror(log);
 		return 1;
 	}
-	while (nst < sizeof(st) / sizeof(st[0]) &&
-	       fscanf(f, "%lf %lf %llu %llu %ld", &st[nst].virt, &st[nst].host, &st[nst].events,
-		      &st[nst].tx, &st[nst].rss_kib) == 5)
+	while (nst < sizeof(st) / sizeof(st[0]) && fgets(line, sizeof(line), f) &&
+	       sscanf(line, "%lf %lf %llu %llu %ld %llu %llu", &st[nst].virt, &st[nst].host,
+		      &st[nst].events, &st[nst].tx, &st[nst].rss_kib, &st[nst].resumes,
+		      &st[nst].direct) == 7)
 		nst++;
 	fclose(f);
 	for (size_t i = 0; i < nst; i++) {
@@ -128,6 +129,9 @@ int main(int argc, char **argv)
 		printf("  %-36s %10.2f\n", "events per transaction (window)", dtx ? (double)dev / (double)dtx : 0);
 		printf("  %-36s %10.2f\n", "host us per transaction (window)", dtx ? hdt * 1e6 / (double)dtx : 0);
 		printf("  %-36s %10.2f M\n", "events per host second (window)", hdt > 0 ? (double)dev / hdt / 1e6 : 0);
+		printf("  %-36s %10.1f %%\n", "resumes task to task (window)",
+		       b->resumes > a->resumes ? 100.0 * (double)(b->direct - a->direct) /
+		       (double)(b->resumes - a->resumes) : 0);
 		printf("  %-36s %10.0f MiB\n", "peak RSS", (double)b->rss_kib / 1024);
 		printf("  %-36s %10.0f s\n", "projected 1200 s (setup + 1200 x rate)", st[0].host + per_s * 1200);
 	}

@@ -240,8 +240,8 @@ static void progress_line(struct progress *p, sim_time_t done, sim_time_t end, c
 }
 
 /* SLOWPATH_HOST_LOG=FILE: one line per step, "virtual_s host_s events
- * transactions peak_rss_kib", for the benchmarks (bench_pgbench); host
- * figures never go into the result folder. */
+ * transactions peak_rss_kib resumes direct_resumes", for the benchmarks
+ * (bench_pgbench); host figures never go into the result folder. */
 static void host_log_step(struct progress *p, struct sim *sim, sim_time_t done, const struct timespec *now)
 {
 	struct rusage ru;
@@ -252,8 +252,10 @@ static void host_log_step(struct progress *p, struct sim *sim, sim_time_t done, 
 	for (unsigned int i = 0; i < p->nr_wl; i++)
 		tx += p->wl[i].stats.transactions;
 	getrusage(RUSAGE_SELF, &ru);
-	fprintf(p->host_log, "%.3f %.3f %llu %llu %ld\n", (double)done / 1e9, elapsed(&p->start, now),
-		(unsigned long long)sim_events(sim), (unsigned long long)tx, ru.ru_maxrss);
+	fprintf(p->host_log, "%.3f %.3f %llu %llu %ld %llu %llu\n", (double)done / 1e9,
+		elapsed(&p->start, now), (unsigned long long)sim_events(sim), (unsigned long long)tx,
+		ru.ru_maxrss, (unsigned long long)sim_resumes(sim),
+		(unsigned long long)sim_direct_resumes(sim));
 	fflush(p->host_log);
 }
 

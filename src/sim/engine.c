@@ -148,6 +148,8 @@ sim_time_t sim_now(const struct sim *sim)
 
 uint64_t sim_events(const struct sim *sim) { return sim->events; }
 uint64_t sim_fast_syncs(const struct sim *sim) { return sim->fast_syncs; }
+uint64_t sim_resumes(const struct sim *sim) { return sim->resumes; }
+uint64_t sim_direct_resumes(const struct sim *sim) { return sim->direct_resumes; }
 unsigned int sim_ncpus(const struct sim *sim) { return sim->ncpus; }
 const struct cost_table *sim_costs(const struct sim *sim) { return &sim->costs; }
 uint64_t sim_seed(const struct sim *sim) { return sim->seed; }

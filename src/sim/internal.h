@@ -150,6 +150,7 @@ struct bio_req;
 struct sim {
 	/* hot */
 	struct sim_task	*current;	/* NULL in engine context */
+	struct sim_task	*yielded;	/* the task that last switched to the engine */
 	sim_time_t	now;
 	struct sim_evq	evq;
 	sim_time_t	run_until;	/* `until` of the sim_run in progress */
@@ -159,6 +160,7 @@ struct sim {
 	uint64_t	cur_seq;	/* seq of the event being run */
 	uint64_t	fast_syncs;	/* sim_sync calls that advanced the clock without an event */
 	uint64_t	resumes;	/* coroutine switches into tasks */
+	uint64_t	direct_resumes;	/* ... of them made from the yielding task (task.c) */
 	bool		fast_sync_off;	/* benchmarks only: measure the fast path's effect */
 	uint32_t	irqs_active;	/* CPUs whose interrupt context runs */
 	uint32_t	irqs_held_off;	/* CPUs with interrupts waiting for a spinlock release */

@@ -234,6 +234,10 @@ typedef void (*sim_trace_fn)(void *ctx, sim_time_t time, uint64_t seq, uint32_t 
 void sim_set_trace(struct sim *sim, sim_trace_fn fn, void *ctx);
 /* sim_sync calls that advanced the clock without a queue event. */
 uint64_t sim_fast_syncs(const struct sim *sim);
+/* Switches into tasks, and how many of them went straight from the task
+ * that yielded to the next one instead of through the engine. */
+uint64_t sim_resumes(const struct sim *sim);
+uint64_t sim_direct_resumes(const struct sim *sim);
 
 /* ---- spinlocks --------------------------------------------------------- */
 /*

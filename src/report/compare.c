@@ -21,6 +21,7 @@
 
 #include "report/cmd.h"
 #include "report/compare.h"
+#include "report/orders.h"
 #include "report/shape.h"
 
 /* ---- metrics ------------------------------------------------------------- */
@@ -983,7 +984,7 @@ int rpt_cmp_print_json(FILE *f, const struct rpt_cmp *c)
 
 static const char compare_usage[] =
 	"usage: slowpath compare [--format text|lkp] [--json] [--all] [--names A,B,...]\n"
-	"                        [--shape] [--shape-windows A-B,...] DIR...\n"
+	"                        [--shape] [--shape-windows A-B,...] [--orders] DIR...\n"
 	"  DIR: a result folder (one sample) or a folder of iterations (one sample each);\n"
 	"  the first is the baseline.  Rows that differ from the baseline (or are\n"
 	"  significant) are printed; --all prints every row.  Formats: docs/report.md.\n"
@@ -991,11 +992,14 @@ static const char compare_usage[] =
 	"  migratetype, unusable_index and extfrag_index per order) from the folders'\n"
 	"  proc-buddyinfo and proc-pagetypeinfo, as the mean over each window (seconds\n"
 	"  after the first sample, B may be 'end'; default 0-end) and at the last\n"
-	"  sample, as text or --json (docs/fragmentation-check.md).\n";
+	"  sample, as text or --json (docs/fragmentation-check.md).\n"
+	"  --orders: the page cache's folio allocations per order instead: attempts,\n"
+	"  the share that fell back to a smaller order, slow-path entries and\n"
+	"  failures at that order, as text or --json (docs/report.md).\n";
 
 int rpt_cmd_compare(int argc, char **argv)
 {
-	enum { O_FORMAT = 1000, O_JSON, O_NAMES, O_ALL, O_SHAPE, O_WINDOWS, O_HELP };
+	enum { O_FORMAT = 1000, O_JSON, O_NAMES, O_ALL, O_SHAPE, O_WINDOWS, O_ORDERS, O_HELP };
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, O_FORMAT },
 		{ "json", no_argument, NULL, O_JSON },
@@ -1003,13 +1007,14 @@ int rpt_cmd_compare(int argc, char **argv)
 		{ "all", no_argument, NULL, O_ALL },
 		{ "shape", no_argument, NULL, O_SHAPE },
 		{ "shape-windows", required_argument, NULL, O_WINDOWS },
+		{ "orders", no_argument, NULL, O_ORDERS },
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *format = "text", *names = NULL;
 	int nr_dirs, rc = 2, c;
 	unsigned int flags = 0;
-	bool json = false, shape = false;
+	bool json = false, shape = false, orders = false;
 	struct rpt_shape_window win[16] = { { 0, INFINITY } };
 	unsigned int nr_win = 1;
 	struct rpt_set *sets = NULL;
@@ -1044,6 +1049,9 @@ int rpt_cmd_compare(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case O_ORDERS:
+			orders = true;
+			break;
 		case 'h':
 		case O_HELP:
 			fputs(compare_usage, stdout);
@@ -1057,6 +1065,15 @@ int rpt_cmd_compare(int argc, char **argv)
 		fprintf(stderr, "slowpath compare: no result folder given\n%s", compare_usage);
 		return 2;
 	}
+	if (shape && orders) {
+		fprintf(stderr, "slowpath compare: --shape and --orders are separate views: give one\n");
+		return 2;
+	}
+	if ((shape || orders) && strcmp(format, "text") != 0) {
+		fprintf(stderr, "slowpath compare: --%s prints text or --json, not --format %s\n",
+			shape ? "shape" : "orders", format);
+		return 2;
+	}
 	sets = xzalloc((size_t)nr_dirs * sizeof(*sets));
 	if (rpt_sets_load(sets, nr_dirs, argv + optind, 0, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
@@ -1068,20 +1085,18 @@ int rpt_cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	if (shape) {
-		int r;
+		int r = rpt_shape_print(stdout, sets, nr_dirs, win, nr_win, json, err, sizeof(err));
 
-		if (strcmp(format, "text") != 0) {
-			fprintf(stderr, "slowpath compare: --shape prints text or --json, not --format %s\n",
-				format);
-			goto out;
-		}
-		r = rpt_shape_print(stdout, sets, nr_dirs, win, nr_win, json, err, sizeof(err));
 		if (r < 0) {
 			fflush(stdout);
 			fprintf(stderr, "slowpath compare: %s\n", err);
 			goto out;
 		}
 		rc = r || fflush(stdout) != 0;
+		goto out;
+	}
+	if (orders) {
+		rc = rpt_orders_print(stdout, sets, nr_dirs, json) || fflush(stdout) != 0;
 		goto out;
 	}
 	rpt_cmp_build(&cmp, sets, nr_dirs, flags);

@@ -117,6 +117,46 @@ else
 	ko "json and lkp agree with the text on Amean tps ($txt)"
 fi
 
+# -- --orders: the page cache's folio orders, on two stored full-scale runs;
+# the numbers are worked out again from result.json with jq
+RUNS=docs/calibration/runs
+$RPT compare --orders "$RUNS/full-baseline" "$RUNS/full-huge" >"$TMP/orders.txt" 2>&1
+vm() { jq ".vmstat.sim_$2" "$RUNS/$1/result.json"; }
+a=$(vm full-baseline pagecache_attempt_order9)
+g=$(vm full-baseline pagecache_alloc_order9)
+sp=$(vm full-baseline slowpath_order9)
+spf=$(vm full-baseline slowpath_fail_order9)
+want=$(awk -v a="$a" -v g="$g" -v s="$sp" -v f="$spf" \
+	'BEGIN { printf "%d %.2f%% %d %d %.2f%%", a, 100 * (a - g) / a, s, f, 100 * s / a }')
+got=$(awk '$1 == "9*" && $2 == "full-baseline" { print $3, $4, $5, $6, $7 }' "$TMP/orders.txt")
+if [ -n "$a" ] && [ "$got" = "$want" ]; then
+	ok "--orders: order 9 of full-baseline ($got)"
+else
+	echo "  got '$got', want '$want'"; cat "$TMP/orders.txt"
+	ko "--orders: order 9 of full-baseline"
+fi
+# every order row names both runs, costly ones starred, orders ascending
+rows=$(awk '$1 ~ /^[0-9]+\*?$/ { printf "%s ", $1 }' "$TMP/orders.txt")
+if [ "$rows" = "0 1 2 3 4* 5* 6* 7* 8* 9* " ] &&
+   [ "$(grep -c ' full-huge ' "$TMP/orders.txt")" = 10 ]; then
+	ok "--orders: one row per order and run"
+else
+	echo "  rows: $rows"
+	ko "--orders: one row per order and run"
+fi
+$RPT compare --orders --json "$RUNS/full-baseline" "$RUNS/full-huge" >"$TMP/orders.json" 2>&1
+js=$(jq -r '.schema + " " + (.orders[] | select(.order == 9) | .results[0] |
+	"\(.attempts) \(.slowpath)")' "$TMP/orders.json" 2>/dev/null)
+if [ "$js" = "slowpath-orders/1 $a $sp" ]; then
+	ok "--orders --json agrees with the text"
+else
+	echo "  json: $js"
+	ko "--orders --json agrees with the text"
+fi
+expect_status "--orders with --shape" 2 "separate views" $RPT compare --orders --shape "$FIX/base"
+expect_status "--orders with --format lkp" 2 "--orders prints text or --json, not --format lkp" \
+	$RPT compare --orders --format lkp "$FIX/base"
+
 # -- bad input: file:line messages, exit status 2
 mkdir -p "$TMP/bad1" "$TMP/incomplete/iter-1" "$TMP/badschema" "$TMP/badcsv" "$TMP/missingiter"
 printf '{\n "schema": "slowpath-result/1",\n "source": "simulated",\n "tps": 12,\n' >"$TMP/bad1/result.json"

@@ -33,6 +33,27 @@ if scripts/calibration.sh --bogus x "$TMP/cal" >/dev/null 2>&1; then ko "unknown
 	[ $? = 2 ] && ok "unknown option: exit 2" || ko "unknown option: exit 2"
 fi
 
+# scripts/fragmentation-audit.sh on the fixture `single`: kswapd's
+# efficiency is pgsteal_kswapd / pgscan_kswapd (42 743 055 / 49 688 801),
+# scans per stall pgscan_direct over every allocstall_* counter, a run
+# without costly attempts shows "-" for their shares, and the whole
+# pageblocks are the order-9 and order-10 columns of the last buddyinfo
+# sample, worked out here again with awk.
+scripts/fragmentation-audit.sh "$FIX/single" >"$TMP/out.md" 2>&1
+check_line "audit: kswapd efficiency" "| kswapd efficiency (pgsteal/pgscan) | 86.02 % |"
+check_line "audit: no costly attempts" "| ... that entered the slow path | - |"
+scan=$(jq -r '(.vmstat.pgscan_direct / ([.vmstat | to_entries[] | select(.key | startswith("allocstall_")) | .value] | add)) | round' "$FIX/single/result.json")
+check_line "audit: folios scanned per direct-reclaim stall" "| direct reclaim: folios scanned per stall | $scan |"
+whole=$(awk '/^time:/ { w = 0; a = 0 } /^Node/ { for (i = 5; i <= NF; i++) { a += $i * 2 ^ (i - 5); if (i >= 14) w += $i * 2 ^ (i - 5) } } END { printf "%.0f of %.0f", w, a }' "$FIX/single/proc-buddyinfo")
+if grep -q "^| free pages in whole pageblocks, last buddyinfo sample | $whole (" "$TMP/out.md"; then
+	ok "audit: free pages in whole pageblocks ($whole)"
+else
+	ko "audit: free pages in whole pageblocks: want $whole"; cat "$TMP/out.md"
+fi
+if scripts/fragmentation-audit.sh "$TMP/nonexistent" >/dev/null 2>&1; then ko "audit: no result.json: exit 2"; else
+	[ $? = 2 ] && ok "audit: no result.json: exit 2" || ko "audit: no result.json: exit 2"
+fi
+
 # docs/calibration.md's tables are what the script prints from the
 # committed result folders of the calibration runs, line for line.
 scripts/calibration.sh --scales "16 8 4 2" docs/calibration/runs >"$TMP/doc.md" 2>&1

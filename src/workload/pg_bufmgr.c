@@ -47,8 +47,9 @@
  * holds the share lock); buffer-mapping partition locks are charged as
  * CPU (pg_buffer_access, pg_buffer_alloc), not contended, and so is
  * buffer_strategy_lock unless [pgbench] locks makes it an s_lock; no buffer access strategies (rings) —
- * simple-update uses none; no local buffers; the hash's memory is touched
- * at one entry per lookup.
+ * simple-update uses none; no local buffers; without [pgbench] locks the
+ * hash's memory is touched at one entry per lookup (with it, as dynahash
+ * lays it out: "The buffer mapping table" below).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,137 @@ static void *huge_array(size_t n, size_t size)
 	return p;
 }
 
+/*
+ * The buffer mapping table ([pgbench] locks): the shared dynahash of
+ * buf_table.c (utils/hash/dynahash.c, PostgreSQL 15-17), NBuffers +
+ * NUM_BUFFER_PARTITIONS entries of 40 bytes (HASHELEMENT + BufferLookupEnt)
+ * and a bucket array of the next power of two of that many pointers.  The
+ * table is partitioned, so its free elements sit on NUM_FREELISTS (32)
+ * LIFO lists, the list of an entry chosen by hashcode % 32, each guarded
+ * by a spinlock (FreeListData.mutex).  hash_create gave each list one
+ * contiguous chunk, linked so that the chunk's last element is the head
+ * (element_alloc).  BufTableInsert (HASH_ENTER -> get_hash_entry) pops the
+ * head under the list's spinlock and reads its link there: the first
+ * touch of that element's page by this process faults with the spinlock
+ * held.  A popped element is the one some backend's BufTableDelete
+ * (HASH_REMOVE) pushed last, under the same kind of spinlock, after its
+ * chain walk had touched it.  A lookup touches the bucket and, when the
+ * block is in the table, its entry's element.
+ * Simplified: a chain holds only the entry looked up (colliding entries
+ * are not walked); the small directory is not touched; a list found empty
+ * borrows from the next ones, as get_hash_entry does once element_alloc
+ * fails (the model never grows the table).  Without [pgbench] locks the
+ * table is one 40-byte entry per lookup at a fixed place (hash_addr).
+ */
+static uint32_t buf_hash_code(uint32_t blk)
+{
+	return (uint32_t)(((uint64_t)blk * 0x9e3779b97f4a7c15ULL) >> 32);
+}
+
+static unsigned long bucket_addr(const struct pg *pg, uint32_t blk)
+{
+	return pg->shm_base + pg->off_buckets + (unsigned long)(buf_hash_code(blk) & (pg->bp.nbuckets - 1)) * 8;
+}
+
+static unsigned long elem_addr(const struct pg *pg, uint32_t e)
+{
+	return pg->shm_base + pg->off_elems + (unsigned long)e * 40;
+}
+
+static void buf_table_init(struct pg *pg)
+{
+	struct pg_bufpool *bp = &pg->bp;
+	uint32_t per = bp->nelem / PG_NUM_FREELISTS, first = bp->nelem - per * (PG_NUM_FREELISTS - 1);
+	uint32_t e = 0;
+
+	bp->elem_of = huge_array(bp->nbuffers, sizeof(*bp->elem_of));
+	bp->elem_link = huge_array(bp->nelem, sizeof(*bp->elem_link));
+	for (unsigned int k = 0; k < PG_NUM_FREELISTS; k++) {
+		uint32_t cnt = k == 0 ? first : per;	/* hash_create: list 0 takes the remainder */
+
+		bp->fl_head[k] = PG_NONE;
+		for (uint32_t i = 0; i < cnt; i++, e++) {	/* element_alloc: the last is the head */
+			bp->elem_link[e] = bp->fl_head[k];
+			bp->fl_head[k] = e;
+		}
+	}
+	SIM_ASSERT(e == bp->nelem);
+}
+
+/* get_hash_entry(): pop the head of free list `fl` under its spinlock,
+ * reading its link; an empty list borrows from the next non-empty one. */
+static uint32_t get_hash_entry(struct pg_proc *p, unsigned int fl)
+{
+	struct pg *pg = p->pg;
+	struct pg_bufpool *bp = &pg->bp;
+	uint32_t e;
+
+	for (unsigned int k = 0; k < PG_NUM_FREELISTS; k++) {
+		unsigned int from = (fl + k) % PG_NUM_FREELISTS;
+
+		pg_s_lock(p, &pg->hash_fl_lock[from]);
+		e = bp->fl_head[from];
+		if (e != PG_NONE) {
+			pg_touch(p, elem_addr(pg, e), false);	/* newElement->link */
+			bp->fl_head[from] = bp->elem_link[e];
+		}
+		pg_s_unlock(p, &pg->hash_fl_lock[from]);
+		if (e == PG_NONE)
+			continue;
+		if (from != fl) {			/* nentries++ of its own list */
+			pg_s_lock(p, &pg->hash_fl_lock[fl]);
+			pg_s_unlock(p, &pg->hash_fl_lock[fl]);
+		}
+		return e;
+	}
+	SIM_BUG("pgbench: the buffer mapping table has no free element");
+}
+
+/* BufTableLookup (the lock model's touches): the bucket, then the entry. */
+static void buf_table_lookup_touch(struct pg_proc *p, uint32_t blk)
+{
+	struct pg *pg = p->pg;
+	uint32_t buf = pg->bp.blk_buf[blk];
+
+	pg_touch(p, bucket_addr(pg, blk), false);
+	if (buf != PG_NONE)
+		pg_touch(p, elem_addr(pg, pg->bp.elem_of[buf]), false);
+}
+
+/* BufTableInsert (the lock model): walk the bucket, take an element from
+ * the free list of the block's hash code, fill it and link it in. */
+static void buf_table_insert(struct pg_proc *p, uint32_t blk, uint32_t buf)
+{
+	struct pg *pg = p->pg;
+	uint32_t e;
+
+	pg_touch(p, bucket_addr(pg, blk), false);
+	e = get_hash_entry(p, buf_hash_code(blk) % PG_NUM_FREELISTS);
+	pg_touch(p, elem_addr(pg, e), true);		/* the key and the buffer id */
+	pg_touch(p, bucket_addr(pg, blk), true);	/* linked into the chain */
+	pg->bp.elem_of[buf] = e;
+}
+
+/* BufTableDelete (the lock model): find the entry, then unlink it and
+ * push its element on its free list under that list's spinlock. */
+static void buf_table_delete(struct pg_proc *p, uint32_t blk, uint32_t buf)
+{
+	struct pg *pg = p->pg;
+	struct pg_bufpool *bp = &pg->bp;
+	unsigned int fl = buf_hash_code(blk) % PG_NUM_FREELISTS;
+	uint32_t e = bp->elem_of[buf];
+
+	pg_touch(p, bucket_addr(pg, blk), false);
+	pg_touch(p, elem_addr(pg, e), false);
+	pg_s_lock(p, &pg->hash_fl_lock[fl]);
+	pg_touch(p, bucket_addr(pg, blk), true);	/* *prevBucketPtr = currBucket->link */
+	pg_touch(p, elem_addr(pg, e), true);		/* currBucket->link = freeList */
+	bp->elem_link[e] = bp->fl_head[fl];
+	bp->fl_head[fl] = e;
+	pg_s_unlock(p, &pg->hash_fl_lock[fl]);
+	bp->elem_of[buf] = PG_NONE;
+}
+
 int pg_bufmgr_init(struct pg *pg)
 {
 	struct pg_bufpool *bp = &pg->bp;
@@ -81,6 +213,8 @@ int pg_bufmgr_init(struct pg *pg)
 	bp->free_next = 0;
 	bp->nr_free_stack = 0;
 	sim_waitq_init(&bp->io_wq, "pg WaitIO");
+	if (pg->cfg.locks)
+		buf_table_init(pg);
 	pg->ckpt.sort_keys = xcalloc(n, sizeof(*pg->ckpt.sort_keys));
 	pg->bgw.smoothed_density = 10.0;	/* BgBufferSync's initial value */
 	return 0;
@@ -94,6 +228,10 @@ void pg_bufmgr_release(struct pg *pg)
 	free(bp->free_stack);
 	free(bp->blk_buf);
 	free(bp->blk_epoch);
+	if (bp->elem_of)
+		host_huge_free(bp->elem_of, (size_t)bp->nbuffers * sizeof(*bp->elem_of));
+	if (bp->elem_link)
+		host_huge_free(bp->elem_link, (size_t)bp->nelem * sizeof(*bp->elem_link));
 	free(pg->ckpt.sort_keys);
 	memset(bp, 0, sizeof(*bp));
 	pg->ckpt.sort_keys = NULL;
@@ -375,7 +513,10 @@ uint32_t pg_get_victim_buffer(struct pg_proc *p)
 				pg_lwlock_acquire(pg->sim, old);
 				sim_charge_cost(pg->sim, COST_pg_buf_mapping_update, 1);
 			}
-			pg_touch(p, hash_addr(pg, bp->desc[buf].tag), true);
+			if (old)
+				buf_table_delete(p, bp->desc[buf].tag, buf);
+			else
+				pg_touch(p, hash_addr(pg, bp->desc[buf].tag), true);
 			bp->blk_buf[bp->desc[buf].tag] = PG_NONE;
 			bp->desc[buf].tag = PG_NONE;
 			if (old)
@@ -438,7 +579,10 @@ uint32_t pg_read_buffer(struct pg_proc *p, uint32_t blk, bool write)
 		if (part)
 			pg_lwlock_acquire_shared(pg->sim, part);
 		sim_charge(pg->sim, lookup);
-		pg_touch(p, hash_addr(pg, blk), false);		/* BufTableLookup */
+		if (part)					/* BufTableLookup */
+			buf_table_lookup_touch(p, blk);
+		else
+			pg_touch(p, hash_addr(pg, blk), false);
 		buf = bp->blk_buf[blk];
 		if (buf != PG_NONE) {
 			pin_buffer(p, buf);
@@ -474,7 +618,10 @@ uint32_t pg_read_buffer(struct pg_proc *p, uint32_t blk, bool write)
 		}
 		alloc = buffer_alloc_cost(pg, part != NULL);
 		sim_charge(pg->sim, alloc.inside);
-		pg_touch(p, hash_addr(pg, blk), true);		/* BufTableInsert */
+		if (part)					/* BufTableInsert */
+			buf_table_insert(p, blk, buf);
+		else
+			pg_touch(p, hash_addr(pg, blk), true);
 		bp->desc[buf].tag = blk;
 		bp->blk_buf[blk] = buf;
 		bp->desc[buf].state = BM_IO_IN_PROGRESS | 1;	/* BM_TAG_VALID, BUF_USAGECOUNT_ONE */
@@ -502,7 +649,10 @@ void pg_assign_new_buffer(struct pg_proc *p, uint32_t buf, uint32_t blk)
 	if (part)			/* BufTableInsert under the partition lock exclusive */
 		pg_lwlock_acquire(pg->sim, part);
 	sim_charge(pg->sim, alloc.inside);
-	pg_touch(p, hash_addr(pg, blk), true);
+	if (part)
+		buf_table_insert(p, blk, buf);
+	else
+		pg_touch(p, hash_addr(pg, blk), true);
 	bp->desc[buf].tag = blk;
 	bp->blk_buf[blk] = buf;
 	bp->desc[buf].state = BM_VALID | 1;

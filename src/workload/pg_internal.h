@@ -69,6 +69,7 @@ enum pg_huge_pages { PG_HUGE_OFF, PG_HUGE_ON, PG_HUGE_TRY };
 enum pg_client_mode { PG_CLIENT_REMOTE, PG_CLIENT_LOCAL };
 #define PG_XLOG_INSERT_LOCKS	8	/* NUM_XLOGINSERT_LOCKS */
 #define PG_NUM_BUFFER_PARTITIONS	128	/* NUM_BUFFER_PARTITIONS (lwlock.h) */
+#define PG_NUM_FREELISTS	32	/* NUM_FREELISTS (dynahash.c) */
 #define PG_STATEMENTS	5	/* simple-update: BEGIN, UPDATE, SELECT, INSERT, END */
 
 /* The [pgbench] section: pgbench options and the PostgreSQL GUCs under
@@ -204,6 +205,13 @@ struct pg_bufpool {
 	uint64_t	num_allocs;		/* numBufferAllocs since the bgwriter's last look */
 	struct sim_waitq io_wq;			/* WaitIO: a buffer's I/O finished */
 	uint32_t	io_waiters;
+	/* [pgbench] locks: the buffer mapping table's dynahash (pg_bufmgr.c,
+	 * "The buffer mapping table"): each entry's element, the elements'
+	 * free-list links and the NUM_FREELISTS list heads (PG_NONE: empty) */
+	uint32_t	*elem_of;		/* [nbuffers] element of the buffer's entry */
+	uint32_t	*elem_link;		/* [nelem] next free element */
+	uint32_t	nelem, nbuckets;	/* NBuffers + partitions; next power of 2 */
+	uint32_t	fl_head[PG_NUM_FREELISTS];
 };
 
 /*
@@ -333,9 +341,13 @@ struct pg {
 	struct hugetlb_file	*hshm;
 	unsigned long		shm_base, shm_size;
 	unsigned long		off_xlog, off_desc, off_blocks, off_ckpt, off_hash, off_misc;
+	unsigned long		off_elems, off_buckets;	/* [pgbench] locks: the dynahash */
 
 	struct pg_bufpool	bp;
 	struct sim_spinlock	strategy_lock;	/* StrategyControl->buffer_strategy_lock */
+	/* [pgbench] locks: the buffer mapping table's free-list spinlocks
+	 * (FreeListData.mutex) */
+	struct sim_spinlock	*hash_fl_lock;
 	/* [pgbench] locks: the buffer mapping partition LWLocks
 	 * (NUM_BUFFER_PARTITIONS), ProcArrayLock and the group XID clearing
 	 * list (procArrayGroupFirst: a backend's id + 1, 0 = empty) */

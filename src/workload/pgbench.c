@@ -146,9 +146,10 @@ static const struct opt_def pg_options[] = {
 	  "PostgreSQL's locks as locks whose holders can fault, stall or be preempted: "
 	  "buffer_strategy_lock as a spinlock (s_lock: spin spins_per_delay times, then sleep 1 ms "
 	  "growing to 1 s), the 8 WAL insertion LWLocks, which XLogFlush waits for "
-	  "(WaitXLogInsertionsToFinish), the 128 buffer mapping partition LWLocks and "
-	  "ProcArrayLock (snapshots share, commits exclusive or by group XID clearing); "
-	  "off: their work is a CPU cost" },
+	  "(WaitXLogInsertionsToFinish), the 128 buffer mapping partition LWLocks, the "
+	  "buffer mapping table's 32 free-list spinlocks (an insert's pop reads the element "
+	  "under the spinlock) and ProcArrayLock (snapshots share, commits exclusive or by "
+	  "group XID clearing); off: their work is a CPU cost" },
 	{ "wal_writer_delay", OPT_TIME, C(wal_writer_delay), "200ms", SIM_NSEC_PER_MSEC,
 	  10 * SIM_NSEC_PER_SEC, NULL, SIM_NSEC_PER_MSEC, "walwriter round interval; bare numbers are ms" },
 	{ "wal_writer_flush_after", OPT_SIZE, C(wal_writer_flush_after), "1m", 0, 0, NULL, 0,
@@ -739,6 +740,23 @@ static void pg_shmem_layout(struct pg *pg)
 	pg->off_misc = off;
 	/* PGPROC array, lock tables, CLOG buffers, ...: est. 64 MiB + 1 KiB per client */
 	off += page_align((64UL << 20) + pg->cfg.clients * 1024UL);
+	if (pg->cfg.locks) {
+		/* the buffer mapping table as dynahash lays it out (hash_create of
+		 * "Shared Buffer Lookup Table", NBuffers + NUM_BUFFER_PARTITIONS
+		 * entries, fill factor 1): 40-byte elements, a bucket array of
+		 * the next power of two of that many pointers (the segments;
+		 * the small directory is left out) */
+		uint32_t nelem = (uint32_t)n + PG_NUM_BUFFER_PARTITIONS, nb = 1;
+
+		while (nb < nelem)
+			nb <<= 1;
+		pg->bp.nelem = nelem;
+		pg->bp.nbuckets = nb;
+		pg->off_elems = off;
+		off += page_align((unsigned long)nelem * 40);
+		pg->off_buckets = off;
+		off += page_align((unsigned long)nb * 8);
+	}
 	pg->shm_size = off;
 }
 
@@ -778,6 +796,7 @@ void pg_free(struct pg *pg)
 	pg_client_release(pg);
 	free(pg->backends);
 	free(pg->buf_mapping);
+	free(pg->hash_fl_lock);
 	free(pg->tlb);
 	free(pg->ckpt.t_start);
 	free(pg->ckpt.t_write_end);
@@ -915,6 +934,11 @@ struct pg *pg_setup(const struct wl_env *env, const struct pg_config *c, struct 
 	sim_mutex_init(pg->sim, &pg->hist_ext_lock, "pgbench_history extension");
 	if (c->locks) {
 		sim_spin_init(pg->sim, &pg->strategy_lock, "buffer_strategy_lock");
+		pg->hash_fl_lock = calloc(PG_NUM_FREELISTS, sizeof(*pg->hash_fl_lock));
+		if (!pg->hash_fl_lock)
+			SIM_BUG("out of memory for the buffer mapping table's free-list locks");
+		for (unsigned int k = 0; k < PG_NUM_FREELISTS; k++)
+			sim_spin_init(pg->sim, &pg->hash_fl_lock[k], "BufMappingFreeList");
 		pg->buf_mapping = calloc(PG_NUM_BUFFER_PARTITIONS, sizeof(*pg->buf_mapping));
 		if (!pg->buf_mapping)
 			SIM_BUG("out of memory for the buffer mapping locks");
@@ -1156,6 +1180,16 @@ static void pg_report(void *state, struct wl_report *out)
 		}
 		wl_report_figure(out, "buf_mapping_lock_waits", (double)bm_contended, "");
 		wl_report_figure(out, "buf_mapping_lock_wait_ms_per_tx", (double)bm_wait / 1e6 / (double)tx, "ms");
+		uint64_t fl_hold = 0, fl_acq = 0, fl_contended = 0;
+
+		for (unsigned int k = 0; k < PG_NUM_FREELISTS; k++) {
+			fl_hold += pg->hash_fl_lock[k].stats.hold_ns;
+			fl_acq += pg->hash_fl_lock[k].stats.acquisitions;
+			fl_contended += pg->hash_fl_lock[k].stats.contended;
+		}
+		wl_report_figure(out, "buf_table_freelist_lock_waits", (double)fl_contended, "");
+		wl_report_figure(out, "buf_table_freelist_lock_hold_us_avg",
+				 fl_acq ? (double)fl_hold / 1e3 / (double)fl_acq : 0, "us");
 		wl_report_figure(out, "proc_array_lock_waits", (double)pg->proc_array_lock.contended, "");
 		wl_report_figure(out, "proc_array_lock_wait_ms_per_tx",
 				 (double)pg->proc_array_lock.wait_ns / 1e6 / (double)tx, "ms");

@@ -1146,3 +1146,71 @@ TEST(buffer_mapping_partition_locks)
 	ASSERT_U64_EQ(t.pg->backends[0].st.buffer_hits, 16);
 	pgt_destroy(&t);
 }
+
+/* dynahash's free list of a block's entry: FREELIST_IDX of its hash code
+ * (the model's code: pg_bufmgr.c buf_hash_code) */
+static unsigned int freelist_of(uint32_t blk)
+{
+	return (unsigned int)((((uint64_t)blk * 0x9e3779b97f4a7c15ULL) >> 32) % PG_NUM_FREELISTS);
+}
+
+struct fl_case {
+	struct pgt	*t;
+	uint32_t	x;		/* a block whose free list is block 0's */
+	uint32_t	elem0, elem_x;	/* the elements of block 0's and x's entries */
+	uint64_t	hold_first;	/* the list's hold time after the first pop */
+};
+
+static void fl_task(struct sim *sim, void *arg)
+{
+	struct fl_case *c = arg;
+	struct pg *pg = c->t->pg;
+	struct pg_proc *p = &pg->backends[0];
+	struct sim_spinlock *l0 = &pg->hash_fl_lock[freelist_of(0)];
+
+	pg_release_buffer(p, pg_read_buffer(p, 0, false));
+	c->hold_first = l0->stats.hold_ns;
+	c->elem0 = pg->bp.elem_of[pg->bp.blk_buf[0]];
+	for (uint32_t b = 1; b < 16; b++)	/* fill the pool: block b in buffer b */
+		pg_release_buffer(p, pg_read_buffer(p, b, false));
+	pg_release_buffer(p, pg_read_buffer(p, c->x, false));	/* evicts buffer 0 */
+	c->elem_x = pg->bp.elem_of[pg->bp.blk_buf[c->x]];
+	(void)sim;
+}
+
+/* A test of the buffer mapping table's free lists (locks=on) on a
+ * 16-buffer pool: 144 elements (16 + 128 partitions) on 32 lists, list 0
+ * with the remainder (20), the others 4 each, every list's head the last
+ * element of its chunk.  Block 0's entry takes the head of its list; the
+ * pop is this process's first touch of that element's page, so the list's
+ * spinlock is held over a page fault (hold time > 0), while later pops
+ * from the same list, on a page now mapped, add no hold time unless they
+ * fault too.  Then block x, the first block after 15 on block 0's list,
+ * evicts buffer 0 (the clock sweep's first victim once every usage count
+ * is worn down): block 0's entry is deleted and its element pushed, and
+ * x's insert pops exactly that element (LIFO).  Expect block 0's element
+ * at its chunk's end, a held fault, x's element equal to block 0's, and no
+ * list lock left held. */
+TEST(buffer_mapping_free_lists)
+{
+	static const char *const kv[] = { "shared_buffers", "128k", "locks", "on", NULL };
+	struct pgt t;
+	struct fl_case c = { .t = &t };
+	unsigned int fl = freelist_of(0);
+	uint32_t per = 144 / PG_NUM_FREELISTS, first = 144 - per * (PG_NUM_FREELISTS - 1);
+	uint32_t chunk_end = fl == 0 ? first : first + fl * per;
+
+	ASSERT_EQ(pgt_create(&t, NULL, kv), 0);
+	ASSERT_EQ(t.pg->bp.nelem, 144);
+	ASSERT_EQ(t.pg->bp.nbuckets, 256);
+	for (c.x = 16; freelist_of(c.x) != fl; c.x++)
+		;
+	pgt_task(&t, "reader", fl_task, &c, 0);
+	sim_run(t.e.sim, 1 * SEC);
+	ASSERT_EQ(c.elem0, chunk_end - 1);
+	ASSERT_TRUE(c.hold_first > 0);
+	ASSERT_EQ(c.elem_x, c.elem0);
+	for (unsigned int k = 0; k < PG_NUM_FREELISTS; k++)
+		ASSERT_TRUE(!sim_spin_is_locked(&t.pg->hash_fl_lock[k]));
+	pgt_destroy(&t);
+}

@@ -64,4 +64,16 @@ while IFS= read -r l; do
 done <"$TMP/doc.md"
 [ "$missing" = 0 ] && [ "$(grep -c '^| full-[a-z-]* | [0-9]' "$TMP/doc.md")" = 5 ] &&
 	ok "docs/calibration.md tables = the committed runs" || ko "docs/calibration.md tables = the committed runs"
+
+# ... and so is its fragmentation audit (the re-measure with slab on).
+R=docs/calibration/runs
+scripts/fragmentation-audit.sh $R/full-baseline $R/full-slab-baseline $R/full-noretry-nonblocking \
+	$R/full-slab-noretry-nonblocking >"$TMP/audit.md" 2>&1
+missing=0
+while IFS= read -r l; do
+	grep -qxF -- "$l" docs/calibration.md || { echo "  not in docs/calibration.md: $l"; missing=$((missing + 1)); }
+done <"$TMP/audit.md"
+[ "$missing" = 0 ] && [ "$(wc -l <"$TMP/audit.md")" -ge 16 ] &&
+	ok "docs/calibration.md fragmentation audit = the committed runs" ||
+	ko "docs/calibration.md fragmentation audit = the committed runs"
 rpt_done

@@ -238,6 +238,9 @@ uint64_t sim_fast_syncs(const struct sim *sim);
  * that yielded to the next one instead of through the engine. */
 uint64_t sim_resumes(const struct sim *sim);
 uint64_t sim_direct_resumes(const struct sim *sim);
+/* Whether this build switches from task to task directly at all (ASan
+ * builds always go through the engine). */
+bool sim_direct_switch_built(void);
 
 /* ---- spinlocks --------------------------------------------------------- */
 /*

@@ -120,6 +120,15 @@ static inline struct sim_task *direct_next(const struct sim *sim, const struct s
 #endif
 }
 
+bool sim_direct_switch_built(void)
+{
+#ifdef SIM_ASAN
+	return false;
+#else
+	return true;
+#endif
+}
+
 /* Leave task `t`: run the next event's task directly if direct_next allows,
  * doing what sim_run and sim_task_resume_event would do for its event, else
  * switch to the engine. */

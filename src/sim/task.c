@@ -91,9 +91,9 @@ static inline void switch_to_task(struct sim *sim, struct sim_task *t)
  * round trip through the engine's stack: the queue's first event, if it is
  * a plain resume of another task that sim_run would dispatch next and run
  * without anything else happening first (no trace hook, no interrupt
- * that could hold the resume back, within `until` and not stopped).  The event order is the queue's either way: only the host
- * stack the next task is entered from changes, so results are the same
- * byte for byte.  An exiting task goes through the engine, which frees its
+ * that could hold the resume back, within `until` and not stopped).  The
+ * event order is the queue's either way: only the host stack the next
+ * task is entered from changes, so results are the same byte for byte.  An exiting task goes through the engine, which frees its
  * stack; ASan builds always do (their fiber annotations name the engine's
  * stack).
  */

@@ -44,9 +44,10 @@
  *
  * Simplifications: content LWLocks are not modelled as locks (a writer
  * waits only for an in-progress write of the same buffer, as a flusher
- * holds the share lock); buffer-mapping partition locks are charged as
- * CPU (pg_buffer_access, pg_buffer_alloc), not contended, and so is
- * buffer_strategy_lock unless [pgbench] locks makes it an s_lock; no buffer access strategies (rings) —
+ * holds the share lock); without [pgbench] locks the buffer-mapping
+ * partition locks are charged as CPU (pg_buffer_access, pg_buffer_alloc),
+ * not contended, and so is buffer_strategy_lock (with it, LWLocks and an
+ * s_lock); no buffer access strategies (rings) —
  * simple-update uses none; no local buffers; without [pgbench] locks the
  * hash's memory is touched at one entry per lookup (with it, as dynahash
  * lays it out: "The buffer mapping table" below).
@@ -68,6 +69,28 @@ static void *huge_array(size_t n, size_t size)
 	if (!p)
 		SIM_BUG("out of memory (%zu x %zu bytes)", n, size);
 	return p;
+}
+
+/* The hash code of `blk`'s buffer tag (get_hash_value; the model's own
+ * multiplicative hash): its partition, its free list and its bucket. */
+static uint32_t buf_hash_code(uint32_t blk)
+{
+	return (uint32_t)(((uint64_t)blk * 0x9e3779b97f4a7c15ULL) >> 32);
+}
+
+/* Without [pgbench] locks: the hash entry a lookup of `blk` touches (one
+ * element of the dynahash that holds NBuffers + partitions entries of ~40
+ * bytes, at a fixed place per block). */
+static unsigned long hash_addr(const struct pg *pg, uint32_t blk)
+{
+	return pg->shm_base + pg->off_hash + (unsigned long)(buf_hash_code(blk) % pg->bp.nbuffers) * 40;
+}
+
+/* BufMappingPartitionLock(hashcode): the partition of `blk`'s entry
+ * ([pgbench] locks), from the same hash code as its bucket. */
+static struct pg_lwlock *partition_lock(const struct pg *pg, uint32_t blk)
+{
+	return &pg->buf_mapping[buf_hash_code(blk) % PG_NUM_BUFFER_PARTITIONS];
 }
 
 /*
@@ -92,11 +115,6 @@ static void *huge_array(size_t n, size_t size)
  * fails (the model never grows the table).  Without [pgbench] locks the
  * table is one 40-byte entry per lookup at a fixed place (hash_addr).
  */
-static uint32_t buf_hash_code(uint32_t blk)
-{
-	return (uint32_t)(((uint64_t)blk * 0x9e3779b97f4a7c15ULL) >> 32);
-}
-
 static unsigned long bucket_addr(const struct pg *pg, uint32_t blk)
 {
 	return pg->shm_base + pg->off_buckets + (unsigned long)(buf_hash_code(blk) & (pg->bp.nbuckets - 1)) * 8;
@@ -156,24 +174,34 @@ static uint32_t get_hash_entry(struct pg_proc *p, unsigned int fl)
 	SIM_BUG("pgbench: the buffer mapping table has no free element");
 }
 
-/* BufTableLookup (the lock model's touches): the bucket, then the entry. */
+/* BufTableLookup's touches: the bucket, then the entry (without
+ * [pgbench] locks, the one fixed entry). */
 static void buf_table_lookup_touch(struct pg_proc *p, uint32_t blk)
 {
 	struct pg *pg = p->pg;
 	uint32_t buf = pg->bp.blk_buf[blk];
 
+	if (!pg->cfg.locks) {
+		pg_touch(p, hash_addr(pg, blk), false);
+		return;
+	}
 	pg_touch(p, bucket_addr(pg, blk), false);
 	if (buf != PG_NONE)
 		pg_touch(p, elem_addr(pg, pg->bp.elem_of[buf]), false);
 }
 
-/* BufTableInsert (the lock model): walk the bucket, take an element from
- * the free list of the block's hash code, fill it and link it in. */
+/* BufTableInsert: walk the bucket, take an element from the free list of
+ * the block's hash code, fill it and link it in (without [pgbench] locks,
+ * a write of the one fixed entry). */
 static void buf_table_insert(struct pg_proc *p, uint32_t blk, uint32_t buf)
 {
 	struct pg *pg = p->pg;
 	uint32_t e;
 
+	if (!pg->cfg.locks) {
+		pg_touch(p, hash_addr(pg, blk), true);
+		return;
+	}
 	pg_touch(p, bucket_addr(pg, blk), false);
 	e = get_hash_entry(p, buf_hash_code(blk) % PG_NUM_FREELISTS);
 	pg_touch(p, elem_addr(pg, e), true);		/* the key and the buffer id */
@@ -181,15 +209,21 @@ static void buf_table_insert(struct pg_proc *p, uint32_t blk, uint32_t buf)
 	pg->bp.elem_of[buf] = e;
 }
 
-/* BufTableDelete (the lock model): find the entry, then unlink it and
- * push its element on its free list under that list's spinlock. */
+/* BufTableDelete: find the entry, then unlink it and push its element on
+ * its free list under that list's spinlock (without [pgbench] locks, a
+ * write of the one fixed entry). */
 static void buf_table_delete(struct pg_proc *p, uint32_t blk, uint32_t buf)
 {
 	struct pg *pg = p->pg;
 	struct pg_bufpool *bp = &pg->bp;
 	unsigned int fl = buf_hash_code(blk) % PG_NUM_FREELISTS;
-	uint32_t e = bp->elem_of[buf];
+	uint32_t e;
 
+	if (!pg->cfg.locks) {
+		pg_touch(p, hash_addr(pg, blk), true);
+		return;
+	}
+	e = bp->elem_of[buf];
 	pg_touch(p, bucket_addr(pg, blk), false);
 	pg_touch(p, elem_addr(pg, e), false);
 	pg_s_lock(p, &pg->hash_fl_lock[fl]);
@@ -235,24 +269,6 @@ void pg_bufmgr_release(struct pg *pg)
 	free(pg->ckpt.sort_keys);
 	memset(bp, 0, sizeof(*bp));
 	pg->ckpt.sort_keys = NULL;
-}
-
-/* The hash entry a lookup of `blk` touches (one element of the dynahash
- * that holds NBuffers + partitions entries of ~40 bytes). */
-static unsigned long hash_addr(const struct pg *pg, uint32_t blk)
-{
-	uint64_t h = (uint64_t)blk * 0x9e3779b97f4a7c15ULL;
-
-	return pg->shm_base + pg->off_hash + (unsigned long)((h >> 32) % pg->bp.nbuffers) * 40;
-}
-
-/* BufMappingPartitionLock(hashcode): the partition of `blk`'s entry
- * ([pgbench] locks), from the same hash code as its bucket. */
-static struct pg_lwlock *partition_lock(const struct pg *pg, uint32_t blk)
-{
-	uint64_t h = (uint64_t)blk * 0x9e3779b97f4a7c15ULL;
-
-	return &pg->buf_mapping[(h >> 32) % PG_NUM_BUFFER_PARTITIONS];
 }
 
 static void touch_block(struct pg_proc *p, uint32_t buf, bool write)
@@ -513,10 +529,7 @@ uint32_t pg_get_victim_buffer(struct pg_proc *p)
 				pg_lwlock_acquire(pg->sim, old);
 				sim_charge_cost(pg->sim, COST_pg_buf_mapping_update, 1);
 			}
-			if (old)
-				buf_table_delete(p, bp->desc[buf].tag, buf);
-			else
-				pg_touch(p, hash_addr(pg, bp->desc[buf].tag), true);
+			buf_table_delete(p, bp->desc[buf].tag, buf);
 			bp->blk_buf[bp->desc[buf].tag] = PG_NONE;
 			bp->desc[buf].tag = PG_NONE;
 			if (old)
@@ -579,10 +592,7 @@ uint32_t pg_read_buffer(struct pg_proc *p, uint32_t blk, bool write)
 		if (part)
 			pg_lwlock_acquire_shared(pg->sim, part);
 		sim_charge(pg->sim, lookup);
-		if (part)					/* BufTableLookup */
-			buf_table_lookup_touch(p, blk);
-		else
-			pg_touch(p, hash_addr(pg, blk), false);
+		buf_table_lookup_touch(p, blk);			/* BufTableLookup */
 		buf = bp->blk_buf[blk];
 		if (buf != PG_NONE) {
 			pin_buffer(p, buf);
@@ -618,10 +628,7 @@ uint32_t pg_read_buffer(struct pg_proc *p, uint32_t blk, bool write)
 		}
 		alloc = buffer_alloc_cost(pg, part != NULL);
 		sim_charge(pg->sim, alloc.inside);
-		if (part)					/* BufTableInsert */
-			buf_table_insert(p, blk, buf);
-		else
-			pg_touch(p, hash_addr(pg, blk), true);
+		buf_table_insert(p, blk, buf);
 		bp->desc[buf].tag = blk;
 		bp->blk_buf[blk] = buf;
 		bp->desc[buf].state = BM_IO_IN_PROGRESS | 1;	/* BM_TAG_VALID, BUF_USAGECOUNT_ONE */
@@ -649,10 +656,7 @@ void pg_assign_new_buffer(struct pg_proc *p, uint32_t buf, uint32_t blk)
 	if (part)			/* BufTableInsert under the partition lock exclusive */
 		pg_lwlock_acquire(pg->sim, part);
 	sim_charge(pg->sim, alloc.inside);
-	if (part)
-		buf_table_insert(p, blk, buf);
-	else
-		pg_touch(p, hash_addr(pg, blk), true);
+	buf_table_insert(p, blk, buf);
 	bp->desc[buf].tag = blk;
 	bp->blk_buf[blk] = buf;
 	bp->desc[buf].state = BM_VALID | 1;

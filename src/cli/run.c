@@ -376,6 +376,7 @@ static int run_setup(struct run *r)
 		fprintf(stderr, "%s: [machine]: %s\n", place, err);
 		return 2;
 	}
+	r->m->drawn_faults = g->fault_model == 1;	/* before any process maps memory */
 	if (kern->lru_gen)	/* [kernel] lru_gen=on: before any folio is on an LRU */
 		lru_gen_init(r->m, sysctl->lru_gen_min_ttl_ms);
 	if (kern->slab)		/* [kernel] slab=on: the caches exist before any user */

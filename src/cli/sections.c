@@ -29,6 +29,8 @@
 
 /* ---- [global] -------------------------------------------------------------- */
 
+static const char *const fault_model_names[] = { "exact", "drawn", NULL };
+
 #define G(f) offsetof(struct scn_global, f)
 const struct opt_def scn_global_options[] = {
 	{ .key = "seed", .type = OPT_UINT, .offset = G(seed), .def = "1",
@@ -51,6 +53,12 @@ const struct opt_def scn_global_options[] = {
 	  .min = 1, .max = UINT32_MAX,
 	  .help = "N of a --scale 1/N already applied to this file's values (a result folder's "
 		  "scenario.ini says so); result.json reports scale 1/(N x --scale)" },
+	{ .key = "fault_model", .type = OPT_ENUM, .offset = G(fault_model), .def = "exact",
+	  .enum_names = fault_model_names,
+	  .help = "exact = every process keeps a present bit per page of a large shared mapping; "
+		  "drawn = it keeps, per 2 MiB region, its PTE table and a count, and whether a touched "
+		  "page is already mapped is drawn from the page's map count (an approximation for "
+		  "full-scale speed and memory, docs/engine.md \"Drawn faults\")" },
 	OPT_END
 };
 

@@ -27,6 +27,7 @@ struct scn_global {
 	sim_time_t	tps_interval;		/* tps.csv step */
 	char		*description;
 	uint64_t	applied_scale;		/* N of the --scale 1/N already applied */
+	int		fault_model;		/* 0 exact, 1 drawn (memory.c "drawn faults") */
 };
 
 struct scn_policy {

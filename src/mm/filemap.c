@@ -93,6 +93,7 @@ void mapping_destroy(struct machine *m, struct address_space *mapping)
 	m->mappings[mapping->id] = NULL;
 	m->nr_mappings--;
 	page_index_release(&mapping->i_pages);
+	free(mapping->pt_users);
 	free(mapping);
 }
 
@@ -105,6 +106,7 @@ void mapping_table_release(struct machine *m)
 		if (!mapping)
 			continue;
 		page_index_release(&mapping->i_pages);
+		free(mapping->pt_users);
 		free(mapping);
 	}
 	free(m->mappings);

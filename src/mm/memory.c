@@ -196,6 +196,18 @@ static struct pt_pmd *pmd_alloc(struct mm_struct *mm, struct pt_pud *pud, unsign
 
 /* ---- the flat window (host memory layout only) ------------------------------------ */
 
+/* One 2 MiB region of a drawn window (below, "drawn faults"). */
+struct pt_drawn {
+	pfn_t		pfn;		/* its PTE table page, when `table` */
+	uint16_t	nr;		/* pages this process maps through that table */
+	uint16_t	table;		/* 1: the table exists */
+};
+
+/* pmd->pte[] of a region kept in a drawn window: the record is there,
+ * this marker only says the slot is taken; nothing reads or writes it. */
+static struct pt_pte drawn_table_marker;
+#define DRAWN_TABLE	(&drawn_table_marker)
+
 /*
  * PostgreSQL's 1024 backends each map the ~94 GiB buffer pool, and every
  * buffer access asks the mirror whether the page is mapped in this
@@ -212,6 +224,9 @@ static struct pt_pmd *pmd_alloc(struct mm_struct *mm, struct pt_pud *pud, unsign
  */
 #define FLAT_MIN_REGIONS	64	/* 128 MiB: smaller VMAs stay as they are */
 
+static bool drawn_setup(struct mm_struct *mm, const struct vm_area_struct *vma, unsigned long start,
+			unsigned long end);
+
 static void flat_setup(struct mm_struct *mm, const struct vm_area_struct *vma)
 {
 	unsigned long start = (vma->vm_start + PMD_SIZE - 1) & ~(PMD_SIZE - 1);
@@ -222,6 +237,8 @@ static void flat_setup(struct mm_struct *mm, const struct vm_area_struct *vma)
 	if (mm->flat || mm->m->no_flat_window || !(vma->vm_flags & VM_SHARED) || (vma->vm_flags & VM_HUGETLB) ||
 	    !(vma->shmem || vma->file) || end <= start ||
 	    (end - start) >> PMD_SHIFT < FLAT_MIN_REGIONS)
+		return;
+	if (mm->m->drawn_faults && drawn_setup(mm, vma, start, end))
 		return;
 	bytes = ((end - start) >> PMD_SHIFT) * sizeof(struct pt_pte);
 	p = host_huge_alloc(bytes);
@@ -249,7 +266,7 @@ static struct pt_pte *pte_rec_new(struct mm_struct *mm, unsigned long addr)
  * whole window is about to go (teardown). */
 static void pte_rec_free(struct mm_struct *mm, struct pt_pte *rec, bool teardown)
 {
-	if (!rec)
+	if (!rec || rec == DRAWN_TABLE)
 		return;
 	if (mm->flat && rec >= mm->flat &&
 	    rec < mm->flat + ((mm->flat_end - mm->flat_start) >> PMD_SHIFT)) {
@@ -262,11 +279,408 @@ static void pte_rec_free(struct mm_struct *mm, struct pt_pte *rec, bool teardown
 
 static void flat_release(struct mm_struct *mm)
 {
+	if (mm->drawn) {
+		host_huge_free(mm->drawn, ((mm->flat_end - mm->flat_start) >> PMD_SHIFT) * sizeof(struct pt_drawn));
+		free(mm->drawn_recent);
+		mm->drawn = NULL;
+		mm->drawn_recent = NULL;
+		mm->flat_start = mm->flat_end = 0;
+	}
 	if (!mm->flat)
 		return;
 	host_huge_free(mm->flat, ((mm->flat_end - mm->flat_start) >> PMD_SHIFT) * sizeof(struct pt_pte));
 	mm->flat = NULL;
 	mm->flat_start = mm->flat_end = 0;
+}
+
+/* ---- drawn faults ([global] fault_model=drawn) ------------------------------------ */
+
+/*
+ * An approximation, chosen by a scenario key and off by default
+ * (docs/engine.md "Drawn faults"): inside the flat window — the whole
+ * 2 MiB regions of one large shared shmem/file VMA, PostgreSQL's buffer
+ * pool — a process keeps, per region, only its PTE table page and the
+ * number of pages it maps through it (8 bytes instead of a 512-bit
+ * mirror: 0.4 GB instead of 3.9 GB for 1024 backends on 94 GiB).  The
+ * object keeps, per region, how many processes hold a table for it
+ * (pt_users), and each page keeps its map count as in the exact model.
+ *
+ * What stays exact: a process without a table for the region faults, and
+ * the fault allocates the table (pte_alloc_one, GFP_PGTABLE_USER) as the
+ * kernel does, so the sequence of page-table allocations per process and
+ * region is the exact model's for the same touches; a page nobody maps
+ * faults; the fault path itself (fault-around, shmem_get_folio,
+ * filemap_map_pages' charges, the map count, NR_FILE_MAPPED, rss).
+ *
+ * What is drawn: whether a touched page is already mapped in a process
+ * that has the region's table.  It is, with probability
+ * mapcount / pt_users: the share of the region's table holders that map
+ * the page.  This is unbiased when the processes are statistically alike
+ * (PostgreSQL backends running the same transactions), and keeps the
+ * total faults on a hot page at one per table holder, as the exact model
+ * has.  A process whose count reached 512 maps the whole region.  The
+ * pages fault-around looks at are drawn the same way.  Per region, the
+ * processes' counts sum to at least the pages' map counts, and no map
+ * count is above the holders (mm_drawn_check), which is what exit needs:
+ * unmapping a region takes `nr` map counts from its pages (drawn_unmap).
+ *
+ * A process's own recent faults stay exact: DRAWN_RECENT slots, hashed by
+ * 64 KiB chunk, each remember which pages of one chunk the process's
+ * faults mapped (the faulting page and fault-around's), and those count
+ * as mapped without a draw.  Without it a page one process faulted in and
+ * touches again is drawn afresh against the other holders and faults
+ * again (faults doubled at 1/16 scale).  A page drawn mapped is not
+ * remembered: the claim is on the other holders' count, and drawing
+ * again each touch is what lets the faults on a page converge to one per
+ * holder.
+ *
+ * What is lost: which process maps which page.  One process can fault
+ * twice on a page another never faulted on; the totals stay.  Regions
+ * are keyed on the object's page index, so every drawn window of an
+ * object must start at the same index modulo 512 (forked processes do);
+ * a window that does not keeps the exact mirror.
+ */
+static unsigned long object_index(const struct vm_area_struct *vma, unsigned long addr);
+static struct address_space *vma_mapping(const struct vm_area_struct *vma);
+static pfn_t fault_get_folio(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long index,
+			     bool *major);
+
+#define DRAWN_RECENT	512	/* a process's recently touched chunks, kept exactly */
+
+struct drawn_recent {
+	uint32_t	chunk;		/* index / FAULT_AROUND_PAGES + 1, 0 = empty */
+	uint32_t	mask;		/* its pages known mapped */
+};
+
+static bool drawn_covers(const struct mm_struct *mm, unsigned long addr)
+{
+	return mm->drawn && addr - mm->flat_start < mm->flat_end - mm->flat_start;
+}
+
+static struct pt_drawn *drawn_rec(const struct mm_struct *mm, unsigned long addr)
+{
+	return &mm->drawn[(addr - mm->flat_start) >> PMD_SHIFT];
+}
+
+/* The object index of `addr` inside the window. */
+static unsigned long drawn_index(const struct mm_struct *mm, unsigned long addr)
+{
+	return mm->flat_index + ((addr - mm->flat_start) >> PAGE_SHIFT);
+}
+
+/* The object's count of table holders for the region holding `index`,
+ * the array grown (zeroed) as needed. */
+static uint16_t *drawn_users(struct address_space *mapping, unsigned long index)
+{
+	unsigned long r = (index - mapping->pt_users_phase) >> (PMD_SHIFT - PAGE_SHIFT);
+
+	if (r >= mapping->nr_pt_users) {
+		unsigned long n = r + 1 > 2 * mapping->nr_pt_users ? r + 1 : 2 * mapping->nr_pt_users;
+		uint16_t *u = realloc(mapping->pt_users, n * sizeof(*u));
+
+		if (!u)
+			SIM_BUG("out of memory for the drawn window's table counts");
+		memset(u + mapping->nr_pt_users, 0, (n - mapping->nr_pt_users) * sizeof(*u));
+		mapping->pt_users = u;
+		mapping->nr_pt_users = n;
+	}
+	return &mapping->pt_users[r];
+}
+
+/* flat_setup() under fault_model=drawn: a drawn window over [start,
+ * end), or false (keep the exact window) when the object's regions are
+ * keyed at another phase or the host memory cannot be had. */
+static bool drawn_setup(struct mm_struct *mm, const struct vm_area_struct *vma, unsigned long start,
+			unsigned long end)
+{
+	struct address_space *mapping = vma_mapping(vma);
+	unsigned long index = object_index(vma, start), regions = (end - start) >> PMD_SHIFT;
+	void *p;
+
+	if (!mapping->pt_users)
+		mapping->pt_users_phase = (unsigned int)(index % PTRS_PER_PT);
+	if (index % PTRS_PER_PT != mapping->pt_users_phase)
+		return false;
+	p = host_huge_alloc(regions * sizeof(struct pt_drawn));
+	if (!p)
+		return false;
+	(void)drawn_users(mapping, index + (regions - 1) * PTRS_PER_PT);
+	mm->drawn = p;
+	mm->drawn_recent = xzalloc(DRAWN_RECENT * sizeof(struct drawn_recent));
+	mm->flat_start = start;
+	mm->flat_end = end;
+	mm->flat_mapping = mapping;
+	mm->flat_index = index;
+	rng_init(&mm->rng, sim_seed(mm->m->sim), rng_stream_id("drawn_faults", mm->id));
+	mm->drawn_key = rng_next(&mm->rng);
+	return true;
+}
+
+/* The process's recent-pages slot for the 64 KiB chunk holding `index`. */
+static struct drawn_recent *drawn_recent_slot(const struct mm_struct *mm, unsigned long index)
+{
+	unsigned long chunk = index / FAULT_AROUND_PAGES;
+
+	return &mm->drawn_recent[(uint32_t)(chunk * 0x9e3779b97f4a7c15ULL >> 32) % DRAWN_RECENT];
+}
+
+static bool drawn_recent_has(const struct mm_struct *mm, unsigned long index)
+{
+	const struct drawn_recent *r = drawn_recent_slot(mm, index);
+
+	return r->chunk == index / FAULT_AROUND_PAGES + 1 && (r->mask & (1U << (index % FAULT_AROUND_PAGES)));
+}
+
+/* Remember pages of one chunk as mapped: `mask` over the chunk's pages. */
+static void drawn_recent_add(const struct mm_struct *mm, unsigned long index, uint32_t mask)
+{
+	struct drawn_recent *r = drawn_recent_slot(mm, index);
+
+	if (r->chunk != index / FAULT_AROUND_PAGES + 1) {
+		r->chunk = (uint32_t)(index / FAULT_AROUND_PAGES + 1);
+		r->mask = 0;
+	}
+	r->mask |= mask;
+}
+
+/* The process's fixed rank for the 64 KiB chunk holding `index`, uniform
+ * in [0, 2^32): a hash of its key and the chunk, so it draws nothing from
+ * a stream and is the same at every touch. */
+static uint32_t drawn_rank(const struct mm_struct *mm, unsigned long index)
+{
+	uint64_t x = mm->drawn_key + index / FAULT_AROUND_PAGES;
+
+	return (uint32_t)(rng_splitmix64(&x) >> 32);
+}
+
+/* Does this process map page `index` through its table `d`? */
+static bool drawn_mapped(struct mm_struct *mm, const struct pt_drawn *d, unsigned long index,
+			 unsigned int users)
+{
+	unsigned int mc;
+
+	if (!d->table || !d->nr)
+		return false;
+	if (drawn_recent_has(mm, index))
+		return true;
+	if (d->nr >= PTRS_PER_PT)
+		return true;
+	mc = page_mapcount(mm->flat_mapping, index);
+	if (!mc)
+		return false;
+	if (mc >= users)
+		return true;
+	return (uint64_t)drawn_rank(mm, index) * users < (uint64_t)mc << 32;
+}
+
+/* __pte_alloc() for a region of the drawn window. */
+static int drawn_pte_alloc(struct mm_struct *mm, struct pt_pmd *pmd, unsigned long addr)
+{
+	struct pt_drawn *d = drawn_rec(mm, addr);
+	pfn_t pfn;
+
+	if (d->table)
+		return 0;
+	pfn = pgtable_new(mm);
+	if (pfn == PFN_NONE)
+		return -ENOMEM;
+	sim_stat_inc(mm->m, SIM_PTE_PAGES_ALLOC);
+	d->pfn = pfn;
+	d->table = 1;
+	d->nr = 0;
+	mm->nr_ptes++;
+	pmd->pte[pmd_index(addr)] = DRAWN_TABLE;
+	(*drawn_users(mm->flat_mapping, drawn_index(mm, addr)))++;
+	return 0;
+}
+
+/* do_fault_around() in a drawn region: the window's pages are drawn
+ * mapped or not (the faulting page is not), then filemap_map_pages maps
+ * the cached ones that are not, as in the exact model.  Pages past what
+ * the table can still take count as mapped.  True when the faulting page
+ * got mapped. */
+static bool drawn_fault_around(struct mm_struct *mm, struct vm_area_struct *vma, struct pt_drawn *d,
+			       unsigned long addr)
+{
+	struct address_space *mapping = mm->flat_mapping;
+	unsigned long from = addr & ~((unsigned long)FAULT_AROUND_PAGES * PAGE_SIZE - 1);
+	unsigned long to = from + FAULT_AROUND_PAGES * PAGE_SIZE;
+	unsigned int users = *drawn_users(mapping, drawn_index(mm, addr));
+	unsigned int room = PTRS_PER_PT - d->nr, unmapped = 0, mapped;
+	uint64_t present[PTRS_PER_PT / 64] = { 0 }, drawn;
+
+	if (from < vma->vm_start)
+		from = vma->vm_start;
+	if (to > vma->vm_end)
+		to = vma->vm_end;	/* the window is inside one PMD of the VMA */
+	for (unsigned long a = from; a < to; a += PAGE_SIZE) {
+		if (a != addr && drawn_mapped(mm, d, drawn_index(mm, a), users))
+			bit_set(present, pte_index(a));
+		else
+			unmapped++;
+	}
+	for (unsigned long a = from; unmapped > room && a < to; a += PAGE_SIZE) {
+		if (a != addr && !bit_test(present, pte_index(a))) {
+			bit_set(present, pte_index(a));
+			unmapped--;
+		}
+	}
+	drawn = present[pte_index(from) / 64];	/* one word: the window is aligned to 16 pages */
+	mapped = filemap_map_pages(mm->m, mapping, drawn_index(mm, from),
+				   (unsigned int)((to - from) >> PAGE_SHIFT), present, pte_index(from));
+	d->nr = (uint16_t)(d->nr + mapped);
+	if (mapping->kind == MAPPING_SHMEM)
+		mm->rss_shmem += mapped;
+	else
+		mm->rss_file += mapped;
+	/* what this fault mapped is this process's own: remembered */
+	drawn_recent_add(mm, drawn_index(mm, from),
+			 (uint32_t)(((present[pte_index(from) / 64] & ~drawn) >> (pte_index(from) % 64)) &
+				    ((1ULL << ((to - from) >> PAGE_SHIFT)) - 1)) << (drawn_index(mm, from) % FAULT_AROUND_PAGES));
+	return bit_test(present, pte_index(addr));
+}
+
+/* do_read_fault / do_shared_fault for a page drawn unmapped (the caller
+ * decided; handle_mm_fault does not ask again). */
+static int drawn_fault(struct mm_struct *mm, struct vm_area_struct *vma, struct pt_pmd *pmd,
+		       unsigned long addr, bool write, bool *major)
+{
+	struct address_space *mapping = mm->flat_mapping;
+	unsigned long index = drawn_index(mm, addr);
+	struct pt_drawn *d;
+	pfn_t pfn;
+
+	if (drawn_pte_alloc(mm, pmd, addr))
+		return -ENOMEM;
+	d = drawn_rec(mm, addr);
+	if (!write && drawn_fault_around(mm, vma, d, addr))
+		return 0;
+	pfn = fault_get_folio(mm, vma, index, major);
+	if (pfn == PFN_NONE)
+		return -ENOMEM;
+	if (d->nr < PTRS_PER_PT &&
+	    page_mapcount(mapping, index) < *drawn_users(mapping, index)) {
+		page_mapcount_inc(mm->m, mapping, index);
+		d->nr++;
+		if (mapping->kind == MAPPING_SHMEM)
+			mm->rss_shmem++;
+		else
+			mm->rss_file++;
+	}
+	if (write)
+		folio_mark_dirty(mm->m, pfn);
+	return 0;
+}
+
+/* zap_pte_range() for a drawn region: map counts come off its pages —
+ * first from every page all the table holders map (it must lose one, or
+ * its count would pass the holders left), then `nr` in all, each page
+ * taken with probability mapcount / pt_users on the first passes and
+ * surely after, until the region has none left.  Double faults (one
+ * process faulting on a page it was drawn to hold) mean the processes'
+ * counts may sum to more than the pages' map counts, never less. */
+static void drawn_unmap(struct mm_struct *mm, unsigned long addr)
+{
+	struct machine *m = mm->m;
+	struct address_space *mapping = mm->flat_mapping;
+	struct pt_drawn *d = drawn_rec(mm, addr);
+	unsigned long first = drawn_index(mm, addr & ~(PMD_SIZE - 1));
+	unsigned int users = *drawn_users(mapping, first), left = d->nr, found = 1;
+
+	for (unsigned int k = 0; k < PTRS_PER_PT; k++) {
+		if (page_mapcount(mapping, first + k) >= users) {
+			page_mapcount_dec(m, mapping, first + k);
+			mm_charge(m, COST_zap_pte, 1);
+			left -= left > 0;
+		}
+	}
+	for (unsigned int pass = 0; left && found; pass++) {
+		found = 0;
+		for (unsigned int k = 0; k < PTRS_PER_PT && left; k++) {
+			unsigned int mc = page_mapcount(mapping, first + k);
+
+			if (!mc)
+				continue;
+			found++;
+			if (pass < 4 && rng_below(&mm->rng, users) >= mc)
+				continue;
+			page_mapcount_dec(m, mapping, first + k);
+			mm_charge(m, COST_zap_pte, 1);
+			left--;
+		}
+	}
+	d->nr = 0;
+}
+
+/* free_pgtables() for a drawn region's table. */
+static pfn_t drawn_table_free(struct mm_struct *mm, unsigned long addr)
+{
+	struct pt_drawn *d = drawn_rec(mm, addr);
+	pfn_t pfn = d->pfn;
+
+	(*drawn_users(mm->flat_mapping, drawn_index(mm, addr)))--;
+	d->table = 0;
+	d->pfn = 0;
+	return pfn;
+}
+
+int mm_drawn_check(struct machine *m, char *err, size_t errlen)
+{
+	for (struct mm_struct *mm = m->mm_list; mm; mm = mm->list_next) {
+		unsigned long regions = (mm->flat_end - mm->flat_start) >> PMD_SHIFT;
+
+		if (!mm->drawn)
+			continue;
+		for (unsigned long r = 0; r < regions; r++) {
+			const struct pt_drawn *d = &mm->drawn[r];
+
+			if (d->nr > PTRS_PER_PT || (!d->table && d->nr)) {
+				snprintf(err, errlen, "mm %u region %lu: %u pages mapped, table %u",
+					 mm->id, r, d->nr, d->table);
+				return -1;
+			}
+		}
+	}
+	/* per object region: the holders and the counts of every drawn window */
+	for (uint32_t id = 1; id < m->nr_mapping_slots; id++) {
+		struct address_space *mapping = m->mappings[id];
+
+		if (!mapping || !mapping->pt_users)
+			continue;
+		for (unsigned long r = 0; r < mapping->nr_pt_users; r++) {
+			unsigned long first = mapping->pt_users_phase + r * PTRS_PER_PT, sum_nr = 0, sum_mc = 0;
+			unsigned int holders = 0;
+
+			for (struct mm_struct *mm = m->mm_list; mm; mm = mm->list_next) {
+				unsigned long a;
+
+				if (!mm->drawn || mm->flat_mapping != mapping || first < mm->flat_index)
+					continue;
+				a = mm->flat_start + ((first - mm->flat_index) << PAGE_SHIFT);
+				if (!drawn_covers(mm, a) || !drawn_rec(mm, a)->table)
+					continue;
+				holders++;
+				sum_nr += drawn_rec(mm, a)->nr;
+			}
+			for (unsigned int k = 0; k < PTRS_PER_PT; k++) {
+				unsigned int mc = page_mapcount(mapping, first + k);
+
+				if (mc > mapping->pt_users[r]) {
+					snprintf(err, errlen, "%s index %lu: map count %u above the %u table holders",
+						 mapping->name, first + k, mc, mapping->pt_users[r]);
+					return -1;
+				}
+				sum_mc += mc;
+			}
+			if (holders != mapping->pt_users[r] || sum_nr < sum_mc) {
+				snprintf(err, errlen, "%s region at index %lu: %u holders counted %u, "
+					 "mapped %lu against map counts %lu", mapping->name, first, holders,
+					 mapping->pt_users[r], sum_nr, sum_mc);
+				return -1;
+			}
+		}
+	}
+	return 0;
 }
 
 /* __pte_alloc() -> pte_alloc_one() */
@@ -655,6 +1069,10 @@ int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write)
 		ret = 0;		/* a THP maps it */
 		goto out;
 	}
+	if (drawn_covers(mm, addr)) {
+		ret = drawn_fault(mm, vma, pmd, addr, write, &major);
+		goto major;
+	}
 	if (vma_is_anonymous(vma) && write && !pmd->pte[pmd_index(addr)] &&
 	    thp_vma_allowable(m, vma, addr)) {
 		ret = do_huge_pmd_anonymous_page(mm, vma, pmd, addr);
@@ -668,6 +1086,7 @@ int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write)
 		ret = do_anonymous_page(mm, vma, pte, addr, write);
 	else
 		ret = do_fault(mm, vma, pte, addr, write, &major);
+major:
 	if (major)
 		count_vm_event(m, PGMAJFAULT);
 out:
@@ -679,11 +1098,26 @@ out:
 /* mm_touch() past its inline test of the flat window (memory.h). */
 int mm_touch_slow(struct mm_struct *mm, unsigned long addr, bool write)
 {
-	struct vm_area_struct *vma = find_vma(mm, addr);
+	struct vm_area_struct *vma;
 	int ret;
 
-	if (vma && pte_mapped(mm, vma, addr, write))
-		return 0;
+	if (drawn_covers(mm, addr)) {
+		const struct pt_drawn *d = drawn_rec(mm, addr);
+		unsigned long index = drawn_index(mm, addr);
+
+		if (drawn_mapped(mm, d, index, *drawn_users(mm->flat_mapping, index)))
+			return 0;
+		sim_kernel_enter(mm->m->sim);
+		ret = handle_mm_fault(mm, addr, write);
+		sim_kernel_exit(mm->m->sim);
+		if (!ret)
+			drawn_recent_add(mm, index, 1U << (index % FAULT_AROUND_PAGES));
+		return ret;
+	} else {
+		vma = find_vma(mm, addr);
+		if (vma && pte_mapped(mm, vma, addr, write))
+			return 0;
+	}
 	sim_kernel_enter(mm->m->sim);	/* the fault's exception entry */
 	ret = handle_mm_fault(mm, addr, write);
 	sim_kernel_exit(mm->m->sim);
@@ -859,6 +1293,11 @@ static void unmap_vma(struct mm_struct *mm, struct vm_area_struct *vma)
 		struct pt_pmd *pmd = pmd_lookup(mm, a);
 		struct pt_pte *pte;
 
+		if (drawn_covers(mm, a)) {
+			if (drawn_rec(mm, a)->table)
+				drawn_unmap(mm, a);
+			continue;
+		}
 		if (!pmd || pmd->share)
 			continue;
 		pte = pmd->pte[pmd_index(a)];
@@ -926,11 +1365,20 @@ static void free_pgtables(struct mm_struct *mm)
 				continue;
 			}
 			for (unsigned int e = 0; e < PTRS_PER_PT; e++) {
+				pfn_t pfn;
+
 				if (!pmd->pte[e])
 					continue;
-				pgtable_dtor(m, pmd->pte[e]->pfn);
-				pgtable_free(m, mm, pmd->pte[e]->pfn);
+				if (pmd->pte[e] == DRAWN_TABLE)
+					pfn = drawn_table_free(mm, ((unsigned long)g << PGDIR_SHIFT) |
+								   ((unsigned long)u << PUD_SHIFT) |
+								   ((unsigned long)e << PMD_SHIFT));
+				else
+					pfn = pmd->pte[e]->pfn;
+				pgtable_dtor(m, pfn);
+				pgtable_free(m, mm, pfn);
 				pte_rec_free(mm, pmd->pte[e], false);
+				pmd->pte[e] = NULL;
 				mm->nr_ptes--;
 			}
 			pgtable_dtor(m, pmd->pfn);

@@ -35,6 +35,7 @@
 
 #include "mm/pagemap.h"
 #include "mm/types.h"
+#include "sim/rng.h"
 #include "sim/sim.h"
 
 struct machine;
@@ -68,6 +69,8 @@ struct inode;
 #define VM_HUGEPAGE	0x20000000UL	/* MADV_HUGEPAGE */
 #define VM_NOHUGEPAGE	0x40000000UL	/* MADV_NOHUGEPAGE */
 
+struct pt_drawn;
+struct drawn_recent;
 struct shmem_object;
 struct hugetlb_file;
 struct hugetlb_pmd_share;
@@ -127,6 +130,16 @@ struct mm_struct {
 	 * pud -> pmd -> pte pointers (memory.c, "the flat window"). */
 	unsigned long		flat_start, flat_end;
 	struct pt_pte		*flat;
+	/* [global] fault_model=drawn (memory.c, "drawn faults"): the window
+	 * is kept as one small record per 2 MiB region instead (`flat` is
+	 * NULL), with the object it maps, the object index at flat_start and
+	 * the process's own random stream for the draws. */
+	struct pt_drawn		*drawn;
+	struct address_space	*flat_mapping;
+	unsigned long		flat_index;
+	struct drawn_recent	*drawn_recent;	/* recently touched 64 KiB chunks (memory.c) */
+	struct sim_rng		rng;
+	uint64_t		drawn_key;
 };
 
 /* ---- processes ---------------------------------------------------------------- */
@@ -166,7 +179,7 @@ static inline int mm_touch(struct mm_struct *mm, unsigned long addr, bool write)
 	unsigned long off = addr - mm->flat_start;
 
 	/* the flat window (memory.c): one load answers for a present shared page */
-	if (off < mm->flat_end - mm->flat_start &&
+	if (off < mm->flat_end - mm->flat_start && mm->flat &&
 	    (mm->flat[off >> PMD_SHIFT].present[(off >> PAGE_SHIFT) % PTRS_PER_PT / 64] &
 	     (1ULL << ((off >> PAGE_SHIFT) % 64))))
 		return 0;
@@ -174,6 +187,13 @@ static inline int mm_touch(struct mm_struct *mm, unsigned long addr, bool write)
 }
 /* handle_mm_fault() (counts pgfault; pgmajfault when it read the page). */
 int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write);
+
+/* fault_model=drawn: the checks of docs/engine.md "Drawn faults" over
+ * every window of the machine — per region, the processes' mapped counts
+ * sum to at least the object's page map counts, a count is at most 512
+ * and a map count at most the processes holding a table there.  Returns 0, or -1
+ * with a message in err.  (Tests call it; O(every window).) */
+int mm_drawn_check(struct machine *m, char *err, size_t errlen);
 
 /* Page-table pages this mm owns (PUD+PMD+PTE; the PGD is extra). */
 static inline unsigned long mm_pgtable_pages(const struct mm_struct *mm)

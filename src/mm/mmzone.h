@@ -364,6 +364,7 @@ struct machine {
 	uint32_t	nr_mm_ids;		/* mm_struct ids handed out (memory.c) */
 	bool		no_flat_window;		/* host layout only: keep every PTE mirror
 						 * separate (tests compare both layouts) */
+	bool		drawn_faults;		/* [global] fault_model=drawn (memory.c) */
 	uint32_t	nr_mapping_slots;
 	uint32_t	nr_mappings;		/* live mappings */
 	bool		*drain_cpumask;		/* [nr_cpus]: __drain_all_pages' cpus_with_pcps */

@@ -95,6 +95,12 @@ struct address_space {
 	struct sim_waitq	writeback_wait;	/* folio_wait_writeback() sleepers (the
 						 * kernel's per-folio bit waitqueues) */
 	void			*host;		/* owner object (inode, file, mm) */
+	/* fault_model=drawn (memory.c): per 2 MiB region of the object, the
+	 * processes holding a PTE table for it; regions start at indices
+	 * congruent to pt_users_phase modulo 512 */
+	uint16_t		*pt_users;
+	unsigned long		nr_pt_users;
+	unsigned int		pt_users_phase;
 	char			name[48];	/* for reports and errors */
 };
 

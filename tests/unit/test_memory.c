@@ -468,3 +468,164 @@ TEST(flat_window_is_host_layout_only)
 		mm_env_destroy(&e[k]);
 	}
 }
+
+/* ---- [global] fault_model=drawn (memory.c "drawn faults") ------------------------ */
+
+#define ASSERT_DRAWN_OK(m) do {						\
+	char _err[256];							\
+	if (mm_drawn_check(m, _err, sizeof(_err))) {			\
+		harness_fail(__FILE__, __LINE__, "mm_drawn_check: %s", _err); \
+		return;							\
+	}								\
+} while (0)
+
+/*
+ * The drawn model keeps the page-table pages exact and its counts whole.
+ * A test of that: two machines, one exact and one drawn, run the same
+ * random program — a parent with a 300 MiB shared pool, up to 15 forked
+ * children, exits and re-forks, and touches of three kinds: a few hot
+ * pages every process reads, each process's own page (written), and
+ * uniform reads and writes over the pool.  Expect after every step the
+ * same NR_PAGETABLE on both (a table is allocated at a process's first
+ * touch of a 2 MiB region either way) and mm_drawn_check to hold (per
+ * region the processes' counts sum to the pages' map counts, no map count
+ * above the table holders); at the end the drawn model's pgfault within
+ * 10 % of the exact one's, and after every process exits no page table,
+ * no mapped page and no used page left on either.
+ */
+TEST(drawn_faults_tables_exact_counts_whole)
+{
+	static const char *const kv[] = { "memory=2g", "zones=DMA:16m,Normal:rest", "cpus=2", NULL };
+	const unsigned long pool = 300 * MiB;
+	struct mm_env e[2];
+	struct machine *m[2];
+	struct mm_struct *mm[2][16] = { { 0 } };
+	unsigned long base = 0;
+	struct sim_rng rng;
+	unsigned long faults[2];
+
+	for (int k = 0; k < 2; k++) {
+		struct shmem_object *shm;
+
+		m[k] = mm_env_create(&e[k], kv);
+		ASSERT_TRUE(m[k]);
+		mm_set_check_interval(m[k], 0);
+		m[k]->drawn_faults = k == 1;
+		mm[k][0] = mm_create(m[k]);
+		ASSERT_TRUE(mm[k][0]);
+		shm = shmem_create(m[k], pool, "pool");
+		base = mm_mmap(mm[k][0], pool, VM_READ | VM_WRITE | VM_SHARED, shm, NULL, NULL, 0, PAGE_SIZE);
+		shmem_put(shm);
+		ASSERT_TRUE(base);
+	}
+	ASSERT_TRUE(mm[0][0]->flat != NULL && mm[0][0]->drawn == NULL);
+	ASSERT_TRUE(mm[1][0]->flat == NULL && mm[1][0]->drawn != NULL);
+	for (int i = 1; i < 16; i++)
+		for (int k = 0; k < 2; k++)
+			mm[k][i] = mm_fork(mm[k][0]);
+	rng_init(&rng, 11, 1);
+	for (unsigned int step = 0; step < 60000; step++) {
+		unsigned int op = (unsigned int)rng_below(&rng, 1000);
+		unsigned int i = 1 + (unsigned int)rng_below(&rng, 15);
+		unsigned long addr;
+		bool write = false;
+
+		if (op < 2) {				/* a child exits, another takes its place */
+			for (int k = 0; k < 2; k++) {
+				mm_exit(mm[k][i]);
+				mm[k][i] = mm_fork(mm[k][0]);
+			}
+			ASSERT_DRAWN_OK(m[1]);
+			continue;
+		}
+		if (op < 400)				/* hot: 8 pages everyone reads */
+			addr = base + (1 + rng_below(&rng, 8) * 97) * PAGE_SIZE;
+		else if (op < 550) {			/* the process's own page */
+			addr = base + pool - (1 + i) * PAGE_SIZE;
+			write = true;
+		} else {				/* uniform over the pool */
+			addr = base + rng_below(&rng, pool >> PAGE_SHIFT) * PAGE_SIZE;
+			write = op < 600;
+		}
+		for (int k = 0; k < 2; k++)
+			ASSERT_EQ(mm_touch(mm[k][i], addr, write), 0);
+		ASSERT_EQ(pgtables(m[0]), pgtables(m[1]));
+		if (step % 1000 == 0)
+			ASSERT_DRAWN_OK(m[1]);
+	}
+	ASSERT_DRAWN_OK(m[1]);
+	faults[0] = sum_vm_event(m[0], PGFAULT);
+	faults[1] = sum_vm_event(m[1], PGFAULT);
+	printf("# pgfault exact %lu drawn %lu\n", faults[0], faults[1]);
+	ASSERT_TRUE(faults[1] * 10 >= faults[0] * 9 && faults[1] * 10 <= faults[0] * 11);
+	for (int k = 0; k < 2; k++) {
+		for (int i = 15; i >= 0; i--)
+			mm_exit(mm[k][i]);
+		ASSERT_EQ(pgtables(m[k]), 0);
+		ASSERT_EQ(node_page_state_exact(&m[k]->node, NR_FILE_MAPPED), 0);
+		ASSERT_EQ(used_pages(m[k]), 0);
+		ASSERT_MM_OK(m[k]);
+		mm_env_destroy(&e[k]);
+	}
+}
+
+/*
+ * A hot page faults at most once per table holder, and a page nobody
+ * maps always faults.  A test: 12 processes each take the region's table
+ * by touching a page of their own in it, then read one hot page of the
+ * same region 50 times each, round robin.  Expect: every first touch of
+ * the hot page's region faulted before (12 tables), the hot page's map
+ * count never above 12 and its faults between 6 and 12 (the exact model
+ * has 12: each process once), and no fault at all in the last 40 rounds;
+ * then 20 reads by each process of its own page: no fault (its own
+ * faults are remembered, not drawn against the other holders).
+ */
+TEST(drawn_faults_hot_page_once_per_holder)
+{
+	struct mm_env e;
+	struct machine *m = mm_env_create(&e, mid);
+	struct mm_struct *mm[13];
+	struct shmem_object *shm;
+	unsigned long base, hot, late;
+
+	ASSERT_TRUE(m);
+	m->drawn_faults = true;
+	mm[0] = mm_create(m);
+	ASSERT_TRUE(mm[0]);
+	shm = shmem_create(m, 256 * MiB, "pool");
+	base = mm_mmap(mm[0], 256 * MiB, VM_READ | VM_WRITE | VM_SHARED, shm, NULL, NULL, 0, PMD_SIZE);
+	ASSERT_TRUE(base && mm[0]->drawn);
+	hot = base + 8 * PMD_SIZE + 300 * PAGE_SIZE;
+	for (int i = 1; i <= 12; i++) {
+		mm[i] = mm_fork(mm[0]);
+		ASSERT_TRUE(mm[i] && mm[i]->drawn);
+		ASSERT_EQ(mm_touch(mm[i], base + 8 * PMD_SIZE + (unsigned long)i * 32 * PAGE_SIZE, true), 0);
+	}
+	ASSERT_EQ(shmem_mapping(shm)->pt_users[8 + shmem_mapping(shm)->pt_users_phase / PTRS_PER_PT], 12);
+	late = 0;
+	for (int round = 0; round < 50; round++) {
+		for (int i = 1; i <= 12; i++) {
+			unsigned long before = sum_vm_event(m, PGFAULT);
+
+			ASSERT_EQ(mm_touch(mm[i], hot, false), 0);
+			if (round >= 10)
+				late += sum_vm_event(m, PGFAULT) - before;
+			ASSERT_TRUE(page_mapcount(shmem_mapping(shm), (hot - base) >> PAGE_SHIFT) <= 12);
+		}
+	}
+	ASSERT_TRUE(page_mapcount(shmem_mapping(shm), (hot - base) >> PAGE_SHIFT) >= 6);
+	ASSERT_EQ(late, 0);
+	/* each process's own page, which it faulted in: never again */
+	late = sum_vm_event(m, PGFAULT);
+	for (int round = 0; round < 20; round++)
+		for (int i = 1; i <= 12; i++)
+			ASSERT_EQ(mm_touch(mm[i], base + 8 * PMD_SIZE + (unsigned long)i * 32 * PAGE_SIZE, false), 0);
+	ASSERT_EQ(sum_vm_event(m, PGFAULT) - late, 0);
+	ASSERT_DRAWN_OK(m);
+	for (int i = 12; i >= 0; i--)
+		mm_exit(mm[i]);
+	shmem_put(shm);
+	ASSERT_EQ(pgtables(m), 0);
+	ASSERT_MM_OK(m);
+	mm_env_destroy(&e);
+}

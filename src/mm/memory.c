@@ -282,6 +282,8 @@ static void flat_release(struct mm_struct *mm)
 	if (mm->drawn) {
 		host_huge_free(mm->drawn, ((mm->flat_end - mm->flat_start) >> PMD_SHIFT) * sizeof(struct pt_drawn));
 		free(mm->drawn_recent);
+		free(mm->drawn_some);
+		mm->drawn_some = NULL;
 		mm->drawn = NULL;
 		mm->drawn_recent = NULL;
 		mm->flat_start = mm->flat_end = 0;
@@ -407,6 +409,7 @@ static bool drawn_setup(struct mm_struct *mm, const struct vm_area_struct *vma, 
 	(void)drawn_users(mapping, index + (regions - 1) * PTRS_PER_PT);
 	mm->drawn = p;
 	mm->drawn_recent = xzalloc(DRAWN_RECENT * sizeof(struct drawn_recent));
+	mm->drawn_some = xzalloc((regions + 63) / 64 * sizeof(uint64_t));
 	mm->flat_start = start;
 	mm->flat_end = end;
 	mm->flat_mapping = mapping;
@@ -453,24 +456,43 @@ static uint32_t drawn_rank(const struct mm_struct *mm, unsigned long index)
 	return (uint32_t)(rng_splitmix64(&x) >> 32);
 }
 
-/* Does this process map page `index` through its table `d`? */
-static bool drawn_mapped(struct mm_struct *mm, const struct pt_drawn *d, unsigned long index,
-			 unsigned int users)
+/* Region `r`'s bit in the process's bitmap of regions where it maps a page. */
+static bool drawn_has_pages(const struct mm_struct *mm, unsigned long r)
+{
+	return mm->drawn_some[r / 64] & (1ULL << (r % 64));
+}
+
+/* Does this process map page `index` of region `r`?  The tests are
+ * ordered by where their data lives on the host: the process's small
+ * bitmap and recent slots, then the shared map count, its own record
+ * only when the answer still depends on it. */
+static bool drawn_mapped(struct mm_struct *mm, unsigned long r, unsigned long index, unsigned int users)
 {
 	unsigned int mc;
 
-	if (!d->table || !d->nr)
+	if (!drawn_has_pages(mm, r))
 		return false;
 	if (drawn_recent_has(mm, index))
-		return true;
-	if (d->nr >= PTRS_PER_PT)
 		return true;
 	mc = page_mapcount(mm->flat_mapping, index);
 	if (!mc)
 		return false;
-	if (mc >= users)
+	if (mc >= users || mm->drawn[r].nr >= PTRS_PER_PT)
 		return true;
 	return (uint64_t)drawn_rank(mm, index) * users < (uint64_t)mc << 32;
+}
+
+/* `mapped` more pages in region `r` of the process. */
+static void drawn_add(struct mm_struct *mm, unsigned long r, unsigned int mapped)
+{
+	if (!mapped)
+		return;
+	mm->drawn[r].nr = (uint16_t)(mm->drawn[r].nr + mapped);
+	mm->drawn_some[r / 64] |= 1ULL << (r % 64);
+	if (mm->flat_mapping->kind == MAPPING_SHMEM)
+		mm->rss_shmem += mapped;
+	else
+		mm->rss_file += mapped;
 }
 
 /* __pte_alloc() for a region of the drawn window. */
@@ -507,6 +529,7 @@ static bool drawn_fault_around(struct mm_struct *mm, struct vm_area_struct *vma,
 	unsigned long to = from + FAULT_AROUND_PAGES * PAGE_SIZE;
 	unsigned int users = *drawn_users(mapping, drawn_index(mm, addr));
 	unsigned int room = PTRS_PER_PT - d->nr, unmapped = 0, mapped;
+	unsigned long r = (addr - mm->flat_start) >> PMD_SHIFT;
 	uint64_t present[PTRS_PER_PT / 64] = { 0 }, drawn;
 
 	if (from < vma->vm_start)
@@ -514,7 +537,7 @@ static bool drawn_fault_around(struct mm_struct *mm, struct vm_area_struct *vma,
 	if (to > vma->vm_end)
 		to = vma->vm_end;	/* the window is inside one PMD of the VMA */
 	for (unsigned long a = from; a < to; a += PAGE_SIZE) {
-		if (a != addr && drawn_mapped(mm, d, drawn_index(mm, a), users))
+		if (a != addr && drawn_mapped(mm, r, drawn_index(mm, a), users))
 			bit_set(present, pte_index(a));
 		else
 			unmapped++;
@@ -528,11 +551,7 @@ static bool drawn_fault_around(struct mm_struct *mm, struct vm_area_struct *vma,
 	drawn = present[pte_index(from) / 64];	/* one word: the window is aligned to 16 pages */
 	mapped = filemap_map_pages(mm->m, mapping, drawn_index(mm, from),
 				   (unsigned int)((to - from) >> PAGE_SHIFT), present, pte_index(from));
-	d->nr = (uint16_t)(d->nr + mapped);
-	if (mapping->kind == MAPPING_SHMEM)
-		mm->rss_shmem += mapped;
-	else
-		mm->rss_file += mapped;
+	drawn_add(mm, r, mapped);
 	/* what this fault mapped is this process's own: remembered */
 	drawn_recent_add(mm, drawn_index(mm, from),
 			 (uint32_t)(((present[pte_index(from) / 64] & ~drawn) >> (pte_index(from) % 64)) &
@@ -561,11 +580,7 @@ static int drawn_fault(struct mm_struct *mm, struct vm_area_struct *vma, struct 
 	if (d->nr < PTRS_PER_PT &&
 	    page_mapcount(mapping, index) < *drawn_users(mapping, index)) {
 		page_mapcount_inc(mm->m, mapping, index);
-		d->nr++;
-		if (mapping->kind == MAPPING_SHMEM)
-			mm->rss_shmem++;
-		else
-			mm->rss_file++;
+		drawn_add(mm, (addr - mm->flat_start) >> PMD_SHIFT, 1);
 	}
 	if (write)
 		folio_mark_dirty(mm->m, pfn);
@@ -610,6 +625,7 @@ static void drawn_unmap(struct mm_struct *mm, unsigned long addr)
 		}
 	}
 	d->nr = 0;
+	mm->drawn_some[((addr - mm->flat_start) >> PMD_SHIFT) / 64] &= ~(1ULL << (((addr - mm->flat_start) >> PMD_SHIFT) % 64));
 }
 
 /* free_pgtables() for a drawn region's table. */
@@ -634,7 +650,7 @@ int mm_drawn_check(struct machine *m, char *err, size_t errlen)
 		for (unsigned long r = 0; r < regions; r++) {
 			const struct pt_drawn *d = &mm->drawn[r];
 
-			if (d->nr > PTRS_PER_PT || (!d->table && d->nr)) {
+			if (d->nr > PTRS_PER_PT || (!d->table && d->nr) || drawn_has_pages(mm, r) != (d->nr > 0)) {
 				snprintf(err, errlen, "mm %u region %lu: %u pages mapped, table %u",
 					 mm->id, r, d->nr, d->table);
 				return -1;
@@ -1102,10 +1118,10 @@ int mm_touch_slow(struct mm_struct *mm, unsigned long addr, bool write)
 	int ret;
 
 	if (drawn_covers(mm, addr)) {
-		const struct pt_drawn *d = drawn_rec(mm, addr);
 		unsigned long index = drawn_index(mm, addr);
 
-		if (drawn_mapped(mm, d, index, *drawn_users(mm->flat_mapping, index)))
+		if (drawn_mapped(mm, (addr - mm->flat_start) >> PMD_SHIFT, index,
+				 *drawn_users(mm->flat_mapping, index)))
 			return 0;
 		sim_kernel_enter(mm->m->sim);
 		ret = handle_mm_fault(mm, addr, write);

@@ -138,6 +138,7 @@ struct mm_struct {
 	struct address_space	*flat_mapping;
 	unsigned long		flat_index;
 	struct drawn_recent	*drawn_recent;	/* recently touched 64 KiB chunks (memory.c) */
+	uint64_t		*drawn_some;	/* per region: it maps a page there (nr > 0) */
 	struct sim_rng		rng;
 	uint64_t		drawn_key;
 };

@@ -20,10 +20,11 @@
  * 0.05 host s per simulated second.  Wall-clock time is measured here and
  * in run.c's progress/host log only, never in the model.
  *
- * Usage: bench_pgbench [-n N] [-s SECONDS] [-f FROM] [-p POLICY] [SCENARIO]
+ * Usage: bench_pgbench [-n N] [-s SECONDS] [-f FROM] [-p POLICY] [-k KEY=VALUE]... [SCENARIO]
  *   -n N  --scale 1/N (default 1: full scale); -s simulated seconds
  *   (default 60); -f start of the window (default S/2); -p policy
- *   (default: the scenario's); SCENARIO default scenarios/pgbench-m8g.ini.
+ *   (default: the scenario's); -k a scenario key, as run's --set (up to
+ *   4, e.g. -k fault_model=drawn); SCENARIO default scenarios/pgbench-m8g.ini.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,20 +45,29 @@ int main(int argc, char **argv)
 	unsigned int n = 1, secs = 60, from = 0;
 	const char *policy = NULL, *scenario = "scenarios/pgbench-m8g.ini";
 	char scale[32], dir[] = "/tmp/bench_pgbench.XXXXXX", out[600], log[600], dur[64], line[256];
-	char *rargv[16];
+	char *rargv[24], *keys[4];
+	unsigned int nkeys = 0;
 	struct step st[4096], *a = NULL, *b = NULL;
 	size_t nst = 0;
 	int rargc = 0, opt, rc;
 	FILE *f;
 
-	while ((opt = getopt(argc, argv, "n:s:f:p:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:f:p:k:")) != -1) {
 		switch (opt) {
 		case 'n': n = (unsigned int)atoi(optarg); break;
 		case 's': secs = (unsigned int)atoi(optarg); break;
 		case 'f': from = (unsigned int)atoi(optarg); break;
 		case 'p': policy = optarg; break;
+		case 'k':
+			if (nkeys == 4) {
+				fprintf(stderr, "bench_pgbench: at most 4 -k keys\n");
+				return 2;
+			}
+			keys[nkeys++] = optarg;
+			break;
 		default:
-			fprintf(stderr, "usage: bench_pgbench [-n N] [-s SECONDS] [-f FROM] [-p POLICY] [SCENARIO]\n");
+			fprintf(stderr, "usage: bench_pgbench [-n N] [-s SECONDS] [-f FROM] [-p POLICY] "
+				"[-k KEY=VALUE]... [SCENARIO]\n");
 			return 2;
 		}
 	}
@@ -86,6 +96,10 @@ int main(int argc, char **argv)
 	if (policy) {
 		rargv[rargc++] = "--policy";
 		rargv[rargc++] = (char *)policy;
+	}
+	for (unsigned int i = 0; i < nkeys; i++) {
+		rargv[rargc++] = "--set";
+		rargv[rargc++] = keys[i];
 	}
 	rargv[rargc++] = "--out";
 	rargv[rargc++] = out;

@@ -55,6 +55,7 @@
  *   - TLB flushes are not charged separately (part of zap_pte).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,6 +148,8 @@ static pfn_t pgtable_new(struct mm_struct *mm)
 
 enum pt_level { PT_PUD, PT_PMD, PT_PTE };
 
+static bool drawn_covers_gib(const struct mm_struct *mm, unsigned long addr);
+
 static struct pt_pte *pte_rec_new(struct mm_struct *mm, unsigned long addr);
 
 /*
@@ -166,6 +169,12 @@ static void *pgtable_populate(struct mm_struct *mm, enum pt_level level, unsigne
 	if (level == PT_PTE) {
 		sim_stat_inc(mm->m, SIM_PTE_PAGES_ALLOC);
 		rec = &pte_rec_new(mm, addr)->pfn;
+	} else if (level == PT_PMD && drawn_covers_gib(mm, addr)) {
+		/* every entry is a drawn region: no pte[] (drawn faults, below) */
+		struct pt_pmd *pmd = xzalloc(offsetof(struct pt_pmd, pte));
+
+		pmd->thin = true;
+		rec = &pmd->pfn;
 	} else {
 		rec = xzalloc(level == PT_PUD ? sizeof(struct pt_pud) : sizeof(struct pt_pmd));
 	}
@@ -359,6 +368,16 @@ static bool drawn_covers(const struct mm_struct *mm, unsigned long addr)
 	return mm->drawn && addr - mm->flat_start < mm->flat_end - mm->flat_start;
 }
 
+/* The whole GiB of one PMD table at `addr` lies in the drawn window: the
+ * table's host record needs no pte[] array (a "thin" pt_pmd; 4 KiB less
+ * per table, 0.4 GB for 1024 backends on 94 GiB). */
+static bool drawn_covers_gib(const struct mm_struct *mm, unsigned long addr)
+{
+	unsigned long start = addr & ~(PUD_SIZE - 1);
+
+	return mm->drawn && start >= mm->flat_start && start + PUD_SIZE <= mm->flat_end;
+}
+
 static struct pt_drawn *drawn_rec(const struct mm_struct *mm, unsigned long addr)
 {
 	return &mm->drawn[(addr - mm->flat_start) >> PMD_SHIFT];
@@ -511,7 +530,8 @@ static int drawn_pte_alloc(struct mm_struct *mm, struct pt_pmd *pmd, unsigned lo
 	d->table = 1;
 	d->nr = 0;
 	mm->nr_ptes++;
-	pmd->pte[pmd_index(addr)] = DRAWN_TABLE;
+	if (!pmd->thin)
+		pmd->pte[pmd_index(addr)] = DRAWN_TABLE;
 	(*drawn_users(mm->flat_mapping, drawn_index(mm, addr)))++;
 	return 0;
 }
@@ -1381,20 +1401,22 @@ static void free_pgtables(struct mm_struct *mm)
 				continue;
 			}
 			for (unsigned int e = 0; e < PTRS_PER_PT; e++) {
+				unsigned long a = ((unsigned long)g << PGDIR_SHIFT) | ((unsigned long)u << PUD_SHIFT) |
+						  ((unsigned long)e << PMD_SHIFT);
 				pfn_t pfn;
 
-				if (!pmd->pte[e])
+				if (pmd->thin ? !drawn_rec(mm, a)->table : !pmd->pte[e])
 					continue;
-				if (pmd->pte[e] == DRAWN_TABLE)
-					pfn = drawn_table_free(mm, ((unsigned long)g << PGDIR_SHIFT) |
-								   ((unsigned long)u << PUD_SHIFT) |
-								   ((unsigned long)e << PMD_SHIFT));
+				if (pmd->thin || pmd->pte[e] == DRAWN_TABLE)
+					pfn = drawn_table_free(mm, a);
 				else
 					pfn = pmd->pte[e]->pfn;
 				pgtable_dtor(m, pfn);
 				pgtable_free(m, mm, pfn);
-				pte_rec_free(mm, pmd->pte[e], false);
-				pmd->pte[e] = NULL;
+				if (!pmd->thin) {
+					pte_rec_free(mm, pmd->pte[e], false);
+					pmd->pte[e] = NULL;
+				}
 				mm->nr_ptes--;
 			}
 			pgtable_dtor(m, pmd->pfn);
@@ -1461,7 +1483,7 @@ static void mm_free_host(struct mm_struct *mm)
 
 			if (!pmd)
 				continue;
-			for (unsigned int e = 0; e < PTRS_PER_PT; e++)
+			for (unsigned int e = 0; e < PTRS_PER_PT && !pmd->thin; e++)
 				pte_rec_free(mm, pmd->pte[e], true);
 			free(pmd);
 		}

@@ -94,9 +94,10 @@ struct pt_pte {			/* one PTE page */
 
 struct pt_pmd {			/* one PMD page (1 GiB) */
 	pfn_t		pfn;		/* own page, or the share's */
+	bool		thin;		/* all of it in a drawn window: no pte[] (memory.c) */
 	struct hugetlb_pmd_share *share;	/* shared hugetlb PMD, or NULL */
 	uint64_t	huge[PTRS_PER_PT / 64];	/* entries mapping a 2 MiB page (own PMDs) */
-	struct pt_pte	*pte[PTRS_PER_PT];
+	struct pt_pte	*pte[PTRS_PER_PT];	/* absent when thin */
 };
 
 struct pt_pud {			/* one PUD page (512 GiB) */

@@ -482,7 +482,8 @@ TEST(flat_window_is_host_layout_only)
 /*
  * The drawn model keeps the page-table pages exact and its counts whole.
  * A test of that: two machines, one exact and one drawn, run the same
- * random program — a parent with a 300 MiB shared pool, up to 15 forked
+ * random program — a parent with a 2.3 GiB shared pool (a whole GiB of
+ * it in the window, whose PMD table's host record is thin), 15 forked
  * children, exits and re-forks, and touches of three kinds: a few hot
  * pages every process reads, each process's own page (written), and
  * uniform reads and writes over the pool.  Expect after every step the
@@ -496,13 +497,14 @@ TEST(flat_window_is_host_layout_only)
 TEST(drawn_faults_tables_exact_counts_whole)
 {
 	static const char *const kv[] = { "memory=2g", "zones=DMA:16m,Normal:rest", "cpus=2", NULL };
-	const unsigned long pool = 300 * MiB;
+	const unsigned long pool = 2 * GiB + 300 * MiB;
 	struct mm_env e[2];
 	struct machine *m[2];
 	struct mm_struct *mm[2][16] = { { 0 } };
 	unsigned long base = 0;
 	struct sim_rng rng;
 	unsigned long faults[2];
+	unsigned int thin;
 
 	for (int k = 0; k < 2; k++) {
 		struct shmem_object *shm;
@@ -524,6 +526,7 @@ TEST(drawn_faults_tables_exact_counts_whole)
 		for (int k = 0; k < 2; k++)
 			mm[k][i] = mm_fork(mm[k][0]);
 	rng_init(&rng, 11, 1);
+	thin = 0;
 	for (unsigned int step = 0; step < 60000; step++) {
 		unsigned int op = (unsigned int)rng_below(&rng, 1000);
 		unsigned int i = 1 + (unsigned int)rng_below(&rng, 15);
@@ -554,6 +557,10 @@ TEST(drawn_faults_tables_exact_counts_whole)
 			ASSERT_DRAWN_OK(m[1]);
 	}
 	ASSERT_DRAWN_OK(m[1]);
+	for (unsigned int g = 0; g < PTRS_PER_PT; g++)
+		for (unsigned int u = 0; mm[1][1]->pud[g] && u < PTRS_PER_PT; u++)
+			thin += mm[1][1]->pud[g]->pmd[u] && mm[1][1]->pud[g]->pmd[u]->thin;
+	ASSERT_TRUE(thin > 0);
 	faults[0] = sum_vm_event(m[0], PGFAULT);
 	faults[1] = sum_vm_event(m[1], PGFAULT);
 	printf("# pgfault exact %lu drawn %lu\n", faults[0], faults[1]);

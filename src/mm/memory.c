@@ -292,7 +292,7 @@ static void flat_release(struct mm_struct *mm)
 		host_huge_free(mm->drawn, ((mm->flat_end - mm->flat_start) >> PMD_SHIFT) * sizeof(struct pt_drawn));
 		free(mm->drawn_recent);
 		free(mm->drawn_some);
-		mm->drawn_some = NULL;
+		mm->drawn_some = mm->drawn_full = NULL;
 		mm->drawn = NULL;
 		mm->drawn_recent = NULL;
 		mm->flat_start = mm->flat_end = 0;
@@ -428,7 +428,8 @@ static bool drawn_setup(struct mm_struct *mm, const struct vm_area_struct *vma, 
 	(void)drawn_users(mapping, index + (regions - 1) * PTRS_PER_PT);
 	mm->drawn = p;
 	mm->drawn_recent = xzalloc(DRAWN_RECENT * sizeof(struct drawn_recent));
-	mm->drawn_some = xzalloc((regions + 63) / 64 * sizeof(uint64_t));
+	mm->drawn_some = xzalloc(2 * ((regions + 63) / 64) * sizeof(uint64_t));
+	mm->drawn_full = mm->drawn_some + (regions + 63) / 64;
 	mm->flat_start = start;
 	mm->flat_end = end;
 	mm->flat_mapping = mapping;
@@ -482,9 +483,10 @@ static bool drawn_has_pages(const struct mm_struct *mm, unsigned long r)
 }
 
 /* Does this process map page `index` of region `r`?  The tests are
- * ordered by where their data lives on the host: the process's small
- * bitmap and recent slots, then the shared map count, its own record
- * only when the answer still depends on it. */
+ * ordered by where their data lives on the host: the process's two small
+ * bitmaps (regions where it maps pages, regions it maps whole) and recent
+ * slots, then the shared map count; its 8-byte region record is not read
+ * on this path at all. */
 static bool drawn_mapped(struct mm_struct *mm, unsigned long r, unsigned long index, unsigned int users)
 {
 	unsigned int mc;
@@ -496,7 +498,7 @@ static bool drawn_mapped(struct mm_struct *mm, unsigned long r, unsigned long in
 	mc = page_mapcount(mm->flat_mapping, index);
 	if (!mc)
 		return false;
-	if (mc >= users || mm->drawn[r].nr >= PTRS_PER_PT)
+	if (mc >= users || (mm->drawn_full[r / 64] & (1ULL << (r % 64))))
 		return true;
 	return (uint64_t)drawn_rank(mm, index) * users < (uint64_t)mc << 32;
 }
@@ -508,6 +510,8 @@ static void drawn_add(struct mm_struct *mm, unsigned long r, unsigned int mapped
 		return;
 	mm->drawn[r].nr = (uint16_t)(mm->drawn[r].nr + mapped);
 	mm->drawn_some[r / 64] |= 1ULL << (r % 64);
+	if (mm->drawn[r].nr >= PTRS_PER_PT)
+		mm->drawn_full[r / 64] |= 1ULL << (r % 64);
 	if (mm->flat_mapping->kind == MAPPING_SHMEM)
 		mm->rss_shmem += mapped;
 	else
@@ -645,7 +649,12 @@ static void drawn_unmap(struct mm_struct *mm, unsigned long addr)
 		}
 	}
 	d->nr = 0;
-	mm->drawn_some[((addr - mm->flat_start) >> PMD_SHIFT) / 64] &= ~(1ULL << (((addr - mm->flat_start) >> PMD_SHIFT) % 64));
+	{
+		unsigned long r = (addr - mm->flat_start) >> PMD_SHIFT;
+
+		mm->drawn_some[r / 64] &= ~(1ULL << (r % 64));
+		mm->drawn_full[r / 64] &= ~(1ULL << (r % 64));
+	}
 }
 
 /* free_pgtables() for a drawn region's table. */
@@ -670,7 +679,8 @@ int mm_drawn_check(struct machine *m, char *err, size_t errlen)
 		for (unsigned long r = 0; r < regions; r++) {
 			const struct pt_drawn *d = &mm->drawn[r];
 
-			if (d->nr > PTRS_PER_PT || (!d->table && d->nr) || drawn_has_pages(mm, r) != (d->nr > 0)) {
+			if (d->nr > PTRS_PER_PT || (!d->table && d->nr) || drawn_has_pages(mm, r) != (d->nr > 0) ||
+			    !!(mm->drawn_full[r / 64] & (1ULL << (r % 64))) != (d->nr >= PTRS_PER_PT)) {
 				snprintf(err, errlen, "mm %u region %lu: %u pages mapped, table %u",
 					 mm->id, r, d->nr, d->table);
 				return -1;

@@ -140,6 +140,7 @@ struct mm_struct {
 	unsigned long		flat_index;
 	struct drawn_recent	*drawn_recent;	/* recently touched 64 KiB chunks (memory.c) */
 	uint64_t		*drawn_some;	/* per region: it maps a page there (nr > 0) */
+	uint64_t		*drawn_full;	/* per region: it maps all 512 (nr >= 512) */
 	struct sim_rng		rng;
 	uint64_t		drawn_key;
 };

@@ -389,15 +389,15 @@ static unsigned long drawn_index(const struct mm_struct *mm, unsigned long addr)
 	return mm->flat_index + ((addr - mm->flat_start) >> PAGE_SHIFT);
 }
 
-/* The object's count of table holders for the region holding `index`,
- * the array grown (zeroed) as needed. */
-static uint16_t *drawn_users(struct address_space *mapping, unsigned long index)
+/* The object's counts for the region holding `index` (table holders, and
+ * processes mapping a page there), the array grown (zeroed) as needed. */
+static struct pt_region_count *drawn_region(struct address_space *mapping, unsigned long index)
 {
 	unsigned long r = (index - mapping->pt_users_phase) >> (PMD_SHIFT - PAGE_SHIFT);
 
 	if (r >= mapping->nr_pt_users) {
 		unsigned long n = r + 1 > 2 * mapping->nr_pt_users ? r + 1 : 2 * mapping->nr_pt_users;
-		uint16_t *u = realloc(mapping->pt_users, n * sizeof(*u));
+		struct pt_region_count *u = realloc(mapping->pt_users, n * sizeof(*u));
 
 		if (!u)
 			SIM_BUG("out of memory for the drawn window's table counts");
@@ -425,7 +425,8 @@ static bool drawn_setup(struct mm_struct *mm, const struct vm_area_struct *vma, 
 	p = host_huge_alloc(regions * sizeof(struct pt_drawn));
 	if (!p)
 		return false;
-	(void)drawn_users(mapping, index + (regions - 1) * PTRS_PER_PT);
+	(void)drawn_region(mapping, index + (regions - 1) * PTRS_PER_PT);
+	mapping->nr_drawn_windows++;
 	mm->drawn = p;
 	mm->drawn_recent = xzalloc(DRAWN_RECENT * sizeof(struct drawn_recent));
 	mm->drawn_some = xzalloc(2 * ((regions + 63) / 64) * sizeof(uint64_t));
@@ -509,6 +510,8 @@ static void drawn_add(struct mm_struct *mm, unsigned long r, unsigned int mapped
 	if (!mapped)
 		return;
 	mm->drawn[r].nr = (uint16_t)(mm->drawn[r].nr + mapped);
+	if (!drawn_has_pages(mm, r))
+		drawn_region(mm->flat_mapping, mm->flat_index + r * PTRS_PER_PT)->some++;
 	mm->drawn_some[r / 64] |= 1ULL << (r % 64);
 	if (mm->drawn[r].nr >= PTRS_PER_PT)
 		mm->drawn_full[r / 64] |= 1ULL << (r % 64);
@@ -536,7 +539,7 @@ static int drawn_pte_alloc(struct mm_struct *mm, struct pt_pmd *pmd, unsigned lo
 	mm->nr_ptes++;
 	if (!pmd->thin)
 		pmd->pte[pmd_index(addr)] = DRAWN_TABLE;
-	(*drawn_users(mm->flat_mapping, drawn_index(mm, addr)))++;
+	drawn_region(mm->flat_mapping, drawn_index(mm, addr))->users++;
 	return 0;
 }
 
@@ -551,7 +554,7 @@ static bool drawn_fault_around(struct mm_struct *mm, struct vm_area_struct *vma,
 	struct address_space *mapping = mm->flat_mapping;
 	unsigned long from = addr & ~((unsigned long)FAULT_AROUND_PAGES * PAGE_SIZE - 1);
 	unsigned long to = from + FAULT_AROUND_PAGES * PAGE_SIZE;
-	unsigned int users = *drawn_users(mapping, drawn_index(mm, addr));
+	unsigned int users = drawn_region(mapping, drawn_index(mm, addr))->users;
 	unsigned int room = PTRS_PER_PT - d->nr, unmapped = 0, mapped;
 	unsigned long r = (addr - mm->flat_start) >> PMD_SHIFT;
 	uint64_t present[PTRS_PER_PT / 64] = { 0 }, drawn;
@@ -602,7 +605,7 @@ static int drawn_fault(struct mm_struct *mm, struct vm_area_struct *vma, struct 
 	if (pfn == PFN_NONE)
 		return -ENOMEM;
 	if (d->nr < PTRS_PER_PT &&
-	    page_mapcount(mapping, index) < *drawn_users(mapping, index)) {
+	    page_mapcount(mapping, index) < drawn_region(mapping, index)->users) {
 		page_mapcount_inc(mm->m, mapping, index);
 		drawn_add(mm, (addr - mm->flat_start) >> PMD_SHIFT, 1);
 	}
@@ -624,7 +627,7 @@ static void drawn_unmap(struct mm_struct *mm, unsigned long addr)
 	struct address_space *mapping = mm->flat_mapping;
 	struct pt_drawn *d = drawn_rec(mm, addr);
 	unsigned long first = drawn_index(mm, addr & ~(PMD_SIZE - 1));
-	unsigned int users = *drawn_users(mapping, first), left = d->nr, found = 1;
+	unsigned int users = drawn_region(mapping, first)->users, left = d->nr, found = 1;
 
 	for (unsigned int k = 0; k < PTRS_PER_PT; k++) {
 		if (page_mapcount(mapping, first + k) >= users) {
@@ -652,6 +655,8 @@ static void drawn_unmap(struct mm_struct *mm, unsigned long addr)
 	{
 		unsigned long r = (addr - mm->flat_start) >> PMD_SHIFT;
 
+		if (drawn_has_pages(mm, r))
+			drawn_region(mapping, first)->some--;
 		mm->drawn_some[r / 64] &= ~(1ULL << (r % 64));
 		mm->drawn_full[r / 64] &= ~(1ULL << (r % 64));
 	}
@@ -663,7 +668,7 @@ static pfn_t drawn_table_free(struct mm_struct *mm, unsigned long addr)
 	struct pt_drawn *d = drawn_rec(mm, addr);
 	pfn_t pfn = d->pfn;
 
-	(*drawn_users(mm->flat_mapping, drawn_index(mm, addr)))--;
+	drawn_region(mm->flat_mapping, drawn_index(mm, addr))->users--;
 	d->table = 0;
 	d->pfn = 0;
 	return pfn;
@@ -697,31 +702,43 @@ int mm_drawn_check(struct machine *m, char *err, size_t errlen)
 			unsigned long first = mapping->pt_users_phase + r * PTRS_PER_PT, sum_nr = 0, sum_mc = 0;
 			unsigned int holders = 0;
 
+			unsigned int some = 0, windows = 0;
+
 			for (struct mm_struct *mm = m->mm_list; mm; mm = mm->list_next) {
 				unsigned long a;
 
-				if (!mm->drawn || mm->flat_mapping != mapping || first < mm->flat_index)
+				if (!mm->drawn || mm->flat_mapping != mapping)
+					continue;
+				windows++;
+				if (first < mm->flat_index)
 					continue;
 				a = mm->flat_start + ((first - mm->flat_index) << PAGE_SHIFT);
 				if (!drawn_covers(mm, a) || !drawn_rec(mm, a)->table)
 					continue;
 				holders++;
+				some += drawn_rec(mm, a)->nr > 0;
 				sum_nr += drawn_rec(mm, a)->nr;
+			}
+			if (windows != mapping->nr_drawn_windows || some != mapping->pt_users[r].some) {
+				snprintf(err, errlen, "%s region at index %lu: %u windows counted %u, "
+					 "%u mapping pages counted %u", mapping->name, first, windows,
+					 mapping->nr_drawn_windows, some, mapping->pt_users[r].some);
+				return -1;
 			}
 			for (unsigned int k = 0; k < PTRS_PER_PT; k++) {
 				unsigned int mc = page_mapcount(mapping, first + k);
 
-				if (mc > mapping->pt_users[r]) {
+				if (mc > mapping->pt_users[r].users) {
 					snprintf(err, errlen, "%s index %lu: map count %u above the %u table holders",
-						 mapping->name, first + k, mc, mapping->pt_users[r]);
+						 mapping->name, first + k, mc, mapping->pt_users[r].users);
 					return -1;
 				}
 				sum_mc += mc;
 			}
-			if (holders != mapping->pt_users[r] || sum_nr < sum_mc) {
+			if (holders != mapping->pt_users[r].users || sum_nr < sum_mc) {
 				snprintf(err, errlen, "%s region at index %lu: %u holders counted %u, "
 					 "mapped %lu against map counts %lu", mapping->name, first, holders,
-					 mapping->pt_users[r], sum_nr, sum_mc);
+					 mapping->pt_users[r].users, sum_nr, sum_mc);
 				return -1;
 			}
 		}
@@ -1149,9 +1166,15 @@ int mm_touch_slow(struct mm_struct *mm, unsigned long addr, bool write)
 
 	if (drawn_covers(mm, addr)) {
 		unsigned long index = drawn_index(mm, addr);
+		const struct pt_region_count *rc = drawn_region(mm->flat_mapping, index);
 
-		if (drawn_mapped(mm, (addr - mm->flat_start) >> PMD_SHIFT, index,
-				 *drawn_users(mm->flat_mapping, index)))
+		/* every drawn window maps pages in this region and all of them
+		 * map this page: no per-process state needs reading (the same
+		 * answer drawn_mapped gives) */
+		if (rc->some == mm->flat_mapping->nr_drawn_windows &&
+		    page_mapcount(mm->flat_mapping, index) >= rc->users)
+			return 0;
+		if (drawn_mapped(mm, (addr - mm->flat_start) >> PMD_SHIFT, index, rc->users))
 			return 0;
 		sim_kernel_enter(mm->m->sim);
 		ret = handle_mm_fault(mm, addr, write);
@@ -1452,6 +1475,8 @@ void mm_exit(struct mm_struct *mm)
 	sim_path_push(m->sim, "exit_mmap");
 	for (uint32_t i = 0; i < mm->nr_vmas; i++)
 		unmap_vma(mm, &mm->vmas[i]);
+	if (mm->drawn)
+		mm->flat_mapping->nr_drawn_windows--;
 	free_anon_pages(mm);
 	free_pgtables(mm);
 	/* fput / shm detach after the tables (shared PMDs are unshared first) */

@@ -81,6 +81,10 @@ struct page_index {
 	uint32_t	nr_chunks;
 };
 
+struct pt_region_count {
+	uint16_t		users, some;
+};
+
 struct address_space {
 	uint16_t		id;		/* struct page.mapping of its folios */
 	uint8_t			kind;		/* enum mapping_kind */
@@ -96,11 +100,13 @@ struct address_space {
 						 * kernel's per-folio bit waitqueues) */
 	void			*host;		/* owner object (inode, file, mm) */
 	/* fault_model=drawn (memory.c): per 2 MiB region of the object, the
-	 * processes holding a PTE table for it; regions start at indices
-	 * congruent to pt_users_phase modulo 512 */
-	uint16_t		*pt_users;
+	 * processes holding a PTE table for it and those mapping a page
+	 * through it; regions start at indices congruent to pt_users_phase
+	 * modulo 512.  nr_drawn_windows: processes with a drawn window on it. */
+	struct pt_region_count	*pt_users;
 	unsigned long		nr_pt_users;
 	unsigned int		pt_users_phase;
+	unsigned int		nr_drawn_windows;
 	char			name[48];	/* for reports and errors */
 };
 

@@ -5,7 +5,8 @@
 # with TPS 105, 110, 115 (inside) and pgfault 1300, 1300, 1400 (outside,
 # mean 1333.3 against 1100: +21.2 %).  A figure missing from a folder is
 # "-" (checkpoint ratio, 0.5 in every folder, then removed from one); a
-# missing folder or wrong usage exits 2.
+# missing folder or wrong usage exits 2.  Then docs/engine.md's tables
+# against the committed runs in docs/engine/fault-model, line for line.
 . tests/suites/8000-report.inc
 rpt_init "$1" 8007-fault-model-compare
 
@@ -36,4 +37,23 @@ if scripts/fault-model-compare.sh t "$TMP/e1" "$TMP/nope" >/dev/null 2>&1; then 
 	[ $? = 2 ] && ok "a missing folder: exit 2" || ko "a missing folder: exit 2"; fi
 if scripts/fault-model-compare.sh t "$TMP/e1" >/dev/null 2>&1; then ko "wrong usage: exit 2"; else
 	[ $? = 2 ] && ok "wrong usage: exit 2" || ko "wrong usage: exit 2"; fi
+
+# docs/engine.md "Drawn faults": its tables are the script's output on the
+# committed runs, line for line
+F=docs/engine/fault-model
+doc_table() {
+	scripts/fault-model-compare.sh "$@" >"$TMP/t.md" || { ko "doc table '$1': the script fails"; return; }
+	missing=0
+	while IFS= read -r line; do
+		grep -qxF "$line" docs/engine.md || { missing=1; echo "  not in docs/engine.md: $line"; }
+	done <"$TMP/t.md"
+	[ $missing = 0 ] && ok "docs/engine.md has the table '$1'" || ko "docs/engine.md has the table '$1'"
+}
+seeds() { echo "$F/$1-s1,$F/$1-s2,$F/$1-s3"; }
+doc_table "full scale, 1200 s, baseline, seed 1" $F/full-1200-baseline-exact $F/full-1200-baseline-drawn
+doc_table "full scale, 600 s, noretry-nonblocking, seed 1" $F/full-600-noretry-exact $F/full-600-noretry-drawn
+doc_table "1/16 scale, 60 s, baseline, seeds 1-3" "$(seeds s16-60-baseline-exact)" "$(seeds s16-60-baseline-drawn)"
+doc_table "1/4 scale, 400 s, baseline, seeds 1-3" "$(seeds q4-400-baseline-exact)" "$(seeds q4-400-baseline-drawn)"
+doc_table "1/4 scale, 400 s, noretry-nonblocking, seeds 1-3" "$(seeds q4-400-noretry-exact)" \
+	"$(seeds q4-400-noretry-drawn)"
 rpt_done

@@ -360,6 +360,35 @@ static struct address_space *vma_mapping(const struct vm_area_struct *vma);
 static pfn_t fault_get_folio(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long index,
 			     bool *major);
 
+/* do_fault_around()'s window: the aligned fault_around_bytes around
+ * `addr`, clipped to the VMA and the PTE table.  False when empty. */
+static bool fault_around_window(const struct vm_area_struct *vma, unsigned long addr, unsigned long *from,
+				unsigned long *to)
+{
+	unsigned long pmd_start = addr & ~(PMD_SIZE - 1);
+
+	*from = addr & ~((unsigned long)FAULT_AROUND_PAGES * PAGE_SIZE - 1);
+	*to = *from + FAULT_AROUND_PAGES * PAGE_SIZE;
+	if (*from < vma->vm_start)
+		*from = vma->vm_start;
+	if (*from < pmd_start)
+		*from = pmd_start;
+	if (*to > vma->vm_end)
+		*to = vma->vm_end;
+	if (*to > pmd_start + PMD_SIZE)
+		*to = pmd_start + PMD_SIZE;
+	return *from < *to;
+}
+
+/* `n` more pages of `mapping` mapped by the mm (MM_SHMEMPAGES / MM_FILEPAGES). */
+static void mm_add_rss_mapped(struct mm_struct *mm, const struct address_space *mapping, unsigned long n)
+{
+	if (mapping->kind == MAPPING_SHMEM)
+		mm->rss_shmem += n;
+	else
+		mm->rss_file += n;
+}
+
 #define DRAWN_RECENT	512	/* a process's recently touched chunks, kept exactly */
 
 struct drawn_recent {
@@ -519,10 +548,7 @@ static void drawn_add(struct mm_struct *mm, unsigned long r, unsigned int mapped
 	mm->drawn_some[r / 64] |= 1ULL << (r % 64);
 	if (mm->drawn[r].nr >= PTRS_PER_PT)
 		mm->drawn_full[r / 64] |= 1ULL << (r % 64);
-	if (mm->flat_mapping->kind == MAPPING_SHMEM)
-		mm->rss_shmem += mapped;
-	else
-		mm->rss_file += mapped;
+	mm_add_rss_mapped(mm, mm->flat_mapping, mapped);
 }
 
 /* __pte_alloc() for a region of the drawn window. */
@@ -556,17 +582,13 @@ static bool drawn_fault_around(struct mm_struct *mm, struct vm_area_struct *vma,
 			       unsigned long addr)
 {
 	struct address_space *mapping = mm->flat_mapping;
-	unsigned long from = addr & ~((unsigned long)FAULT_AROUND_PAGES * PAGE_SIZE - 1);
-	unsigned long to = from + FAULT_AROUND_PAGES * PAGE_SIZE;
+	unsigned long from, to;
 	unsigned int users = drawn_region(mapping, drawn_index(mm, addr))->users;
 	unsigned int room = PTRS_PER_PT - d->nr, unmapped = 0, mapped;
 	unsigned long r = (addr - mm->flat_start) >> PMD_SHIFT;
 	uint64_t present[PTRS_PER_PT / 64] = { 0 }, drawn;
 
-	if (from < vma->vm_start)
-		from = vma->vm_start;
-	if (to > vma->vm_end)
-		to = vma->vm_end;	/* the window is inside one PMD of the VMA */
+	(void)fault_around_window(vma, addr, &from, &to);	/* never empty: holds addr */
 	for (unsigned long a = from; a < to; a += PAGE_SIZE) {
 		if (a != addr && drawn_mapped(mm, r, drawn_index(mm, a), users))
 			bit_set(present, pte_index(a));
@@ -889,10 +911,7 @@ static void map_shared_page(struct mm_struct *mm, struct address_space *mapping,
 {
 	bit_set(pte->present, i);
 	page_mapcount_inc(mm->m, mapping, index);
-	if (mapping->kind == MAPPING_SHMEM)
-		mm->rss_shmem++;
-	else
-		mm->rss_file++;
+	mm_add_rss_mapped(mm, mapping, 1);
 }
 
 /* The folio of a file/shmem mapping at `index`, brought in if absent.
@@ -922,27 +941,13 @@ static void do_fault_around(struct mm_struct *mm, struct vm_area_struct *vma, st
 			    unsigned long addr)
 {
 	struct address_space *mapping = vma_mapping(vma);
-	unsigned long from = addr & ~((unsigned long)FAULT_AROUND_PAGES * PAGE_SIZE - 1);
-	unsigned long to = from + FAULT_AROUND_PAGES * PAGE_SIZE;
-	unsigned long pmd_start = addr & ~(PMD_SIZE - 1);
-	unsigned int mapped;
+	unsigned long from, to;
 
-	if (from < vma->vm_start)
-		from = vma->vm_start;
-	if (from < pmd_start)
-		from = pmd_start;
-	if (to > vma->vm_end)
-		to = vma->vm_end;
-	if (to > pmd_start + PMD_SIZE)
-		to = pmd_start + PMD_SIZE;
-	if (from >= to)
+	if (!fault_around_window(vma, addr, &from, &to))
 		return;
-	mapped = filemap_map_pages(mm->m, mapping, object_index(vma, from),
-				   (unsigned int)((to - from) >> PAGE_SHIFT), pte->present, pte_index(from));
-	if (mapping->kind == MAPPING_SHMEM)
-		mm->rss_shmem += mapped;
-	else
-		mm->rss_file += mapped;
+	mm_add_rss_mapped(mm, mapping, filemap_map_pages(mm->m, mapping, object_index(vma, from),
+							 (unsigned int)((to - from) >> PAGE_SHIFT),
+							 pte->present, pte_index(from)));
 }
 
 /* do_read_fault / do_shared_fault for shmem and file VMAs. */
@@ -1180,12 +1185,6 @@ int mm_touch_slow(struct mm_struct *mm, unsigned long addr, bool write)
 			return 0;
 		if (drawn_mapped(mm, (addr - mm->flat_start) >> PMD_SHIFT, index, rc->users))
 			return 0;
-		sim_kernel_enter(mm->m->sim);
-		ret = handle_mm_fault(mm, addr, write);
-		sim_kernel_exit(mm->m->sim);
-		if (!ret)
-			drawn_recent_add(mm, index, 1U << (index % FAULT_AROUND_PAGES));
-		return ret;
 	} else {
 		vma = find_vma(mm, addr);
 		if (vma && pte_mapped(mm, vma, addr, write))
@@ -1194,6 +1193,8 @@ int mm_touch_slow(struct mm_struct *mm, unsigned long addr, bool write)
 	sim_kernel_enter(mm->m->sim);	/* the fault's exception entry */
 	ret = handle_mm_fault(mm, addr, write);
 	sim_kernel_exit(mm->m->sim);
+	if (!ret && drawn_covers(mm, addr))	/* its own fault: remembered */
+		drawn_recent_add(mm, drawn_index(mm, addr), 1U << (drawn_index(mm, addr) % FAULT_AROUND_PAGES));
 	return ret;
 }
 

@@ -292,6 +292,8 @@ static void flat_release(struct mm_struct *mm)
 		host_huge_free(mm->drawn, ((mm->flat_end - mm->flat_start) >> PMD_SHIFT) * sizeof(struct pt_drawn));
 		free(mm->drawn_recent);
 		free(mm->drawn_some);
+		free(mm->drawn_chunks);
+		mm->drawn_chunks = NULL;
 		mm->drawn_some = mm->drawn_full = NULL;
 		mm->drawn = NULL;
 		mm->drawn_recent = NULL;
@@ -310,11 +312,12 @@ static void flat_release(struct mm_struct *mm)
  * An approximation, chosen by a scenario key and off by default
  * (docs/engine.md "Drawn faults"): inside the flat window — the whole
  * 2 MiB regions of one large shared shmem/file VMA, PostgreSQL's buffer
- * pool — a process keeps, per region, only its PTE table page and the
- * number of pages it maps through it (8 bytes instead of a 512-bit
- * mirror: 0.4 GB instead of 3.9 GB for 1024 backends on 94 GiB).  The
- * object keeps, per region, how many processes hold a table for it
- * (pt_users), and each page keeps its map count as in the exact model.
+ * pool — a process keeps, per region, only its PTE table page, the
+ * number of pages it maps through it and which of the region's 32 chunks
+ * it faulted in (12 bytes instead of a 512-bit mirror: 0.6 GB instead of
+ * 3.9 GB for 1024 backends on 94 GiB).  The object keeps, per region, how
+ * many processes hold a table for it and each chunk (pt_users), and each
+ * page keeps its map count as in the exact model.
  *
  * What stays exact: a process without a table for the region faults, and
  * the fault allocates the table (pte_alloc_one, GFP_PGTABLE_USER) as the
@@ -323,37 +326,43 @@ static void flat_release(struct mm_struct *mm)
  * faults; the fault path itself (fault-around, shmem_get_folio,
  * filemap_map_pages' charges, the map count, NR_FILE_MAPPED, rss).
  *
- * What is drawn: whether a touched page is already mapped in a process
- * that maps pages through the region's table.  It is when the process's
- * rank for the page's 64 KiB chunk — a hash of its key and the chunk,
- * uniform in [0, 1) and fixed for the run (drawn_rank) — is below
- * mapcount / holders, the share of the region's table holders that map
- * the page.  That is unbiased when the processes are statistically alike
- * (PostgreSQL backends running the same transactions), keeps the faults
- * on a hot page at no more than one per holder, and moves the pages of a
- * chunk together as fault-around maps them.  A process whose count
- * reached 512 maps the whole region.  The pages fault-around looks at are
- * decided the same way.  Per region, the
- * processes' counts sum to at least the pages' map counts, and no map
- * count is above the holders (mm_drawn_check), which is what exit needs:
- * unmapping a region takes `nr` map counts from its pages (drawn_unmap).
+ * What is kept per process and 64 KiB chunk (the fault-around window):
+ * one bit, set when the process faults there (it holds the chunk); the
+ * object counts each chunk's holders.  A process that does not hold the
+ * chunk of a touched page does not map it and faults, as in the exact
+ * model.  What is drawn: whether a holder maps the page.  It does when
+ * the page's map count has reached the chunk's holders (every holder
+ * maps it: the common case, since a read fault maps the whole cached
+ * chunk), when its count reached 512 (it maps the whole region), when
+ * its own recent fault mapped the page (below), and otherwise when its
+ * rank for the chunk — a hash of its key and the chunk, uniform in
+ * [0, 1) and fixed for the run (drawn_rank) — is below mapcount /
+ * holders.  So only chunks their holders map in part are drawn: pages
+ * allocated after a holder's fault, and pages mapped by write faults,
+ * which map one page.  The pages fault-around looks at are decided the
+ * same way.  Per region, the processes' counts sum to at least the pages'
+ * map counts, and no map count is above its chunk's holders
+ * (mm_drawn_check), which is what exit needs: unmapping a region takes
+ * `nr` map counts from the pages of its chunks (drawn_unmap).
  *
  * A process's own recent faults stay exact: DRAWN_RECENT slots, hashed by
  * 64 KiB chunk, each remember which pages of one chunk the process's
  * faults mapped (the faulting page and fault-around's), and those count
- * as mapped without a draw.  Without it a page one process faulted in and
- * touches again is drawn afresh against the other holders and faults
- * again (faults doubled at 1/16 scale).  A page drawn mapped is not
- * remembered: the claim is on the other holders' count, and drawing
- * again each touch is what lets the faults on a page converge to one per
- * holder.
+ * as mapped without a draw; without them a page one process wrote in a
+ * chunk others hold is drawn against those others and faults again.
  *
- * What is lost: which process maps which page.  One process can fault
- * twice on a page another never faulted on.  The measured errors (pgfault
- * -3 % to +22 % by scale) are in docs/engine.md "Drawn faults".  Regions
- * are keyed on the object's page index, so every drawn window of an
- * object must start at the same index modulo 512 (forked processes do);
- * a window that does not keeps the exact mirror.
+ * (The first version, e32a88d, kept no chunk bits and drew every page of
+ * a region against all its table holders.  A process that had faulted a
+ * chunk in then had a rank that said it did not map it, and faulted
+ * again whenever its recent slots had let the chunk go: +22 % pgfault at
+ * 1/4 scale.  docs/engine.md "Drawn faults" has both measurements.)
+ *
+ * What is lost: which process maps which pages of a chunk its holders
+ * map in part.  One process can fault twice on such a page while another
+ * never faults on it.  The measured errors are in docs/engine.md "Drawn
+ * faults".  Regions are keyed on the object's page index, so every drawn
+ * window of an object must start at the same index modulo 512 (forked
+ * processes do); a window that does not keeps the exact mirror.
  */
 static unsigned long object_index(const struct vm_area_struct *vma, unsigned long addr);
 static struct address_space *vma_mapping(const struct vm_area_struct *vma);
@@ -464,6 +473,7 @@ static bool drawn_setup(struct mm_struct *mm, const struct vm_area_struct *vma, 
 	mm->drawn_recent = xzalloc(DRAWN_RECENT * sizeof(struct drawn_recent));
 	mm->drawn_some = xzalloc(2 * ((regions + 63) / 64) * sizeof(uint64_t));
 	mm->drawn_full = mm->drawn_some + (regions + 63) / 64;
+	mm->drawn_chunks = xzalloc(regions * sizeof(uint32_t));
 	mm->flat_start = start;
 	mm->flat_end = end;
 	mm->flat_mapping = mapping;
@@ -516,25 +526,43 @@ static bool drawn_has_pages(const struct mm_struct *mm, unsigned long r)
 	return mm->drawn_some[r / 64] & (1ULL << (r % 64));
 }
 
-/* Does this process map page `index` of region `r`?  The tests are
- * ordered by where their data lives on the host: the process's two small
- * bitmaps (regions where it maps pages, regions it maps whole) and recent
- * slots, then the shared map count; its 8-byte region record is not read
- * on this path at all. */
-static bool drawn_mapped(struct mm_struct *mm, unsigned long r, unsigned long index, unsigned int users)
-{
-	unsigned int mc;
+_Static_assert(PTRS_PER_PT / FAULT_AROUND_PAGES == PT_REGION_CHUNKS, "chunks per region");
 
-	if (!drawn_has_pages(mm, r))
+/* The 64 KiB chunk of its region that page `index` lies in. */
+static unsigned int drawn_chunk(const struct mm_struct *mm, unsigned long index)
+{
+	return (unsigned int)((index - mm->flat_index) % PTRS_PER_PT / FAULT_AROUND_PAGES);
+}
+
+/* The process faulted in chunk `c` of region `r`: it holds the chunk. */
+static void drawn_chunk_hold(struct mm_struct *mm, unsigned long r, unsigned int c)
+{
+	if (mm->drawn_chunks[r] & (1U << c))
+		return;
+	mm->drawn_chunks[r] |= 1U << c;
+	drawn_region(mm->flat_mapping, mm->flat_index + r * PTRS_PER_PT)->chunk[c]++;
+}
+
+/* Does this process map page `index` of region `r` (whose object counts
+ * are `rc`)?  The tests are ordered by where their data lives on the
+ * host: the process's small bitmaps (regions where it maps pages, chunks
+ * it faulted in), the shared map count and holders, its bitmap of regions
+ * it maps whole and recent slots; its 8-byte region record is not read on
+ * this path at all. */
+static bool drawn_mapped(struct mm_struct *mm, unsigned long r, unsigned long index,
+			 const struct pt_region_count *rc)
+{
+	unsigned int c = drawn_chunk(mm, index), mc, holders;
+
+	if (!drawn_has_pages(mm, r) || !(mm->drawn_chunks[r] & (1U << c)))
 		return false;
-	if (drawn_recent_has(mm, index))
-		return true;
 	mc = page_mapcount(mm->flat_mapping, index);
 	if (!mc)
 		return false;
-	if (mc >= users || (mm->drawn_full[r / 64] & (1ULL << (r % 64))))
+	holders = rc->chunk[c];
+	if (mc >= holders || (mm->drawn_full[r / 64] & (1ULL << (r % 64))) || drawn_recent_has(mm, index))
 		return true;
-	return (uint64_t)drawn_rank(mm, index) * users < (uint64_t)mc << 32;
+	return (uint64_t)drawn_rank(mm, index) * holders < (uint64_t)mc << 32;
 }
 
 /* `mapped` more pages in region `r` of the process. */
@@ -583,14 +611,14 @@ static bool drawn_fault_around(struct mm_struct *mm, struct vm_area_struct *vma,
 {
 	struct address_space *mapping = mm->flat_mapping;
 	unsigned long from, to;
-	unsigned int users = drawn_region(mapping, drawn_index(mm, addr))->users;
+	const struct pt_region_count *rc = drawn_region(mapping, drawn_index(mm, addr));
 	unsigned int room = PTRS_PER_PT - d->nr, unmapped = 0, mapped;
 	unsigned long r = (addr - mm->flat_start) >> PMD_SHIFT;
 	uint64_t present[PTRS_PER_PT / 64] = { 0 }, drawn;
 
 	(void)fault_around_window(vma, addr, &from, &to);	/* never empty: holds addr */
 	for (unsigned long a = from; a < to; a += PAGE_SIZE) {
-		if (a != addr && drawn_mapped(mm, r, drawn_index(mm, a), users))
+		if (a != addr && drawn_mapped(mm, r, drawn_index(mm, a), rc))
 			bit_set(present, pte_index(a));
 		else
 			unmapped++;
@@ -605,6 +633,7 @@ static bool drawn_fault_around(struct mm_struct *mm, struct vm_area_struct *vma,
 	mapped = filemap_map_pages(mm->m, mapping, drawn_index(mm, from),
 				   (unsigned int)((to - from) >> PAGE_SHIFT), present, pte_index(from));
 	drawn_add(mm, r, mapped);
+	drawn_chunk_hold(mm, r, drawn_chunk(mm, drawn_index(mm, addr)));
 	/* what this fault mapped is this process's own: remembered */
 	drawn_recent_add(mm, drawn_index(mm, from),
 			 (uint32_t)(((present[pte_index(from) / 64] & ~drawn) >> (pte_index(from) % 64)) &
@@ -618,8 +647,9 @@ static int drawn_fault(struct mm_struct *mm, struct vm_area_struct *vma, struct 
 		       unsigned long addr, bool write, bool *major)
 {
 	struct address_space *mapping = mm->flat_mapping;
-	unsigned long index = drawn_index(mm, addr);
+	unsigned long index = drawn_index(mm, addr), r;
 	struct pt_drawn *d;
+	unsigned int c;
 	pfn_t pfn;
 
 	if (drawn_pte_alloc(mm, pmd, addr))
@@ -630,62 +660,72 @@ static int drawn_fault(struct mm_struct *mm, struct vm_area_struct *vma, struct 
 	pfn = fault_get_folio(mm, vma, index, major);
 	if (pfn == PFN_NONE)
 		return -ENOMEM;
-	if (d->nr < PTRS_PER_PT &&
-	    page_mapcount(mapping, index) < drawn_region(mapping, index)->users) {
+	r = (addr - mm->flat_start) >> PMD_SHIFT;
+	c = drawn_chunk(mm, index);
+	/* a map count stays within its chunk's holders, this process included */
+	if (d->nr < PTRS_PER_PT && page_mapcount(mapping, index) <
+	    (unsigned int)drawn_region(mapping, index)->chunk[c] + (~mm->drawn_chunks[r] >> c & 1U)) {
 		page_mapcount_inc(mm->m, mapping, index);
-		drawn_add(mm, (addr - mm->flat_start) >> PMD_SHIFT, 1);
+		drawn_add(mm, r, 1);
 	}
+	drawn_chunk_hold(mm, r, c);
 	if (write)
 		folio_mark_dirty(mm->m, pfn);
 	return 0;
 }
 
-/* zap_pte_range() for a drawn region: map counts come off its pages —
- * first from every page all the table holders map (it must lose one, or
- * its count would pass the holders left), then `nr` in all, each page
- * taken with probability mapcount / pt_users on the first passes and
- * surely after, until the region has none left.  Double faults (one
- * process faulting on a page it was drawn to hold) mean the processes'
- * counts may sum to more than the pages' map counts, never less. */
+/* zap_pte_range() for a drawn region: map counts come off the pages of
+ * the chunks the process holds — first from every page all the chunk's
+ * holders map (it must lose one, or its count would pass the holders
+ * left), then `nr` in all, each page taken with probability mapcount /
+ * holders on the first passes and surely after; if its chunks have none
+ * left (another exit took counts there that were its), from any chunk of
+ * the region until the region has none left.  Double faults (one process faulting on a page it was drawn
+ * to hold) mean the processes' counts may sum to more than the pages' map
+ * counts, never less. */
 static void drawn_unmap(struct mm_struct *mm, unsigned long addr)
 {
 	struct machine *m = mm->m;
 	struct address_space *mapping = mm->flat_mapping;
 	struct pt_drawn *d = drawn_rec(mm, addr);
 	unsigned long first = drawn_index(mm, addr & ~(PMD_SIZE - 1));
-	unsigned int users = drawn_region(mapping, first)->users, left = d->nr, found = 1;
+	unsigned long r = (addr - mm->flat_start) >> PMD_SHIFT;
+	struct pt_region_count *rc = drawn_region(mapping, first);
+	uint32_t held = mm->drawn_chunks[r];
+	unsigned int left = d->nr, found = 1;
 
 	for (unsigned int k = 0; k < PTRS_PER_PT; k++) {
-		if (page_mapcount(mapping, first + k) >= users) {
+		unsigned int c = k / FAULT_AROUND_PAGES;
+
+		if ((held & (1U << c)) && page_mapcount(mapping, first + k) >= rc->chunk[c]) {
 			page_mapcount_dec(m, mapping, first + k);
 			mm_charge(m, COST_zap_pte, 1);
 			left -= left > 0;
 		}
 	}
-	for (unsigned int pass = 0; left && found; pass++) {
+	for (unsigned int pass = 0; left && (found || pass <= 5); pass++) {
 		found = 0;
 		for (unsigned int k = 0; k < PTRS_PER_PT && left; k++) {
-			unsigned int mc = page_mapcount(mapping, first + k);
+			unsigned int c = k / FAULT_AROUND_PAGES, mc = page_mapcount(mapping, first + k);
 
-			if (!mc)
+			if (!mc || (pass < 5 && !(held & (1U << c))))
 				continue;
 			found++;
-			if (pass < 4 && rng_below(&mm->rng, users) >= mc)
+			if (pass < 4 && rng_below(&mm->rng, rc->chunk[c]) >= mc)
 				continue;
 			page_mapcount_dec(m, mapping, first + k);
 			mm_charge(m, COST_zap_pte, 1);
 			left--;
 		}
 	}
+	for (unsigned int c = 0; c < PT_REGION_CHUNKS; c++)
+		rc->chunk[c] = (uint16_t)(rc->chunk[c] - !!(held & (1U << c)));
+	mm->drawn_chunks[r] = 0;
 	d->nr = 0;
-	{
-		unsigned long r = (addr - mm->flat_start) >> PMD_SHIFT;
-
-		if (drawn_has_pages(mm, r))
-			drawn_region(mapping, first)->some--;
-		mm->drawn_some[r / 64] &= ~(1ULL << (r % 64));
-		mm->drawn_full[r / 64] &= ~(1ULL << (r % 64));
-	}
+	if (drawn_has_pages(mm, r))
+		rc->some--;
+	mm->drawn_some[r / 64] &= ~(1ULL << (r % 64));
+	mm->drawn_full[r / 64] &= ~(1ULL << (r % 64));
 }
 
 /* free_pgtables() for a drawn region's table. */
@@ -710,7 +750,8 @@ int mm_drawn_check(struct machine *m, char *err, size_t errlen)
 		for (unsigned long r = 0; r < regions; r++) {
 			const struct pt_drawn *d = &mm->drawn[r];
 
-			if (d->nr > PTRS_PER_PT || (!d->table && d->nr) || drawn_has_pages(mm, r) != (d->nr > 0) ||
+			if (d->nr > PTRS_PER_PT || (!d->table && (d->nr || mm->drawn_chunks[r])) ||
+			    drawn_has_pages(mm, r) != (d->nr > 0) ||
 			    !!(mm->drawn_full[r / 64] & (1ULL << (r % 64))) != (d->nr >= PTRS_PER_PT)) {
 				snprintf(err, errlen, "mm %u region %lu: %u pages mapped, table %u",
 					 mm->id, r, d->nr, d->table);
@@ -726,7 +767,7 @@ int mm_drawn_check(struct machine *m, char *err, size_t errlen)
 			continue;
 		for (unsigned long r = 0; r < mapping->nr_pt_users; r++) {
 			unsigned long first = mapping->pt_users_phase + r * PTRS_PER_PT, sum_nr = 0, sum_mc = 0;
-			unsigned int holders = 0;
+			unsigned int holders = 0, chunk[PT_REGION_CHUNKS] = { 0 };
 
 			unsigned int some = 0, windows = 0;
 
@@ -742,6 +783,8 @@ int mm_drawn_check(struct machine *m, char *err, size_t errlen)
 				if (!drawn_covers(mm, a) || !drawn_rec(mm, a)->table)
 					continue;
 				holders++;
+				for (unsigned int c = 0; c < PT_REGION_CHUNKS; c++)
+					chunk[c] += mm->drawn_chunks[(a - mm->flat_start) >> PMD_SHIFT] >> c & 1U;
 				some += drawn_rec(mm, a)->nr > 0;
 				sum_nr += drawn_rec(mm, a)->nr;
 			}
@@ -751,12 +794,19 @@ int mm_drawn_check(struct machine *m, char *err, size_t errlen)
 					 mapping->nr_drawn_windows, some, mapping->pt_users[r].some);
 				return -1;
 			}
+			for (unsigned int c = 0; c < PT_REGION_CHUNKS; c++) {
+				if (chunk[c] != mapping->pt_users[r].chunk[c]) {
+					snprintf(err, errlen, "%s region at index %lu chunk %u: %u holders counted %u",
+						 mapping->name, first, c, chunk[c], mapping->pt_users[r].chunk[c]);
+					return -1;
+				}
+			}
 			for (unsigned int k = 0; k < PTRS_PER_PT; k++) {
 				unsigned int mc = page_mapcount(mapping, first + k);
 
-				if (mc > mapping->pt_users[r].users) {
-					snprintf(err, errlen, "%s index %lu: map count %u above the %u table holders",
-						 mapping->name, first + k, mc, mapping->pt_users[r].users);
+				if (mc > mapping->pt_users[r].chunk[k / FAULT_AROUND_PAGES]) {
+					snprintf(err, errlen, "%s index %lu: map count %u above the %u holders of its chunk",
+						 mapping->name, first + k, mc, mapping->pt_users[r].chunk[k / FAULT_AROUND_PAGES]);
 					return -1;
 				}
 				sum_mc += mc;
@@ -1183,7 +1233,7 @@ int mm_touch_slow(struct mm_struct *mm, unsigned long addr, bool write)
 		if (rc->some == mm->flat_mapping->nr_drawn_windows &&
 		    page_mapcount(mm->flat_mapping, index) >= rc->users)
 			return 0;
-		if (drawn_mapped(mm, (addr - mm->flat_start) >> PMD_SHIFT, index, rc->users))
+		if (drawn_mapped(mm, (addr - mm->flat_start) >> PMD_SHIFT, index, rc))
 			return 0;
 	} else {
 		vma = find_vma(mm, addr);

@@ -576,6 +576,42 @@ TEST(drawn_faults_tables_exact_counts_whole)
 	}
 }
 
+/* A drawn machine (env `mid`) whose parent maps a 256 MiB shmem pool at
+ * a 2 MiB-aligned base and forks n - 1 children: mm[0..n-1].  Returns
+ * the base, or 0 if any step failed. */
+static unsigned long drawn_pool_setup(struct mm_env *e, struct machine **mp, struct mm_struct **mm, int n,
+				      struct shmem_object **shm)
+{
+	struct machine *m = mm_env_create(e, mid);
+	unsigned long base;
+
+	*mp = m;
+	if (!m)
+		return 0;
+	m->drawn_faults = true;
+	mm[0] = mm_create(m);
+	if (!mm[0])
+		return 0;
+	*shm = shmem_create(m, 256 * MiB, "pool");
+	base = mm_mmap(mm[0], 256 * MiB, VM_READ | VM_WRITE | VM_SHARED, *shm, NULL, NULL, 0, PMD_SIZE);
+	if (!base || !mm[0]->drawn)
+		return 0;
+	for (int i = 1; i < n; i++) {
+		mm[i] = mm_fork(mm[0]);
+		if (!mm[i] || !mm[i]->drawn)
+			return 0;
+	}
+	return base;
+}
+
+/* Every process exits, the pool goes; the caller checks the machine. */
+static void drawn_pool_teardown(struct mm_struct **mm, int n, struct shmem_object *shm)
+{
+	for (int i = n - 1; i >= 0; i--)
+		mm_exit(mm[i]);
+	shmem_put(shm);
+}
+
 /*
  * In a chunk that its holders map only in part, the draw still tells a
  * process's own pages from the others'.  A test: the parent and 15
@@ -590,23 +626,13 @@ TEST(drawn_faults_tables_exact_counts_whole)
 TEST(drawn_faults_partial_chunk)
 {
 	struct mm_env e;
-	struct machine *m = mm_env_create(&e, mid);
+	struct machine *m;
 	struct mm_struct *mm[16];
 	struct shmem_object *shm;
-	unsigned long base, chunk, before, cross;
+	unsigned long base = drawn_pool_setup(&e, &m, mm, 16, &shm), chunk, before, cross;
 
-	ASSERT_TRUE(m);
-	m->drawn_faults = true;
-	mm[0] = mm_create(m);
-	ASSERT_TRUE(mm[0]);
-	shm = shmem_create(m, 256 * MiB, "pool");
-	base = mm_mmap(mm[0], 256 * MiB, VM_READ | VM_WRITE | VM_SHARED, shm, NULL, NULL, 0, PMD_SIZE);
-	ASSERT_TRUE(base && mm[0]->drawn);
+	ASSERT_TRUE(base);
 	chunk = base + 5 * PMD_SIZE + 64 * PAGE_SIZE;
-	for (int i = 1; i < 16; i++) {
-		mm[i] = mm_fork(mm[0]);
-		ASSERT_TRUE(mm[i] && mm[i]->drawn);
-	}
 	for (int i = 0; i < 16; i++)
 		ASSERT_EQ(mm_touch(mm[i], chunk + (unsigned long)i * PAGE_SIZE, true), 0);
 	ASSERT_DRAWN_OK(m);
@@ -624,9 +650,7 @@ TEST(drawn_faults_partial_chunk)
 	printf("# cross reads: %lu drawn faults (exact 16)\n", cross);
 	ASSERT_TRUE(cross >= 8 && cross <= 16);
 	ASSERT_DRAWN_OK(m);
-	for (int i = 15; i >= 0; i--)
-		mm_exit(mm[i]);
-	shmem_put(shm);
+	drawn_pool_teardown(mm, 16, shm);
 	ASSERT_EQ(pgtables(m), 0);
 	ASSERT_MM_OK(m);
 	mm_env_destroy(&e);
@@ -647,25 +671,16 @@ TEST(drawn_faults_partial_chunk)
 TEST(drawn_faults_hot_page_once_per_holder)
 {
 	struct mm_env e;
-	struct machine *m = mm_env_create(&e, mid);
+	struct machine *m;
 	struct mm_struct *mm[13];
 	struct shmem_object *shm;
-	unsigned long base, hot, late;
+	unsigned long base = drawn_pool_setup(&e, &m, mm, 13, &shm), hot, late;
 
-	ASSERT_TRUE(m);
-	m->drawn_faults = true;
-	mm[0] = mm_create(m);
-	ASSERT_TRUE(mm[0]);
-	shm = shmem_create(m, 256 * MiB, "pool");
-	base = mm_mmap(mm[0], 256 * MiB, VM_READ | VM_WRITE | VM_SHARED, shm, NULL, NULL, 0, PMD_SIZE);
-	ASSERT_TRUE(base && mm[0]->drawn);
+	ASSERT_TRUE(base);
 	hot = base + 8 * PMD_SIZE + 300 * PAGE_SIZE;
 	ASSERT_EQ(mm_touch(mm[0], base + 8 * PMD_SIZE, true), 0);	/* the parent too */
-	for (int i = 1; i <= 12; i++) {
-		mm[i] = mm_fork(mm[0]);
-		ASSERT_TRUE(mm[i] && mm[i]->drawn);
+	for (int i = 1; i <= 12; i++)
 		ASSERT_EQ(mm_touch(mm[i], base + 8 * PMD_SIZE + (unsigned long)i * 32 * PAGE_SIZE, true), 0);
-	}
 	ASSERT_EQ(shmem_mapping(shm)->pt_users[8 + shmem_mapping(shm)->pt_users_phase / PTRS_PER_PT].users, 13);
 	late = 0;
 	for (int round = 0; round < 50; round++) {
@@ -692,9 +707,7 @@ TEST(drawn_faults_hot_page_once_per_holder)
 	ASSERT_EQ(mm_touch(mm[3], base + 8 * PMD_SIZE + 400 * PAGE_SIZE, true), 0);
 	ASSERT_EQ(sum_vm_event(m, PGFAULT) - late, 1);
 	ASSERT_DRAWN_OK(m);
-	for (int i = 12; i >= 0; i--)
-		mm_exit(mm[i]);
-	shmem_put(shm);
+	drawn_pool_teardown(mm, 13, shm);
 	ASSERT_EQ(pgtables(m), 0);
 	ASSERT_MM_OK(m);
 	mm_env_destroy(&e);

@@ -208,7 +208,9 @@ static struct pt_pmd *pmd_alloc(struct mm_struct *mm, struct pt_pud *pud, unsign
 /* One 2 MiB region of a drawn window (below, "drawn faults"). */
 struct pt_drawn {
 	pfn_t		pfn;		/* its PTE table page, when `table` */
-	uint16_t	nr;		/* pages this process maps through that table */
+	uint16_t	nr;		/* map counts this process added through that
+					 * table: the pages it maps, plus any it faulted
+					 * twice (so it can pass 512) */
 	uint16_t	table;		/* 1: the table exists */
 };
 
@@ -333,7 +335,8 @@ static void flat_release(struct mm_struct *mm)
  * model.  What is drawn: whether a holder maps the page.  It does when
  * the page's map count has reached the chunk's holders (every holder
  * maps it: the common case, since a read fault maps the whole cached
- * chunk), when its count reached 512 (it maps the whole region), when
+ * chunk), when its count for the region reached 512 (it maps it all),
+ * when
  * its own recent fault mapped the page (below), and otherwise when its
  * rank for the chunk — a hash of its key and the chunk, uniform in
  * [0, 1) and fixed for the run (drawn_rank) — is below mapcount /
@@ -545,16 +548,16 @@ static void drawn_chunk_hold(struct mm_struct *mm, unsigned long r, unsigned int
 
 /* Does this process map page `index` of region `r` (whose object counts
  * are `rc`)?  The tests are ordered by where their data lives on the
- * host: the process's small bitmaps (regions where it maps pages, chunks
- * it faulted in), the shared map count and holders, its bitmap of regions
- * it maps whole and recent slots; its 8-byte region record is not read on
- * this path at all. */
+ * host: the process's chunk mask for the region (a process that holds a
+ * chunk maps pages in the region: mm_drawn_check), the shared map count
+ * and holders, its bitmap of regions it maps whole and recent slots; its
+ * 8-byte region record is not read on this path at all. */
 static bool drawn_mapped(struct mm_struct *mm, unsigned long r, unsigned long index,
 			 const struct pt_region_count *rc)
 {
 	unsigned int c = drawn_chunk(mm, index), mc, holders;
 
-	if (!drawn_has_pages(mm, r) || !(mm->drawn_chunks[r] & (1U << c)))
+	if (!(mm->drawn_chunks[r] & (1U << c)))
 		return false;
 	mc = page_mapcount(mm->flat_mapping, index);
 	if (!mc)
@@ -570,6 +573,8 @@ static void drawn_add(struct mm_struct *mm, unsigned long r, unsigned int mapped
 {
 	if (!mapped)
 		return;
+	if (mm->drawn[r].nr + mapped > UINT16_MAX)
+		SIM_BUG("drawn region %lu: more than %u map counts", r, UINT16_MAX);
 	mm->drawn[r].nr = (uint16_t)(mm->drawn[r].nr + mapped);
 	if (!drawn_has_pages(mm, r))
 		drawn_region(mm->flat_mapping, mm->flat_index + r * PTRS_PER_PT)->some++;
@@ -603,32 +608,21 @@ static int drawn_pte_alloc(struct mm_struct *mm, struct pt_pmd *pmd, unsigned lo
 
 /* do_fault_around() in a drawn region: the window's pages are drawn
  * mapped or not (the faulting page is not), then filemap_map_pages maps
- * the cached ones that are not, as in the exact model.  Pages past what
- * the table can still take count as mapped.  True when the faulting page
- * got mapped. */
-static bool drawn_fault_around(struct mm_struct *mm, struct vm_area_struct *vma, struct pt_drawn *d,
-			       unsigned long addr)
+ * the cached ones that are not, as in the exact model.  True when the
+ * faulting page got mapped. */
+static bool drawn_fault_around(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr)
 {
 	struct address_space *mapping = mm->flat_mapping;
 	unsigned long from, to;
 	const struct pt_region_count *rc = drawn_region(mapping, drawn_index(mm, addr));
-	unsigned int room = PTRS_PER_PT - d->nr, unmapped = 0, mapped;
+	unsigned int mapped;
 	unsigned long r = (addr - mm->flat_start) >> PMD_SHIFT;
 	uint64_t present[PTRS_PER_PT / 64] = { 0 }, drawn;
 
 	(void)fault_around_window(vma, addr, &from, &to);	/* never empty: holds addr */
-	for (unsigned long a = from; a < to; a += PAGE_SIZE) {
+	for (unsigned long a = from; a < to; a += PAGE_SIZE)
 		if (a != addr && drawn_mapped(mm, r, drawn_index(mm, a), rc))
 			bit_set(present, pte_index(a));
-		else
-			unmapped++;
-	}
-	for (unsigned long a = from; unmapped > room && a < to; a += PAGE_SIZE) {
-		if (a != addr && !bit_test(present, pte_index(a))) {
-			bit_set(present, pte_index(a));
-			unmapped--;
-		}
-	}
 	drawn = present[pte_index(from) / 64];	/* one word: the window is aligned to 16 pages */
 	mapped = filemap_map_pages(mm->m, mapping, drawn_index(mm, from),
 				   (unsigned int)((to - from) >> PAGE_SHIFT), present, pte_index(from));
@@ -647,23 +641,19 @@ static int drawn_fault(struct mm_struct *mm, struct vm_area_struct *vma, struct 
 		       unsigned long addr, bool write, bool *major)
 {
 	struct address_space *mapping = mm->flat_mapping;
-	unsigned long index = drawn_index(mm, addr), r;
-	struct pt_drawn *d;
-	unsigned int c;
+	unsigned long index = drawn_index(mm, addr), r = (addr - mm->flat_start) >> PMD_SHIFT;
+	unsigned int c = drawn_chunk(mm, index);
 	pfn_t pfn;
 
 	if (drawn_pte_alloc(mm, pmd, addr))
 		return -ENOMEM;
-	d = drawn_rec(mm, addr);
-	if (!write && drawn_fault_around(mm, vma, d, addr))
+	if (!write && drawn_fault_around(mm, vma, addr))
 		return 0;
 	pfn = fault_get_folio(mm, vma, index, major);
 	if (pfn == PFN_NONE)
 		return -ENOMEM;
-	r = (addr - mm->flat_start) >> PMD_SHIFT;
-	c = drawn_chunk(mm, index);
 	/* a map count stays within its chunk's holders, this process included */
-	if (d->nr < PTRS_PER_PT && page_mapcount(mapping, index) <
+	if (page_mapcount(mapping, index) <
 	    (unsigned int)drawn_region(mapping, index)->chunk[c] + (~mm->drawn_chunks[r] >> c & 1U)) {
 		page_mapcount_inc(mm->m, mapping, index);
 		drawn_add(mm, r, 1);
@@ -750,8 +740,8 @@ int mm_drawn_check(struct machine *m, char *err, size_t errlen)
 		for (unsigned long r = 0; r < regions; r++) {
 			const struct pt_drawn *d = &mm->drawn[r];
 
-			if (d->nr > PTRS_PER_PT || (!d->table && (d->nr || mm->drawn_chunks[r])) ||
-			    drawn_has_pages(mm, r) != (d->nr > 0) ||
+			if ((!d->table && (d->nr || mm->drawn_chunks[r])) ||
+			    drawn_has_pages(mm, r) != (d->nr > 0) || (mm->drawn_chunks[r] && !d->nr) ||
 			    !!(mm->drawn_full[r / 64] & (1ULL << (r % 64))) != (d->nr >= PTRS_PER_PT)) {
 				snprintf(err, errlen, "mm %u region %lu: %u pages mapped, table %u",
 					 mm->id, r, d->nr, d->table);
@@ -1227,11 +1217,13 @@ int mm_touch_slow(struct mm_struct *mm, unsigned long addr, bool write)
 		unsigned long index = drawn_index(mm, addr);
 		const struct pt_region_count *rc = drawn_region(mm->flat_mapping, index);
 
-		/* every drawn window maps pages in this region and all of them
-		 * map this page: no per-process state needs reading (the same
-		 * answer drawn_mapped gives) */
-		if (rc->some == mm->flat_mapping->nr_drawn_windows &&
-		    page_mapcount(mm->flat_mapping, index) >= rc->users)
+		unsigned int holders = rc->chunk[drawn_chunk(mm, index)];
+
+		/* every drawn window holds this page's chunk and maps the page:
+		 * no per-process state needs reading (the answer drawn_mapped
+		 * gives) */
+		if (holders == mm->flat_mapping->nr_drawn_windows &&
+		    page_mapcount(mm->flat_mapping, index) >= holders)
 			return 0;
 		if (drawn_mapped(mm, (addr - mm->flat_start) >> PMD_SHIFT, index, rc))
 			return 0;

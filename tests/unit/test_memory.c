@@ -665,8 +665,8 @@ TEST(drawn_faults_partial_chunk)
  * at least 6 (the exact model has 12: each child once), and no fault at
  * all in the last 40 rounds;
  * then 20 reads by each process of its own page: no fault; then a
- * write to a page nobody maps: one fault, although every window now maps
- * pages in the region.
+ * write to a page of the hot chunk nobody maps: one fault, although every
+ * window now holds the chunk.
  */
 TEST(drawn_faults_hot_page_once_per_holder)
 {
@@ -701,10 +701,14 @@ TEST(drawn_faults_hot_page_once_per_holder)
 		for (int i = 1; i <= 12; i++)
 			ASSERT_EQ(mm_touch(mm[i], base + 8 * PMD_SIZE + (unsigned long)i * 32 * PAGE_SIZE, false), 0);
 	ASSERT_EQ(sum_vm_event(m, PGFAULT) - late, 0);
-	/* every window maps pages in the region now (the shortcut that reads
-	 * no per-process state applies), yet a page nobody maps faults */
+	/* once the parent has read it too, every window holds the hot page's
+	 * chunk (the shortcut that reads no per-process state applies), yet a
+	 * page of that chunk nobody maps faults */
+	ASSERT_EQ(mm_touch(mm[0], hot, false), 0);
+	ASSERT_EQ(shmem_mapping(shm)->pt_users[8 + shmem_mapping(shm)->pt_users_phase / PTRS_PER_PT]
+		  .chunk[300 / 16], 13);
 	late = sum_vm_event(m, PGFAULT);
-	ASSERT_EQ(mm_touch(mm[3], base + 8 * PMD_SIZE + 400 * PAGE_SIZE, true), 0);
+	ASSERT_EQ(mm_touch(mm[3], hot + PAGE_SIZE, true), 0);
 	ASSERT_EQ(sum_vm_event(m, PGFAULT) - late, 1);
 	ASSERT_DRAWN_OK(m);
 	drawn_pool_teardown(mm, 13, shm);

@@ -56,9 +56,10 @@ const struct opt_def scn_global_options[] = {
 	{ .key = "fault_model", .type = OPT_ENUM, .offset = G(fault_model), .def = "exact",
 	  .enum_names = fault_model_names,
 	  .help = "exact = every process keeps a present bit per page of a large shared mapping; "
-		  "drawn = it keeps, per 2 MiB region, its PTE table and a count, and whether a touched "
-		  "page is already mapped is drawn from the page's map count (an approximation for "
-		  "full-scale speed and memory, docs/engine.md \"Drawn faults\")" },
+		  "drawn = it keeps, per 2 MiB region, its PTE table, a count and one bit per 64 KiB "
+		  "chunk it faulted in, and whether it maps a touched page of a chunk it holds is drawn "
+		  "from the page's map count against the chunk's holders (an approximation for "
+		  "full-scale memory, docs/engine.md \"Drawn faults\")" },
 	OPT_END
 };
 

@@ -49,11 +49,26 @@ doc_table() {
 	done <"$TMP/t.md"
 	[ $missing = 0 ] && ok "docs/engine.md has the table '$1'" || ko "docs/engine.md has the table '$1'"
 }
-seeds() { echo "$F/$1-s1,$F/$1-s2,$F/$1-s3"; }
-doc_table "full scale, 1200 s, baseline, seed 1" $F/full-1200-baseline-exact $F/full-1200-baseline-drawn
-doc_table "full scale, 600 s, noretry-nonblocking, seed 1" $F/full-600-noretry-exact $F/full-600-noretry-drawn
-doc_table "1/16 scale, 60 s, baseline, seeds 1-3" "$(seeds s16-60-baseline-exact)" "$(seeds s16-60-baseline-drawn)"
-doc_table "1/4 scale, 400 s, baseline, seeds 1-3" "$(seeds q4-400-baseline-exact)" "$(seeds q4-400-baseline-drawn)"
-doc_table "1/4 scale, 400 s, noretry-nonblocking, seeds 1-3" "$(seeds q4-400-noretry-exact)" \
-	"$(seeds q4-400-noretry-drawn)"
+seeds() { echo "$1/$2-s1,$1/$2-s2,$1/$2-s3"; }
+# the drawn model (in docs/engine/fault-model) and its first version (v1/),
+# each against the same exact runs
+for v in "" v1; do
+	D=$F${v:+/$v}
+	L=${v:+first version, }
+	doc_table "${L}full scale, 1200 s, baseline, seed 1" $F/full-1200-baseline-exact $D/full-1200-baseline-drawn
+	doc_table "${L}full scale, 600 s, noretry-nonblocking, seed 1" $F/full-600-noretry-exact \
+		$D/full-600-noretry-drawn
+	doc_table "${L}1/16 scale, 60 s, baseline, seeds 1-3" "$(seeds $F s16-60-baseline-exact)" \
+		"$(seeds $D s16-60-baseline-drawn)"
+	if [ -z "$v" ]; then	# two more exact seeds, run with this version
+		doc_table "1/4 scale, 400 s, baseline, exact seeds 1-5, drawn seeds 1-3" \
+			"$(seeds $F q4-400-baseline-exact),$F/q4-400-baseline-exact-s4,$F/q4-400-baseline-exact-s5" \
+			"$(seeds $D q4-400-baseline-drawn)"
+	else
+		doc_table "${L}1/4 scale, 400 s, baseline, seeds 1-3" "$(seeds $F q4-400-baseline-exact)" \
+			"$(seeds $D q4-400-baseline-drawn)"
+	fi
+	doc_table "${L}1/4 scale, 400 s, noretry-nonblocking, seeds 1-3" "$(seeds $F q4-400-noretry-exact)" \
+		"$(seeds $D q4-400-noretry-drawn)"
+done
 rpt_done

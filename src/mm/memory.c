@@ -336,9 +336,8 @@ static void flat_release(struct mm_struct *mm)
  * the page's map count has reached the chunk's holders (every holder
  * maps it: the common case, since a read fault maps the whole cached
  * chunk), when its count for the region reached 512 (it maps it all),
- * when
- * its own recent fault mapped the page (below), and otherwise when its
- * rank for the chunk — a hash of its key and the chunk, uniform in
+ * when its own recent fault mapped the page (below), and otherwise when
+ * its rank for the chunk — a hash of its key and the chunk, uniform in
  * [0, 1) and fixed for the run (drawn_rank) — is below mapcount /
  * holders.  So only chunks their holders map in part are drawn: pages
  * allocated after a holder's fault, and pages mapped by write faults,

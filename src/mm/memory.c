@@ -669,9 +669,9 @@ static int drawn_fault(struct mm_struct *mm, struct vm_area_struct *vma, struct 
  * left), then `nr` in all, each page taken with probability mapcount /
  * holders on the first passes and surely after; if its chunks have none
  * left (another exit took counts there that were its), from any chunk of
- * the region until the region has none left.  Double faults (one process faulting on a page it was drawn
- * to hold) mean the processes' counts may sum to more than the pages' map
- * counts, never less. */
+ * the region until the region has none left.  Double faults (one process
+ * faulting on a page it was drawn to hold) mean the processes' counts may
+ * sum to more than the pages' map counts, never less. */
 static void drawn_unmap(struct mm_struct *mm, unsigned long addr)
 {
 	struct machine *m = mm->m;
@@ -1215,7 +1215,6 @@ int mm_touch_slow(struct mm_struct *mm, unsigned long addr, bool write)
 	if (drawn_covers(mm, addr)) {
 		unsigned long index = drawn_index(mm, addr);
 		const struct pt_region_count *rc = drawn_region(mm->flat_mapping, index);
-
 		unsigned int holders = rc->chunk[drawn_chunk(mm, index)];
 
 		/* every drawn window holds this page's chunk and maps the page:

@@ -293,10 +293,8 @@ static void flat_release(struct mm_struct *mm)
 	if (mm->drawn) {
 		host_huge_free(mm->drawn, ((mm->flat_end - mm->flat_start) >> PMD_SHIFT) * sizeof(struct pt_drawn));
 		free(mm->drawn_recent);
-		free(mm->drawn_some);
 		free(mm->drawn_chunks);
 		mm->drawn_chunks = NULL;
-		mm->drawn_some = mm->drawn_full = NULL;
 		mm->drawn = NULL;
 		mm->drawn_recent = NULL;
 		mm->flat_start = mm->flat_end = 0;
@@ -473,8 +471,6 @@ static bool drawn_setup(struct mm_struct *mm, const struct vm_area_struct *vma, 
 	mapping->nr_drawn_windows++;
 	mm->drawn = p;
 	mm->drawn_recent = xzalloc(DRAWN_RECENT * sizeof(struct drawn_recent));
-	mm->drawn_some = xzalloc(2 * ((regions + 63) / 64) * sizeof(uint64_t));
-	mm->drawn_full = mm->drawn_some + (regions + 63) / 64;
 	mm->drawn_chunks = xzalloc(regions * sizeof(uint32_t));
 	mm->flat_start = start;
 	mm->flat_end = end;
@@ -522,12 +518,6 @@ static uint32_t drawn_rank(const struct mm_struct *mm, unsigned long index)
 	return (uint32_t)(rng_splitmix64(&x) >> 32);
 }
 
-/* Region `r`'s bit in the process's bitmap of regions where it maps a page. */
-static bool drawn_has_pages(const struct mm_struct *mm, unsigned long r)
-{
-	return mm->drawn_some[r / 64] & (1ULL << (r % 64));
-}
-
 _Static_assert(PTRS_PER_PT / FAULT_AROUND_PAGES == PT_REGION_CHUNKS, "chunks per region");
 
 /* The 64 KiB chunk of its region that page `index` lies in. */
@@ -547,10 +537,9 @@ static void drawn_chunk_hold(struct mm_struct *mm, unsigned long r, unsigned int
 
 /* Does this process map page `index` of region `r` (whose object counts
  * are `rc`)?  The tests are ordered by where their data lives on the
- * host: the process's chunk mask for the region (a process that holds a
- * chunk maps pages in the region: mm_drawn_check), the shared map count
- * and holders, its bitmap of regions it maps whole and recent slots; its
- * 8-byte region record is not read on this path at all. */
+ * host: the process's chunk mask for the region, the shared map count and
+ * holders; its 8-byte region record and recent slots are read only for a
+ * chunk its holders map in part. */
 static bool drawn_mapped(struct mm_struct *mm, unsigned long r, unsigned long index,
 			 const struct pt_region_count *rc)
 {
@@ -562,7 +551,7 @@ static bool drawn_mapped(struct mm_struct *mm, unsigned long r, unsigned long in
 	if (!mc)
 		return false;
 	holders = rc->chunk[c];
-	if (mc >= holders || (mm->drawn_full[r / 64] & (1ULL << (r % 64))) || drawn_recent_has(mm, index))
+	if (mc >= holders || mm->drawn[r].nr >= PTRS_PER_PT || drawn_recent_has(mm, index))
 		return true;
 	return (uint64_t)drawn_rank(mm, index) * holders < (uint64_t)mc << 32;
 }
@@ -575,11 +564,6 @@ static void drawn_add(struct mm_struct *mm, unsigned long r, unsigned int mapped
 	if (mm->drawn[r].nr + mapped > UINT16_MAX)
 		SIM_BUG("drawn region %lu: more than %u map counts", r, UINT16_MAX);
 	mm->drawn[r].nr = (uint16_t)(mm->drawn[r].nr + mapped);
-	if (!drawn_has_pages(mm, r))
-		drawn_region(mm->flat_mapping, mm->flat_index + r * PTRS_PER_PT)->some++;
-	mm->drawn_some[r / 64] |= 1ULL << (r % 64);
-	if (mm->drawn[r].nr >= PTRS_PER_PT)
-		mm->drawn_full[r / 64] |= 1ULL << (r % 64);
 	mm_add_rss_mapped(mm, mm->flat_mapping, mapped);
 }
 
@@ -711,10 +695,6 @@ static void drawn_unmap(struct mm_struct *mm, unsigned long addr)
 		rc->chunk[c] = (uint16_t)(rc->chunk[c] - !!(held & (1U << c)));
 	mm->drawn_chunks[r] = 0;
 	d->nr = 0;
-	if (drawn_has_pages(mm, r))
-		rc->some--;
-	mm->drawn_some[r / 64] &= ~(1ULL << (r % 64));
-	mm->drawn_full[r / 64] &= ~(1ULL << (r % 64));
 }
 
 /* free_pgtables() for a drawn region's table. */
@@ -739,9 +719,8 @@ int mm_drawn_check(struct machine *m, char *err, size_t errlen)
 		for (unsigned long r = 0; r < regions; r++) {
 			const struct pt_drawn *d = &mm->drawn[r];
 
-			if ((!d->table && (d->nr || mm->drawn_chunks[r])) ||
-			    drawn_has_pages(mm, r) != (d->nr > 0) || (mm->drawn_chunks[r] && !d->nr) ||
-			    !!(mm->drawn_full[r / 64] & (1ULL << (r % 64))) != (d->nr >= PTRS_PER_PT)) {
+			/* a process maps pages in a region iff it holds a chunk there */
+			if ((!d->table && d->nr) || (mm->drawn_chunks[r] != 0) != (d->nr > 0)) {
 				snprintf(err, errlen, "mm %u region %lu: %u pages mapped, table %u",
 					 mm->id, r, d->nr, d->table);
 				return -1;
@@ -756,9 +735,7 @@ int mm_drawn_check(struct machine *m, char *err, size_t errlen)
 			continue;
 		for (unsigned long r = 0; r < mapping->nr_pt_users; r++) {
 			unsigned long first = mapping->pt_users_phase + r * PTRS_PER_PT, sum_nr = 0, sum_mc = 0;
-			unsigned int holders = 0, chunk[PT_REGION_CHUNKS] = { 0 };
-
-			unsigned int some = 0, windows = 0;
+			unsigned int holders = 0, windows = 0, chunk[PT_REGION_CHUNKS] = { 0 };
 
 			for (struct mm_struct *mm = m->mm_list; mm; mm = mm->list_next) {
 				unsigned long a;
@@ -774,13 +751,11 @@ int mm_drawn_check(struct machine *m, char *err, size_t errlen)
 				holders++;
 				for (unsigned int c = 0; c < PT_REGION_CHUNKS; c++)
 					chunk[c] += mm->drawn_chunks[(a - mm->flat_start) >> PMD_SHIFT] >> c & 1U;
-				some += drawn_rec(mm, a)->nr > 0;
 				sum_nr += drawn_rec(mm, a)->nr;
 			}
-			if (windows != mapping->nr_drawn_windows || some != mapping->pt_users[r].some) {
-				snprintf(err, errlen, "%s region at index %lu: %u windows counted %u, "
-					 "%u mapping pages counted %u", mapping->name, first, windows,
-					 mapping->nr_drawn_windows, some, mapping->pt_users[r].some);
+			if (windows != mapping->nr_drawn_windows) {
+				snprintf(err, errlen, "%s region at index %lu: %u windows counted %u",
+					 mapping->name, first, windows, mapping->nr_drawn_windows);
 				return -1;
 			}
 			for (unsigned int c = 0; c < PT_REGION_CHUNKS; c++) {

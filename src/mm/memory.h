@@ -139,8 +139,6 @@ struct mm_struct {
 	struct address_space	*flat_mapping;
 	unsigned long		flat_index;
 	struct drawn_recent	*drawn_recent;	/* recently touched 64 KiB chunks (memory.c) */
-	uint64_t		*drawn_some;	/* per region: it maps a page there (nr > 0) */
-	uint64_t		*drawn_full;	/* per region: taken as mapping all 512 (nr >= 512) */
 	uint32_t		*drawn_chunks;	/* per region: the 64 KiB chunks it faulted in */
 	struct sim_rng		rng;
 	uint64_t		drawn_key;

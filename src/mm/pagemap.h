@@ -84,7 +84,7 @@ struct page_index {
 #define PT_REGION_CHUNKS	32	/* 64 KiB fault-around chunks per 2 MiB region */
 
 struct pt_region_count {
-	uint16_t		users, some;
+	uint16_t		users;				/* processes holding its table */
 	uint16_t		chunk[PT_REGION_CHUNKS];	/* processes holding each chunk */
 };
 
@@ -103,9 +103,10 @@ struct address_space {
 						 * kernel's per-folio bit waitqueues) */
 	void			*host;		/* owner object (inode, file, mm) */
 	/* fault_model=drawn (memory.c): per 2 MiB region of the object, the
-	 * processes holding a PTE table for it, those mapping a page
-	 * through it, and per 64 KiB chunk those that faulted there; regions start at indices congruent to pt_users_phase
-	 * modulo 512.  nr_drawn_windows: processes with a drawn window on it. */
+	 * processes holding a PTE table for it and per 64 KiB chunk those
+	 * that faulted there; regions start at indices congruent to
+	 * pt_users_phase modulo 512.  nr_drawn_windows: processes with a
+	 * drawn window on it. */
 	struct pt_region_count	*pt_users;
 	unsigned long		nr_pt_users;
 	unsigned int		pt_users_phase;

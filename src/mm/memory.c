@@ -1200,7 +1200,9 @@ int mm_touch_slow(struct mm_struct *mm, unsigned long addr, bool write)
 			return 0;
 		if (drawn_mapped(mm, (addr - mm->flat_start) >> PMD_SHIFT, index, rc))
 			return 0;
-	} else {
+	} else if (!(mm->flat && flat_covers(mm, addr))) {
+		/* (in the flat window mm_touch's test already said "not
+		 * present", which is pte_mapped's answer there) */
 		vma = find_vma(mm, addr);
 		if (vma && pte_mapped(mm, vma, addr, write))
 			return 0;

@@ -1047,13 +1047,15 @@ static void tps_add(struct tps_window *w, const struct wl_stats *st, uint32_t k)
  * Whole measured intervals only; figures:
  *   checkpoint_tps_ratio         mean TPS in the first minutes / in the last minutes
  *   checkpoint_tps_lowest_ratio  lowest interval in a first minute / the same mean
+ *   checkpoint_dip_share         share of all whole intervals whose TPS is below half
+ *                                the last-minute mean (the thread's "dips": a mean
+ *                                of ~102 k between ~150 k and ~45 k puts them at
+ *                                about half of the run)
  */
 #define PG_CKPT_WINDOW_NS	(60 * SIM_NSEC_PER_SEC)
 
-static void checkpoint_figures(const struct pg *pg, struct wl_report *out)
+void pg_checkpoint_figures(const struct wl_stats *st, const struct pg_ckpt *c, struct wl_report *out)
 {
-	const struct wl_stats *st = pg->stats;
-	const struct pg_ckpt *c = &pg->ckpt;
 	struct tps_window during = { 0 }, before = { 0 };
 	double lowest = -1;
 	uint32_t full = st->nr_intervals ? st->nr_intervals - 1 : 0;	/* the last may be partial */
@@ -1078,9 +1080,13 @@ static void checkpoint_figures(const struct pg *pg, struct wl_report *out)
 	}
 	if (during.n && before.n && before.sum > 0) {
 		double b = before.sum / before.n;
+		uint32_t dips = 0;
 
+		for (uint32_t k = 0; k < full; k++)
+			dips += (double)st->interval_tx[k] * 1e9 / (double)st->interval_ns < b / 2;
 		wl_report_figure(out, "checkpoint_tps_ratio", during.sum / during.n / b, "");
 		wl_report_figure(out, "checkpoint_tps_lowest_ratio", lowest / b, "");
+		wl_report_figure(out, "checkpoint_dip_share", (double)dips / full, "");
 	}
 	wl_report_figure(out, "tps_checkpoint_first_minute", during.n ? during.sum / during.n : 0, "TPS");
 	wl_report_figure(out, "tps_before_checkpoint", before.n ? before.sum / before.n : 0, "TPS");
@@ -1122,7 +1128,7 @@ static void pg_report(void *state, struct wl_report *out)
 	wl_report_figure(out, "pagetables_share_peak", 100.0 * (double)pg->pt_peak / memtotal, "%");
 	wl_report_figure(out, "shared_buffers", (double)pg->bp.nbuffers * PG_BLCKSZ / (1 << 20), "MiB");
 	wl_report_figure(out, "huge_pages_used", pg->hugetlb, "");
-	checkpoint_figures(pg, out);
+	pg_checkpoint_figures(pg->stats, &pg->ckpt, out);
 	wl_report_figure(out, "checkpoints", pg->ckpt.nr, "");
 	if (pg->ckpt.nr) {
 		double w = 0, sy = 0, all = 0;

@@ -1214,3 +1214,48 @@ TEST(buffer_mapping_free_lists)
 		ASSERT_TRUE(!sim_spin_is_locked(&t.pg->hash_fl_lock[k]));
 	pgt_destroy(&t);
 }
+
+static double report_figure(const struct wl_report *r, const char *name)
+{
+	for (unsigned int i = 0; i < r->nr_figures; i++)
+		if (!strcmp(r->figures[i].name, name))
+			return r->figures[i].value;
+	return -1;
+}
+
+/* The checkpoint-dip figures on a made-up 10-s series: checkpoints start
+ * at 300 s and 600 s; the minutes before them run at 150 and 160 per
+ * second (mean 155), the first minute after each at 40 (two intervals of
+ * it at 70 and 20), one later interval at 77.4: 13 of the 90 whole
+ * intervals lie below 77.5 (half of 155), and one exactly at 77.5 is not
+ * a dip.  The last interval is partial and ignored, whatever its rate. */
+TEST(checkpoint_dip_figures)
+{
+	uint64_t tx[91];
+	sim_time_t starts[2] = { 300 * SEC, 600 * SEC };
+	struct wl_stats st = { .measure_start = 0, .interval_ns = 10 * SEC, .interval_tx = tx,
+			       .nr_intervals = 91 };
+	struct pg_ckpt c = { .nr = 2, .t_start = starts };
+	struct wl_report r = { 0 };
+
+	for (unsigned int k = 0; k < 91; k++)
+		tx[k] = 1500;				/* 150 per second */
+	for (unsigned int k = 54; k < 60; k++)
+		tx[k] = 1600;				/* 540-600 s: 160 */
+	for (unsigned int k = 30; k < 36; k++)
+		tx[k] = 400;				/* 300-360 s: 40 */
+	tx[31] = 700;
+	tx[32] = 200;
+	for (unsigned int k = 60; k < 66; k++)
+		tx[k] = 400;				/* 600-660 s */
+	tx[40] = 775;					/* 77.5: not below half */
+	tx[70] = 774;					/* 77.4: a dip */
+	tx[90] = 0;					/* the partial last interval */
+	pg_checkpoint_figures(&st, &c, &r);
+	/* during: 12 intervals, sum 40*10 + 70 + 20 = 490 -> 40.833 */
+	ASSERT_NEAR(report_figure(&r, "tps_checkpoint_first_minute"), 490.0 / 12, 1e-9);
+	ASSERT_NEAR(report_figure(&r, "tps_before_checkpoint"), 155.0, 1e-9);
+	ASSERT_NEAR(report_figure(&r, "checkpoint_tps_ratio"), 490.0 / 12 / 155.0, 1e-9);
+	ASSERT_NEAR(report_figure(&r, "checkpoint_tps_lowest_ratio"), 20.0 / 155.0, 1e-9);
+	ASSERT_NEAR(report_figure(&r, "checkpoint_dip_share"), 13.0 / 90, 1e-9);
+}

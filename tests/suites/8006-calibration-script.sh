@@ -54,6 +54,32 @@ if scripts/fragmentation-audit.sh "$TMP/nonexistent" >/dev/null 2>&1; then ko "a
 	[ $? = 2 ] && ok "audit: no result.json: exit 2" || ko "audit: no result.json: exit 2"
 fi
 
+# scripts/checkpoint-dips.sh on the fixture `single` given checkpoint
+# figures by hand (before 100 TPS, first minute 40, ratio 0.4, lowest 0.2,
+# dip share 0.25, 600 s_lock sleeps in its 60 s) and a tps.csv of 100, 40,
+# 49, 50 and a partial 10: the figure's share is printed as it is; without
+# it the share comes from tps.csv (40 and 49 of the 4 whole intervals are
+# below 50; 50 is not, the partial last is left out); a run without
+# checkpoint figures shows "-".
+mkdir -p "$TMP/dips"
+for n in fig csv; do
+	cp -r "$FIX/single" "$TMP/dips/$n"
+	printf 'interval_end_s,tps,lat_avg_ms,lat_max_ms\n10,100,1,1\n20,40,1,1\n30,49,1,1\n40,50,1,1\n45,10,1,1\n' \
+		>"$TMP/dips/$n/tps.csv"
+done
+jq '.figures += {tps_before_checkpoint: 100, tps_checkpoint_first_minute: 40, checkpoint_tps_ratio: 0.4,
+	checkpoint_tps_lowest_ratio: 0.2, checkpoint_dip_share: 0.25, s_lock_delays: 600, wal_write_lock_busy: 97.25}' \
+	"$FIX/single/result.json" >"$TMP/dips/fig/result.json"
+jq '.figures += {tps_before_checkpoint: 100, tps_checkpoint_first_minute: 40, checkpoint_tps_ratio: 0.4,
+	checkpoint_tps_lowest_ratio: 0.2}' "$FIX/single/result.json" >"$TMP/dips/csv/result.json"
+scripts/checkpoint-dips.sh "$TMP/dips/fig" "$TMP/dips/csv" "$FIX/single" >"$TMP/out.md" 2>&1
+check_line "dips: the figure's share" "| fig | 135210 | 47.0 | 100 | 40 | 0.400 (0.200) | 0.250 | 17 | 28 | 10 | 97.2 |"
+check_line "dips: the share from tps.csv" "| csv | 135210 | 47.0 | 100 | 40 | 0.400 (0.200) | 0.500 | 17 | 28 | - | - |"
+check_line "dips: no checkpoint figures" "| single | 135210 | 47.0 | - | - | - (-) | - | 17 | 28 | - | - |"
+if scripts/checkpoint-dips.sh "$TMP/nonexistent" >/dev/null 2>&1; then ko "dips: no result.json: exit 2"; else
+	[ $? = 2 ] && ok "dips: no result.json: exit 2" || ko "dips: no result.json: exit 2"
+fi
+
 # docs/calibration.md's tables are what the script prints from the
 # committed result folders of the calibration runs, line for line.
 scripts/calibration.sh --scales "16 8 4 2" docs/calibration/runs >"$TMP/doc.md" 2>&1

@@ -131,6 +131,8 @@ struct mm_struct {
 	 * pud -> pmd -> pte pointers (memory.c, "the flat window"). */
 	unsigned long		flat_start, flat_end;
 	struct pt_pte		*flat;
+	unsigned long		flat_stride;	/* records between two regions' (memory.c) */
+	uint32_t		flat_slot;	/* its slot in a shared matrix, or UINT32_MAX */
 	/* [global] fault_model=drawn (memory.c, "drawn faults"): the window
 	 * is kept as one small record per 2 MiB region instead (`flat` is
 	 * NULL), with the object it maps, the object index at flat_start and
@@ -159,6 +161,12 @@ struct mm_struct *mm_fork(struct mm_struct *parent);
  * drops the mm's references on shmem objects and hugetlb files. */
 void mm_exit(struct mm_struct *mm);
 
+/* A host-layout hint: about `nr` processes will map the next large shared
+ * mapping that gets a flat window (memory.c), so their windows are laid
+ * out interleaved, region by region, in one array of `nr` slots.  It
+ * changes no simulated result.  0 or 1: one array per process. */
+void mm_flat_expect(struct machine *m, unsigned int nr);
+
 /* mmap() of `len` bytes (rounded up to pages; to 2 MiB for hugetlb):
  * the object is one of shmem / file / hugetlb, or none for private
  * anonymous memory.  `align` (power of two >= 4 KiB) aligns the start; the
@@ -182,7 +190,7 @@ static inline int mm_touch(struct mm_struct *mm, unsigned long addr, bool write)
 
 	/* the flat window (memory.c): one load answers for a present shared page */
 	if (off < mm->flat_end - mm->flat_start && mm->flat &&
-	    (mm->flat[off >> PMD_SHIFT].present[(off >> PAGE_SHIFT) % PTRS_PER_PT / 64] &
+	    (mm->flat[(off >> PMD_SHIFT) * mm->flat_stride].present[(off >> PAGE_SHIFT) % PTRS_PER_PT / 64] &
 	     (1ULL << ((off >> PAGE_SHIFT) % 64))))
 		return 0;
 	return mm_touch_slow(mm, addr, write);

@@ -278,6 +278,7 @@ struct wb_domain;
 struct hstate;
 struct mm_struct;
 struct shmem_object;
+struct flat_matrix;
 struct hugetlb_file;
 struct vmstat_worker;
 struct super_block;
@@ -364,6 +365,8 @@ struct machine {
 	uint32_t	nr_mm_ids;		/* mm_struct ids handed out (memory.c) */
 	bool		no_flat_window;		/* host layout only: keep every PTE mirror
 						 * separate (tests compare both layouts) */
+	uint32_t	flat_expect;		/* mm_flat_expect() (memory.c) */
+	struct flat_matrix *flat_matrices;	/* the shared window arrays (memory.c) */
 	bool		drawn_faults;		/* [global] fault_model=drawn (memory.c) */
 	uint32_t	nr_mapping_slots;
 	uint32_t	nr_mappings;		/* live mappings */

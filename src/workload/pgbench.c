@@ -901,6 +901,9 @@ struct pg *pg_setup(const struct wl_env *env, const struct pg_config *c, struct 
 		free(pg);
 		return NULL;
 	} else {
+		/* the postmaster, its three auxiliary processes and the backends
+		 * map it: their PTE mirrors side by side (host layout only) */
+		mm_flat_expect(m, (unsigned int)c->clients + 4);
 		pg->shm = shmem_create(m, pg->shm_size, "PostgreSQL.main");
 		addr = mm_mmap(pg->postmaster, pg->shm_size, VM_READ | VM_WRITE | VM_SHARED, pg->shm, NULL,
 			       NULL, 0, PAGE_SIZE);

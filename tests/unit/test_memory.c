@@ -375,32 +375,38 @@ TEST(thp_anon_fault_modes)
 	}
 }
 
-/* The flat window is host layout only.  A test of that: two machines run
+/* The flat window is host layout only.  A test of that: three machines run
  * the same random program — a parent with a 300 MiB shared shmem mapping
  * (a flat window over its whole 2 MiB regions) and a private anonymous
  * mapping placed right below it (sharing the window's edge region, where
  * records stay separate and the zero-page write fault applies), forks,
  * read and write touches at random addresses of both, exits — one with
- * the window, one with every PTE mirror separate (no_flat_window).
+ * a window per process, one with every PTE mirror separate
+ * (no_flat_window), one with the windows in a shared matrix of 4 slots
+ * (mm_flat_expect), so that some children get a slot another process
+ * gave back at exit and some find none and get a window of their own.
  * Expect every mm_touch result, pgfault, NR_PAGETABLE, NR_FILE_MAPPED,
- * NR_ANON_MAPPED and each process's rss to agree after every step. */
+ * NR_ANON_MAPPED and each process's rss to agree after every step, and
+ * both the reuse and the fallback to have happened. */
 TEST(flat_window_is_host_layout_only)
 {
 	static const char *const kv[] = { "memory=2g", "zones=DMA:16m,Normal:rest", "cpus=2", NULL };
-	struct mm_env e[2];
-	struct machine *m[2];
-	struct mm_struct *mm[2][8] = { { 0 } };
-	unsigned long shm_addr[2], anon_addr[2];
+	struct mm_env e[3];
+	struct machine *m[3];
+	struct mm_struct *mm[3][8] = { { 0 } };
+	unsigned long shm_addr[3], anon_addr[3];
 	struct sim_rng rng;
-	unsigned int windows = 0;
+	unsigned int windows = 0, reused = 0, own = 0, slots_seen = 0;
 
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 3; k++) {
 		struct shmem_object *shm;
 
 		m[k] = mm_env_create(&e[k], kv);
 		ASSERT_TRUE(m[k]);
 		mm_set_check_interval(m[k], 0);
 		m[k]->no_flat_window = k == 1;
+		if (k == 2)
+			mm_flat_expect(m[k], 4);
 		mm[k][0] = mm_create(m[k]);
 		ASSERT_TRUE(mm[k][0]);
 		shm = shmem_create(m[k], 300 * MiB + 12345, "pool");
@@ -412,8 +418,12 @@ TEST(flat_window_is_host_layout_only)
 		ASSERT_EQ(anon_addr[k] + 3 * MiB, shm_addr[k]);	/* adjacent */
 	}
 	ASSERT_EQ(shm_addr[0], shm_addr[1]);
+	ASSERT_EQ(shm_addr[0], shm_addr[2]);
 	ASSERT_TRUE(mm[0][0]->flat != NULL);
 	ASSERT_TRUE(mm[1][0]->flat == NULL);
+	ASSERT_EQ(mm[2][0]->flat_slot, 0);
+	ASSERT_EQ(mm[2][0]->flat_stride, 4);
+	slots_seen = 1;
 	ASSERT_TRUE((shm_addr[0] & (PMD_SIZE - 1)) != 0);	/* an edge region outside the window */
 	rng_init(&rng, 7, 1);
 	for (unsigned int step = 0; step < 20000; step++) {
@@ -425,15 +435,21 @@ TEST(flat_window_is_host_layout_only)
 		if (op < 2) {				/* fork from the parent */
 			if (mm[0][i] || i == 0)
 				continue;
-			for (int k = 0; k < 2; k++)
+			for (int k = 0; k < 3; k++)
 				mm[k][i] = mm_fork(mm[k][0]);
 			windows += mm[0][i]->flat != NULL;
+			if (mm[2][i]->flat_slot == UINT32_MAX) {
+				own += mm[2][i]->flat != NULL;
+			} else {
+				reused += slots_seen >> mm[2][i]->flat_slot & 1;
+				slots_seen |= 1U << mm[2][i]->flat_slot;
+			}
 			continue;
 		}
 		if (op < 3) {				/* exit */
 			if (!mm[0][i] || i == 0)
 				continue;
-			for (int k = 0; k < 2; k++) {
+			for (int k = 0; k < 3; k++) {
 				mm_exit(mm[k][i]);
 				mm[k][i] = NULL;
 			}
@@ -448,17 +464,28 @@ TEST(flat_window_is_host_layout_only)
 		else
 			off = anon_addr[0] + (unsigned long)rng_below(&rng, 3 * MiB);
 		ASSERT_EQ(mm_touch(mm[0][i], off, write), mm_touch(mm[1][i], off, write));
+		ASSERT_EQ(mm_touch(mm[2][i], off, write), mm_touch(mm[1][i], off, write));
 		ASSERT_EQ(sum_vm_event(m[0], PGFAULT), sum_vm_event(m[1], PGFAULT));
+		ASSERT_EQ(sum_vm_event(m[2], PGFAULT), sum_vm_event(m[1], PGFAULT));
 		ASSERT_EQ(pgtables(m[0]), pgtables(m[1]));
+		ASSERT_EQ(pgtables(m[2]), pgtables(m[1]));
 		ASSERT_EQ(mm[0][i]->rss_shmem, mm[1][i]->rss_shmem);
+		ASSERT_EQ(mm[2][i]->rss_shmem, mm[1][i]->rss_shmem);
 		ASSERT_EQ(mm[0][i]->rss_anon, mm[1][i]->rss_anon);
+		ASSERT_EQ(mm[2][i]->rss_anon, mm[1][i]->rss_anon);
 	}
 	ASSERT_TRUE(windows > 0);
+	ASSERT_TRUE(reused > 0);
+	ASSERT_TRUE(own > 0);
 	ASSERT_EQ(node_page_state_exact(&m[0]->node, NR_FILE_MAPPED),
 		  node_page_state_exact(&m[1]->node, NR_FILE_MAPPED));
 	ASSERT_EQ(node_page_state_exact(&m[0]->node, NR_ANON_MAPPED),
 		  node_page_state_exact(&m[1]->node, NR_ANON_MAPPED));
-	for (int k = 0; k < 2; k++) {
+	ASSERT_EQ(node_page_state_exact(&m[2]->node, NR_FILE_MAPPED),
+		  node_page_state_exact(&m[1]->node, NR_FILE_MAPPED));
+	ASSERT_EQ(node_page_state_exact(&m[2]->node, NR_ANON_MAPPED),
+		  node_page_state_exact(&m[1]->node, NR_ANON_MAPPED));
+	for (int k = 0; k < 3; k++) {
 		for (int i = 7; i >= 0; i--)
 			if (mm[k][i])
 				mm_exit(mm[k][i]);

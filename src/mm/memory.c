@@ -167,8 +167,11 @@ static void *pgtable_populate(struct mm_struct *mm, enum pt_level level, unsigne
 	if (pfn == PFN_NONE)
 		return NULL;
 	if (level == PT_PTE) {
+		struct pt_pte *pte = pte_rec_new(mm, addr);
+
 		sim_stat_inc(mm->m, SIM_PTE_PAGES_ALLOC);
-		rec = &pte_rec_new(mm, addr)->pfn;
+		pte->table = true;
+		rec = &pte->pfn;
 	} else if (level == PT_PMD && drawn_covers_gib(mm, addr)) {
 		/* every entry is a drawn region: no pte[] (drawn faults, below) */
 		struct pt_pmd *pmd = xzalloc(offsetof(struct pt_pmd, pte));
@@ -1248,6 +1251,16 @@ int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write)
 	if (vma->vm_flags & VM_HUGETLB) {
 		ret = hugetlb_fault(mm, vma, addr);
 		goto out;
+	}
+	if (mm->flat && flat_covers(mm, addr)) {
+		pte = &mm->flat[((addr - mm->flat_start) >> PMD_SHIFT) * mm->flat_stride];
+		if (pte->table) {
+			/* its PUD, PMD and PTE tables exist and no huge PMD maps
+			 * it: the walk below would find this record (host
+			 * shortcut, three host misses fewer) */
+			ret = do_fault(mm, vma, pte, addr, write, &major);
+			goto major;
+		}
 	}
 	ret = -ENOMEM;
 	pud = pud_alloc(mm, addr);

@@ -89,6 +89,7 @@ struct vm_area_struct {
 struct pt_pte {			/* one PTE page */
 	pfn_t		pfn;
 	bool		deposited;	/* THP: the preallocated table of a huge PMD */
+	bool		table;		/* in use (a flat window's record is zero until then) */
 	uint64_t	present[PTRS_PER_PT / 64];
 };
 

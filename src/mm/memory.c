@@ -243,7 +243,8 @@ static struct pt_pte drawn_table_marker;
  * history table's last page) then has its 1024 records side by side in
  * 72 KiB that stays in the host's cache and TLB, instead of one line in
  * each of 1024 arrays of several MiB; a random page costs one miss
- * either way.  (A 1/4-scale pgbench run took 0.65 of the CPU time.)  A
+ * either way.  (A 1/4-scale pgbench run took 0.65 of the CPU time, the
+ * full-scale steady state 0.98: docs/engine.md.)  A
  * process that finds no free slot gets an array of its own; a slot comes
  * back at exit with its records already cleared, as free_pgtables clears
  * every record it frees.

@@ -403,9 +403,10 @@ void pg_shapes(struct pg *pg);
 /* One simple-update transaction of backend `p` (task context; the client
  * round trips and pg_tx_cpu are the caller's). */
 void pg_transaction(struct pg_proc *p);
-/* The checkpoint-dip figures of the TPS series `st` around the checkpoint
- * starts in `c` (pgbench.c; report time). */
-void pg_checkpoint_figures(const struct wl_stats *st, const struct pg_ckpt *c, struct wl_report *out);
+/* The checkpoint-dip figures of the TPS series `st` of a run that ended at
+ * `now`, around the checkpoint starts in `c` (pgbench.c; report time). */
+void pg_checkpoint_figures(const struct wl_stats *st, const struct pg_ckpt *c, sim_time_t now,
+			   struct wl_report *out);
 /* A process touches shared or private memory at `addr` (the MMU; faults). */
 void pg_touch(struct pg_proc *p, unsigned long addr, bool write);
 static inline unsigned long pg_buf_block_addr(const struct pg *pg, uint32_t buf)

@@ -1028,17 +1028,11 @@ static void *pg_start_env(const struct wl_env *env, const void *config, const ch
 
 /* ---- report --------------------------------------------------------------------------- */
 
-/* TPS of the measured intervals [from, to) (times in ns; whole intervals only). */
+/* A sum of interval TPS and how many intervals it holds. */
 struct tps_window {
 	double		sum;
 	uint32_t	n;
 };
-
-static void tps_add(struct tps_window *w, const struct wl_stats *st, uint32_t k)
-{
-	w->sum += (double)st->interval_tx[k] * 1e9 / (double)st->interval_ns;
-	w->n++;
-}
 
 /*
  * The checkpoint dip (the 2026 linux-mm thread, docs/references.md: "during checkpoints the 10-second TPS
@@ -1057,27 +1051,38 @@ static void tps_add(struct tps_window *w, const struct wl_stats *st, uint32_t k)
  */
 #define PG_CKPT_WINDOW_NS	(60 * SIM_NSEC_PER_SEC)
 
-void pg_checkpoint_figures(const struct wl_stats *st, const struct pg_ckpt *c, struct wl_report *out)
+/* Transactions that ended in interval k (none after the last one any
+ * transaction ended in: the series stops growing when nothing commits). */
+static uint64_t interval_tx(const struct wl_stats *st, uint32_t k)
+{
+	return k < st->nr_intervals ? st->interval_tx[k] : 0;
+}
+
+void pg_checkpoint_figures(const struct wl_stats *st, const struct pg_ckpt *c, sim_time_t now,
+			   struct wl_report *out)
 {
 	struct tps_window during = { 0 }, before = { 0 };
 	double lowest = -1;
-	uint32_t full = st->nr_intervals ? st->nr_intervals - 1 : 0;	/* the last may be partial */
+	/* whole intervals up to the end of the run (a partial last one left
+	 * out), whether or not anything committed in them */
+	uint32_t full = now > st->measure_start ? (uint32_t)((now - st->measure_start) / st->interval_ns) : 0;
 	uint32_t starts = c->nr + (c->running ? 1 : 0);
 
 	for (uint32_t k = 0; k < full; k++) {
 		sim_time_t lo = st->measure_start + k * st->interval_ns, hi = lo + st->interval_ns;
+		double t = (double)interval_tx(st, k) * 1e9 / (double)st->interval_ns;
 
 		for (uint32_t i = 0; i < starts; i++) {
 			sim_time_t s = i < c->nr ? c->t_start[i] : c->last_start;
 
 			if (lo >= s && hi <= s + PG_CKPT_WINDOW_NS) {
-				double t = (double)st->interval_tx[k] * 1e9 / (double)st->interval_ns;
-
-				tps_add(&during, st, k);
+				during.sum += t;
+				during.n++;
 				if (lowest < 0 || t < lowest)
 					lowest = t;
 			} else if (hi <= s && lo + PG_CKPT_WINDOW_NS >= s) {
-				tps_add(&before, st, k);
+				before.sum += t;
+				before.n++;
 			}
 		}
 	}
@@ -1086,7 +1091,7 @@ void pg_checkpoint_figures(const struct wl_stats *st, const struct pg_ckpt *c, s
 		uint32_t dips = 0;
 
 		for (uint32_t k = 0; k < full; k++)
-			dips += (double)st->interval_tx[k] * 1e9 / (double)st->interval_ns < b / 2;
+			dips += (double)interval_tx(st, k) * 1e9 / (double)st->interval_ns < b / 2;
 		wl_report_figure(out, "checkpoint_tps_ratio", during.sum / during.n / b, "");
 		wl_report_figure(out, "checkpoint_tps_lowest_ratio", lowest / b, "");
 		wl_report_figure(out, "checkpoint_dip_share", (double)dips / full, "");
@@ -1131,7 +1136,7 @@ static void pg_report(void *state, struct wl_report *out)
 	wl_report_figure(out, "pagetables_share_peak", 100.0 * (double)pg->pt_peak / memtotal, "%");
 	wl_report_figure(out, "shared_buffers", (double)pg->bp.nbuffers * PG_BLCKSZ / (1 << 20), "MiB");
 	wl_report_figure(out, "huge_pages_used", pg->hugetlb, "");
-	pg_checkpoint_figures(pg->stats, &pg->ckpt, out);
+	pg_checkpoint_figures(pg->stats, &pg->ckpt, sim_now(pg->sim), out);
 	wl_report_figure(out, "checkpoints", pg->ckpt.nr, "");
 	if (pg->ckpt.nr) {
 		double w = 0, sy = 0, all = 0;

@@ -1228,7 +1228,10 @@ static double report_figure(const struct wl_report *r, const char *name)
  * second (mean 155), the first minute after each at 40 (two intervals of
  * it at 70 and 20), one later interval at 77.4: 13 of the 90 whole
  * intervals lie below 77.5 (half of 155), and one exactly at 77.5 is not
- * a dip.  The last interval is partial and ignored, whatever its rate. */
+ * a dip.  The run ends at 905 s: the last interval is partial and
+ * ignored, whatever its rate.  Then the same run as if nothing had
+ * committed after 860 s: the whole intervals with no transaction count,
+ * as 0 TPS. */
 TEST(checkpoint_dip_figures)
 {
 	uint64_t tx[91];
@@ -1251,11 +1254,19 @@ TEST(checkpoint_dip_figures)
 	tx[40] = 775;					/* 77.5: not below half */
 	tx[70] = 774;					/* 77.4: a dip */
 	tx[90] = 0;					/* the partial last interval */
-	pg_checkpoint_figures(&st, &c, &r);
+	pg_checkpoint_figures(&st, &c, 905 * SEC, &r);
 	/* during: 12 intervals, sum 40*10 + 70 + 20 = 490 -> 40.833 */
 	ASSERT_NEAR(report_figure(&r, "tps_checkpoint_first_minute"), 490.0 / 12, 1e-9);
 	ASSERT_NEAR(report_figure(&r, "tps_before_checkpoint"), 155.0, 1e-9);
 	ASSERT_NEAR(report_figure(&r, "checkpoint_tps_ratio"), 490.0 / 12 / 155.0, 1e-9);
 	ASSERT_NEAR(report_figure(&r, "checkpoint_tps_lowest_ratio"), 20.0 / 155.0, 1e-9);
 	ASSERT_NEAR(report_figure(&r, "checkpoint_dip_share"), 13.0 / 90, 1e-9);
+
+	/* nothing commits after 860 s: the series stops at 86 intervals, and
+	 * the four whole intervals after it are dips at 0 TPS */
+	memset(&r, 0, sizeof(r));
+	st.nr_intervals = 86;
+	pg_checkpoint_figures(&st, &c, 900 * SEC, &r);
+	ASSERT_NEAR(report_figure(&r, "checkpoint_dip_share"), 17.0 / 90, 1e-9);
+	ASSERT_NEAR(report_figure(&r, "tps_before_checkpoint"), 155.0, 1e-9);
 }

@@ -11,8 +11,8 @@
 #
 # The dip share is result.json's checkpoint_dip_share; folders written
 # before that figure existed get it from tps.csv by the same rule (every
-# interval but the last, which may be partial).  A figure a run lacks is
-# "-".
+# whole interval, 0 TPS included; a shorter last one left out).  A figure
+# a run lacks is "-".
 set -eu
 cd "$(dirname "$0")/.."
 [ $# -ge 1 ] || { echo "usage: $0 DIR..." >&2; exit 2; }
@@ -40,8 +40,11 @@ dip_share() {
 		echo -
 		return
 	fi
-	awk -F, -v b="$b" 'NR > 1 { tps[n++] = $2 }
-		END { for (i = 0; i < n - 1; i++) d += (tps[i] < b / 2); printf "%.3f\n", (n > 1 ? d / (n - 1) : 0) }' "$1/tps.csv"
+	# whole intervals: as long as the second row's (the last may be shorter)
+	awk -F, -v b="$b" 'BEGIN { n = 0 } NR > 1 { end[n] = $1; tps[n++] = $2 }
+		END { iv = n > 1 ? end[1] - end[0] : 0
+		      for (i = 0; i < n; i++) if (i == 0 || end[i] - end[i - 1] >= iv - 1e-6) { w++; d += (tps[i] < b / 2) }
+		      printf "%.3f\n", (w ? d / w : 0) }' "$1/tps.csv"
 }
 
 echo "| run | TPS | p99 ms | last minute before a checkpoint | first minute after | ratio (lowest) | dip share | allocstall /M | compact_stall /M | s_lock sleeps /s | WALWriteLock busy % |"

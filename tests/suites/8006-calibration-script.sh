@@ -59,8 +59,9 @@ fi
 # dip share 0.25, 600 s_lock sleeps in its 60 s) and a tps.csv of 100, 40,
 # 49, 50 and a partial 10: the figure's share is printed as it is; without
 # it the share comes from tps.csv (40 and 49 of the 4 whole intervals are
-# below 50; 50 is not, the partial last is left out); a run without
-# checkpoint figures shows "-".
+# below 50; 50 is not, the partial last is left out; a whole last
+# interval of 10 counts: 3 of 5); a run without checkpoint figures shows
+# "-".
 mkdir -p "$TMP/dips"
 for n in fig csv; do
 	cp -r "$FIX/single" "$TMP/dips/$n"
@@ -72,9 +73,13 @@ jq '.figures += {tps_before_checkpoint: 100, tps_checkpoint_first_minute: 40, ch
 	"$FIX/single/result.json" >"$TMP/dips/fig/result.json"
 jq '.figures += {tps_before_checkpoint: 100, tps_checkpoint_first_minute: 40, checkpoint_tps_ratio: 0.4,
 	checkpoint_tps_lowest_ratio: 0.2}' "$FIX/single/result.json" >"$TMP/dips/csv/result.json"
-scripts/checkpoint-dips.sh "$TMP/dips/fig" "$TMP/dips/csv" "$FIX/single" >"$TMP/out.md" 2>&1
+cp -r "$TMP/dips/csv" "$TMP/dips/whole"
+printf 'interval_end_s,tps,lat_avg_ms,lat_max_ms\n10,100,1,1\n20,40,1,1\n30,49,1,1\n40,50,1,1\n50,10,1,1\n' \
+	>"$TMP/dips/whole/tps.csv"
+scripts/checkpoint-dips.sh "$TMP/dips/fig" "$TMP/dips/csv" "$TMP/dips/whole" "$FIX/single" >"$TMP/out.md" 2>&1
 check_line "dips: the figure's share" "| fig | 135210 | 47.0 | 100 | 40 | 0.400 (0.200) | 0.250 | 17 | 28 | 10 | 97.2 |"
 check_line "dips: the share from tps.csv" "| csv | 135210 | 47.0 | 100 | 40 | 0.400 (0.200) | 0.500 | 17 | 28 | - | - |"
+check_line "dips: a whole last interval counts" "| whole | 135210 | 47.0 | 100 | 40 | 0.400 (0.200) | 0.600 | 17 | 28 | - | - |"
 check_line "dips: no checkpoint figures" "| single | 135210 | 47.0 | - | - | - (-) | - | 17 | 28 | - | - |"
 if scripts/checkpoint-dips.sh "$TMP/nonexistent" >/dev/null 2>&1; then ko "dips: no result.json: exit 2"; else
 	[ $? = 2 ] && ok "dips: no result.json: exit 2" || ko "dips: no result.json: exit 2"

@@ -304,18 +304,8 @@ static bool flat_matrix_get(struct mm_struct *mm, const void *object, unsigned l
 		return false;
 	mm->flat = fm->base + mm->flat_slot;
 	mm->flat_stride = fm->nr_slots;
+	mm->flat_matrix = fm;
 	return true;
-}
-
-/* The matrix that holds mm's window. */
-static struct flat_matrix *flat_matrix_of(const struct mm_struct *mm)
-{
-	struct flat_matrix *fm;
-
-	for (fm = mm->m->flat_matrices; fm; fm = fm->next)
-		if (mm->flat >= fm->base && mm->flat < fm->base + fm->regions * fm->nr_slots)
-			return fm;
-	SIM_BUG("a shared flat window outside every matrix");
 }
 
 static void flat_matrices_release(struct machine *m)
@@ -358,7 +348,6 @@ static void flat_setup(struct mm_struct *mm, const struct vm_area_struct *vma)
 		return;
 	mm->flat = p;
 	mm->flat_stride = 1;
-	mm->flat_slot = UINT32_MAX;
 	mm->flat_start = start;
 	mm->flat_end = end;
 }
@@ -368,11 +357,17 @@ static bool flat_covers(const struct mm_struct *mm, unsigned long addr)
 	return addr - mm->flat_start < mm->flat_end - mm->flat_start;
 }
 
+/* The window's record of the region at `addr` (covered, window present). */
+static struct pt_pte *flat_rec(const struct mm_struct *mm, unsigned long addr)
+{
+	return &mm->flat[((addr - mm->flat_start) >> PMD_SHIFT) * mm->flat_stride];
+}
+
 /* A zeroed pt_pte record for the table at `addr`. */
 static struct pt_pte *pte_rec_new(struct mm_struct *mm, unsigned long addr)
 {
 	if (mm->flat && flat_covers(mm, addr))
-		return &mm->flat[((addr - mm->flat_start) >> PMD_SHIFT) * mm->flat_stride];	/* zero while unused */
+		return flat_rec(mm, addr);	/* zero while unused */
 	return xzalloc(sizeof(struct pt_pte));
 }
 
@@ -404,10 +399,9 @@ static void flat_release(struct mm_struct *mm)
 	}
 	if (!mm->flat)
 		return;
-	if (mm->flat_slot != UINT32_MAX) {
-		struct flat_matrix *fm = flat_matrix_of(mm);
-
-		fm->free_slots[fm->nr_free++] = mm->flat_slot;
+	if (mm->flat_matrix) {
+		mm->flat_matrix->free_slots[mm->flat_matrix->nr_free++] = mm->flat_slot;
+		mm->flat_matrix = NULL;
 	} else {
 		host_huge_free(mm->flat, ((mm->flat_end - mm->flat_start) >> PMD_SHIFT) * sizeof(struct pt_pte));
 	}
@@ -1254,7 +1248,7 @@ int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write)
 		goto out;
 	}
 	if (mm->flat && flat_covers(mm, addr)) {
-		pte = &mm->flat[((addr - mm->flat_start) >> PMD_SHIFT) * mm->flat_stride];
+		pte = flat_rec(mm, addr);
 		if (pte->table) {
 			/* its PUD, PMD and PTE tables exist and no huge PMD maps
 			 * it: the walk below would find this record (host
@@ -1636,12 +1630,12 @@ void mm_exit(struct mm_struct *mm)
 	}
 	process_slab_free(mm);
 	mapping_destroy(m, mm->anon);
-	if (SIM_CHECK_EXPENSIVE && mm->flat && mm->flat_slot != UINT32_MAX) {
+	if (SIM_CHECK_EXPENSIVE && mm->flat && mm->flat_matrix) {
 		/* the slot goes back for the next process: free_pgtables cleared it */
 		static const struct pt_pte zero;
 
-		for (unsigned long r = 0; r < (mm->flat_end - mm->flat_start) >> PMD_SHIFT; r++)
-			SIM_ASSERT(!memcmp(&mm->flat[r * mm->flat_stride], &zero, sizeof(zero)));
+		for (unsigned long a = mm->flat_start; a < mm->flat_end; a += PMD_SIZE)
+			SIM_ASSERT(!memcmp(flat_rec(mm, a), &zero, sizeof(zero)));
 	}
 	mm_free_host(mm);
 	sim_path_pop(m->sim);

@@ -132,8 +132,10 @@ struct mm_struct {
 	 * pud -> pmd -> pte pointers (memory.c, "the flat window"). */
 	unsigned long		flat_start, flat_end;
 	struct pt_pte		*flat;
-	unsigned long		flat_stride;	/* records between two regions' (memory.c) */
-	uint32_t		flat_slot;	/* its slot in a shared matrix, or UINT32_MAX */
+	unsigned long		flat_stride;	/* records between two regions' (memory.c;
+						 * the matrix's slots, kept here for mm_touch) */
+	struct flat_matrix	*flat_matrix;	/* the shared array it has a slot in, or NULL */
+	uint32_t		flat_slot;	/* that slot */
 	/* [global] fault_model=drawn (memory.c, "drawn faults"): the window
 	 * is kept as one small record per 2 MiB region instead (`flat` is
 	 * NULL), with the object it maps, the object index at flat_start and

@@ -1051,11 +1051,11 @@ struct tps_window {
  */
 #define PG_CKPT_WINDOW_NS	(60 * SIM_NSEC_PER_SEC)
 
-/* Transactions that ended in interval k (none after the last one any
- * transaction ended in: the series stops growing when nothing commits). */
-static uint64_t interval_tx(const struct wl_stats *st, uint32_t k)
+/* TPS of interval k (0 after the last one any transaction ended in: the
+ * series stops growing when nothing commits). */
+static double interval_tps(const struct wl_stats *st, uint32_t k)
 {
-	return k < st->nr_intervals ? st->interval_tx[k] : 0;
+	return k < st->nr_intervals ? (double)st->interval_tx[k] * 1e9 / (double)st->interval_ns : 0;
 }
 
 void pg_checkpoint_figures(const struct wl_stats *st, const struct pg_ckpt *c, sim_time_t now,
@@ -1070,7 +1070,7 @@ void pg_checkpoint_figures(const struct wl_stats *st, const struct pg_ckpt *c, s
 
 	for (uint32_t k = 0; k < full; k++) {
 		sim_time_t lo = st->measure_start + k * st->interval_ns, hi = lo + st->interval_ns;
-		double t = (double)interval_tx(st, k) * 1e9 / (double)st->interval_ns;
+		double t = interval_tps(st, k);
 
 		for (uint32_t i = 0; i < starts; i++) {
 			sim_time_t s = i < c->nr ? c->t_start[i] : c->last_start;
@@ -1091,7 +1091,7 @@ void pg_checkpoint_figures(const struct wl_stats *st, const struct pg_ckpt *c, s
 		uint32_t dips = 0;
 
 		for (uint32_t k = 0; k < full; k++)
-			dips += (double)interval_tx(st, k) * 1e9 / (double)st->interval_ns < b / 2;
+			dips += interval_tps(st, k) < b / 2;
 		wl_report_figure(out, "checkpoint_tps_ratio", during.sum / during.n / b, "");
 		wl_report_figure(out, "checkpoint_tps_lowest_ratio", lowest / b, "");
 		wl_report_figure(out, "checkpoint_dip_share", (double)dips / full, "");

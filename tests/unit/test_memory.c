@@ -421,6 +421,7 @@ TEST(flat_window_is_host_layout_only)
 	ASSERT_EQ(shm_addr[0], shm_addr[2]);
 	ASSERT_TRUE(mm[0][0]->flat != NULL);
 	ASSERT_TRUE(mm[1][0]->flat == NULL);
+	ASSERT_TRUE(mm[2][0]->flat_matrix != NULL);
 	ASSERT_EQ(mm[2][0]->flat_slot, 0);
 	ASSERT_EQ(mm[2][0]->flat_stride, 4);
 	slots_seen = 1;
@@ -438,7 +439,7 @@ TEST(flat_window_is_host_layout_only)
 			for (int k = 0; k < 3; k++)
 				mm[k][i] = mm_fork(mm[k][0]);
 			windows += mm[0][i]->flat != NULL;
-			if (mm[2][i]->flat_slot == UINT32_MAX) {
+			if (!mm[2][i]->flat_matrix) {
 				own += mm[2][i]->flat != NULL;
 			} else {
 				reused += slots_seen >> mm[2][i]->flat_slot & 1;

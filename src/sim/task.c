@@ -657,10 +657,14 @@ void sim_task_spin_granted(struct sim *sim, struct sim_task *t, sim_time_t when)
  *     onto the CPU meanwhile.
  *   - It falls after the interrupt: the interrupt's duration becomes the
  *     owner's irq_debt, paid by pushing that resume back once.
- * An owner holding a spinlock holds the interrupt off until it releases
- * its last one (sim_irq_enable_point, from lock.c): every spinlock is
- * treated as taken with interrupts disabled, which also keeps a handler
- * from spinning on a lock its own CPU's owner holds.
+ * An owner holding a spinlock, or spinning for one, holds the interrupt
+ * off until it releases its last one (sim_irq_enable_point, from lock.c):
+ * every spinlock is treated as taken with interrupts disabled, as
+ * spin_lock_irqsave disables them before it spins.  This keeps a handler
+ * from spinning on a lock its own CPU's owner holds, or from queueing for
+ * one behind its own CPU's spinning owner, who would be granted the lock
+ * and then wait for the handler to end.  An owner spinning on a user-space
+ * lock (s_lock) takes interrupts.
  * The context's charges are synced into the CPU's busy time as a task's
  * are; irq_ns is the wall duration of the entries.
  */
@@ -800,7 +804,7 @@ void sim_irq_raise(struct sim *sim, unsigned int cpu_nr, sim_irq_fn fn, void *ar
 	cpu->irq_tail = w;
 	if (cpu->irq_active || cpu->irq_held_off)
 		return;
-	if (cpu->curr && cpu->curr->preempt_count) {
+	if (cpu->curr && (cpu->curr->preempt_count || (cpu->curr->spinning && !cpu->curr->uspin))) {
 		cpu->irq_held_off = true;
 		sim->irqs_held_off++;
 		return;

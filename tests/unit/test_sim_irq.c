@@ -210,6 +210,53 @@ TEST(irq_handler_spins_on_a_lock_held_elsewhere)
 	irq_case_free(c);
 }
 
+static void spinner(struct sim *sim, void *p)
+{
+	struct irq_case *c = p;
+
+	sim_charge(sim, 5 * US);
+	sim_spin_lock(sim, &c->lock);
+	sim_charge(sim, 20 * US);
+	sim_spin_unlock(sim, &c->lock);
+	sim_sync(sim);
+	st_log_add(&c->log, sim_now(sim), 'p');
+}
+
+/* A test of an interrupt on a CPU whose owner spins: CPU 1's holder keeps
+ * the lock 0..50 (and logs at 60); CPU 0's owner spins for it from 5,
+ * gets it at 50 and holds it 20 us; an interrupt on CPU 0 at 10 takes the
+ * same lock for 5 us.  The kernel spins with interrupts off
+ * (spin_lock_irqsave, as the model treats every spinlock), so expect the
+ * interrupt to be held off until the owner's release at 70 and to end at
+ * 75, and the owner to go on after it, at 75.  Letting the interrupt in
+ * while the owner spins puts the handler behind the owner in the lock's
+ * queue while the owner waits for the handler to end: neither runs again
+ * (the full-scale freeze with completion=irq). */
+TEST(irq_held_off_while_the_owner_spins_for_a_spinlock)
+{
+	struct irq_case *c = irq_case_new(2);
+	struct sim_cpu_stats cs;
+
+	c->handler_ns = 5 * US;
+	c->handler_locks = true;
+	st_task(c->sim, "spinner", 0, true, spinner, c, 0);
+	st_task(c->sim, "holder", 1, true, lock_holder, c, 0);
+	sim_call_at(c->sim, 10 * US, raise_cb, c);
+	sim_run(c->sim, SIM_TIME_NEVER);
+	ASSERT_U64_EQ(c->log.n, 3);
+	ASSERT_TRUE(c->log.tag[0] == 'o');
+	ASSERT_U64_EQ(c->log.t[0], 60 * US);
+	ASSERT_TRUE(c->log.tag[1] == 'i');
+	ASSERT_U64_EQ(c->log.t[1], 75 * US);
+	ASSERT_TRUE(c->log.tag[2] == 'p');
+	ASSERT_U64_EQ(c->log.t[2], 75 * US);
+	sim_cpu_stats(c->sim, 0, &cs);
+	ASSERT_U64_EQ(cs.irqs, 1);
+	ASSERT_U64_EQ(cs.irq_ns, 5 * US);
+	ASSERT_U64_EQ(cs.spin_ns, 45 * US);
+	irq_case_free(c);
+}
+
 /* A test of raises that arrive while the context runs: two raises at 10
  * and 12, 5 us each.  Expect one interrupt entry handling both in order
  * (ends 15 and 20) and the owner (100 us from 0) to finish at 110. */

@@ -321,6 +321,10 @@ struct run {
 	struct workload_run	*wl;
 	unsigned int		nr_wl;
 	struct wl_stats		total;		/* every workload's transactions */
+	/* khungtaskd ([sysctl] kernel.hung_task_*) */
+	sim_time_t		hung_timeout, hung_interval, hung_next;
+	int64_t			hung_warnings;	/* reports still printed; -1 = no limit */
+	uint64_t		hung_detected;	/* the figure hung_task_detect_count */
 };
 
 /* [machine] initial_state=DIR, validated with the scenario (sections.c):
@@ -369,6 +373,11 @@ static int run_setup(struct run *r)
 	char err[1024], place[300];
 
 	r->sim = sim_create(&sc);
+	r->hung_timeout = sysctl->hung_task_timeout_secs * SIM_NSEC_PER_SEC;
+	r->hung_interval = sysctl->hung_task_check_interval_secs ?
+			   sysctl->hung_task_check_interval_secs * SIM_NSEC_PER_SEC : r->hung_timeout;
+	r->hung_next = r->hung_interval;
+	r->hung_warnings = sysctl->hung_task_warnings;
 	policy = pol->sw;	/* resolved by cli_load_scenario */
 	r->m = machine_create(r->sim, mc, sysctl, &policy, err, sizeof(err));
 	if (!r->m) {
@@ -460,6 +469,54 @@ static int run_setup(struct run *r)
 	return 0;
 }
 
+/* ---- the hung-task detector --------------------------------------------------------------- */
+
+/* One report on stderr, as check_hung_task() and sched_show_task() print
+ * it (kernel/hung_task.c, 6.12): the printk time stamp, the task, and in
+ * place of the stack the model's open path, innermost first. */
+static void hung_task_report(void *ctx, const struct sim_hung_task *h)
+{
+	struct run *r = ctx;
+	const struct sim_path_node *nodes;
+	uint32_t n = sim_path_nodes(r->sim, &nodes), k = h->path;
+	unsigned int kinds = (unsigned int)sim_nr_task_kinds(r->sim);
+	double ts = (double)sim_now(r->sim) / 1e9;
+
+	r->hung_detected++;
+	if (!r->hung_warnings)
+		return;
+	if (r->hung_warnings > 0)
+		r->hung_warnings--;
+	if (r->prog->shown)
+		fputs("\r\033[K", stderr);
+	r->prog->shown = false;
+	fprintf(stderr, "[%12.6f] INFO: task %s:%u blocked for more than %" PRIu64 " seconds.\n",
+		ts, h->comm, h->pid, (uint64_t)(h->blocked_ns / SIM_NSEC_PER_SEC));
+	fprintf(stderr, "[%12.6f] \"echo 0 > /proc/sys/kernel/hung_task_timeout_secs\" disables "
+		"this message.\n", ts);
+	fprintf(stderr, "[%12.6f] task:%-15s state:D pid:%u\n", ts, h->comm, h->pid);
+	fprintf(stderr, "[%12.6f] Call Trace:\n", ts);
+	for (unsigned int depth = 0; k < n && depth <= 64; depth++) {
+		fprintf(stderr, "[%12.6f]  %s\n", ts, nodes[k].name);
+		if (k < kinds)
+			break;
+		k = nodes[k].parent;
+	}
+	if (!r->hung_warnings)
+		fprintf(stderr, "[%12.6f] Future hung task reports are suppressed, see sysctl "
+			"kernel.hung_task_warnings\n", ts);
+}
+
+/* khungtaskd's loop (watchdog() in kernel/hung_task.c): a check every
+ * interval, here at the first sample step at or after it. */
+static void hung_task_check(struct run *r, sim_time_t now)
+{
+	if (!r->hung_timeout || now < r->hung_next)
+		return;
+	sim_check_hung_tasks(r->sim, r->hung_timeout, hung_task_report, r);
+	r->hung_next = now + r->hung_interval;
+}
+
 /* Step 4: simulate, one sample interval at a time. */
 static void run_simulate(struct run *r)
 {
@@ -477,6 +534,7 @@ static void run_simulate(struct run *r)
 	for (sim_time_t done = 0; done < g->duration;) {
 		done = g->duration - done > g->sample_interval ? done + g->sample_interval : g->duration;
 		sim_run(r->sim, done);
+		hung_task_check(r, done);
 		progress_update(prog, r->sim, done, g->duration, false);
 	}
 	progress_update(prog, r->sim, g->duration, g->duration, true);
@@ -532,6 +590,8 @@ static void run_fill_result(struct run *r)
 			rpt_result_add_figure(res, name, w->report.figures[f].value, w->report.figures[f].unit);
 		}
 	}
+	if (r->hung_timeout)
+		rpt_result_add_figure(res, "hung_task_detect_count", (double)r->hung_detected, "");
 	res->memory_bytes = mc->memory;
 	res->cpus = (unsigned int)mc->cpus;
 	for (unsigned int z = 0; z < mm_nr_zones(r->m); z++)

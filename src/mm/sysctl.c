@@ -61,5 +61,16 @@ const struct opt_def vm_sysctl_options[] = {
 	{ "/sys/kernel/mm/lru_gen/min_ttl_ms", OPT_UINT, F(lru_gen_min_ttl_ms), "0", 0, UINT32_MAX, NULL, 0,
 	  "MGLRU ([kernel] lru_gen=on): kswapd calls the OOM killer when the oldest generation is "
 	  "younger than this (the model kills nothing and counts it); 0 = off" },
+	{ "kernel.hung_task_timeout_secs", OPT_UINT, F(hung_task_timeout_secs), "120", 0, 1ULL << 32,
+	  NULL, 0, "khungtaskd (kernel/hung_task.c): report a task in uninterruptible sleep (block "
+	  "I/O, folio lock or writeback, mutex, rwsem) that has not run for this many seconds, on "
+	  "stderr as \"INFO: task ...\" with where it sleeps, counted in the figure "
+	  "hung_task_detect_count; 0 = off" },
+	{ "kernel.hung_task_check_interval_secs", OPT_UINT, F(hung_task_check_interval_secs), "0", 0,
+	  1ULL << 32, NULL, 0, "seconds between khungtaskd's checks; 0 = the timeout.  The run "
+	  "checks at the first sample_interval step at or after each" },
+	{ "kernel.hung_task_warnings", OPT_INT, F(hung_task_warnings), "10", (uint64_t)-1, INT32_MAX,
+	  NULL, 0, "hung-task reports printed before they are suppressed (they are still counted); "
+	  "-1 = no limit" },
 	OPT_END
 };

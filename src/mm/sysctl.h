@@ -41,6 +41,10 @@ struct vm_sysctl {
 	int	 thp_defrag;			/* enum thp_defrag; default madvise */
 	int	 thp_shmem_enabled;		/* enum thp_mode subset; default never */
 	uint64_t lru_gen_min_ttl_ms;		/* /sys/kernel/mm/lru_gen/min_ttl_ms; 0 */
+	/* kernel.hung_task_*: read by the run loop (sim_check_hung_tasks), not by mm */
+	uint64_t hung_task_timeout_secs;	/* 120 (CONFIG_DEFAULT_HUNG_TASK_TIMEOUT); 0 = off */
+	uint64_t hung_task_check_interval_secs;	/* 0 = the timeout */
+	int64_t	 hung_task_warnings;		/* 10; -1 = no limit */
 };
 
 extern const struct opt_def vm_sysctl_options[];

@@ -41,8 +41,9 @@ enum sim_task_state {
 };
 
 enum sim_block_kind {		/* where blocked time is attributed */
-	BLOCK_SLEEP,		/* mutex, rwsem, wait queue, timer: sleep_ns */
-	BLOCK_IO,		/* block I/O: io_ns */
+	BLOCK_SLEEP,		/* wait queue, timer: sleep_ns */
+	BLOCK_IO,		/* block I/O: io_ns; TASK_UNINTERRUPTIBLE */
+	BLOCK_LOCK,		/* mutex, rwsem: sleep_ns; TASK_UNINTERRUPTIBLE */
 };
 
 enum sim_wait_mode {		/* what a task on a waiter list waits for */
@@ -94,6 +95,9 @@ struct sim_task {
 	sim_time_t	resched_at;	/* sim->now at its last sim_cond_resched */
 	uint32_t	resched_same;	/* cond_resched calls in a row at that instant */
 	struct sim_task_stats stats;
+	/* hung_task.c: stats.switches when a check last saw it change, and when */
+	uint64_t	last_switch_count;
+	sim_time_t	last_switch_time;
 	uint32_t	path_stack[SIM_PATH_DEPTH];	/* saved parents of the open nodes */
 };
 

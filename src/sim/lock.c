@@ -293,7 +293,7 @@ void sim_mutex_lock(struct sim *sim, struct sim_mutex *m)
 	m->stats.contended++;
 	t->wait_mode = WAIT_EXCL;
 	sim_waiters_append(sim, &m->waiters, t);
-	sim_task_block(sim, BLOCK_SLEEP);
+	sim_task_block(sim, BLOCK_LOCK);
 	SIM_ASSERT_INTERNAL(m->owner == t->id + 1);
 }
 
@@ -402,7 +402,7 @@ static void rwsem_wait(struct sim *sim, struct sim_rwsem *s, enum sim_wait_mode 
 	s->stats.contended++;
 	t->wait_mode = (uint8_t)mode;
 	sim_waiters_append(sim, &s->waiters, t);
-	sim_task_block(sim, BLOCK_SLEEP);
+	sim_task_block(sim, BLOCK_LOCK);
 }
 
 void sim_down_read(struct sim *sim, struct sim_rwsem *s)

@@ -420,6 +420,25 @@ struct sim_cpu_stats {
 };
 void sim_cpu_stats(const struct sim *sim, unsigned int cpu, struct sim_cpu_stats *out);
 
+/*
+ * The hung-task detector (khungtaskd's check_hung_uninterruptible_tasks,
+ * kernel/hung_task.c, 6.12; hung_task.c).  sim_check_hung_tasks(), called
+ * outside sim_run, looks at every task in id order: one in uninterruptible
+ * sleep (block I/O and io_schedule waits, mutexes, rw-semaphores) that has
+ * not been put on a CPU since a check at least `timeout` ago is passed to
+ * `fn`, at every check until it runs again.  It reads the model and changes
+ * nothing in it.  Returns the number of tasks passed to `fn`.
+ */
+struct sim_hung_task {
+	const char	*comm;		/* the task's name */
+	uint32_t	pid;		/* its id */
+	sim_time_t	blocked_ns;	/* since the check that last saw it switch */
+	uint32_t	path;		/* its open path node (sim_path_nodes): where it sleeps */
+};
+typedef void (*sim_hung_task_fn)(void *ctx, const struct sim_hung_task *h);
+unsigned int sim_check_hung_tasks(struct sim *sim, sim_time_t timeout, sim_hung_task_fn fn,
+				  void *ctx);
+
 /* Iterate registered locks (in registration order) for reports. */
 const struct sim_spinlock *sim_spinlocks(const struct sim *sim);
 const struct sim_mutex *sim_mutexes(const struct sim *sim);

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests of the hung-task detector (sim_check_hung_tasks, khungtaskd's
+ * check in kernel/hung_task.c): which sleeps count as uninterruptible,
+ * when a task is first reported, that running again restarts its clock,
+ * and that a check changes nothing in the model. */
+#include "harness.h"
+#include "sim_test.h"
+
+#define SEC SIM_NSEC_PER_SEC
+
+struct hung_case {
+	struct sim	*sim;
+	struct sim_waitq never;		/* nobody wakes it */
+	struct sim_waitq idle;
+	struct sim_mutex lock;
+	unsigned int	seen;
+	char		names[8][32];
+	sim_time_t	blocked[8];
+	const char	*where[8];
+};
+
+/* D state: block I/O that never completes, inside a named path. */
+static void io_waiter(struct sim *sim, void *p)
+{
+	struct hung_case *c = p;
+
+	sim_path_push(sim, "folio_wait_writeback");
+	sim_wait_io(sim, &c->never, SIM_TIME_NEVER);
+	sim_path_pop(sim);
+}
+
+/* S state: holds the mutex and sleeps on a plain wait queue for good. */
+static void holder(struct sim *sim, void *p)
+{
+	struct hung_case *c = p;
+
+	sim_mutex_lock(sim, &c->lock);
+	sim_wait(sim, &c->idle, SIM_TIME_NEVER);
+	sim_mutex_unlock(sim, &c->lock);
+}
+
+/* D state: waits for the holder's mutex (starts after the holder). */
+static void mutex_waiter(struct sim *sim, void *p)
+{
+	struct hung_case *c = p;
+
+	sim_mutex_lock(sim, &c->lock);
+	sim_mutex_unlock(sim, &c->lock);
+}
+
+/* D state too, but it runs every second: never reported. */
+static void periodic(struct sim *sim, void *p)
+{
+	struct hung_case *c = p;
+
+	for (;;)
+		sim_wait_io(sim, &c->never, SEC);
+}
+
+static void record(void *ctx, const struct sim_hung_task *h)
+{
+	struct hung_case *c = ctx;
+	const struct sim_path_node *nodes;
+
+	sim_path_nodes(c->sim, &nodes);
+	if (c->seen < 8) {
+		snprintf(c->names[c->seen], sizeof(c->names[0]), "%s", h->comm);
+		c->blocked[c->seen] = h->blocked_ns;
+		c->where[c->seen] = nodes[h->path].name;
+	}
+	c->seen++;
+}
+
+static unsigned int check_at(struct hung_case *c, sim_time_t when)
+{
+	sim_run(c->sim, when);
+	c->seen = 0;
+	return sim_check_hung_tasks(c->sim, 10 * SEC, record, c);
+}
+
+/* A test of khungtaskd's rule with a 10-s timeout: four tasks block at
+ * time 0 — an I/O waiter and a mutex waiter (D), the mutex's holder
+ * asleep on a wait queue (S) and a D sleeper that runs every second.
+ * Expect the check at 5 s to record the switch counts, the one at 10 s to
+ * report nothing (5 s since), the one at 15 s to report exactly the I/O
+ * and mutex waiters, blocked 10 s, the I/O waiter inside
+ * folio_wait_writeback, and the one at 20 s to report them again. */
+TEST(hung_task_reports_uninterruptible_sleepers_after_the_timeout)
+{
+	struct hung_case *c = calloc(1, sizeof(*c));
+
+	c->sim = st_sim_exact(4);
+	sim_waitq_init(&c->never, "never");
+	sim_waitq_init(&c->idle, "idle");
+	sim_mutex_init(c->sim, &c->lock, "test_mutex");
+	st_task(c->sim, "io", 0, true, io_waiter, c, 0);
+	st_task(c->sim, "holder", 1, true, holder, c, 0);
+	st_task(c->sim, "waiter", 2, true, mutex_waiter, c, 1);
+	st_task(c->sim, "periodic", 3, true, periodic, c, 0);
+	ASSERT_U64_EQ(check_at(c, 5 * SEC), 0);
+	ASSERT_U64_EQ(check_at(c, 10 * SEC), 0);
+	ASSERT_U64_EQ(check_at(c, 15 * SEC), 2);
+	ASSERT_STR_EQ(c->names[0], "io");
+	ASSERT_U64_EQ(c->blocked[0], 10 * SEC);
+	ASSERT_STR_EQ(c->where[0], "folio_wait_writeback");
+	ASSERT_STR_EQ(c->names[1], "waiter");
+	ASSERT_U64_EQ(c->blocked[1], 10 * SEC);
+	ASSERT_U64_EQ(check_at(c, 20 * SEC), 2);
+	ASSERT_U64_EQ(c->blocked[0], 15 * SEC);
+	sim_destroy(c->sim);
+	free(c);
+}
+
+static void wake_idle(struct sim *sim, void *p)
+{
+	struct hung_case *c = p;
+
+	sim_wake_all(sim, &c->idle);
+}
+
+/* A test that running restarts the clock: as above, but the holder is
+ * woken at 12 s and releases the mutex, so the waiter runs and exits.
+ * Expect the check at 15 s to report only the I/O waiter. */
+TEST(hung_task_forgets_a_task_that_ran)
+{
+	struct hung_case *c = calloc(1, sizeof(*c));
+
+	c->sim = st_sim_exact(4);
+	sim_waitq_init(&c->never, "never");
+	sim_waitq_init(&c->idle, "idle");
+	sim_mutex_init(c->sim, &c->lock, "test_mutex");
+	st_task(c->sim, "io", 0, true, io_waiter, c, 0);
+	st_task(c->sim, "holder", 1, true, holder, c, 0);
+	st_task(c->sim, "waiter", 2, true, mutex_waiter, c, 1);
+	sim_call_at(c->sim, 12 * SEC, wake_idle, c);
+	ASSERT_U64_EQ(check_at(c, 5 * SEC), 0);
+	ASSERT_U64_EQ(check_at(c, 15 * SEC), 1);
+	ASSERT_STR_EQ(c->names[0], "io");
+	sim_destroy(c->sim);
+	free(c);
+}
+

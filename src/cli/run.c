@@ -325,6 +325,8 @@ struct run {
 	sim_time_t		hung_timeout, hung_interval, hung_next;
 	int64_t			hung_warnings;	/* reports still printed; -1 = no limit */
 	uint64_t		hung_detected;	/* the figure hung_task_detect_count */
+	sim_time_t		lockup_thresh;	/* kernel.watchdog_thresh; 0 = off */
+	uint64_t		lockups;	/* the figure hard_lockup_count */
 };
 
 /* [machine] initial_state=DIR, validated with the scenario (sections.c):
@@ -378,6 +380,7 @@ static int run_setup(struct run *r)
 			   sysctl->hung_task_check_interval_secs * SIM_NSEC_PER_SEC : r->hung_timeout;
 	r->hung_next = r->hung_interval;
 	r->hung_warnings = sysctl->hung_task_warnings;
+	r->lockup_thresh = sysctl->watchdog_thresh * SIM_NSEC_PER_SEC;
 	policy = pol->sw;	/* resolved by cli_load_scenario */
 	r->m = machine_create(r->sim, mc, sysctl, &policy, err, sizeof(err));
 	if (!r->m) {
@@ -471,15 +474,29 @@ static int run_setup(struct run *r)
 
 /* ---- the hung-task detector --------------------------------------------------------------- */
 
+/* In place of the kernel's stack: the model's open path from `k`,
+ * innermost first, down to the task kind. */
+static void print_call_trace(struct run *r, uint32_t k, double ts)
+{
+	const struct sim_path_node *nodes;
+	uint32_t n = sim_path_nodes(r->sim, &nodes);
+	unsigned int kinds = (unsigned int)sim_nr_task_kinds(r->sim);
+
+	fprintf(stderr, "[%12.6f] Call Trace:\n", ts);
+	for (unsigned int depth = 0; k < n && depth <= 64; depth++) {
+		fprintf(stderr, "[%12.6f]  %s\n", ts, nodes[k].name);
+		if (k < kinds)
+			break;
+		k = nodes[k].parent;
+	}
+}
+
 /* One report on stderr, as check_hung_task() and sched_show_task() print
  * it (kernel/hung_task.c, 6.12): the printk time stamp, the task, and in
  * place of the stack the model's open path, innermost first. */
 static void hung_task_report(void *ctx, const struct sim_hung_task *h)
 {
 	struct run *r = ctx;
-	const struct sim_path_node *nodes;
-	uint32_t n = sim_path_nodes(r->sim, &nodes), k = h->path;
-	unsigned int kinds = (unsigned int)sim_nr_task_kinds(r->sim);
 	double ts = (double)sim_now(r->sim) / 1e9;
 
 	r->hung_detected++;
@@ -495,22 +512,36 @@ static void hung_task_report(void *ctx, const struct sim_hung_task *h)
 	fprintf(stderr, "[%12.6f] \"echo 0 > /proc/sys/kernel/hung_task_timeout_secs\" disables "
 		"this message.\n", ts);
 	fprintf(stderr, "[%12.6f] task:%-15s state:D pid:%u\n", ts, h->comm, h->pid);
-	fprintf(stderr, "[%12.6f] Call Trace:\n", ts);
-	for (unsigned int depth = 0; k < n && depth <= 64; depth++) {
-		fprintf(stderr, "[%12.6f]  %s\n", ts, nodes[k].name);
-		if (k < kinds)
-			break;
-		k = nodes[k].parent;
-	}
+	print_call_trace(r, h->path, ts);
 	if (!r->hung_warnings)
 		fprintf(stderr, "[%12.6f] Future hung task reports are suppressed, see sysctl "
 			"kernel.hung_task_warnings\n", ts);
 }
 
+/* The hard-lockup report (watchdog_hardlockup_check, kernel/watchdog.c,
+ * 6.12), with the spinner and where it spins. */
+static void hard_lockup_report(void *ctx, const struct sim_hung_task *h)
+{
+	struct run *r = ctx;
+	double ts = (double)sim_now(r->sim) / 1e9;
+
+	r->lockups++;
+	if (r->prog->shown)
+		fputs("\r\033[K", stderr);
+	r->prog->shown = false;
+	fprintf(stderr, "[%12.6f] watchdog: Watchdog detected hard LOCKUP on cpu %u\n", ts, h->cpu);
+	fprintf(stderr, "[%12.6f] CPU: %u PID: %u Comm: %s (spinning for %.3f s)\n", ts, h->cpu,
+		h->pid, h->comm, (double)h->blocked_ns / 1e9);
+	print_call_trace(r, h->path, ts);
+}
+
 /* khungtaskd's loop (watchdog() in kernel/hung_task.c): a check every
- * interval, here at the first sample step at or after it. */
+ * interval, here at the first sample step at or after it; the hard-lockup
+ * check at every step. */
 static void hung_task_check(struct run *r, sim_time_t now)
 {
+	if (r->lockup_thresh)
+		sim_check_hard_lockups(r->sim, r->lockup_thresh, hard_lockup_report, r);
 	if (!r->hung_timeout || now < r->hung_next)
 		return;
 	sim_check_hung_tasks(r->sim, r->hung_timeout, hung_task_report, r);
@@ -592,6 +623,8 @@ static void run_fill_result(struct run *r)
 	}
 	if (r->hung_timeout)
 		rpt_result_add_figure(res, "hung_task_detect_count", (double)r->hung_detected, "");
+	if (r->lockup_thresh)
+		rpt_result_add_figure(res, "hard_lockup_count", (double)r->lockups, "");
 	res->memory_bytes = mc->memory;
 	res->cpus = (unsigned int)mc->cpus;
 	for (unsigned int z = 0; z < mm_nr_zones(r->m); z++)

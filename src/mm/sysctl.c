@@ -72,5 +72,10 @@ const struct opt_def vm_sysctl_options[] = {
 	{ "kernel.hung_task_warnings", OPT_INT, F(hung_task_warnings), "10", (uint64_t)-1, INT32_MAX,
 	  NULL, 0, "hung-task reports printed before they are suppressed (they are still counted); "
 	  "-1 = no limit" },
+	{ "kernel.watchdog_thresh", OPT_UINT, F(watchdog_thresh), "10", 0, 60, NULL, 0,
+	  "the hard-lockup detector (kernel/watchdog.c): report a CPU whose interrupt context or "
+	  "owner has spun on a kernel spinlock (taken with interrupts off) for this many seconds, "
+	  "once per episode, on stderr, counted in the figure hard_lockup_count: a deadlock in the "
+	  "model; 0 = off" },
 	OPT_END
 };

@@ -45,6 +45,7 @@ struct vm_sysctl {
 	uint64_t hung_task_timeout_secs;	/* 120 (CONFIG_DEFAULT_HUNG_TASK_TIMEOUT); 0 = off */
 	uint64_t hung_task_check_interval_secs;	/* 0 = the timeout */
 	int64_t	 hung_task_warnings;		/* 10; -1 = no limit */
+	uint64_t watchdog_thresh;		/* 10 s: hard lockups (sim_check_hard_lockups); 0 = off */
 };
 
 extern const struct opt_def vm_sysctl_options[];

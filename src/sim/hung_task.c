@@ -21,6 +21,13 @@
  * flusher's idle waits are — although a few kernel sites that use them
  * sleep uninterruptibly (reclaim_throttle), so a task stuck there is not
  * reported.
+ *
+ * The hard-lockup detector (watchdog_hardlockup_check, kernel/watchdog.c):
+ * the kernel's NMI watchdog reports a CPU whose timer interrupts have not
+ * run for watchdog_thresh seconds, once until the CPU recovers.  The model
+ * takes every spinlock with interrupts off, so such a CPU is one whose
+ * interrupt context, or whose owner, has spun on a kernel spinlock that
+ * long.  A user-space spinner (s_lock) takes interrupts and is not one.
  */
 #include "sim/internal.h"
 
@@ -50,6 +57,50 @@ unsigned int sim_check_hung_tasks(struct sim *sim, sim_time_t timeout, sim_hung_
 		h.pid = t->id;
 		h.blocked_ns = sim->now - t->last_switch_time;
 		h.path = t->top;
+		h.cpu = t->cpu;
+		found++;
+		if (fn)
+			fn(ctx, &h);
+	}
+	return found;
+}
+
+/* The task spinning with interrupts off on CPU `c`, if any: its interrupt
+ * context, else its owner spinning on a kernel spinlock. */
+static const struct sim_task *cpu_spinner(const struct sim *sim, unsigned int c)
+{
+	const struct sim_cpu *cpu = &sim->cpus[c];
+
+	if (cpu->irq_active && cpu->irq_task->spinning)
+		return cpu->irq_task;
+	if (cpu->curr && cpu->curr->spinning && !cpu->curr->uspin)
+		return cpu->curr;
+	return NULL;
+}
+
+unsigned int sim_check_hard_lockups(struct sim *sim, sim_time_t thresh, sim_hung_task_fn fn,
+				    void *ctx)
+{
+	unsigned int found = 0;
+
+	if (sim->running)
+		SIM_BUG("sim_check_hard_lockups called from inside the simulation");
+	for (unsigned int c = 0; c < sim->ncpus; c++) {
+		struct sim_cpu *cpu = &sim->cpus[c];
+		const struct sim_task *t = cpu_spinner(sim, c);
+		struct sim_hung_task h;
+
+		if (!t || sim->now - t->mark < thresh)
+			continue;
+		if (cpu->lockup_task == t && cpu->lockup_since == t->mark)
+			continue;	/* watchdog_hardlockup_warned */
+		cpu->lockup_task = t;
+		cpu->lockup_since = t->mark;
+		h.comm = t->name;
+		h.pid = t->id;
+		h.blocked_ns = sim->now - t->mark;
+		h.path = t->top;
+		h.cpu = c;
 		found++;
 		if (fn)
 			fn(ctx, &h);

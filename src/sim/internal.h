@@ -127,6 +127,8 @@ struct sim_cpu {
 	struct sim_task	*irq_deferred;	/* its resume came while the interrupt ran */
 	sim_time_t	irq_deferred_at;
 	uint64_t	irq_ns, irqs;
+	const struct sim_task *lockup_task;	/* hung_task.c: the spin reported as a lockup, */
+	sim_time_t	lockup_since;		/* and since when it spins */
 	/* EEVDF: the tasks queued here plus the owner ("on the run queue") */
 	int64_t		sum_v;		/* sum of their vruntimes */
 	uint32_t	nr_fair;	/* their number */

@@ -434,10 +434,24 @@ struct sim_hung_task {
 	uint32_t	pid;		/* its id */
 	sim_time_t	blocked_ns;	/* since the check that last saw it switch */
 	uint32_t	path;		/* its open path node (sim_path_nodes): where it sleeps */
+	unsigned int	cpu;		/* the CPU it last ran on */
 };
 typedef void (*sim_hung_task_fn)(void *ctx, const struct sim_hung_task *h);
 unsigned int sim_check_hung_tasks(struct sim *sim, sim_time_t timeout, sim_hung_task_fn fn,
 				  void *ctx);
+
+/*
+ * The hard-lockup detector (watchdog_hardlockup_check, kernel/watchdog.c,
+ * 6.12; hung_task.c).  Every spinlock is taken with interrupts off in the
+ * model, so a CPU whose interrupt context or owner has spun on a kernel
+ * spinlock for at least `thresh` is locked up: passed to `fn` once per
+ * episode (h->pid/comm: the spinner, h->blocked_ns: how long it spins,
+ * h->cpu: the CPU).  In a correct model this never happens: a lockup is a
+ * deadlock among spinlock holders and interrupts.  Returns the number of
+ * CPUs passed to `fn`.
+ */
+unsigned int sim_check_hard_lockups(struct sim *sim, sim_time_t thresh, sim_hung_task_fn fn,
+				    void *ctx);
 
 /* Iterate registered locks (in registration order) for reports. */
 const struct sim_spinlock *sim_spinlocks(const struct sim *sim);

@@ -6,6 +6,9 @@
 # hung_task_warnings of them, and counts every one in the figure
 # hung_task_detect_count; the default run counts none, 0 switches the
 # detector (and its figure) off, and the check changes no result.
+# The hard-lockup detector (kernel.watchdog_thresh): a cost override that
+# holds zone->lock for a second per page leaves other CPUs spinning for
+# longer than 10 s, each reported once with where it spins.
 . tests/suites/0000-cli.inc
 cli_init "$1" 0014-hung-task
 
@@ -38,4 +41,18 @@ check "the checks change no result" "jq -S 'del(.wall_seconds, .events_per_secon
 	diff '$TMP/slow/tps.csv' '$TMP/off/tps.csv'"
 check "a bad value is file:line" "printf '[sysctl]\nkernel.hung_task_warnings=-2\n' >'$TMP/bad.ini' &&
 	{ '$SP' check '$TMP/bad.ini' 2>'$TMP/bad.err'; [ \$? -eq 2 ]; } && grep -q 'bad.ini:2:' '$TMP/bad.err'"
+lockfig() { jq -r ".figures.hard_lockup_count // \"none\"" "$1/result.json" 2>/dev/null | sed 's/\.0*$//'; }
+check "the default run has no lockup" "[ '$(lockfig "$TMP/def")' = 0 ]"
+check "spinning 15 s on zone->lock is a hard lockup" "'$SP' run scenarios/pgbench-small.ini \
+	--set costs.buddy_page=1000000000 --set duration=20s --out '$TMP/lk' 2>'$TMP/lk.err' &&
+	grep -Eq '^\[ +15\.000000\] watchdog: Watchdog detected hard LOCKUP on cpu [0-9]+$' '$TMP/lk.err' &&
+	grep -Eq 'Comm: backend/[0-9]+ \(spinning for 15\.000 s\)$' '$TMP/lk.err' &&
+	grep -Eq '^\[ +15\.000000\]  rmqueue_bulk$' '$TMP/lk.err'"
+n=$(lockfig "$TMP/lk")
+check "... counted once per CPU and episode ($n)" "[ \$(grep -c 'hard LOCKUP' '$TMP/lk.err') = '$n' ] &&
+	[ '$n' -ge 1 ] && [ '$n' -le 4 ]"
+check "watchdog_thresh=0 is off" "'$SP' run scenarios/pgbench-small.ini --set costs.buddy_page=1000000000 \
+	--set duration=20s --set sysctl.kernel.watchdog_thresh=0 --out '$TMP/lk0' 2>'$TMP/lk0.err' &&
+	! grep -q LOCKUP '$TMP/lk0.err'"
+check "... with no figure" "[ '$(lockfig "$TMP/lk0")' = none ]"
 cli_done

@@ -71,8 +71,17 @@ static void record(void *ctx, const struct sim_hung_task *h)
 	c->seen++;
 }
 
+static void nothing(struct sim *sim, void *p)
+{
+	(void)sim;
+	(void)p;
+}
+
+/* The checks read sim_now(): an event at `when` puts the clock there, as
+ * the run loop's sample event does. */
 static unsigned int check_at(struct hung_case *c, sim_time_t when)
 {
+	sim_call_at(c->sim, when, nothing, NULL);
 	sim_run(c->sim, when);
 	c->seen = 0;
 	return sim_check_hung_tasks(c->sim, 10 * SEC, record, c);
@@ -140,3 +149,87 @@ TEST(hung_task_forgets_a_task_that_ran)
 	free(c);
 }
 
+
+struct lockup_case {
+	struct sim	*sim;
+	struct sim_spinlock lock;
+	unsigned int	seen;
+	unsigned int	cpu[4];
+	char		names[4][32];
+	sim_time_t	spun[4];
+};
+
+static void long_holder(struct sim *sim, void *p)
+{
+	struct lockup_case *c = p;
+
+	sim_spin_lock(sim, &c->lock);
+	sim_charge(sim, 30 * SEC);
+	sim_spin_unlock(sim, &c->lock);
+}
+
+static void lock_taker(struct sim *sim, void *p)
+{
+	struct lockup_case *c = p;
+
+	sim_spin_lock(sim, &c->lock);
+	sim_spin_unlock(sim, &c->lock);
+}
+
+static void locking_irq(struct sim *sim, void *p)
+{
+	lock_taker(sim, p);
+}
+
+static void raise_on_2(struct sim *sim, void *p)
+{
+	sim_irq_raise(sim, 2, locking_irq, p);
+}
+
+static void record_lockup(void *ctx, const struct sim_hung_task *h)
+{
+	struct lockup_case *c = ctx;
+
+	if (c->seen < 4) {
+		c->cpu[c->seen] = h->cpu;
+		snprintf(c->names[c->seen], sizeof(c->names[0]), "%s", h->comm);
+		c->spun[c->seen] = h->blocked_ns;
+	}
+	c->seen++;
+}
+
+static unsigned int lockups_at(struct lockup_case *c, sim_time_t when)
+{
+	sim_call_at(c->sim, when, nothing, NULL);
+	sim_run(c->sim, when);
+	c->seen = 0;
+	return sim_check_hard_lockups(c->sim, 10 * SEC, record_lockup, c);
+}
+
+/* A test of the hard-lockup rule with a 10-s threshold: CPU 1 holds a
+ * spinlock 0..30 s; CPU 0's owner spins for it from 1 s and an interrupt
+ * on CPU 2 from 2 s.  Expect nothing at 5 s, CPUs 0 and 2 at 12 s (spun
+ * 11 and 10 s, the second in irq/2), nothing more at 20 s (reported once
+ * per episode) nor at 40 s (the spins ended at 30 s). */
+TEST(hard_lockup_reports_a_cpu_spinning_past_the_threshold_once)
+{
+	struct lockup_case *c = calloc(1, sizeof(*c));
+
+	c->sim = st_sim_exact(3);
+	sim_spin_init(c->sim, &c->lock, "test_lock");
+	st_task(c->sim, "holder", 1, true, long_holder, c, 0);
+	st_task(c->sim, "spinner", 0, true, lock_taker, c, 1 * SEC);
+	sim_call_at(c->sim, 2 * SEC, raise_on_2, c);
+	ASSERT_U64_EQ(lockups_at(c, 5 * SEC), 0);
+	ASSERT_U64_EQ(lockups_at(c, 12 * SEC), 2);
+	ASSERT_U64_EQ(c->cpu[0], 0);
+	ASSERT_STR_EQ(c->names[0], "spinner");
+	ASSERT_U64_EQ(c->spun[0], 11 * SEC);
+	ASSERT_U64_EQ(c->cpu[1], 2);
+	ASSERT_STR_EQ(c->names[1], "irq/2");
+	ASSERT_U64_EQ(c->spun[1], 10 * SEC);
+	ASSERT_U64_EQ(lockups_at(c, 20 * SEC), 0);
+	ASSERT_U64_EQ(lockups_at(c, 40 * SEC), 0);
+	sim_destroy(c->sim);
+	free(c);
+}

@@ -79,10 +79,31 @@ static void nothing(struct sim *sim, void *p)
 
 /* The checks read sim_now(): an event at `when` puts the clock there, as
  * the run loop's sample event does. */
+static void run_to(struct sim *sim, sim_time_t when)
+{
+	sim_call_at(sim, when, nothing, NULL);
+	sim_run(sim, when);
+}
+
+/* An I/O waiter on CPU 0 and a mutex waiter on CPU 2 (D), the mutex's
+ * holder asleep on a wait queue on CPU 1 (S). */
+static struct hung_case *hung_case_new(void)
+{
+	struct hung_case *c = calloc(1, sizeof(*c));
+
+	c->sim = st_sim_exact(4);
+	sim_waitq_init(&c->never, "never");
+	sim_waitq_init(&c->idle, "idle");
+	sim_mutex_init(c->sim, &c->lock, "test_mutex");
+	st_task(c->sim, "io", 0, true, io_waiter, c, 0);
+	st_task(c->sim, "holder", 1, true, holder, c, 0);
+	st_task(c->sim, "waiter", 2, true, mutex_waiter, c, 1);
+	return c;
+}
+
 static unsigned int check_at(struct hung_case *c, sim_time_t when)
 {
-	sim_call_at(c->sim, when, nothing, NULL);
-	sim_run(c->sim, when);
+	run_to(c->sim, when);
 	c->seen = 0;
 	return sim_check_hung_tasks(c->sim, 10 * SEC, record, c);
 }
@@ -96,15 +117,8 @@ static unsigned int check_at(struct hung_case *c, sim_time_t when)
  * folio_wait_writeback, and the one at 20 s to report them again. */
 TEST(hung_task_reports_uninterruptible_sleepers_after_the_timeout)
 {
-	struct hung_case *c = calloc(1, sizeof(*c));
+	struct hung_case *c = hung_case_new();
 
-	c->sim = st_sim_exact(4);
-	sim_waitq_init(&c->never, "never");
-	sim_waitq_init(&c->idle, "idle");
-	sim_mutex_init(c->sim, &c->lock, "test_mutex");
-	st_task(c->sim, "io", 0, true, io_waiter, c, 0);
-	st_task(c->sim, "holder", 1, true, holder, c, 0);
-	st_task(c->sim, "waiter", 2, true, mutex_waiter, c, 1);
 	st_task(c->sim, "periodic", 3, true, periodic, c, 0);
 	ASSERT_U64_EQ(check_at(c, 5 * SEC), 0);
 	ASSERT_U64_EQ(check_at(c, 10 * SEC), 0);
@@ -132,15 +146,8 @@ static void wake_idle(struct sim *sim, void *p)
  * Expect the check at 15 s to report only the I/O waiter. */
 TEST(hung_task_forgets_a_task_that_ran)
 {
-	struct hung_case *c = calloc(1, sizeof(*c));
+	struct hung_case *c = hung_case_new();
 
-	c->sim = st_sim_exact(4);
-	sim_waitq_init(&c->never, "never");
-	sim_waitq_init(&c->idle, "idle");
-	sim_mutex_init(c->sim, &c->lock, "test_mutex");
-	st_task(c->sim, "io", 0, true, io_waiter, c, 0);
-	st_task(c->sim, "holder", 1, true, holder, c, 0);
-	st_task(c->sim, "waiter", 2, true, mutex_waiter, c, 1);
 	sim_call_at(c->sim, 12 * SEC, wake_idle, c);
 	ASSERT_U64_EQ(check_at(c, 5 * SEC), 0);
 	ASSERT_U64_EQ(check_at(c, 15 * SEC), 1);
@@ -200,8 +207,7 @@ static void record_lockup(void *ctx, const struct sim_hung_task *h)
 
 static unsigned int lockups_at(struct lockup_case *c, sim_time_t when)
 {
-	sim_call_at(c->sim, when, nothing, NULL);
-	sim_run(c->sim, when);
+	run_to(c->sim, when);
 	c->seen = 0;
 	return sim_check_hard_lockups(c->sim, 10 * SEC, record_lockup, c);
 }

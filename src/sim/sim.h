@@ -446,9 +446,10 @@ unsigned int sim_check_hung_tasks(struct sim *sim, sim_time_t timeout, sim_hung_
  * model, so a CPU whose interrupt context or owner has spun on a kernel
  * spinlock for at least `thresh` is locked up: passed to `fn` once per
  * episode (h->pid/comm: the spinner, h->blocked_ns: how long it spins,
- * h->cpu: the CPU).  In a correct model this never happens: a lockup is a
- * deadlock among spinlock holders and interrupts.  Returns the number of
- * CPUs passed to `fn`.
+ * h->cpu: the CPU).  With the model's costs this never happens unless
+ * spinlock holders and interrupts deadlock; a cost override that holds a
+ * lock for seconds makes one too.  Returns the number of CPUs passed to
+ * `fn`.
  */
 unsigned int sim_check_hard_lockups(struct sim *sim, sim_time_t thresh, sim_hung_task_fn fn,
 				    void *ctx);

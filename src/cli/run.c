@@ -474,6 +474,14 @@ static int run_setup(struct run *r)
 
 /* ---- the hung-task detector --------------------------------------------------------------- */
 
+/* A report starts on a line of its own: clear a progress line being drawn. */
+static void report_begin(struct run *r)
+{
+	if (r->prog->shown)
+		fputs("\r\033[K", stderr);
+	r->prog->shown = false;
+}
+
 /* In place of the kernel's stack: the model's open path from `k`,
  * innermost first, down to the task kind. */
 static void print_call_trace(struct run *r, uint32_t k, double ts)
@@ -504,9 +512,7 @@ static void hung_task_report(void *ctx, const struct sim_hung_task *h)
 		return;
 	if (r->hung_warnings > 0)
 		r->hung_warnings--;
-	if (r->prog->shown)
-		fputs("\r\033[K", stderr);
-	r->prog->shown = false;
+	report_begin(r);
 	fprintf(stderr, "[%12.6f] INFO: task %s:%u blocked for more than %" PRIu64 " seconds.\n",
 		ts, h->comm, h->pid, (uint64_t)(h->blocked_ns / SIM_NSEC_PER_SEC));
 	fprintf(stderr, "[%12.6f] \"echo 0 > /proc/sys/kernel/hung_task_timeout_secs\" disables "
@@ -526,9 +532,7 @@ static void hard_lockup_report(void *ctx, const struct sim_hung_task *h)
 	double ts = (double)sim_now(r->sim) / 1e9;
 
 	r->lockups++;
-	if (r->prog->shown)
-		fputs("\r\033[K", stderr);
-	r->prog->shown = false;
+	report_begin(r);
 	fprintf(stderr, "[%12.6f] watchdog: Watchdog detected hard LOCKUP on cpu %u\n", ts, h->cpu);
 	fprintf(stderr, "[%12.6f] CPU: %u PID: %u Comm: %s (spinning for %.3f s)\n", ts, h->cpu,
 		h->pid, h->comm, (double)h->blocked_ns / 1e9);
@@ -538,7 +542,7 @@ static void hard_lockup_report(void *ctx, const struct sim_hung_task *h)
 /* khungtaskd's loop (watchdog() in kernel/hung_task.c): a check every
  * interval, here at the first sample step at or after it; the hard-lockup
  * check at every step. */
-static void hung_task_check(struct run *r, sim_time_t now)
+static void watchdog_checks(struct run *r, sim_time_t now)
 {
 	if (r->lockup_thresh)
 		sim_check_hard_lockups(r->sim, r->lockup_thresh, hard_lockup_report, r);
@@ -565,7 +569,7 @@ static void run_simulate(struct run *r)
 	for (sim_time_t done = 0; done < g->duration;) {
 		done = g->duration - done > g->sample_interval ? done + g->sample_interval : g->duration;
 		sim_run(r->sim, done);
-		hung_task_check(r, done);
+		watchdog_checks(r, done);
 		progress_update(prog, r->sim, done, g->duration, false);
 	}
 	progress_update(prog, r->sim, g->duration, g->duration, true);

@@ -42,8 +42,8 @@ unsigned int sim_check_hung_tasks(struct sim *sim, sim_time_t timeout, sim_hung_
 		struct sim_task *t = sim->tasks[i];
 		struct sim_hung_task h;
 
-		if (!t || t->state != TASK_BLOCKED || t->block_kind == BLOCK_SLEEP || t->is_irq)
-			continue;
+		if (!t || t->state != TASK_BLOCKED || t->block_kind == BLOCK_SLEEP)
+			continue;	/* an interrupt context between entries is BLOCK_SLEEP */
 		if (!t->stats.switches)
 			continue;
 		if (t->stats.switches != t->last_switch_count) {
@@ -73,7 +73,7 @@ static const struct sim_task *cpu_spinner(const struct sim *sim, unsigned int c)
 
 	if (cpu->irq_active && cpu->irq_task->spinning)
 		return cpu->irq_task;
-	if (cpu->curr && cpu->curr->spinning && !cpu->curr->uspin)
+	if (cpu->curr && task_spins_irqs_off(cpu->curr))
 		return cpu->curr;
 	return NULL;
 }

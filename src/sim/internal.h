@@ -101,6 +101,19 @@ struct sim_task {
 	uint32_t	path_stack[SIM_PATH_DEPTH];	/* saved parents of the open nodes */
 };
 
+/* Whether `t` runs with interrupts off: it holds a kernel spinlock or
+ * spins for one (the model takes every spinlock as spin_lock_irqsave);
+ * a spinner on a user-space lock (uspin, PostgreSQL's s_lock) does not. */
+static inline bool task_spins_irqs_off(const struct sim_task *t)
+{
+	return t->spinning && !t->uspin;
+}
+
+static inline bool task_irqs_off(const struct sim_task *t)
+{
+	return t->preempt_count || task_spins_irqs_off(t);
+}
+
 struct sim_irq_work;
 
 /* A run-queue entry: the task with its EEVDF keys as they were when it

@@ -804,7 +804,7 @@ void sim_irq_raise(struct sim *sim, unsigned int cpu_nr, sim_irq_fn fn, void *ar
 	cpu->irq_tail = w;
 	if (cpu->irq_active || cpu->irq_held_off)
 		return;
-	if (cpu->curr && (cpu->curr->preempt_count || (cpu->curr->spinning && !cpu->curr->uspin))) {
+	if (cpu->curr && task_irqs_off(cpu->curr)) {
 		cpu->irq_held_off = true;
 		sim->irqs_held_off++;
 		return;

@@ -1034,6 +1034,17 @@ struct tps_window {
 	uint32_t	n;
 };
 
+static void tps_window_add(struct tps_window *w, double tps)
+{
+	w->sum += tps;
+	w->n++;
+}
+
+static double tps_window_mean(const struct tps_window *w)
+{
+	return w->n ? w->sum / w->n : 0;
+}
+
 /*
  * The checkpoint dip (the 2026 linux-mm thread, docs/references.md: "during checkpoints the 10-second TPS
  * drops to roughly a third of its between-checkpoint rate").  With
@@ -1076,28 +1087,26 @@ void pg_checkpoint_figures(const struct wl_stats *st, const struct pg_ckpt *c, s
 			sim_time_t s = i < c->nr ? c->t_start[i] : c->last_start;
 
 			if (lo >= s && hi <= s + PG_CKPT_WINDOW_NS) {
-				during.sum += t;
-				during.n++;
+				tps_window_add(&during, t);
 				if (lowest < 0 || t < lowest)
 					lowest = t;
 			} else if (hi <= s && lo + PG_CKPT_WINDOW_NS >= s) {
-				before.sum += t;
-				before.n++;
+				tps_window_add(&before, t);
 			}
 		}
 	}
 	if (during.n && before.n && before.sum > 0) {
-		double b = before.sum / before.n;
+		double b = tps_window_mean(&before);
 		uint32_t dips = 0;
 
 		for (uint32_t k = 0; k < full; k++)
 			dips += interval_tps(st, k) < b / 2;
-		wl_report_figure(out, "checkpoint_tps_ratio", during.sum / during.n / b, "");
+		wl_report_figure(out, "checkpoint_tps_ratio", tps_window_mean(&during) / b, "");
 		wl_report_figure(out, "checkpoint_tps_lowest_ratio", lowest / b, "");
 		wl_report_figure(out, "checkpoint_dip_share", (double)dips / full, "");
 	}
-	wl_report_figure(out, "tps_checkpoint_first_minute", during.n ? during.sum / during.n : 0, "TPS");
-	wl_report_figure(out, "tps_before_checkpoint", before.n ? before.sum / before.n : 0, "TPS");
+	wl_report_figure(out, "tps_checkpoint_first_minute", tps_window_mean(&during), "TPS");
+	wl_report_figure(out, "tps_before_checkpoint", tps_window_mean(&before), "TPS");
 }
 
 static void pg_report(void *state, struct wl_report *out)

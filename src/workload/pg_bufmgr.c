@@ -416,6 +416,10 @@ uint32_t pg_strategy_get_buffer(struct pg_proc *p)
 			}
 		}
 		buf = bp->nr_free_stack ? bp->free_stack[--bp->nr_free_stack] : bp->free_next++;
+		if (!bp->freelist_emptied && !bp->nr_free_stack && bp->free_next >= bp->nbuffers) {
+			bp->freelist_emptied = true;
+			bp->freelist_empty_at = sim_now(pg->sim);
+		}
 		sim_charge_cost(pg->sim, COST_pg_clock_sweep, 1);
 		pg_touch(p, pg_buf_desc_addr(pg, buf), true);
 		if (pg->cfg.locks)

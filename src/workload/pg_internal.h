@@ -200,6 +200,8 @@ struct pg_bufpool {
 	 * (StrategyInitialize); returned buffers are pushed on a stack */
 	uint32_t	free_next;		/* next never-used buffer */
 	uint32_t	*free_stack, nr_free_stack;
+	bool		freelist_emptied;	/* a pop has left it empty, at: */
+	sim_time_t	freelist_empty_at;
 	/* clock sweep (freelist.c) */
 	uint64_t	next_victim;		/* nextVictimBuffer, not wrapped */
 	uint64_t	num_allocs;		/* numBufferAllocs since the bgwriter's last look */

@@ -1195,6 +1195,10 @@ static void pg_report(void *state, struct wl_report *out)
 				 (double)ls->wait_ns / 1e6 / (double)tx, "ms");
 		wl_report_figure(out, "strategy_lock_hold_us_avg",
 				 ls->acquisitions ? (double)ls->hold_ns / 1e3 / (double)ls->acquisitions : 0, "us");
+		/* when the freelist ran dry (-1: it never did): after it the
+		 * strategy lock is taken only at the clock hand's wrap */
+		wl_report_figure(out, "strategy_freelist_empty_s",
+				 pg->bp.freelist_emptied ? (double)pg->bp.freelist_empty_at / SIM_NSEC_PER_SEC : -1, "s");
 		uint64_t bm_wait = 0, bm_contended = 0;
 
 		for (unsigned int k = 0; k < PG_NUM_BUFFER_PARTITIONS; k++) {

@@ -858,6 +858,26 @@ TEST(s_lock_guards_the_freelist)
 	pgt_destroy(&t);
 }
 
+/* A test of when the freelist counts as run dry (the
+ * strategy_freelist_empty_s figure): a 128 KiB pool holds 16 buffers.
+ * Expect the mark unset after 15 pops and set by the 16th. */
+TEST(freelist_empty_marked_once)
+{
+	static const char *const kv[] = { "shared_buffers", "128k", "locks", "on", NULL };
+	struct pgt t;
+	struct pg_proc *p;
+
+	ASSERT_EQ(pgt_create(&t, NULL, kv), 0);
+	p = &t.pg->backends[0];
+	ASSERT_U64_EQ(t.pg->bp.nbuffers, 16);
+	for (uint32_t i = 0; i < 15; i++)
+		ASSERT_U64_EQ(pg_strategy_get_buffer(p), i);
+	ASSERT_FALSE(t.pg->bp.freelist_emptied);
+	ASSERT_U64_EQ(pg_strategy_get_buffer(p), 15);
+	ASSERT_TRUE(t.pg->bp.freelist_emptied);
+	pgt_destroy(&t);
+}
+
 /* ---- address translation ------------------------------------------------------------------ */
 
 /* A test of the TLB cost model (tlb_misses=on, 16 entries per CPU): a

@@ -148,6 +148,10 @@ sim_time_t sim_now(const struct sim *sim)
 
 uint64_t sim_events(const struct sim *sim) { return sim->events; }
 uint64_t sim_fast_syncs(const struct sim *sim) { return sim->fast_syncs; }
+uint64_t sim_uspin_holder_preempts(const struct sim *sim, enum sim_uspin_preempt where)
+{
+	return sim->uspin_holder_preempts[where];
+}
 uint64_t sim_resumes(const struct sim *sim) { return sim->resumes; }
 uint64_t sim_direct_resumes(const struct sim *sim) { return sim->direct_resumes; }
 unsigned int sim_ncpus(const struct sim *sim) { return sim->ncpus; }

@@ -80,6 +80,7 @@ struct sim_task {
 	int		io_error;
 	struct sim_waitq *waitq;	/* wait queue it sleeps on (for timeouts) */
 	struct sim_spinlock *uspin;	/* user spinlock it spins on (for its time limit) */
+	uint16_t	uspins_held;	/* user spinlocks it holds (statistics only) */
 
 	struct sim	*sim;
 	struct sim_ctx	ctx;
@@ -178,6 +179,7 @@ struct sim {
 	uint64_t	events;		/* events run */
 	uint64_t	cur_seq;	/* seq of the event being run */
 	uint64_t	fast_syncs;	/* sim_sync calls that advanced the clock without an event */
+	uint64_t	uspin_holder_preempts[SIM_USPIN_PREEMPT_KINDS];	/* by enum sim_uspin_preempt */
 	uint64_t	resumes;	/* coroutine switches into tasks */
 	uint64_t	direct_resumes;	/* ... of them made from the yielding task (task.c) */
 	bool		fast_sync_off;	/* benchmarks only: measure the fast path's effect */

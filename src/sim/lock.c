@@ -212,6 +212,8 @@ bool sim_uspin_lock_for(struct sim *sim, struct sim_spinlock *l, sim_time_t spin
 		l->owner = owner_ref(sim);
 		l->acquired_at = sim->now;
 		l->stats.acquisitions++;
+		if (t)
+			t->uspins_held++;
 		return true;
 	}
 	if (!t)
@@ -234,7 +236,10 @@ void sim_uspin_unlock(struct sim *sim, struct sim_spinlock *l)
 {
 	struct sim_task *w = spin_release(sim, l);
 
+	if (sim->current && sim->current->uspins_held)
+		sim->current->uspins_held--;
 	if (w) {
+		w->uspins_held++;
 		w->timer_seq = 0;	/* its time limit no longer applies */
 		w->uspin = NULL;
 		w->woken = true;

@@ -234,6 +234,15 @@ typedef void (*sim_trace_fn)(void *ctx, sim_time_t time, uint64_t seq, uint32_t 
 void sim_set_trace(struct sim *sim, sim_trace_fn fn, void *ctx);
 /* sim_sync calls that advanced the clock without a queue event. */
 uint64_t sim_fast_syncs(const struct sim *sim);
+/* Preemptions of a task that holds a user-space spinlock (a PostgreSQL
+ * s_lock), by where the preemption came: in user mode at a sync point
+ * (the full bit, as its reschedule IPI), at a return to user mode (end of
+ * a system call or fault), at a tick, or in kernel mode. */
+enum sim_uspin_preempt {
+	SIM_USPIN_PREEMPT_IPI, SIM_USPIN_PREEMPT_RETURN, SIM_USPIN_PREEMPT_TICK,
+	SIM_USPIN_PREEMPT_KERNEL, SIM_USPIN_PREEMPT_KINDS
+};
+uint64_t sim_uspin_holder_preempts(const struct sim *sim, enum sim_uspin_preempt where);
 /* Switches into tasks, and how many of them went straight from the task
  * that yielded to the next one instead of through the engine. */
 uint64_t sim_resumes(const struct sim *sim);

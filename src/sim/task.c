@@ -929,6 +929,10 @@ static void fair_sync(struct sim *sim, struct sim_task *t, bool explicit, bool t
 	t->need_resched = 0;
 	if (fair_pick(cpu, t) == t)
 		return;
+	if (t->uspins_held)
+		sim->uspin_holder_preempts[t->kernel_depth || t->kthread ? SIM_USPIN_PREEMPT_KERNEL :
+					   to_user ? SIM_USPIN_PREEMPT_RETURN :
+					   ticked ? SIM_USPIN_PREEMPT_TICK : SIM_USPIN_PREEMPT_IPI]++;
 	task_preempt(sim, t);
 	sync_time(sim, t);
 }
@@ -996,8 +1000,12 @@ static void fair_stretch_ticks_slow(struct sim *sim, struct sim_task *t)
 		if (!fair_may_preempt(sim, t, false, true))	/* the tick's return */
 			continue;
 		t->need_resched = 0;
-		if (fair_pick(cpu, t) != t)
-			task_preempt(sim, t);	/* the rest of the stretch stays pending */
+		if (fair_pick(cpu, t) == t)
+			continue;
+		if (t->uspins_held)
+			sim->uspin_holder_preempts[t->kernel_depth || t->kthread ? SIM_USPIN_PREEMPT_KERNEL
+									: SIM_USPIN_PREEMPT_TICK]++;
+		task_preempt(sim, t);	/* the rest of the stretch stays pending */
 	}
 }
 

@@ -1190,6 +1190,15 @@ static void pg_report(void *state, struct wl_report *out)
 		const struct sim_lock_stats *ls = &pg->strategy_lock.stats;
 
 		wl_report_figure(out, "s_lock_delays", (double)sum.s_lock_delays, "");
+		/* s_lock holders preempted while holding, by where (sim.h) */
+		wl_report_figure(out, "s_lock_holder_preempts_ipi",
+				 (double)sim_uspin_holder_preempts(pg->sim, SIM_USPIN_PREEMPT_IPI), "");
+		wl_report_figure(out, "s_lock_holder_preempts_return",
+				 (double)sim_uspin_holder_preempts(pg->sim, SIM_USPIN_PREEMPT_RETURN), "");
+		wl_report_figure(out, "s_lock_holder_preempts_tick",
+				 (double)sim_uspin_holder_preempts(pg->sim, SIM_USPIN_PREEMPT_TICK), "");
+		wl_report_figure(out, "s_lock_holder_preempts_kernel",
+				 (double)sim_uspin_holder_preempts(pg->sim, SIM_USPIN_PREEMPT_KERNEL), "");
 		wl_report_figure(out, "wal_insert_waits", (double)x->insert_waits, "");
 		wl_report_figure(out, "strategy_lock_wait_ms_per_tx",
 				 (double)ls->wait_ns / 1e6 / (double)tx, "ms");

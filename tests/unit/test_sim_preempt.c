@@ -351,3 +351,53 @@ TEST(preempt_lazy_request_lands_on_the_fault_exit)
 	ASSERT_U64_EQ(woken_runs_at_fault(SIM_PREEMPT_FULL), 500 * US);
 	ASSERT_U64_EQ(woken_runs_at_fault(SIM_PREEMPT_LAZY), 610 * US);
 }
+
+/* faulting_worker holding a user-space spinlock (PostgreSQL's s_lock)
+ * from 400 us until after its fault's return (610 us). */
+static void locked_faulting_worker(struct sim *sim, void *p)
+{
+	struct prog *g = p;
+
+	for (unsigned int i = 1; i <= 20; i++) {
+		sim_charge(sim, 100 * US);
+		sim_sync(sim);
+		if (i == 4 && !sim_uspin_lock_for(sim, &g->spin, 0))
+			SIM_BUG("test: the user spinlock is free");
+		if (i == 6) {
+			sim_kernel_enter(sim);
+			sim_charge(sim, 10 * US);
+			sim_sync(sim);
+			sim_kernel_exit(sim);
+			sim_uspin_unlock(sim, &g->spin);
+		}
+	}
+	st_log_add(&g->log, sim_now(sim), 'k');
+}
+
+/* A test of the s_lock holder preemption counts: the waker wakes at
+ * 500 us while the worker holds a user spinlock over a fault (400 to
+ * 610 us).  Expect one preemption of a holder under each model: under
+ * none and full at 500 us in user mode (the IPI), under lazy at the
+ * fault's exit (a return to user), and none counted at a tick or in kernel
+ * mode. */
+TEST(preempt_counts_user_spinlock_holders)
+{
+	static const int models[] = { SIM_PREEMPT_NONE, SIM_PREEMPT_FULL, SIM_PREEMPT_LAZY };
+
+	for (unsigned int m = 0; m < 3; m++) {
+		struct sim *sim = sim_model(1, models[m]);
+		struct prog g = { 0 };
+		bool lazy = models[m] == SIM_PREEMPT_LAZY;
+
+		sim_mutex_init(sim, &g.mutex, "test_mutex");
+		sim_spin_init(sim, &g.spin, "test_uspin");
+		st_task(sim, "waker", 0, true, waker, &g, 0);
+		st_task(sim, "worker", 0, true, locked_faulting_worker, &g, 0);
+		sim_run(sim, SIM_TIME_NEVER);
+		ASSERT_U64_EQ(sim_uspin_holder_preempts(sim, SIM_USPIN_PREEMPT_IPI), lazy ? 0 : 1);
+		ASSERT_U64_EQ(sim_uspin_holder_preempts(sim, SIM_USPIN_PREEMPT_RETURN), lazy ? 1 : 0);
+		ASSERT_U64_EQ(sim_uspin_holder_preempts(sim, SIM_USPIN_PREEMPT_TICK), 0);
+		ASSERT_U64_EQ(sim_uspin_holder_preempts(sim, SIM_USPIN_PREEMPT_KERNEL), 0);
+		sim_destroy(sim);
+	}
+}

@@ -901,6 +901,16 @@ void sim_charge_cost(struct sim *sim, enum cost_id id, uint64_t n)
 	sim_charge(sim, cost_ns(&sim->costs, id, n));
 }
 
+/* Count a preemption of a PostgreSQL spinlock holder (statistics only):
+ * in kernel mode, else where the user-mode preemption came from. */
+static inline void count_uspin_holder(struct sim *sim, const struct sim_task *t,
+				      enum sim_uspin_preempt user_where)
+{
+	if (t->uspins_held)
+		sim->uspin_holder_preempts[t->kernel_depth || t->kthread ? SIM_USPIN_PREEMPT_KERNEL
+									: user_where]++;
+}
+
 static void task_preempt(struct sim *sim, struct sim_task *t)
 {
 	struct sim_cpu *cpu = &sim->cpus[t->cpu];
@@ -929,10 +939,8 @@ static void fair_sync(struct sim *sim, struct sim_task *t, bool explicit, bool t
 	t->need_resched = 0;
 	if (fair_pick(cpu, t) == t)
 		return;
-	if (t->uspins_held)
-		sim->uspin_holder_preempts[t->kernel_depth || t->kthread ? SIM_USPIN_PREEMPT_KERNEL :
-					   to_user ? SIM_USPIN_PREEMPT_RETURN :
-					   ticked ? SIM_USPIN_PREEMPT_TICK : SIM_USPIN_PREEMPT_IPI]++;
+	count_uspin_holder(sim, t, to_user ? SIM_USPIN_PREEMPT_RETURN :
+				   ticked ? SIM_USPIN_PREEMPT_TICK : SIM_USPIN_PREEMPT_IPI);
 	task_preempt(sim, t);
 	sync_time(sim, t);
 }
@@ -1002,9 +1010,7 @@ static void fair_stretch_ticks_slow(struct sim *sim, struct sim_task *t)
 		t->need_resched = 0;
 		if (fair_pick(cpu, t) == t)
 			continue;
-		if (t->uspins_held)
-			sim->uspin_holder_preempts[t->kernel_depth || t->kthread ? SIM_USPIN_PREEMPT_KERNEL
-									: SIM_USPIN_PREEMPT_TICK]++;
+		count_uspin_holder(sim, t, SIM_USPIN_PREEMPT_TICK);
 		task_preempt(sim, t);	/* the rest of the stretch stays pending */
 	}
 }

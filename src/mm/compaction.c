@@ -38,7 +38,10 @@
  * one list per order, so nothing is allocated per page.
  *
  * Time: per pfn examined by either scanner (compact_migrate_scan,
- * compact_free_scan), per pageblock the free scanner visits
+ * compact_free_scan) — per pfn the loop visits, not per pfn counted: like
+ * the kernel's nr_scanned, compact_{migrate,free}_scanned also count every
+ * pfn of a free block, a hugetlb page or a skipped compound page that the
+ * loop steps over in one move, which costs no per-pfn work — per pageblock the free scanner visits
  * (compact_free_block), per free-list entry the fast searches look at
  * (compact_fast_search), per folio isolated (compact_isolate), per folio
  * migrated plus per page copied (migrate.c), and zone->lock / lru_lock
@@ -433,7 +436,7 @@ static unsigned long isolate_freepages_block(struct compact_control *cc, unsigne
 					     unsigned long end_pfn, unsigned int stride, bool strict)
 {
 	struct machine *m = cc->m;
-	unsigned long nr_scanned = 0, total_isolated = 0;
+	unsigned long nr_scanned = 0, nr_visited = 0, total_isolated = 0;
 	unsigned long blockpfn = *start_pfn;
 	bool locked = false;
 
@@ -445,6 +448,7 @@ static unsigned long isolate_freepages_block(struct compact_control *cc, unsigne
 		unsigned long isolated;
 
 		nr_scanned++;
+		nr_visited++;
 		if (block_is_allocated_head(page) && page_order(page) > 0) {
 			order = page_order(page);
 			if (blockpfn + (1UL << order) <= end_pfn) {
@@ -487,7 +491,7 @@ isolate_fail:
 	if (strict && blockpfn < end_pfn)
 		total_isolated = 0;
 	cc->total_free_scanned += nr_scanned;
-	mm_charge(m, COST_compact_free_scan, nr_scanned);
+	mm_charge(m, COST_compact_free_scan, nr_visited);
 	if (total_isolated)
 		count_vm_events(m, COMPACTISOLATED, total_isolated);
 	return total_isolated;
@@ -610,7 +614,7 @@ static void fast_isolate_freepages(struct compact_control *cc)
 {
 	struct machine *m = cc->m;
 	unsigned int limit = freelist_scan_limit(cc) >> 1;
-	unsigned long nr_scanned = 0, low_pfn, min_pfn, highest = 0, distance;
+	unsigned long nr_scanned = 0, nr_entries = 0, low_pfn, min_pfn, highest = 0, distance;
 	pfn_t page = PFN_NONE;
 	bool scan_start = false;
 	int order;
@@ -648,6 +652,7 @@ static void fast_isolate_freepages(struct compact_control *cc)
 
 			order_scanned++;
 			nr_scanned++;
+			nr_entries++;
 			if (pfn >= highest) {
 				highest = pageblock_start_pfn((pfn_t)pfn);
 				if (highest < cc->zone->zone_start_pfn)
@@ -694,7 +699,7 @@ static void fast_isolate_freepages(struct compact_control *cc)
 		if (order_scanned >= limit)
 			limit = limit >> 1 ? limit >> 1 : 1;
 	}
-	mm_charge(m, COST_compact_fast_search, nr_scanned);
+	mm_charge(m, COST_compact_fast_search, nr_entries);
 
 	if (page == PFN_NONE) {
 		cc->fast_search_fail++;
@@ -920,7 +925,7 @@ static int isolate_migratepages_block(struct compact_control *cc, unsigned long 
 	struct machine *m = cc->m;
 	pg_data_t *pgdat = cc->zone->zone_pgdat;
 	struct lruvec *lruvec = &pgdat->__lruvec;
-	unsigned long nr_scanned = 0, nr_isolated = 0, nr_folios = 0;
+	unsigned long nr_scanned = 0, nr_visited = 0, nr_isolated = 0, nr_folios = 0;
 	unsigned long next_skip_pfn = 0, valid_page = ULONG_MAX;
 	bool locked = false, skip_on_failure = false, skip_updated = false;
 	int ret = 0;
@@ -955,6 +960,7 @@ static int isolate_migratepages_block(struct compact_control *cc, unsigned long 
 			next_skip_pfn = block_end_pfn(low_pfn, cc->order);
 		}
 		nr_scanned++;
+		nr_visited++;
 		page = pfn_to_page(m, (pfn_t)low_pfn);
 
 		if (valid_page == ULONG_MAX &&
@@ -1051,6 +1057,7 @@ isolate_fail_block:
 				extra = end_pfn - low_pfn - 1;
 			low_pfn += extra;
 			nr_scanned += extra;
+			nr_visited += extra;
 		}
 isolate_fail:
 		if (!skip_on_failure)
@@ -1081,7 +1088,7 @@ isolate_abort:
 		update_cached_migrate(cc, low_pfn);
 	}
 	cc->total_migrate_scanned += nr_scanned;
-	mm_charge(m, COST_compact_migrate_scan, nr_scanned);
+	mm_charge(m, COST_compact_migrate_scan, nr_visited);
 	mm_charge(m, COST_compact_isolate, nr_folios);
 	if (nr_isolated)
 		count_vm_events(m, COMPACTISOLATED, nr_isolated);

@@ -198,6 +198,7 @@ static void uspin_timeout_event(struct sim *sim, void *arg)
 		return;		/* handed the lock before its time ran out */
 	t->timer_seq = 0;
 	sim_waiters_remove(sim, &t->uspin->waiters, t);
+	t->uspin->stats.spin_ns += sim->now - t->mark;
 	t->uspin = NULL;
 	t->woken = false;
 	sim_task_spin_granted(sim, t, sim->now);	/* stops spinning: CPU time booked */
@@ -239,6 +240,7 @@ void sim_uspin_unlock(struct sim *sim, struct sim_spinlock *l)
 	if (sim->current && sim->current->uspins_held)
 		sim->current->uspins_held--;
 	if (w) {
+		l->stats.spin_ns += sim->now - w->mark;
 		w->uspins_held++;
 		w->timer_seq = 0;	/* its time limit no longer applies */
 		w->uspin = NULL;

@@ -263,6 +263,8 @@ struct sim_lock_stats {
 	uint64_t	wait_ns;	/* total time spent waiting */
 	uint64_t	hold_ns;	/* total time held */
 	uint64_t	trylock_fail;
+	uint64_t	spin_ns;	/* user-space spinlocks: time spent spinning,
+					 * with or without the lock at the end */
 };
 
 struct sim_waiter_list {		/* FIFO of task ids, engine-owned */

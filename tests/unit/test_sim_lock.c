@@ -489,6 +489,7 @@ struct uspin_case {
 	struct sim_spinlock lock;
 	struct st_log	log;
 	sim_time_t	spin_ns;	/* the waiter's spin budget */
+	uint64_t	lock_spin_ns;	/* the lock's spin_ns after the run */
 };
 
 /* Holds the user spinlock from 0 to 100 us, sleeping 60 us of it (a
@@ -527,6 +528,7 @@ static struct sim_task_stats uspin_run(struct uspin_case *c)
 	w = st_task(sim, "waiter", 1, true, uspin_waiter, c, 0);
 	sim_run(sim, SIM_TIME_NEVER);
 	sim_task_stats(w, &st);
+	c->lock_spin_ns = c->lock.stats.spin_ns;
 	sim_destroy(sim);
 	return st;
 }
@@ -536,7 +538,8 @@ static struct sim_task_stats uspin_run(struct uspin_case *c)
  * tries at 10 us.  With a 200-us spin budget expect it to be handed the
  * lock at the release (100 us) after spinning 90 us on its CPU; with a
  * 50-us budget expect it to give up at 60 us after spinning 50 us, and
- * the holder to release at 100 us either way. */
+ * the holder to release at 100 us either way.  The lock's spin_ns counts
+ * the spin both times, whether it ended with the lock or not. */
 TEST(lock_user_spinlock_spins_then_gives_up)
 {
 	struct uspin_case a = { .spin_ns = 200 * SIM_NSEC_PER_USEC };
@@ -549,10 +552,12 @@ TEST(lock_user_spinlock_spins_then_gives_up)
 	ASSERT_U64_EQ(a.log.t[0], 100 * SIM_NSEC_PER_USEC);
 	ASSERT_U64_EQ(a.log.t[1], 100 * SIM_NSEC_PER_USEC);
 	ASSERT_U64_EQ(st.spin_ns, 90 * SIM_NSEC_PER_USEC);
+	ASSERT_U64_EQ(a.lock_spin_ns, 90 * SIM_NSEC_PER_USEC);
 	st = uspin_run(&b);
 	ASSERT_U64_EQ(b.log.n, 2);
 	ASSERT_TRUE(b.log.tag[0] == 'f' && b.log.tag[1] == 'u');
 	ASSERT_U64_EQ(b.log.t[0], 60 * SIM_NSEC_PER_USEC);
 	ASSERT_U64_EQ(b.log.t[1], 100 * SIM_NSEC_PER_USEC);
 	ASSERT_U64_EQ(st.spin_ns, 50 * SIM_NSEC_PER_USEC);
+	ASSERT_U64_EQ(b.lock_spin_ns, 50 * SIM_NSEC_PER_USEC);
 }

@@ -29,9 +29,12 @@ ifeq ($(WERROR),1)
 WARN     += -Werror
 endif
 # The commit goes into --version, the man page and each result folder's
-# scenario.ini.  It lives in one generated file, build/commit.c, rewritten
-# only when the commit changes, so a new commit relinks without a rebuild.
-COMMIT   := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+# scenario.ini, with "-dirty" when tracked files differ from it (a run of
+# uncommitted code must not pass for the commit's).  It lives in one
+# generated file, build/commit.c, rewritten only when it changes, so a new
+# commit relinks without a rebuild.
+COMMIT   := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell \
+              git rev-parse --git-dir >/dev/null 2>&1 && { git diff --quiet HEAD -- 2>/dev/null || echo -dirty; })
 BASE_CFLAGS := -std=c17 -D_GNU_SOURCE -g -Isrc -MMD -MP -ffp-contract=off $(WARN)
 LDLIBS   := -linih -ljansson -lgsl -lgslcblas -lm
 

@@ -22,7 +22,7 @@ check "make install DESTDIR PREFIX=/usr" "'$TMP/mk' install DESTDIR='$R' PREFIX=
 	test -f '$R/usr/share/bash-completion/completions/slowpath'"
 check "installed binary runs" "'$R/usr/bin/slowpath' --version | grep -q '^slowpath '"
 if commit=$(git rev-parse --short=12 HEAD 2>/dev/null); then
-	check "--version names the commit built" "'$SP' --version | grep -qx 'slowpath .* (commit $commit)'"
+	check "--version names the commit built" "'$SP' --version | grep -qx 'slowpath .* (commit $commit\\(-dirty\\)\\{0,1\\})'"
 	check "the man page names the commit" "grep -q 'commit $commit' '$R/usr/share/man/man1/slowpath.1'"
 fi
 check "bindir, mandir, bashcompdir override PREFIX" "'$TMP/mk' install DESTDIR='$TMP/r2' bindir=/opt/sp/bin \

@@ -198,6 +198,7 @@ static void uspin_timeout_event(struct sim *sim, void *arg)
 		return;		/* handed the lock before its time ran out */
 	t->timer_seq = 0;
 	sim_waiters_remove(sim, &t->uspin->waiters, t);
+	t->uspin->uspinners--;
 	t->uspin->stats.spin_ns += sim->now - t->mark;
 	t->uspin = NULL;
 	t->woken = false;
@@ -228,6 +229,7 @@ bool sim_uspin_lock_for(struct sim *sim, struct sim_spinlock *l, sim_time_t spin
 	t->uspin = l;
 	t->woken = false;
 	sim_waiters_append(sim, &l->waiters, t);
+	l->uspinners++;
 	t->timer_seq = sim_evq_push(&sim->evq, sim->now + spin_ns, uspin_timeout_event, t);
 	sim_task_spin_wait(sim);
 	return t->woken;
@@ -240,12 +242,16 @@ void sim_uspin_unlock(struct sim *sim, struct sim_spinlock *l)
 	if (sim->current && sim->current->uspins_held)
 		sim->current->uspins_held--;
 	if (w) {
+		l->uspinners--;
 		l->stats.spin_ns += sim->now - w->mark;
 		w->uspins_held++;
 		w->timer_seq = 0;	/* its time limit no longer applies */
 		w->uspin = NULL;
 		w->woken = true;
 		sim_task_spin_granted(sim, w, sim->now);
+		/* a test-and-set lock: the other spinners' TAS attempts take
+		 * the line from the new holder once each (costs.def) */
+		sim_account_cpu(sim, w, cost_ns(&sim->costs, COST_pg_tas_handoff, l->uspinners));
 	}
 }
 

@@ -275,6 +275,7 @@ struct sim_spinlock {
 	const char	*name;		/* static string, for reports */
 	uint32_t	owner;		/* task id + 1, 0 when free */
 	struct sim_waiter_list waiters;
+	uint32_t	uspinners;	/* user-space spinlocks: tasks spinning now */
 	sim_time_t	acquired_at;
 	struct sim_lock_stats stats;
 	struct sim_spinlock *next_registered;	/* engine's list for reports */
@@ -300,6 +301,9 @@ bool sim_spin_is_locked(const struct sim_spinlock *l);
  * preemption while holding).  A waiter spins on its CPU for at most
  * `spin_ns` and returns false if the lock was not handed to it by then
  * (FIFO hand-off among the spinners at release); spin_ns 0 is a trylock.
+ * It is a test-and-set lock, not a queued one: at a hand-off the new
+ * holder is charged `pg_tas_handoff` per other task still spinning (their
+ * TAS attempts pull the line away from it once each).
  * A task must not mix these calls with sim_spin_lock on one lock.
  */
 bool sim_uspin_lock_for(struct sim *sim, struct sim_spinlock *l, sim_time_t spin_ns);

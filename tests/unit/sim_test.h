@@ -15,7 +15,7 @@
 
 #include "sim/sim.h"
 
-/* A sim whose engine costs (context switch, wake-up, hand-off) are zero,
+/* A sim whose engine costs (context switch, wake-up, hand-offs) are zero,
  * so constructed schedules have exact, hand-computable times. */
 static inline struct sim *st_sim_exact(unsigned int ncpus)
 {
@@ -26,6 +26,7 @@ static inline struct sim *st_sim_exact(unsigned int ncpus)
 	c.ps[COST_context_switch] = 0;
 	c.ps[COST_wakeup] = 0;
 	c.ps[COST_spin_handoff] = 0;
+	c.ps[COST_pg_tas_handoff] = 0;
 	cfg.costs = &c;
 	return sim_create(&cfg);
 }

@@ -561,3 +561,65 @@ TEST(lock_user_spinlock_spins_then_gives_up)
 	ASSERT_U64_EQ(st.spin_ns, 50 * SIM_NSEC_PER_USEC);
 	ASSERT_U64_EQ(b.lock_spin_ns, 50 * SIM_NSEC_PER_USEC);
 }
+
+struct tas_case {
+	struct sim_spinlock lock;
+	struct st_log	log;
+};
+
+/* Takes the user spinlock at its start time, holds it 10 us (100 us for
+ * the first, who finds it free), releases it and logs the release. */
+static void tas_task(struct sim *sim, void *p)
+{
+	struct tas_case *c = p;
+	bool first = sim_now(sim) == 0;
+
+	ASSERT_TRUE(sim_uspin_lock_for(sim, &c->lock, SIM_NSEC_PER_SEC));
+	sim_charge(sim, (first ? 100 : 10) * SIM_NSEC_PER_USEC);
+	sim_uspin_unlock(sim, &c->lock);
+	st_log_add(&c->log, sim_now(sim), 'u');
+}
+
+static void tas_run(struct tas_case *c, uint64_t handoff_ps)
+{
+	struct cost_table costs;
+	struct sim_config cfg = { .ncpus = 4, .seed = 1 };
+	struct sim *sim;
+
+	cost_table_init(&costs);
+	costs.ps[COST_context_switch] = 0;
+	costs.ps[COST_wakeup] = 0;
+	costs.ps[COST_spin_handoff] = 0;
+	costs.ps[COST_pg_tas_handoff] = handoff_ps;
+	cfg.costs = &costs;
+	sim = sim_create(&cfg);
+	sim_spin_init(sim, &c->lock, "test_tas");
+	st_task(sim, "holder", 0, true, tas_task, c, 0);
+	st_task(sim, "w1", 1, true, tas_task, c, 10 * SIM_NSEC_PER_USEC);
+	st_task(sim, "w2", 2, true, tas_task, c, 20 * SIM_NSEC_PER_USEC);
+	st_task(sim, "w3", 3, true, tas_task, c, 30 * SIM_NSEC_PER_USEC);
+	sim_run(sim, SIM_TIME_NEVER);
+	sim_destroy(sim);
+}
+
+/* A test of the test-and-set hand-off (PostgreSQL's slock_t): the lock is
+ * held 0..100 us, three tasks on other CPUs start spinning at 10, 20 and
+ * 30 us and each holds it 10 us once handed it.  With pg_tas_handoff at
+ * 1 us per other spinner, w1 is handed the lock with two others spinning
+ * (+2 us), w2 with one (+1 us), w3 with none: expect releases at 100,
+ * 112, 123 and 133 us; with the cost at 0, at 100, 110, 120 and 130 us. */
+TEST(lock_user_spinlock_handoff_pays_per_spinner)
+{
+	static const uint64_t with[4] = { 100, 112, 123, 133 }, without[4] = { 100, 110, 120, 130 };
+	struct tas_case a = { 0 }, b = { 0 };
+
+	tas_run(&a, 1000 * 1000);
+	tas_run(&b, 0);
+	ASSERT_U64_EQ(a.log.n, 4);
+	ASSERT_U64_EQ(b.log.n, 4);
+	for (unsigned int i = 0; i < 4; i++) {
+		ASSERT_U64_EQ(a.log.t[i], with[i] * SIM_NSEC_PER_USEC);
+		ASSERT_U64_EQ(b.log.t[i], without[i] * SIM_NSEC_PER_USEC);
+	}
+	ASSERT_EQ(a.lock.uspinners, 0);
+}

@@ -152,6 +152,8 @@ uint64_t sim_uspin_holder_preempts(const struct sim *sim, enum sim_uspin_preempt
 {
 	return sim->uspin_holder_preempts[where];
 }
+uint64_t sim_uspin_holder_runq_waits(const struct sim *sim) { return sim->uspin_holder_runq_waits; }
+uint64_t sim_uspin_holder_runq_ns(const struct sim *sim) { return sim->uspin_holder_runq_ns; }
 uint64_t sim_resumes(const struct sim *sim) { return sim->resumes; }
 uint64_t sim_direct_resumes(const struct sim *sim) { return sim->direct_resumes; }
 unsigned int sim_ncpus(const struct sim *sim) { return sim->ncpus; }

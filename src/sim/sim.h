@@ -243,6 +243,11 @@ enum sim_uspin_preempt {
 	SIM_USPIN_PREEMPT_KERNEL, SIM_USPIN_PREEMPT_KINDS
 };
 uint64_t sim_uspin_holder_preempts(const struct sim *sim, enum sim_uspin_preempt where);
+/* Run-queue waits of tasks holding a user-space spinlock (a preempted
+ * holder, or one woken from a sleep it took while holding): how many, and
+ * their total time from being queued to being put on a CPU. */
+uint64_t sim_uspin_holder_runq_waits(const struct sim *sim);
+uint64_t sim_uspin_holder_runq_ns(const struct sim *sim);
 /* Switches into tasks, and how many of them went straight from the task
  * that yielded to the next one instead of through the engine. */
 uint64_t sim_resumes(const struct sim *sim);

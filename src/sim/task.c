@@ -541,6 +541,10 @@ static void cpu_next(struct sim *sim, unsigned int c)
 	when = t->mark > sim->now ? t->mark : sim->now;
 	t->stats.runq_ns += when - t->mark;
 	sim->nodes[t->top].runq_ns += when - t->mark;
+	if (t->uspins_held) {
+		sim->uspin_holder_runq_waits++;
+		sim->uspin_holder_runq_ns += when - t->mark;
+	}
 	dispatch(sim, t, c, when);
 }
 

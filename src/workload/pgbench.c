@@ -1199,6 +1199,11 @@ static void pg_report(void *state, struct wl_report *out)
 				 (double)sim_uspin_holder_preempts(pg->sim, SIM_USPIN_PREEMPT_TICK), "");
 		wl_report_figure(out, "s_lock_holder_preempts_kernel",
 				 (double)sim_uspin_holder_preempts(pg->sim, SIM_USPIN_PREEMPT_KERNEL), "");
+		/* how long such a holder then waited for a CPU, on average */
+		wl_report_figure(out, "s_lock_holder_runq_us_avg",
+				 sim_uspin_holder_runq_waits(pg->sim) ?
+				 (double)sim_uspin_holder_runq_ns(pg->sim) / 1e3 /
+				 (double)sim_uspin_holder_runq_waits(pg->sim) : 0, "us");
 		wl_report_figure(out, "wal_insert_waits", (double)x->insert_waits, "");
 		wl_report_figure(out, "strategy_lock_wait_ms_per_tx",
 				 (double)ls->wait_ns / 1e6 / (double)tx, "ms");

@@ -374,12 +374,19 @@ static void locked_faulting_worker(struct sim *sim, void *p)
 	st_log_add(&g->log, sim_now(sim), 'k');
 }
 
+/* The waker, running 50 us once woken. */
+static void busy_waker(struct sim *sim, void *p)
+{
+	waker(sim, p);
+	sim_charge(sim, 50 * US);
+}
+
 /* A test of the s_lock holder preemption counts: the waker wakes at
  * 500 us while the worker holds a user spinlock over a fault (400 to
- * 610 us).  Expect one preemption of a holder under each model: under
- * none and full at 500 us in user mode (the IPI), under lazy at the
- * fault's exit (a return to user), and none counted at a tick or in kernel
- * mode. */
+ * 610 us), and runs 50 us.  Expect one preemption of a holder under each
+ * model: under none and full at 500 us in user mode (the IPI), under lazy
+ * at the fault's exit (a return to user), and none counted at a tick or
+ * in kernel mode; and one run-queue wait of a holder, the waker's 50 us. */
 TEST(preempt_counts_user_spinlock_holders)
 {
 	static const int models[] = { SIM_PREEMPT_NONE, SIM_PREEMPT_FULL, SIM_PREEMPT_LAZY };
@@ -391,9 +398,11 @@ TEST(preempt_counts_user_spinlock_holders)
 
 		sim_mutex_init(sim, &g.mutex, "test_mutex");
 		sim_spin_init(sim, &g.spin, "test_uspin");
-		st_task(sim, "waker", 0, true, waker, &g, 0);
+		st_task(sim, "waker", 0, true, busy_waker, &g, 0);
 		st_task(sim, "worker", 0, true, locked_faulting_worker, &g, 0);
 		sim_run(sim, SIM_TIME_NEVER);
+		ASSERT_U64_EQ(sim_uspin_holder_runq_waits(sim), 1);
+		ASSERT_U64_EQ(sim_uspin_holder_runq_ns(sim), 50 * US);
 		ASSERT_U64_EQ(sim_uspin_holder_preempts(sim, SIM_USPIN_PREEMPT_IPI), lazy ? 0 : 1);
 		ASSERT_U64_EQ(sim_uspin_holder_preempts(sim, SIM_USPIN_PREEMPT_RETURN), lazy ? 1 : 0);
 		ASSERT_U64_EQ(sim_uspin_holder_preempts(sim, SIM_USPIN_PREEMPT_TICK), 0);

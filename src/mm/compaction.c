@@ -41,8 +41,8 @@
  * compact_free_scan) — per pfn the loop visits, not per pfn counted: like
  * the kernel's nr_scanned, compact_{migrate,free}_scanned also count every
  * pfn of a free block, a hugetlb page or a skipped compound page that the
- * loop steps over in one move, which costs no per-pfn work — per pageblock the free scanner visits
- * (compact_free_block), per free-list entry the fast searches look at
+ * loop steps over in one move, which costs no per-pfn work — per
+ * pageblock the free scanner visits (compact_free_block), per free-list entry the fast searches look at
  * (compact_fast_search), per folio isolated (compact_isolate), per folio
  * migrated plus per page copied (migrate.c), and zone->lock / lru_lock
  * hold and contention through the engine's locks.

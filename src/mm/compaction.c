@@ -42,10 +42,11 @@
  * the kernel's nr_scanned, compact_{migrate,free}_scanned also count every
  * pfn of a free block, a hugetlb page or a skipped compound page that the
  * loop steps over in one move, which costs no per-pfn work — per
- * pageblock the free scanner visits (compact_free_block), per free-list entry the fast searches look at
- * (compact_fast_search), per folio isolated (compact_isolate), per folio
- * migrated plus per page copied (migrate.c), and zone->lock / lru_lock
- * hold and contention through the engine's locks.
+ * pageblock the free scanner visits (compact_free_block), per free-list
+ * entry the fast searches look at (compact_fast_search), per folio
+ * isolated (compact_isolate), per folio migrated plus per page copied
+ * (migrate.c), and zone->lock / lru_lock hold and contention through the
+ * engine's locks.
  *
  * Simplifications (each also noted at its function):
  *  - cond_resched() and the lock drop every COMPACT_CLUSTER_MAX pfns are

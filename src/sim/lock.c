@@ -190,19 +190,28 @@ void sim_spin_unlock(struct sim *sim, struct sim_spinlock *l)
 
 /* ---- user-space spinlocks ------------------------------------------------------- */
 
+/* Spinner t, already off l's waiter list, stops spinning: with the lock
+ * (handed it at a release) or without (its time ran out).  Its spin time
+ * goes to the lock's statistics and, as CPU time, to the task. */
+static void uspin_stop(struct sim *sim, struct sim_spinlock *l, struct sim_task *t, bool got)
+{
+	l->uspinners--;
+	l->stats.spin_ns += sim->now - t->mark;
+	t->timer_seq = 0;	/* a pending time limit no longer applies */
+	t->uspin = NULL;
+	t->woken = got;
+	sim_task_spin_granted(sim, t, sim->now);
+}
+
 static void uspin_timeout_event(struct sim *sim, void *arg)
 {
 	struct sim_task *t = arg;
+	struct sim_spinlock *l = t->uspin;
 
 	if (t->timer_seq != sim->cur_seq)
 		return;		/* handed the lock before its time ran out */
-	t->timer_seq = 0;
-	sim_waiters_remove(sim, &t->uspin->waiters, t);
-	t->uspin->uspinners--;
-	t->uspin->stats.spin_ns += sim->now - t->mark;
-	t->uspin = NULL;
-	t->woken = false;
-	sim_task_spin_granted(sim, t, sim->now);	/* stops spinning: CPU time booked */
+	sim_waiters_remove(sim, &l->waiters, t);
+	uspin_stop(sim, l, t, false);
 }
 
 bool sim_uspin_lock_for(struct sim *sim, struct sim_spinlock *l, sim_time_t spin_ns)
@@ -242,13 +251,8 @@ void sim_uspin_unlock(struct sim *sim, struct sim_spinlock *l)
 	if (sim->current && sim->current->uspins_held)
 		sim->current->uspins_held--;
 	if (w) {
-		l->uspinners--;
-		l->stats.spin_ns += sim->now - w->mark;
 		w->uspins_held++;
-		w->timer_seq = 0;	/* its time limit no longer applies */
-		w->uspin = NULL;
-		w->woken = true;
-		sim_task_spin_granted(sim, w, sim->now);
+		uspin_stop(sim, l, w, true);
 		/* a test-and-set lock: the other spinners' TAS attempts take
 		 * the line from the new holder once each (costs.def) */
 		sim_account_cpu(sim, w, cost_ns(&sim->costs, COST_pg_tas_handoff, l->uspinners));

@@ -309,6 +309,11 @@ bool sim_spin_is_locked(const struct sim_spinlock *l);
  * It is a test-and-set lock, not a queued one: at a hand-off the new
  * holder is charged `pg_tas_handoff` per other task still spinning (their
  * TAS attempts pull the line away from it once each).
+ * Simplified: a spin is one block that ends only with the lock or its
+ * time limit, under every preemption model.  In the kernel a user-mode
+ * spinner is preemptible: under none and full a wake-up's reschedule IPI
+ * preempts it at once, under lazy a fair wake-up waits for its next
+ * interrupt (the tick at the latest); the model lets it spin on.
  * A task must not mix these calls with sim_spin_lock on one lock.
  */
 bool sim_uspin_lock_for(struct sim *sim, struct sim_spinlock *l, sim_time_t spin_ns);

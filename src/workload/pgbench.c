@@ -1231,8 +1231,9 @@ static void pg_report(void *state, struct wl_report *out)
 		}
 		/* the CPU in s_lock's spin loop as a share of the machine's, as a
 		 * system-wide profile puts it (the Linux 7.0 report: 55.6 %) */
-		wl_report_figure(out, "s_lock_spin_cpu_pct",
-				 100.0 * (double)spun / ((double)sim_ncpus(pg->sim) * (double)(sim_now(pg->sim) ? sim_now(pg->sim) : 1)), "%");
+		wl_report_figure(out, "s_lock_spin_cpu_pct", 100.0 * (double)spun /
+				 ((double)sim_ncpus(pg->sim) * (double)(sim_now(pg->sim) ? sim_now(pg->sim) : 1)),
+				 "%");
 		wl_report_figure(out, "buf_table_freelist_lock_waits", (double)fl_contended, "");
 		wl_report_figure(out, "buf_table_freelist_lock_hold_us_avg",
 				 fl_acq ? (double)fl_hold / 1e3 / (double)fl_acq : 0, "us");

@@ -152,6 +152,10 @@ uint64_t sim_uspin_holder_preempts(const struct sim *sim, enum sim_uspin_preempt
 {
 	return sim->uspin_holder_preempts[where];
 }
+uint64_t sim_uspin_spinner_preempts(const struct sim *sim, enum sim_uspin_preempt where)
+{
+	return sim->uspin_spinner_preempts[where];
+}
 uint64_t sim_uspin_holder_runq_waits(const struct sim *sim) { return sim->uspin_holder_runq_waits; }
 uint64_t sim_uspin_holder_runq_ns(const struct sim *sim) { return sim->uspin_holder_runq_ns; }
 uint64_t sim_resumes(const struct sim *sim) { return sim->resumes; }

@@ -81,6 +81,11 @@ struct sim_task {
 	struct sim_waitq *waitq;	/* wait queue it sleeps on (for timeouts) */
 	struct sim_spinlock *uspin;	/* user spinlock it spins on (for its time limit) */
 	uint16_t	uspins_held;	/* user spinlocks it holds (statistics only) */
+	bool		uspin_preempted;	/* taken off its CPU mid-spin (lock.c resumes) */
+	sim_time_t	uspin_end;	/* user spin: when its spin budget runs out */
+	sim_time_t	uspin_left;	/* preempted user spin: budget it had left */
+	uint64_t	spin_charged;	/* spin time since mark already accounted */
+	uint64_t	spin_evt_seq;	/* seq of a user spinner's tick/IPI event, 0 = none */
 
 	struct sim	*sim;
 	struct sim_ctx	ctx;
@@ -181,6 +186,7 @@ struct sim {
 	uint64_t	fast_syncs;	/* sim_sync calls that advanced the clock without an event */
 	uint64_t	uspin_holder_preempts[SIM_USPIN_PREEMPT_KINDS];	/* by enum sim_uspin_preempt */
 	uint64_t	uspin_holder_runq_waits, uspin_holder_runq_ns;	/* statistics only */
+	uint64_t	uspin_spinner_preempts[SIM_USPIN_PREEMPT_KINDS];	/* statistics only */
 	uint64_t	resumes;	/* coroutine switches into tasks */
 	uint64_t	direct_resumes;	/* ... of them made from the yielding task (task.c) */
 	bool		fast_sync_off;	/* benchmarks only: measure the fast path's effect */
@@ -237,6 +243,8 @@ void sim_task_block(struct sim *sim, enum sim_block_kind kind);	/* current task 
 void sim_task_spin_wait(struct sim *sim);			/* current task spins */
 void sim_task_wake(struct sim *sim, struct sim_task *t, sim_time_t when);
 void sim_task_spin_granted(struct sim *sim, struct sim_task *t, sim_time_t when);
+/* lock.c: user spinner `t` is taken off its CPU mid-spin (task.c) */
+void sim_uspin_preempted(struct sim *sim, struct sim_task *t);
 void sim_tasks_destroy(struct sim *sim);
 void sim_check_sched(const struct sim *sim);	/* CPU / run-queue invariants */
 void sim_task_resume_event(struct sim *sim, void *arg);	/* event: run the task */

@@ -214,34 +214,65 @@ static void uspin_timeout_event(struct sim *sim, void *arg)
 	uspin_stop(sim, l, t, false);
 }
 
+/* The spinner `t` (owner of its CPU) is being preempted mid-spin
+ * (task.c): it stops spinning without the lock and keeps the budget it
+ * had left. */
+void sim_uspin_preempted(struct sim *sim, struct sim_task *t)
+{
+	struct sim_spinlock *l = t->uspin;
+
+	sim_waiters_remove(sim, &l->waiters, t);
+	l->uspinners--;
+	l->stats.spin_ns += sim->now - t->mark;
+	t->uspin_left = t->uspin_end > sim->now ? t->uspin_end - sim->now : 0;
+	t->timer_seq = 0;
+	t->uspin = NULL;
+}
+
+static bool uspin_try(struct sim *sim, struct sim_spinlock *l, struct sim_task *t)
+{
+	if (l->owner)
+		return false;
+	l->owner = owner_ref(sim);
+	l->acquired_at = sim->now;
+	l->stats.acquisitions++;
+	if (t)
+		t->uspins_held++;
+	return true;
+}
+
 bool sim_uspin_lock_for(struct sim *sim, struct sim_spinlock *l, sim_time_t spin_ns)
 {
 	struct sim_task *t = sim->current;
 
 	sim_sync(sim);
-	if (!l->owner) {
-		l->owner = owner_ref(sim);
-		l->acquired_at = sim->now;
-		l->stats.acquisitions++;
-		if (t)
-			t->uspins_held++;
+	if (uspin_try(sim, l, t))
 		return true;
-	}
 	if (!t)
 		SIM_BUG("spinlock %s would spin in engine context", l->name);
 	if (l->owner == t->id + 1)
 		SIM_BUG("task %s takes spinlock %s recursively", t->name, l->name);
 	l->stats.contended++;
-	if (!spin_ns)
-		return false;
-	t->wait_mode = WAIT_EXCL;
-	t->uspin = l;
-	t->woken = false;
-	sim_waiters_append(sim, &l->waiters, t);
-	l->uspinners++;
-	t->timer_seq = sim_evq_push(&sim->evq, sim->now + spin_ns, uspin_timeout_event, t);
-	sim_task_spin_wait(sim);
-	return t->woken;
+	while (spin_ns) {
+		t->wait_mode = WAIT_EXCL;
+		t->uspin = l;
+		t->woken = false;
+		sim_waiters_append(sim, &l->waiters, t);
+		l->uspinners++;
+		t->uspin_end = sim->now + spin_ns;
+		t->timer_seq = sim_evq_push(&sim->evq, t->uspin_end, uspin_timeout_event, t);
+		sim_task_spin_wait(sim);
+		if (!t->uspin_preempted)
+			return t->woken;
+		/* preempted mid-spin and now back on a CPU: its next TAS, then
+		 * the rest of its budget */
+		t->uspin_preempted = false;
+		sim_sync(sim);
+		if (uspin_try(sim, l, t))
+			return true;
+		spin_ns = t->uspin_left;
+	}
+	return false;
 }
 
 void sim_uspin_unlock(struct sim *sim, struct sim_spinlock *l)

@@ -243,6 +243,10 @@ enum sim_uspin_preempt {
 	SIM_USPIN_PREEMPT_KERNEL, SIM_USPIN_PREEMPT_KINDS
 };
 uint64_t sim_uspin_holder_preempts(const struct sim *sim, enum sim_uspin_preempt where);
+/* Preemptions of a task spinning on a user-space spinlock, mid-spin (under
+ * the preemption models): by a wake-up's reschedule IPI, at an interrupt's
+ * return to user mode, or at a tick. */
+uint64_t sim_uspin_spinner_preempts(const struct sim *sim, enum sim_uspin_preempt where);
 /* Run-queue waits of tasks holding a user-space spinlock (a preempted
  * holder, or one woken from a sleep it took while holding): how many, and
  * their total time from being queued to being put on a CPU. */
@@ -309,11 +313,12 @@ bool sim_spin_is_locked(const struct sim_spinlock *l);
  * It is a test-and-set lock, not a queued one: at a hand-off the new
  * holder is charged `pg_tas_handoff` per other task still spinning (their
  * TAS attempts pull the line away from it once each).
- * Simplified: a spin is one block that ends only with the lock or its
- * time limit, under every preemption model.  In the kernel a user-mode
- * spinner is preemptible: under none and full a wake-up's reschedule IPI
+ * The spinner is in user mode and preemptible (under the preemption
+ * models): under none, voluntary and full a wake-up's reschedule IPI
  * preempts it at once, under lazy a fair wake-up waits for its next
- * interrupt (the tick at the latest); the model lets it spin on.
+ * interrupt or tick.  Preempted, it stops competing; back on a CPU it
+ * tries the lock again and spins for the rest of its budget (`spin_ns` is
+ * CPU time, as s_lock counts iterations, not wall time).
  * A task must not mix these calls with sim_spin_lock on one lock.
  */
 bool sim_uspin_lock_for(struct sim *sim, struct sim_spinlock *l, sim_time_t spin_ns);

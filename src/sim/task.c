@@ -560,6 +560,9 @@ static unsigned int select_cpu(const struct sim *sim, const struct sim_task *t)
 	return prev;
 }
 
+static void spin_account(struct sim *sim, struct sim_task *t, sim_time_t when);
+static void uspin_resched_event(struct sim *sim, void *arg);
+
 void sim_task_wake(struct sim *sim, struct sim_task *t, sim_time_t when)
 {
 	unsigned int c;
@@ -593,8 +596,18 @@ void sim_task_wake(struct sim *sim, struct sim_task *t, sim_time_t when)
 		t->mark = when;
 		t->cpu = c;
 		runq_push(&sim->cpus[c], t);
-		if (fair_sched(sim))
-			fair_wakeup_preempt(sim, &sim->cpus[c], sim->cpus[c].curr, t);
+		if (fair_sched(sim)) {
+			struct sim_task *curr = sim->cpus[c].curr;
+			bool uspinner = curr->spinning && curr->uspin;
+
+			if (uspinner)
+				spin_account(sim, curr, sim->now);	/* update_curr */
+			fair_wakeup_preempt(sim, &sim->cpus[c], curr, t);
+			/* the reschedule IPI preempts a user-mode spinner */
+			if (uspinner && (curr->need_resched & SIM_NEED_RESCHED))
+				curr->spin_evt_seq = sim_evq_push(&sim->evq, when,
+								  uspin_resched_event, curr);
+		}
 	}
 }
 
@@ -618,6 +631,8 @@ void sim_task_block(struct sim *sim, enum sim_block_kind kind)
 	switch_to_engine(sim, t);
 }
 
+static void uspin_arm(struct sim *sim, struct sim_task *t);
+
 void sim_task_spin_wait(struct sim *sim)
 {
 	struct sim_task *t = sim->current;
@@ -625,16 +640,23 @@ void sim_task_spin_wait(struct sim *sim)
 	SIM_ASSERT(t && t->pending == 0);
 	t->spinning = true;
 	t->mark = sim->now;
+	t->spin_charged = 0;
+	if (t->uspin)
+		uspin_arm(sim, t);
 	switch_to_engine(sim, t);
 }
 
-void sim_task_spin_granted(struct sim *sim, struct sim_task *t, sim_time_t when)
+/* The spinner's spin since `mark`, up to `when`, becomes CPU time (of the
+ * CPU, of the task, spin time, and under EEVDF vruntime: update_curr), as
+ * far as it was not accounted yet. */
+static void spin_account(struct sim *sim, struct sim_task *t, sim_time_t when)
 {
 	struct sim_cpu *cpu = &sim->cpus[t->cpu];
-	uint64_t d = when - t->mark;
+	uint64_t d;
 
-	SIM_ASSERT(t->spinning && t->state == TASK_RUNNING && when >= t->mark);
-	t->spinning = false;
+	SIM_ASSERT(when >= t->mark + t->spin_charged);
+	d = when - t->mark - t->spin_charged;
+	t->spin_charged += d;
 	cpu->busy_ns += d;
 	cpu->spin_ns += d;
 	if (fair_sched(sim) && !t->is_irq) {	/* spinning is CPU time to the scheduler */
@@ -643,8 +665,104 @@ void sim_task_spin_granted(struct sim *sim, struct sim_task *t, sim_time_t when)
 	}
 	t->stats.spin_ns += d;
 	sim->nodes[t->top].spin_ns += d;
+}
+
+void sim_task_spin_granted(struct sim *sim, struct sim_task *t, sim_time_t when)
+{
+	SIM_ASSERT(t->spinning && t->state == TASK_RUNNING && when >= t->mark);
+	spin_account(sim, t, when);
+	t->spinning = false;
+	t->spin_charged = 0;
+	t->spin_evt_seq = 0;	/* a pending tick or IPI check no longer applies */
 	sim_account_cpu(sim, t, cost_ns(&sim->costs, COST_spin_handoff, 1));
 	sim_evq_push(&sim->evq, when, sim_task_resume_event, t);
+}
+
+/*
+ * Preemptible user-space spinners (PostgreSQL's s_lock loop, in user mode;
+ * kernel/entry/common.c, exit_to_user_mode_loop, 6.12): a task spinning
+ * on a user-space lock is preempted mid-spin where a user-mode task is,
+ * at the return to user mode of
+ *   - the reschedule IPI of a wake-up that set the full bit (none,
+ *     voluntary and full; under lazy a fair wake-up sets only the lazy
+ *     bit and sends no IPI),
+ *   - a tick (the lazy bit promoted; or its slice used up with others
+ *     queued, under every model),
+ *   - any other interrupt on its CPU with either bit set.
+ * A preempted spinner leaves the lock's spinners (off its CPU it cannot
+ * win the test-and-set race) and keeps the spin budget it had left; put
+ * back on a CPU it tries the lock once more and spins on (lock.c).
+ * Only under the preemption models (not the slice scheduler).
+ * Simplified: a wake-up's IPI lands at the wake-up's instant (no IPI
+ * latency); the spinner's EEVDF accounting is brought up to date at the
+ * wake-ups, ticks and interrupts that reach its CPU, not continuously.
+ */
+/* Queue the spinner's check at the next tick if it falls inside its spin
+ * budget. */
+static void uspin_arm(struct sim *sim, struct sim_task *t)
+{
+	sim_time_t tick;
+
+	t->spin_evt_seq = 0;
+	if (!fair_sched(sim))
+		return;
+	tick = next_tick(sim);
+	if (tick < t->uspin_end)
+		t->spin_evt_seq = sim_evq_push(&sim->evq, tick, uspin_resched_event, t);
+}
+
+/* Take spinner `t` off its CPU now; the CPU runs what EEVDF picks next. */
+static void uspin_preempt(struct sim *sim, struct sim_task *t, enum sim_uspin_preempt where)
+{
+	struct sim_cpu *cpu = &sim->cpus[t->cpu];
+
+	sim_uspin_preempted(sim, t);
+	spin_account(sim, t, sim->now);
+	t->spinning = false;
+	t->spin_charged = 0;
+	t->spin_evt_seq = 0;
+	t->uspin_preempted = true;
+	sim->uspin_spinner_preempts[where]++;
+	t->state = TASK_RUNNABLE;
+	t->mark = sim->now;
+	runq_push(cpu, t);
+	cpu_next(sim, t->cpu);
+}
+
+/* A reschedule point of spinner `t` at a return to user mode (`ticked`:
+ * the tick's own work ran here): preempt it if a request is pending and
+ * EEVDF picks another task; true if it was preempted. */
+static bool uspin_resched(struct sim *sim, struct sim_task *t, bool to_user,
+			  enum sim_uspin_preempt where)
+{
+	struct sim_cpu *cpu = &sim->cpus[t->cpu];
+
+	spin_account(sim, t, sim->now);
+	if (fair_tick(sim, cpu, t))
+		to_user = true;
+	if (!fair_may_preempt(sim, t, false, to_user))
+		return false;
+	t->need_resched = 0;
+	if (fair_pick(cpu, t) == t)
+		return false;
+	uspin_preempt(sim, t, where);
+	return true;
+}
+
+static void uspin_resched_event(struct sim *sim, void *arg)
+{
+	struct sim_task *t = arg;
+	bool at_tick;
+
+	if (t->spin_evt_seq != sim->cur_seq)
+		return;		/* the spin ended or the check was replaced */
+	t->spin_evt_seq = 0;
+	SIM_ASSERT_INTERNAL(t->spinning && t->uspin && sim->cpus[t->cpu].curr == t);
+	if (sim->cpus[t->cpu].irq_active)
+		return;		/* the interrupt's exit checks it (irq_exit) */
+	at_tick = sim->now >= sim->cpus[t->cpu].tick_due;
+	if (!uspin_resched(sim, t, false, at_tick ? SIM_USPIN_PREEMPT_TICK : SIM_USPIN_PREEMPT_IPI))
+		uspin_arm(sim, t);
 }
 
 /* ---- interrupts ------------------------------------------------------------------------ */
@@ -721,6 +839,10 @@ static void irq_exit(struct sim *sim, struct sim_cpu *cpu, struct sim_task *t)
 		o->irq_debt += dur;
 	}
 	cpu->irq_owner = NULL;
+	/* the interrupt returns to a user-mode spinner: either bit preempts it */
+	if (o && cpu->curr == o && o->spinning && o->uspin && fair_sched(sim) &&
+	    !uspin_resched(sim, o, true, SIM_USPIN_PREEMPT_RETURN) && !o->spin_evt_seq)
+		uspin_arm(sim, o);
 	t->state = TASK_BLOCKED;
 	t->block_kind = BLOCK_SLEEP;
 	t->mark = sim->now;

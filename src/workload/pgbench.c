@@ -1199,6 +1199,13 @@ static void pg_report(void *state, struct wl_report *out)
 				 (double)sim_uspin_holder_preempts(pg->sim, SIM_USPIN_PREEMPT_TICK), "");
 		wl_report_figure(out, "s_lock_holder_preempts_kernel",
 				 (double)sim_uspin_holder_preempts(pg->sim, SIM_USPIN_PREEMPT_KERNEL), "");
+		/* s_lock spinners preempted mid-spin, by where (sim.h) */
+		wl_report_figure(out, "s_lock_spinner_preempts_ipi",
+				 (double)sim_uspin_spinner_preempts(pg->sim, SIM_USPIN_PREEMPT_IPI), "");
+		wl_report_figure(out, "s_lock_spinner_preempts_irq",
+				 (double)sim_uspin_spinner_preempts(pg->sim, SIM_USPIN_PREEMPT_RETURN), "");
+		wl_report_figure(out, "s_lock_spinner_preempts_tick",
+				 (double)sim_uspin_spinner_preempts(pg->sim, SIM_USPIN_PREEMPT_TICK), "");
 		/* how long such a holder then waited for a CPU, on average */
 		wl_report_figure(out, "s_lock_holder_runq_us_avg",
 				 sim_uspin_holder_runq_waits(pg->sim) ?

@@ -45,7 +45,7 @@ check "non-UTF-8 scenario path escaped" "grep -F -qx '  \"scenario\": \"$TMP/caf
 SMALL=scenarios/synthetic-small.ini
 "$SP" run "$SMALL" --scale 1/4 --set duration=3s --set ramp_time=1s --seed 42 --out "$TMP/orig" >/dev/null
 check "scenario.ini: version, command, seed, resolved keys" "
-	grep -Eqx '; version: slowpath [0-9]+\.[0-9]+.* \(commit ([0-9a-f]+|unknown)\)' '$TMP/orig/scenario.ini' &&
+	grep -Eqx '; version: slowpath [0-9]+\.[0-9]+.* \(commit ([0-9a-f]+(-dirty)?|unknown)\)' '$TMP/orig/scenario.ini' &&
 	grep -qx '; command: slowpath run $SMALL --scale 1/4 --set duration=3s --set ramp_time=1s --seed 42 --out $TMP/orig' '$TMP/orig/scenario.ini' &&
 	grep -qx '; seed: 42' '$TMP/orig/scenario.ini' && grep -qx 'seed=42' '$TMP/orig/scenario.ini' &&
 	grep -qx 'applied_scale=4' '$TMP/orig/scenario.ini' && grep -qx 'duration=3s' '$TMP/orig/scenario.ini' &&

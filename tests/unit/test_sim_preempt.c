@@ -410,3 +410,169 @@ TEST(preempt_counts_user_spinlock_holders)
 		sim_destroy(sim);
 	}
 }
+
+/* ---- a user-space spinner preempted mid-spin ---- */
+
+struct spin_case {
+	struct st_log	log;
+	struct sim_spinlock spin;
+	sim_time_t	hold;		/* the holder's time with the lock, from 0 */
+	sim_time_t	budget;		/* the spinner's spin budget (CPU time) */
+	sim_time_t	irq_at;		/* an interrupt of 10 us on CPU 0, 0 = none */
+	bool		got;		/* the spinner's result */
+};
+
+/* Holder, on CPU 1: takes the lock at 0, runs `hold` in 100-us steps, releases. */
+static void spin_holder(struct sim *sim, void *p)
+{
+	struct spin_case *c = p;
+
+	if (!sim_uspin_lock_for(sim, &c->spin, 0))
+		SIM_BUG("test: the user spinlock is free");
+	for (sim_time_t t = 0; t < c->hold; t += 100 * US) {
+		sim_charge(sim, 100 * US);
+		sim_sync(sim);
+	}
+	sim_uspin_unlock(sim, &c->spin);
+}
+
+/* Spinner, on CPU 0: spins for the lock from 0 with its budget; logs 's'
+ * when it stops spinning. */
+static void spin_spinner(struct sim *sim, void *p)
+{
+	struct spin_case *c = p;
+
+	c->got = sim_uspin_lock_for(sim, &c->spin, c->budget);
+	st_log_add(&c->log, sim_now(sim), 's');
+	if (c->got)
+		sim_uspin_unlock(sim, &c->spin);
+}
+
+/* Woken at 1000 us on CPU 0; logs 'w' when it runs, then runs 50 us. */
+static void spin_waker(struct sim *sim, void *p)
+{
+	struct spin_case *c = p;
+
+	sim_sleep_until(sim, 1000 * US);
+	st_log_add(&c->log, sim_now(sim), 'w');
+	sim_charge(sim, 50 * US);
+}
+
+static void spin_irq_handler(struct sim *sim, void *p)
+{
+	(void)p;
+	sim_charge(sim, 10 * US);
+}
+
+static void spin_irq_cb(struct sim *sim, void *p)
+{
+	(void)p;
+	sim_irq_raise(sim, 0, spin_irq_handler, NULL);
+}
+
+static sim_time_t spin_log_at(const struct spin_case *c, int tag)
+{
+	for (unsigned int i = 0; i < c->log.n; i++)
+		if (c->log.tag[i] == tag)
+			return c->log.t[i];
+	return SIM_TIME_NEVER;
+}
+
+/* Run a spin case under `preempt` (two CPUs); the spinner's preemptions
+ * by where in `pre`, its spin time in `spun`. */
+static void spin_case_run(int preempt, struct spin_case *c, uint64_t pre[SIM_USPIN_PREEMPT_KINDS],
+			  uint64_t *spun)
+{
+	struct sim *sim = sim_model(2, preempt);
+	struct sim_task *s;
+	struct sim_task_stats st;
+
+	sim_spin_init(sim, &c->spin, "test_uspin");
+	st_task(sim, "holder", 1, true, spin_holder, c, 0);
+	st_task(sim, "waker", 0, true, spin_waker, c, 0);	/* runs first: to sleep */
+	s = st_task(sim, "spinner", 0, true, spin_spinner, c, 0);
+	if (c->irq_at)
+		sim_call_at(sim, c->irq_at, spin_irq_cb, NULL);
+	sim_run(sim, SIM_TIME_NEVER);
+	for (int k = 0; k < SIM_USPIN_PREEMPT_KINDS; k++)
+		pre[k] = sim_uspin_spinner_preempts(sim, (enum sim_uspin_preempt)k);
+	sim_task_stats(s, &st);
+	*spun = st.spin_ns;
+	sim_destroy(sim);
+}
+
+/* A test of the reschedule IPI against the lazy bit (two CPUs: base slice
+ * 1.5 ms): the holder keeps the lock 0..2000 us on CPU 1; the spinner spins
+ * for it on CPU 0 with a 5 ms budget; a task woken on CPU 0 at 1000 us
+ * finds the spinner past its first half slice (750 us) and asks for a
+ * reschedule.  Expect under none and full the IPI to preempt the spinner
+ * at 1000 us: the woken task runs 1000..1050, the spinner spins on from
+ * 1050 and is handed the lock at the release (2000 us), 1950 us of
+ * spinning.  Under lazy no IPI: the spinner spins the whole 2000 us and
+ * the woken task waits until it ends (2000). */
+TEST(preempt_user_spinner_by_wakeup_ipi)
+{
+	static const int models[] = { SIM_PREEMPT_NONE, SIM_PREEMPT_FULL, SIM_PREEMPT_LAZY };
+
+	for (unsigned int m = 0; m < 3; m++) {
+		struct spin_case c = { .hold = 2000 * US, .budget = 5 * MS };
+		bool lazy = models[m] == SIM_PREEMPT_LAZY;
+		uint64_t pre[SIM_USPIN_PREEMPT_KINDS], spun;
+
+		spin_case_run(models[m], &c, pre, &spun);
+		ASSERT_TRUE(c.got);
+		ASSERT_U64_EQ(spin_log_at(&c, 's'), 2000 * US);
+		ASSERT_U64_EQ(spin_log_at(&c, 'w'), lazy ? 2000 * US : 1000 * US);
+		ASSERT_U64_EQ(spun, lazy ? 2000 * US : 1950 * US);
+		ASSERT_U64_EQ(pre[SIM_USPIN_PREEMPT_IPI], lazy ? 0 : 1);
+		ASSERT_U64_EQ(pre[SIM_USPIN_PREEMPT_TICK], 0);
+		ASSERT_U64_EQ(pre[SIM_USPIN_PREEMPT_RETURN], 0);
+	}
+}
+
+/* A test of the budget as CPU time: the holder keeps the lock 4 ms, the
+ * spinner's budget is 1.5 ms.  Expect under none the spinner, off its CPU
+ * 1000..1050 us, to give up at 1550 us; under lazy at 1500 us. */
+TEST(preempt_user_spinner_budget_is_cpu_time)
+{
+	struct spin_case none = { .hold = 4 * MS, .budget = 1500 * US };
+	struct spin_case lazy = { .hold = 4 * MS, .budget = 1500 * US };
+	uint64_t pre[SIM_USPIN_PREEMPT_KINDS], spun;
+
+	spin_case_run(SIM_PREEMPT_NONE, &none, pre, &spun);
+	ASSERT_TRUE(!none.got);
+	ASSERT_U64_EQ(spin_log_at(&none, 's'), 1550 * US);
+	ASSERT_U64_EQ(spun, 1500 * US);
+	ASSERT_U64_EQ(pre[SIM_USPIN_PREEMPT_IPI], 1);
+	spin_case_run(SIM_PREEMPT_LAZY, &lazy, pre, &spun);
+	ASSERT_TRUE(!lazy.got);
+	ASSERT_U64_EQ(spin_log_at(&lazy, 's'), 1500 * US);
+	ASSERT_U64_EQ(spun, 1500 * US);
+	ASSERT_U64_EQ(pre[SIM_USPIN_PREEMPT_IPI], 0);
+}
+
+/* A test of the lazy bit's two landing places: the holder keeps the lock
+ * 6 ms, the spinner's budget is 10 ms, the wake-up at 1000 us sets the
+ * lazy bit.  Expect the tick at 4 ms to preempt the spinner (the woken task
+ * runs at 4000 us) and, with an interrupt of 10 us on CPU 0 at 1500 us,
+ * that interrupt's return to user (the woken task runs at 1510 us); the
+ * spinner is handed the lock at 6000 us either way. */
+TEST(preempt_lazy_user_spinner_at_tick_or_interrupt)
+{
+	struct spin_case tick = { .hold = 6 * MS, .budget = 10 * MS };
+	struct spin_case irq = { .hold = 6 * MS, .budget = 10 * MS, .irq_at = 1500 * US };
+	uint64_t pre[SIM_USPIN_PREEMPT_KINDS], spun;
+
+	spin_case_run(SIM_PREEMPT_LAZY, &tick, pre, &spun);
+	ASSERT_TRUE(tick.got);
+	ASSERT_U64_EQ(spin_log_at(&tick, 'w'), 4000 * US);
+	ASSERT_U64_EQ(spin_log_at(&tick, 's'), 6000 * US);
+	ASSERT_U64_EQ(pre[SIM_USPIN_PREEMPT_TICK], 1);
+	ASSERT_U64_EQ(pre[SIM_USPIN_PREEMPT_IPI] + pre[SIM_USPIN_PREEMPT_RETURN], 0);
+	spin_case_run(SIM_PREEMPT_LAZY, &irq, pre, &spun);
+	ASSERT_TRUE(irq.got);
+	ASSERT_U64_EQ(spin_log_at(&irq, 'w'), 1510 * US);
+	ASSERT_U64_EQ(spin_log_at(&irq, 's'), 6000 * US);
+	ASSERT_U64_EQ(pre[SIM_USPIN_PREEMPT_RETURN], 1);
+	ASSERT_U64_EQ(pre[SIM_USPIN_PREEMPT_TICK] + pre[SIM_USPIN_PREEMPT_IPI], 0);
+}

@@ -1190,22 +1190,23 @@ static void pg_report(void *state, struct wl_report *out)
 		const struct sim_lock_stats *ls = &pg->strategy_lock.stats;
 
 		wl_report_figure(out, "s_lock_delays", (double)sum.s_lock_delays, "");
-		/* s_lock holders preempted while holding, by where (sim.h) */
-		wl_report_figure(out, "s_lock_holder_preempts_ipi",
-				 (double)sim_uspin_holder_preempts(pg->sim, SIM_USPIN_PREEMPT_IPI), "");
-		wl_report_figure(out, "s_lock_holder_preempts_return",
-				 (double)sim_uspin_holder_preempts(pg->sim, SIM_USPIN_PREEMPT_RETURN), "");
-		wl_report_figure(out, "s_lock_holder_preempts_tick",
-				 (double)sim_uspin_holder_preempts(pg->sim, SIM_USPIN_PREEMPT_TICK), "");
-		wl_report_figure(out, "s_lock_holder_preempts_kernel",
-				 (double)sim_uspin_holder_preempts(pg->sim, SIM_USPIN_PREEMPT_KERNEL), "");
-		/* s_lock spinners preempted mid-spin, by where (sim.h) */
-		wl_report_figure(out, "s_lock_spinner_preempts_ipi",
-				 (double)sim_uspin_spinner_preempts(pg->sim, SIM_USPIN_PREEMPT_IPI), "");
-		wl_report_figure(out, "s_lock_spinner_preempts_irq",
-				 (double)sim_uspin_spinner_preempts(pg->sim, SIM_USPIN_PREEMPT_RETURN), "");
-		wl_report_figure(out, "s_lock_spinner_preempts_tick",
-				 (double)sim_uspin_spinner_preempts(pg->sim, SIM_USPIN_PREEMPT_TICK), "");
+		/* s_lock holders preempted while holding, and spinners preempted
+		 * mid-spin, by where (sim.h; a spinner's return is an interrupt's) */
+		static const struct { enum sim_uspin_preempt k; const char *holder, *spinner; }
+		where[] = {
+			{ SIM_USPIN_PREEMPT_IPI, "s_lock_holder_preempts_ipi", "s_lock_spinner_preempts_ipi" },
+			{ SIM_USPIN_PREEMPT_RETURN, "s_lock_holder_preempts_return",
+			  "s_lock_spinner_preempts_irq" },
+			{ SIM_USPIN_PREEMPT_TICK, "s_lock_holder_preempts_tick", "s_lock_spinner_preempts_tick" },
+			{ SIM_USPIN_PREEMPT_KERNEL, "s_lock_holder_preempts_kernel", NULL },
+		};
+		for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++)
+			wl_report_figure(out, where[i].holder,
+					 (double)sim_uspin_holder_preempts(pg->sim, where[i].k), "");
+		for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++)
+			if (where[i].spinner)
+				wl_report_figure(out, where[i].spinner,
+						 (double)sim_uspin_spinner_preempts(pg->sim, where[i].k), "");
 		/* how long such a holder then waited for a CPU, on average */
 		wl_report_figure(out, "s_lock_holder_runq_us_avg",
 				 sim_uspin_holder_runq_waits(pg->sim) ?

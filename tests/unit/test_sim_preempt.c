@@ -557,22 +557,27 @@ TEST(preempt_user_spinner_budget_is_cpu_time)
  * runs at 4000 us) and, with an interrupt of 10 us on CPU 0 at 1500 us,
  * that interrupt's return to user (the woken task runs at 1510 us); the
  * spinner is handed the lock at 6000 us either way. */
+/* Run the lazy spin case `c` and check that the woken task ran at
+ * `woken_at`, the spinner got the lock at 6000 us, and it was preempted
+ * once, at `where`. */
+static void lazy_spinner_preempted_once(struct spin_case *c, sim_time_t woken_at,
+					enum sim_uspin_preempt where)
+{
+	uint64_t pre[SIM_USPIN_PREEMPT_KINDS], spun;
+
+	spin_case_run(SIM_PREEMPT_LAZY, c, pre, &spun);
+	ASSERT_TRUE(c->got);
+	ASSERT_U64_EQ(spin_log_at(c, 'w'), woken_at);
+	ASSERT_U64_EQ(spin_log_at(c, 's'), 6000 * US);
+	for (int k = 0; k < SIM_USPIN_PREEMPT_KINDS; k++)
+		ASSERT_U64_EQ(pre[k], k == (int)where ? 1 : 0);
+}
+
 TEST(preempt_lazy_user_spinner_at_tick_or_interrupt)
 {
 	struct spin_case tick = { .hold = 6 * MS, .budget = 10 * MS };
 	struct spin_case irq = { .hold = 6 * MS, .budget = 10 * MS, .irq_at = 1500 * US };
-	uint64_t pre[SIM_USPIN_PREEMPT_KINDS], spun;
 
-	spin_case_run(SIM_PREEMPT_LAZY, &tick, pre, &spun);
-	ASSERT_TRUE(tick.got);
-	ASSERT_U64_EQ(spin_log_at(&tick, 'w'), 4000 * US);
-	ASSERT_U64_EQ(spin_log_at(&tick, 's'), 6000 * US);
-	ASSERT_U64_EQ(pre[SIM_USPIN_PREEMPT_TICK], 1);
-	ASSERT_U64_EQ(pre[SIM_USPIN_PREEMPT_IPI] + pre[SIM_USPIN_PREEMPT_RETURN], 0);
-	spin_case_run(SIM_PREEMPT_LAZY, &irq, pre, &spun);
-	ASSERT_TRUE(irq.got);
-	ASSERT_U64_EQ(spin_log_at(&irq, 'w'), 1510 * US);
-	ASSERT_U64_EQ(spin_log_at(&irq, 's'), 6000 * US);
-	ASSERT_U64_EQ(pre[SIM_USPIN_PREEMPT_RETURN], 1);
-	ASSERT_U64_EQ(pre[SIM_USPIN_PREEMPT_TICK] + pre[SIM_USPIN_PREEMPT_IPI], 0);
+	lazy_spinner_preempted_once(&tick, 4000 * US, SIM_USPIN_PREEMPT_TICK);
+	lazy_spinner_preempted_once(&irq, 1510 * US, SIM_USPIN_PREEMPT_RETURN);
 }

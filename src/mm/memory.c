@@ -1361,12 +1361,15 @@ static struct mm_struct *mm_alloc(struct machine *m)
 	char name[32];
 
 	mm->m = m;
-	process_slab_alloc(mm);
-	mm->id = ++m->nr_mm_ids;
+	/* on the machine's list before anything that can sleep: a run that
+	 * ends inside the slab allocations below still frees it */
 	mm->list_next = m->mm_list;
 	if (m->mm_list)
 		m->mm_list->list_prev = mm;
 	m->mm_list = mm;
+	sim_rwsem_init(m->sim, &mm->mmap_lock, NULL);
+	process_slab_alloc(mm);
+	mm->id = ++m->nr_mm_ids;
 	pfn_list_init(&mm->pt_pages);
 	mm->mmap_base = MMAP_BASE;
 	snprintf(name, sizeof(name), "anon-mm%u", mm->id);
@@ -1374,7 +1377,6 @@ static struct mm_struct *mm_alloc(struct machine *m)
 				  AS_MIGRATE_NONBLOCKING, mm, name);
 	if (!mm->anon)
 		SIM_BUG("out of mapping ids for %s", name);
-	sim_rwsem_init(m->sim, &mm->mmap_lock, NULL);
 	mm->pgd = PFN_NONE;
 	/* pgd_alloc(): arm64 6.12 takes a whole page, not counted in NR_PAGETABLE */
 	mm->pgd = pgtable_alloc(m, mm);

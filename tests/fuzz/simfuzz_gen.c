@@ -369,6 +369,12 @@ static char *generate(const struct scn_schema *schema)
 	sec_set(&secs[ns], "preset", mm_policies[below(mm_nr_policies)].name);
 	ns++;
 
+	/* [kernel]: the preemption models (with user-space spinners under
+	 * pgbench's locks), slab, the LRU flavour */
+	sec_init(&secs[ns], type_of(schema, "kernel"), "");
+	fuzz_keys(&secs[ns], 60);
+	ns++;
+
 	/* [costs]: as they are, all zero, some zero, or some at edges */
 	sec_init(&secs[ns], type_of(schema, "costs"), "");
 	switch (below(4)) {

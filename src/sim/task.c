@@ -729,8 +729,9 @@ static void uspin_preempt(struct sim *sim, struct sim_task *t, enum sim_uspin_pr
 	cpu_next(sim, t->cpu);
 }
 
-/* A reschedule point of spinner `t` at a return to user mode (`ticked`:
- * the tick's own work ran here): preempt it if a request is pending and
+/* A reschedule point of spinner `t`: its spin accounted, a tick that is
+ * due run, then a preemption if a request is pending that the model acts
+ * on here (`to_user`: an interrupt's return, where either bit does) and
  * EEVDF picks another task; true if it was preempted. */
 static bool uspin_resched(struct sim *sim, struct sim_task *t, bool to_user,
 			  enum sim_uspin_preempt where)

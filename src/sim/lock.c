@@ -193,12 +193,18 @@ void sim_spin_unlock(struct sim *sim, struct sim_spinlock *l)
 /* Spinner t, already off l's waiter list, stops spinning: with the lock
  * (handed it at a release) or without (its time ran out).  Its spin time
  * goes to the lock's statistics and, as CPU time, to the task. */
-static void uspin_stop(struct sim *sim, struct sim_spinlock *l, struct sim_task *t, bool got)
+/* Spinner t, off l's waiter list, is no longer one of l's spinners. */
+static void uspin_leave(struct sim *sim, struct sim_spinlock *l, struct sim_task *t)
 {
 	l->uspinners--;
 	l->stats.spin_ns += sim->now - t->mark;
 	t->timer_seq = 0;	/* a pending time limit no longer applies */
 	t->uspin = NULL;
+}
+
+static void uspin_stop(struct sim *sim, struct sim_spinlock *l, struct sim_task *t, bool got)
+{
+	uspin_leave(sim, l, t);
 	t->woken = got;
 	sim_task_spin_granted(sim, t, sim->now);
 }
@@ -222,11 +228,8 @@ void sim_uspin_preempted(struct sim *sim, struct sim_task *t)
 	struct sim_spinlock *l = t->uspin;
 
 	sim_waiters_remove(sim, &l->waiters, t);
-	l->uspinners--;
-	l->stats.spin_ns += sim->now - t->mark;
 	t->uspin_left = t->uspin_end > sim->now ? t->uspin_end - sim->now : 0;
-	t->timer_seq = 0;
-	t->uspin = NULL;
+	uspin_leave(sim, l, t);
 }
 
 static bool uspin_try(struct sim *sim, struct sim_spinlock *l, struct sim_task *t)

@@ -54,6 +54,13 @@ struct address_space *mapping_create(struct machine *m, enum mapping_kind kind, 
 	mapping = calloc(1, sizeof(*mapping));
 	if (!mapping)
 		SIM_BUG("out of memory creating a mapping");
+	if (!m->index_pools) {
+		m->index_pools = xcalloc(1, sizeof(*m->index_pools));
+		host_pool_init(&m->index_pools->pfns, PAGE_INDEX_CHUNK * sizeof(pfn_t));
+		host_pool_init(&m->index_pools->mapcounts, PAGE_INDEX_CHUNK * sizeof(uint16_t));
+		host_pool_init(&m->index_pools->tags, sizeof(struct page_index_tags));
+	}
+	mapping->i_pages.pools = m->index_pools;
 	mapping->id = (uint16_t)id;
 	mapping->kind = (uint8_t)kind;
 	mapping->min_order = (uint8_t)min_order;
@@ -70,10 +77,12 @@ struct address_space *mapping_create(struct machine *m, enum mapping_kind kind, 
 
 static void page_index_release(struct page_index *pi)
 {
+	struct page_index_pools *pools = pi->pools;
+
 	for (uint32_t i = 0; i < pi->nr_chunks; i++) {
-		free(pi->chunk[i]);
-		free(pi->tags[i]);
-		free(pi->mapcount[i]);
+		host_pool_free(&pools->pfns, pi->chunk[i]);
+		host_pool_free(&pools->tags, pi->tags[i]);
+		host_pool_free(&pools->mapcounts, pi->mapcount[i]);
 	}
 	free(pi->chunk);
 	free(pi->used);
@@ -112,6 +121,13 @@ void mapping_table_release(struct machine *m)
 	free(m->mappings);
 	m->mappings = NULL;
 	m->nr_mapping_slots = m->nr_mappings = 0;
+	if (m->index_pools) {
+		host_pool_release(&m->index_pools->pfns);
+		host_pool_release(&m->index_pools->mapcounts);
+		host_pool_release(&m->index_pools->tags);
+		free(m->index_pools);
+		m->index_pools = NULL;
+	}
 }
 
 struct address_space *page_mapping_of(const struct machine *m, pfn_t pfn)
@@ -157,7 +173,7 @@ static pfn_t *index_slot(struct page_index *pi, unsigned long index)
 		pi->nr_chunks = n;
 	}
 	if (!pi->chunk[c]) {
-		pi->chunk[c] = malloc(PAGE_INDEX_CHUNK * sizeof(pfn_t));
+		pi->chunk[c] = host_pool_alloc(&pi->pools->pfns);
 		if (!pi->chunk[c])
 			SIM_BUG("out of memory for a page-cache index chunk");
 		for (unsigned int i = 0; i < PAGE_INDEX_CHUNK; i++)
@@ -182,13 +198,13 @@ static void index_clear(struct page_index *pi, unsigned long index)
 	SIM_ASSERT_INTERNAL(c < pi->nr_chunks && pi->chunk[c]);
 	pi->chunk[c][index & (PAGE_INDEX_CHUNK - 1)] = PFN_NONE;
 	if (--pi->used[c] == 0) {
-		free(pi->chunk[c]);
+		host_pool_free(&pi->pools->pfns, pi->chunk[c]);
 		pi->chunk[c] = NULL;
 		/* an emptied chunk has no tags and no mapped pages left */
 		SIM_ASSERT_INTERNAL(!pi->tags[c] || (!pi->tags[c]->count[0] && !pi->tags[c]->count[1]));
-		free(pi->tags[c]);
+		host_pool_free(&pi->pools->tags, pi->tags[c]);
 		pi->tags[c] = NULL;
-		free(pi->mapcount[c]);
+		host_pool_free(&pi->pools->mapcounts, pi->mapcount[c]);
 		pi->mapcount[c] = NULL;
 	}
 }
@@ -317,7 +333,7 @@ void pagecache_tag_set(struct address_space *mapping, unsigned long index, enum 
 
 	SIM_ASSERT(c < pi->nr_chunks && pi->chunk[c]);
 	if (!pi->tags[c]) {
-		pi->tags[c] = calloc(1, sizeof(*pi->tags[c]));
+		pi->tags[c] = host_pool_alloc(&pi->pools->tags);
 		if (!pi->tags[c])
 			SIM_BUG("out of memory for page-cache tags");
 	}
@@ -393,7 +409,7 @@ static uint16_t *mapcount_slot(struct address_space *mapping, unsigned long inde
 	if (!pi->mapcount[c]) {
 		if (!create)
 			return NULL;
-		pi->mapcount[c] = calloc(PAGE_INDEX_CHUNK, sizeof(uint16_t));
+		pi->mapcount[c] = host_pool_alloc(&pi->pools->mapcounts);
 		if (!pi->mapcount[c])
 			SIM_BUG("out of memory for map counts");
 	}

@@ -319,6 +319,7 @@ struct machine {
 	pfn_t		nr_pfns;		/* frames in mem_map */
 	struct page	*mem_map;		/* [nr_pfns] */
 	size_t		mem_map_bytes;		/* allocation size (may be rounded up) */
+	struct page_index_pools *index_pools;	/* filemap.c: the page-cache index's records */
 	uint8_t		*pageblock;		/* [nr_pfns >> pageblock_order] */
 	unsigned long	nr_pageblocks;
 

@@ -36,6 +36,7 @@
 
 #include "mm/gfp.h"
 #include "mm/types.h"
+#include "sim/hostmem.h"
 
 struct machine;
 
@@ -72,7 +73,17 @@ struct page_index_tags {
 	uint16_t	count[NR_PAGECACHE_TAGS];
 };
 
+/* The machine's pools for the index's per-chunk records (host huge pages:
+ * the shared buffers' page cache has tens of thousands of chunks, each
+ * touched at random). */
+struct page_index_pools {
+	struct host_pool	pfns;		/* pfn_t[PAGE_INDEX_CHUNK] */
+	struct host_pool	mapcounts;	/* uint16_t[PAGE_INDEX_CHUNK] */
+	struct host_pool	tags;		/* struct page_index_tags */
+};
+
 struct page_index {
+	struct page_index_pools *pools;	/* the machine's */
 	pfn_t		**chunk;	/* [nr_chunks], NULL = all empty */
 	uint16_t	*used;		/* [nr_chunks] slots in use per chunk */
 	struct page_index_tags **tags;	/* [nr_chunks], NULL = no tag set */

@@ -8,9 +8,12 @@
  * mappings are plain anonymous memory.
  */
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #include "sim/hostmem.h"
+#include "sim/internal.h"
 
 #define HUGE_ALIGN	((size_t)2 << 20)
 #define SMALL_ALIGN	((size_t)4096)
@@ -48,4 +51,89 @@ void host_huge_free(void *p, size_t bytes)
 {
 	if (p)
 		munmap(p, map_len(bytes));
+}
+
+void *host_huge_grow(void *old, size_t old_bytes, size_t new_bytes)
+{
+	void *p = host_huge_alloc(new_bytes);
+
+	if (!p)
+		return NULL;
+	if (old) {
+		memcpy(p, old, old_bytes < new_bytes ? old_bytes : new_bytes);
+		host_huge_free(old, old_bytes);
+	}
+	return p;
+}
+
+/* ---- pools ----------------------------------------------------------------------- */
+
+#define POOL_PIECE	HUGE_ALIGN
+
+void host_pool_init(struct host_pool *hp, size_t size)
+{
+	memset(hp, 0, sizeof(*hp));
+	hp->size = (size + 15) & ~(size_t)15;
+}
+
+#ifdef SIM_ASAN
+void *host_pool_alloc(struct host_pool *hp)
+{
+	return calloc(1, hp->size);
+}
+
+void host_pool_free(struct host_pool *hp, void *obj)
+{
+	(void)hp;
+	free(obj);
+}
+#else
+void *host_pool_alloc(struct host_pool *hp)
+{
+	void *obj = hp->free;
+
+	if (obj) {
+		memcpy(&hp->free, obj, sizeof(void *));
+		memset(obj, 0, hp->size);
+		return obj;
+	}
+	if ((size_t)(hp->end - hp->cur) < hp->size) {
+		unsigned char *piece;
+
+		if (hp->npieces == hp->cap) {
+			size_t cap = hp->cap ? hp->cap * 2 : 16;
+			void **pieces = realloc(hp->pieces, cap * sizeof(*pieces));
+
+			if (!pieces)
+				return NULL;
+			hp->pieces = pieces;
+			hp->cap = cap;
+		}
+		piece = host_huge_alloc(POOL_PIECE);
+		if (!piece)
+			return NULL;
+		hp->pieces[hp->npieces++] = piece;
+		hp->cur = piece;
+		hp->end = piece + POOL_PIECE;
+	}
+	obj = hp->cur;			/* fresh from mmap: already zero */
+	hp->cur += hp->size;
+	return obj;
+}
+
+void host_pool_free(struct host_pool *hp, void *obj)
+{
+	if (!obj)
+		return;
+	memcpy(obj, &hp->free, sizeof(void *));
+	hp->free = obj;
+}
+#endif
+
+void host_pool_release(struct host_pool *hp)
+{
+	for (size_t i = 0; i < hp->npieces; i++)
+		host_huge_free(hp->pieces[i], POOL_PIECE);
+	free(hp->pieces);
+	host_pool_init(hp, hp->size);
 }

@@ -17,5 +17,32 @@
 void *host_huge_alloc(size_t bytes);
 /* Give back what host_huge_alloc(bytes) returned (NULL is a no-op). */
 void host_huge_free(void *p, size_t bytes);
+/* Move `old_bytes` of `old` (NULL: none) into a new host_huge_alloc of
+ * `new_bytes` (the rest zeroed) and free `old`; NULL when the host refuses
+ * (then `old` is untouched). */
+void *host_huge_grow(void *old, size_t old_bytes, size_t new_bytes);
+
+/*
+ * A pool of equal-sized objects carved from 2 MiB pieces of host huge
+ * pages, for small records that are many and touched at random (the page
+ * cache's index chunks and map counts): malloc would scatter them over
+ * 4 KiB host pages, a host TLB miss per touch.  Freed objects are reused
+ * last-in first-out.  Under AddressSanitizer every object is a malloc of
+ * its own, so overflows stay visible.  Host layout only.
+ */
+struct host_pool {
+	size_t		size;		/* object size in bytes, a multiple of 16 */
+	void		*free;		/* freed objects, linked through their first word */
+	unsigned char	*cur, *end;	/* the piece being carved */
+	void		**pieces;	/* [npieces] */
+	size_t		npieces, cap;
+};
+
+void host_pool_init(struct host_pool *hp, size_t size);
+/* An object of hp->size bytes, zeroed; NULL when the host refuses. */
+void *host_pool_alloc(struct host_pool *hp);
+void host_pool_free(struct host_pool *hp, void *obj);
+/* Give back every piece (objects still allocated go with them). */
+void host_pool_release(struct host_pool *hp);
 
 #endif

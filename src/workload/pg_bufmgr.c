@@ -260,8 +260,8 @@ void pg_bufmgr_release(struct pg *pg)
 
 	host_huge_free(bp->desc, (size_t)bp->nbuffers * sizeof(*bp->desc));
 	free(bp->free_stack);
-	free(bp->blk_buf);
-	free(bp->blk_epoch);
+	host_huge_free(bp->blk_buf, (size_t)bp->nblk_cap * sizeof(*bp->blk_buf));
+	host_huge_free(bp->blk_epoch, (size_t)bp->nblk_cap * sizeof(*bp->blk_epoch));
 	if (bp->elem_of)
 		host_huge_free(bp->elem_of, (size_t)bp->nbuffers * sizeof(*bp->elem_of));
 	if (bp->elem_link)

@@ -39,6 +39,7 @@
 #include "mm/fs.h"
 #include "mm/mmzone.h"
 #include "mm/pagemap.h"
+#include "sim/hostmem.h"
 #include "sim/xalloc.h"
 #include "workload/pg_internal.h"
 
@@ -60,8 +61,13 @@ void pg_blocks_reserve(struct pg *pg, uint32_t nblk)
 		return;
 	while (cap < nblk)
 		cap = cap ? cap + cap / 2 + 1024 : 1024;
-	bp->blk_buf = xrealloc(bp->blk_buf, (size_t)cap * sizeof(*bp->blk_buf));
-	bp->blk_epoch = xrealloc(bp->blk_epoch, (size_t)cap * sizeof(*bp->blk_epoch));
+	/* host huge pages: every transaction reads both at a random block */
+	bp->blk_buf = host_huge_grow(bp->blk_buf, (size_t)bp->nblk_cap * sizeof(*bp->blk_buf),
+				     (size_t)cap * sizeof(*bp->blk_buf));
+	bp->blk_epoch = host_huge_grow(bp->blk_epoch, (size_t)bp->nblk_cap * sizeof(*bp->blk_epoch),
+				       (size_t)cap * sizeof(*bp->blk_epoch));
+	if (!bp->blk_buf || !bp->blk_epoch)
+		SIM_BUG("out of memory for %u blocks' buffer table", cap);
 	for (uint32_t i = bp->nblk_cap; i < cap; i++) {
 		bp->blk_buf[i] = PG_NONE;
 		bp->blk_epoch[i] = 0;

@@ -254,6 +254,7 @@ struct pg_xlog {
 	struct pg_lwlock insert_locks[PG_XLOG_INSERT_LOCKS];
 	uint64_t	inserting_at[PG_XLOG_INSERT_LOCKS];
 	uint64_t	insert_waits;		/* WaitXLogInsertionsToFinish sleeps */
+	struct sim_spinlock insertpos_lck;	/* XLogCtlInsert.insertpos_lck ([pgbench] locks) */
 	/* segment files by segment number (pg_wal/); NULL = no such file */
 	struct inode	**seg;
 	uint64_t	nseg;			/* capacity of seg[] */

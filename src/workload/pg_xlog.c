@@ -500,13 +500,24 @@ static uint64_t xlog_insert(struct pg_proc *p, uint32_t len, uint64_t *startp)
 	int lock = -1;
 
 	len = (len + 7) & ~7u;			/* MAXALIGN */
-	if (pg->cfg.locks)
+	if (pg->cfg.locks) {
+		uint64_t rec = cost_ns(ct, COST_pg_xlog_record, 1), hold = cost_ns(ct, COST_pg_insertpos_hold, 1);
+
 		lock = (int)insert_lock_acquire(p);
-	sim_charge_cost(pg->sim, COST_pg_xlog_record, 1);
+		sim_charge(pg->sim, rec > hold ? rec - hold : 0);
+	} else {
+		sim_charge_cost(pg->sim, COST_pg_xlog_record, 1);
+	}
 	sim_charge(pg->sim, (ct->ps[COST_pg_xlog_copy] * len / 1024 + 500) / 1000);
 	for (;;) {
 		uint64_t last_page, need;
 
+		/* ReserveXLogInsertLocation: the record's place under
+		 * insertpos_lck, a PostgreSQL spinlock ([pgbench] locks) */
+		if (pg->cfg.locks) {
+			pg_s_lock(p, &x->insertpos_lck);
+			sim_charge_cost(pg->sim, COST_pg_insertpos_hold, 1);
+		}
 		start = x->insert;
 		end = pg_xlog_advance(x, start, len);
 		last_page = (end - 1) / PG_XLOG_BLCKSZ;
@@ -515,6 +526,8 @@ static uint64_t xlog_insert(struct pg_proc *p, uint32_t len, uint64_t *startp)
 		need = (last_page + 1 - x->nslots) * PG_XLOG_BLCKSZ;	/* OldPageRqstPtr */
 		if (x->write >= need)
 			break;
+		if (pg->cfg.locks)
+			pg_s_unlock(p, &x->insertpos_lck);
 		/* AdvanceXLInsertBuffer: the ring slot still holds an unwritten
 		 * page; one backend at a time (WALBufMappingLock) writes it
 		 * under WALWriteLock, unless someone wrote it meanwhile */
@@ -532,6 +545,8 @@ static uint64_t xlog_insert(struct pg_proc *p, uint32_t len, uint64_t *startp)
 		sim_path_pop(pg->sim);
 	}
 	x->insert = end;
+	if (pg->cfg.locks)
+		pg_s_unlock(p, &x->insertpos_lck);
 	if (end / PG_XLOG_BLCKSZ != start / PG_XLOG_BLCKSZ) {
 		uint64_t done = end / PG_XLOG_BLCKSZ * PG_XLOG_BLCKSZ;
 

@@ -144,8 +144,9 @@ static const struct opt_def pg_options[] = {
 	  "TLB)" },
 	{ "locks", OPT_BOOL, C(locks), "off", 0, 0, NULL, 0,
 	  "PostgreSQL's locks as locks whose holders can fault, stall or be preempted: "
-	  "buffer_strategy_lock as a spinlock (s_lock: spin spins_per_delay times, then sleep 1 ms "
-	  "growing to 1 s), the 8 WAL insertion LWLocks, which XLogFlush waits for "
+	  "buffer_strategy_lock and the WAL's insertpos_lck as spinlocks (s_lock: spin "
+	  "spins_per_delay times, then sleep 1 ms growing to 1 s), the 8 WAL insertion LWLocks, "
+	  "which XLogFlush waits for "
 	  "(WaitXLogInsertionsToFinish), the 128 buffer mapping partition LWLocks, the "
 	  "buffer mapping table's 32 free-list spinlocks (an insert's pop reads the element "
 	  "under the spinlock) and ProcArrayLock (snapshots share, commits exclusive or by "
@@ -937,6 +938,7 @@ struct pg *pg_setup(const struct wl_env *env, const struct pg_config *c, struct 
 	sim_mutex_init(pg->sim, &pg->hist_ext_lock, "pgbench_history extension");
 	if (c->locks) {
 		sim_spin_init(pg->sim, &pg->strategy_lock, "buffer_strategy_lock");
+		sim_spin_init(pg->sim, &pg->xlog.insertpos_lck, "insertpos_lck");
 		pg->hash_fl_lock = calloc(PG_NUM_FREELISTS, sizeof(*pg->hash_fl_lock));
 		if (!pg->hash_fl_lock)
 			SIM_BUG("out of memory for the buffer mapping table's free-list locks");
@@ -1229,7 +1231,11 @@ static void pg_report(void *state, struct wl_report *out)
 		}
 		wl_report_figure(out, "buf_mapping_lock_waits", (double)bm_contended, "");
 		wl_report_figure(out, "buf_mapping_lock_wait_ms_per_tx", (double)bm_wait / 1e6 / (double)tx, "ms");
-		uint64_t fl_hold = 0, fl_acq = 0, fl_contended = 0, spun = ls->spin_ns;
+		const struct sim_lock_stats *ip = &x->insertpos_lck.stats;
+
+		wl_report_figure(out, "insertpos_lock_waits", (double)ip->contended, "");
+		wl_report_figure(out, "insertpos_lock_wait_ms_per_tx", (double)ip->wait_ns / 1e6 / (double)tx, "ms");
+		uint64_t fl_hold = 0, fl_acq = 0, fl_contended = 0, spun = ls->spin_ns + ip->spin_ns;
 
 		for (unsigned int k = 0; k < PG_NUM_FREELISTS; k++) {
 			fl_hold += pg->hash_fl_lock[k].stats.hold_ns;

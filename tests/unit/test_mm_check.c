@@ -201,8 +201,9 @@ PLANT_TEST(broken_prev_link, "bad prev link", {
 })
 
 /* A test that a page on two lists is found: a pcp page also put on a free
- * list.  Expect "is not a buddy head" (it is typed pcp). */
-PLANT_TEST(page_on_pcp_and_free_list, "is not a buddy head", {
+ * list.  Expect "free_area[0] Movable list: pfn ... is not a buddy head"
+ * (it is typed pcp; the message names the list it was found on). */
+PLANT_TEST(page_on_pcp_and_free_list, "free_area[0] Movable list: pfn", {
 	pfn_t p = PFN_NONE;
 
 	for (unsigned int cpu = 0; cpu < 2 && p == PFN_NONE; cpu++)
@@ -262,4 +263,30 @@ TEST(debug_interval_stops_on_violation)
 			ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 		}
 	}
+}
+
+/* A test that a violation on a pcp list names that list (the names are
+ * formatted only for a message): the first non-empty pcp list's head
+ * retyped as a kernel page.  Expect "cpu C pcp list L: pfn P is not a pcp
+ * head" with that list's C, L and P. */
+TEST(pcp_violation_names_its_list)
+{
+	struct mm_env e;
+	pfn_t a = PFN_NONE, p = PFN_NONE;
+	struct machine *m = healthy(&e, &a);
+	struct zone *z;
+	unsigned int cpu = 0;
+	int l = 0;
+	char want[96];
+
+	ASSERT_TRUE(m != NULL);
+	z = mm_zone(m, ZONE_NORMAL);
+	for (cpu = 0; cpu < 2 && p == PFN_NONE; cpu++)
+		for (l = 0; l < NR_PCP_LISTS && p == PFN_NONE; l++)
+			p = z->per_cpu_pageset[cpu].lists[l].head;
+	ASSERT_TRUE(p != PFN_NONE);
+	set_page_type_order(pfn_to_page(m, p), PGTY_KERNEL, page_order(pfn_to_page(m, p)));
+	snprintf(want, sizeof(want), "cpu %u pcp list %d: pfn %u is not a pcp head", cpu - 1, l - 1, p);
+	expect_violation(m, want, __LINE__);
+	mm_env_destroy(&e);
 }

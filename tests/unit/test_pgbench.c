@@ -1035,8 +1035,8 @@ static void insertpos_inserter(struct sim *sim, void *arg)
  * (locks=on): a backend holds the spinlock 0..5 ms, another inserts a
  * record at 1 ms.  Expect the record in after 5 ms, two acquisitions,
  * the second found held at least twice (its spin, then a try after each
- * s_lock sleep: 5 ms is past the spin budget); with locks=off, in within 10 us of 1 ms and the lock never
- * taken. */
+ * s_lock sleep: 5 ms is past the spin budget); with locks=off, the
+ * record in within 10 us of 1 ms and the lock never taken. */
 TEST(wal_reservation_under_insertpos_lck)
 {
 	static const char *const on[] = { "clients", "2", "locks", "on", NULL };

@@ -51,6 +51,10 @@ TEST(host_pool_objects_distinct_zeroed_reused)
 			ASSERT_TRUE(!"a reused object is not zeroed");
 			return;
 		}
+	for (int i = 0; i < N; i++)
+		if (i != 17)
+			host_pool_free(&hp, obj[i]);
+	host_pool_free(&hp, again);
 	host_pool_release(&hp);
 	ASSERT_TRUE(hp.npieces == 0 && hp.pieces == NULL);
 }

@@ -513,7 +513,10 @@ static uint64_t xlog_insert(struct pg_proc *p, uint32_t len, uint64_t *startp)
 		uint64_t last_page, need;
 
 		/* ReserveXLogInsertLocation: the record's place under
-		 * insertpos_lck, a PostgreSQL spinlock ([pgbench] locks) */
+		 * insertpos_lck, a PostgreSQL spinlock ([pgbench] locks).
+		 * PostgreSQL reserves first and waits for a full wal_buffers
+		 * page later, in GetXLogBuffer; the model reserves only once
+		 * the page is free, giving the lock up while it waits. */
 		if (pg->cfg.locks) {
 			pg_s_lock(p, &x->insertpos_lck);
 			sim_charge_cost(pg->sim, COST_pg_insertpos_hold, 1);

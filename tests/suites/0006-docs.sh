@@ -88,4 +88,10 @@ check "README: the comparison rows it shows" "cd '$TMP/readme' && '$RSP' compare
 	test \$(wc -l <'$TMP/readme/want') -eq 4 &&
 	while read -r l; do grep -qxF \"\$l\" '$TMP/readme/cmp' || { echo \"not in compare: \$l\"; exit 1; }; done <'$TMP/readme/want'"
 
+# docs/slowpath.md §11's table of the eleven variants is what
+# scripts/variants-table.sh prints for the model as it is
+check "docs/slowpath.md: the variant table is the model's (scripts/variants-table.sh)" \
+	"scripts/variants-table.sh '$RSP' >'$TMP/variants' && test \$(wc -l <'$TMP/variants') -eq 13 &&
+	while read -r l; do grep -qxF \"\$l\" docs/slowpath.md || { echo \"not in docs/slowpath.md: \$l\"; exit 1; }; done <'$TMP/variants'"
+
 cli_done

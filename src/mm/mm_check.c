@@ -206,14 +206,16 @@ static int check_free_lists(struct checker *c, const struct zone *zone)
 		for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
 			unsigned long n;
 			long pages;
+			char name[64];
 
 			if (check_list(c, zone, &area->free_list[mt], 0, PGTY_BUDDY, order,
 				       (uint32_t)mt, mt, &n))
 				return -1;
 			if (n != area->nr_free_mt[mt])
-				return violation(c, PFN_NONE, "zone %s free_area[%u] %s list: %lu blocks on "
-						 "the list, nr_free_mt says %lu", zone->name, order,
-						 migratetype_names[mt], n, area->nr_free_mt[mt]);
+				return violation(c, PFN_NONE, "zone %s %s: %lu blocks on the list, nr_free_mt "
+						 "says %lu", zone->name,
+						 list_name(name, sizeof(name), PGTY_BUDDY, 0, order, (uint32_t)mt),
+						 n, area->nr_free_mt[mt]);
 			pages = (long)n << order;
 			if (!is_migrate_isolate(mt))
 				free_pages += pages;

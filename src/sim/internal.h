@@ -69,6 +69,7 @@ struct sim_task {
 	uint8_t		need_resched;	/* SIM_NEED_RESCHED | SIM_NEED_RESCHED_LAZY */
 	uint16_t	kernel_depth;	/* >0: in a syscall or fault (kernel mode) */
 	uint64_t	irq_debt;	/* interrupt time that delays its next resume */
+	sim_time_t	resched_from;	/* need_resched: the request's instant, acted on from then */
 	/* EEVDF (preempt != slice): virtual runtime, deadline, lag, all in ns
 	 * (every task has nice 0, so virtual time runs at real speed) */
 	int64_t		vruntime, deadline, vlag;

@@ -398,25 +398,33 @@ static void runq_unlink(struct sim_cpu *cpu, struct sim_task *t)
 	runq_remove(cpu, i);
 }
 
-/* resched_curr: a reschedule request for CPU `c`'s owner.  Under lazy
- * preemption the fair class sets only the lazy bit. */
-static void fair_resched(struct sim *sim, struct sim_task *t)
+/* resched_curr: a reschedule request for CPU `c`'s owner, made at instant
+ * `when`.  Under lazy preemption the fair class sets only the lazy bit.
+ * The request exists from `when` on (resched_from): a waker that wakes
+ * several tasks in a row (sim_wake_all) wakes each at its own local time,
+ * after the earlier wake-ups' costs, while the engine runs them all at
+ * the waker's sync point; a request of a later wake-up must not act at a
+ * sync point its target reaches before that wake-up's instant. */
+static void fair_resched(struct sim *sim, struct sim_task *t, sim_time_t when)
 {
+	if (!t->need_resched || when < t->resched_from)
+		t->resched_from = when;
 	t->need_resched |= sim->preempt == SIM_PREEMPT_LAZY ? SIM_NEED_RESCHED_LAZY
 							      : SIM_NEED_RESCHED;
 }
 
 /* check_preempt_wakeup_fair: `t` was just queued on `cpu`, whose owner is
- * `curr`. */
+ * `curr`, by a wake-up at instant `when`. */
 static void fair_wakeup_preempt(struct sim *sim, struct sim_cpu *cpu, struct sim_task *curr,
-				struct sim_task *t)
+				struct sim_task *t, sim_time_t when)
 {
-	if (curr->is_irq || (curr->need_resched & SIM_NEED_RESCHED))
+	if (curr->is_irq ||
+	    ((curr->need_resched & SIM_NEED_RESCHED) && curr->resched_from <= when))
 		return;
 	if (fair_update_deadline(sim, curr))
-		fair_resched(sim, curr);
+		fair_resched(sim, curr, when);
 	else if (fair_pick(cpu, curr) == t)
-		fair_resched(sim, curr);
+		fair_resched(sim, curr, when);
 }
 
 /* The owner's scheduler ticks since it was last looked at (sched_tick ->
@@ -440,10 +448,10 @@ static bool fair_tick(struct sim *sim, struct sim_cpu *cpu, struct sim_task *t)
 	if (sim->now < cpu->tick_due)
 		return false;
 	cpu->tick_due = tick_after(sim, sim->now);
-	if (t->need_resched & SIM_NEED_RESCHED_LAZY)
+	if ((t->need_resched & SIM_NEED_RESCHED_LAZY) && t->resched_from <= sim->now)
 		t->need_resched |= SIM_NEED_RESCHED;
 	if (fair_update_deadline(sim, t) && cpu->nr_fair > 1)
-		fair_resched(sim, t);
+		fair_resched(sim, t, sim->now);
 	return true;
 }
 
@@ -457,7 +465,7 @@ static bool fair_tick(struct sim *sim, struct sim_cpu *cpu, struct sim_task *t)
 static bool fair_may_preempt(const struct sim *sim, const struct sim_task *t, bool explicit,
 			     bool to_user)
 {
-	if (!t->need_resched || t->preempt_count || t->is_irq)
+	if (!t->need_resched || t->preempt_count || t->is_irq || sim->now < t->resched_from)
 		return false;
 	if (!t->kthread && !t->kernel_depth)
 		return (t->need_resched & SIM_NEED_RESCHED) || to_user;
@@ -602,7 +610,7 @@ void sim_task_wake(struct sim *sim, struct sim_task *t, sim_time_t when)
 
 			if (uspinner)
 				spin_account(sim, curr, sim->now);	/* update_curr */
-			fair_wakeup_preempt(sim, &sim->cpus[c], curr, t);
+			fair_wakeup_preempt(sim, &sim->cpus[c], curr, t, when);
 			/* the reschedule IPI preempts a user-mode spinner */
 			if (uspinner && (curr->need_resched & SIM_NEED_RESCHED))
 				curr->spin_evt_seq = sim_evq_push(&sim->evq, when,
@@ -625,6 +633,7 @@ void sim_task_block(struct sim *sim, enum sim_block_kind kind)
 	t->state = TASK_BLOCKED;
 	t->block_kind = (uint8_t)kind;
 	t->mark = sim->now;
+	t->need_resched = 0;	/* __schedule clears prev's request */
 	if (fair_sched(sim))
 		fair_dequeue(sim, &sim->cpus[t->cpu], t);
 	cpu_next(sim, t->cpu);

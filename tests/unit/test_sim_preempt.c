@@ -581,3 +581,116 @@ TEST(preempt_lazy_user_spinner_at_tick_or_interrupt)
 	lazy_spinner_preempted_once(&tick, 4000 * US, SIM_USPIN_PREEMPT_TICK);
 	lazy_spinner_preempted_once(&irq, 1510 * US, SIM_USPIN_PREEMPT_RETURN);
 }
+
+/* ---- a request from a later wake-up of a batch ---- */
+
+struct batch_case {
+	struct st_log	log;
+	struct sim_spinlock spin;
+	struct sim_waitq q;
+	unsigned int	lock_step;	/* the holder holds the lock over this 100-us step */
+};
+
+/* Holder, on CPU 0, in user mode: 30 steps of 100 us, a sync after each;
+ * the user spinlock held over step `lock_step` (taken at its start,
+ * released at its end). */
+static void batch_holder(struct sim *sim, void *p)
+{
+	struct batch_case *c = p;
+
+	for (unsigned int i = 1; i <= 30; i++) {
+		if (i == c->lock_step && !sim_uspin_lock_for(sim, &c->spin, 0))
+			SIM_BUG("test: the user spinlock is free");
+		sim_charge(sim, 100 * US);
+		sim_sync(sim);
+		if (i == c->lock_step)
+			sim_uspin_unlock(sim, &c->spin);
+	}
+}
+
+/* Sleepers on the wait queue: "far" (pinned to CPU 1) queued first, then
+ * "near" (pinned to CPU 0); each logs its tag when it runs. */
+static void batch_sleeper(struct sim *sim, void *p)
+{
+	struct batch_case *c = p;
+	int tag = strcmp(sim_task_name(sim_current(sim)), "near") ? 'f' : 'n';
+
+	sim_wait(sim, &c->q, SIM_TIME_NEVER);
+	st_log_add(&c->log, sim_now(sim), tag);
+}
+
+/* The waker, on CPU 1: at 950 us wakes the whole queue (200 us per
+ * wake-up: "far" at 950 us, "near" at 1150 us). */
+static void batch_waker(struct sim *sim, void *p)
+{
+	struct batch_case *c = p;
+
+	sim_sleep_until(sim, 950 * US);
+	sim_wake_all(sim, &c->q);
+}
+
+static struct sim *batch_run(int preempt, struct batch_case *c)
+{
+	struct cost_table ct;
+	struct sim_config cfg = {
+		.ncpus = 2, .seed = 1, .preempt = preempt, .tick_ns = 4 * MS,
+	};
+	struct sim *sim;
+
+	cost_table_init(&ct);
+	ct.ps[COST_context_switch] = 0;
+	ct.ps[COST_wakeup] = 200 * US * 1000;	/* ps */
+	ct.ps[COST_spin_handoff] = 0;
+	cfg.costs = &ct;
+	sim = sim_create(&cfg);
+	sim_spin_init(sim, &c->spin, "test_uspin");
+	sim_waitq_init(&c->q, "test_batch");
+	st_task(sim, "far", 1, true, batch_sleeper, c, 0);
+	st_task(sim, "near", 0, true, batch_sleeper, c, 0);
+	st_task(sim, "waker", 1, true, batch_waker, c, 0);
+	st_task(sim, "holder", 0, true, batch_holder, c, 0);
+	sim_run(sim, SIM_TIME_NEVER);
+	return sim;
+}
+
+static sim_time_t batch_log_at(const struct batch_case *c, int tag)
+{
+	for (unsigned int i = 0; i < c->log.n; i++)
+		if (c->log.tag[i] == tag)
+			return c->log.t[i];
+	return SIM_TIME_NEVER;
+}
+
+/* A test of a request's instant (two CPUs: base slice 1.5 ms).  A waker
+ * on CPU 1 wakes two sleepers at 950 us in one call; each wake-up costs
+ * it 200 us, so "near" (pinned to CPU 0) is woken at 1150 us, although
+ * the engine runs both wake-ups at 950.  The holder on CPU 0, past its
+ * first half slice, gets the request of near's wake-up: from 1150 us on.
+ * Expect, under none and full, "far" to run when the waker ends (1350 us:
+ * the waker, new on its CPU, keeps it to parity), and
+ *   - lock held over 1000..1100: the acquisition (1000) and the release
+ *     (1100) come before the request and do not act on it; the holder is
+ *     preempted at 1200 without the lock: near runs at 1200, no holder
+ *     preempted;
+ *   - lock held over 1100..1200: the request lands inside the section and
+ *     acts at its end, before the release: one holder preempted on the
+ *     IPI, near runs at 1200.
+ * (Acting on the request from the engine's 950 us would preempt the
+ * holder at 1000, before near's wake-up, and leave CPU 0 idle to 1150.) */
+TEST(preempt_request_acts_from_its_wakeup_instant)
+{
+	static const int models[] = { SIM_PREEMPT_NONE, SIM_PREEMPT_FULL };
+
+	for (unsigned int m = 0; m < 2; m++) {
+		for (unsigned int step = 11; step <= 12; step++) {
+			struct batch_case c = { .lock_step = step };
+			struct sim *sim = batch_run(models[m], &c);
+
+			ASSERT_U64_EQ(batch_log_at(&c, 'f'), 1350 * US);
+			ASSERT_U64_EQ(batch_log_at(&c, 'n'), 1200 * US);
+			ASSERT_U64_EQ(sim_uspin_holder_preempts(sim, SIM_USPIN_PREEMPT_IPI),
+				      step == 12 ? 1 : 0);
+			sim_destroy(sim);
+		}
+	}
+}

@@ -611,8 +611,10 @@ void sim_task_wake(struct sim *sim, struct sim_task *t, sim_time_t when)
 			if (uspinner)
 				spin_account(sim, curr, sim->now);	/* update_curr */
 			fair_wakeup_preempt(sim, &sim->cpus[c], curr, t, when);
-			/* the reschedule IPI preempts a user-mode spinner */
-			if (uspinner && (curr->need_resched & SIM_NEED_RESCHED))
+			/* the reschedule IPI preempts a user-mode spinner (a
+			 * request it already had has its own check) */
+			if (uspinner && (curr->need_resched & SIM_NEED_RESCHED) &&
+			    curr->resched_from == when)
 				curr->spin_evt_seq = sim_evq_push(&sim->evq, when,
 								  uspin_resched_event, curr);
 		}
@@ -706,18 +708,22 @@ void sim_task_spin_granted(struct sim *sim, struct sim_task *t, sim_time_t when)
  * latency); the spinner's EEVDF accounting is brought up to date at the
  * wake-ups, ticks and interrupts that reach its CPU, not continuously.
  */
-/* Queue the spinner's check at the next tick if it falls inside its spin
- * budget. */
+/* Queue the spinner's check at the next tick, or at the instant of a
+ * reschedule request made for later (its IPI), if that falls inside its
+ * spin budget. */
 static void uspin_arm(struct sim *sim, struct sim_task *t)
 {
-	sim_time_t tick;
+	sim_time_t at;
 
 	t->spin_evt_seq = 0;
 	if (!fair_sched(sim))
 		return;
-	tick = next_tick(sim);
-	if (tick < t->uspin_end)
-		t->spin_evt_seq = sim_evq_push(&sim->evq, tick, uspin_resched_event, t);
+	at = next_tick(sim);
+	if ((t->need_resched & SIM_NEED_RESCHED) && t->resched_from > sim->now &&
+	    t->resched_from < at)
+		at = t->resched_from;
+	if (at < t->uspin_end)
+		t->spin_evt_seq = sim_evq_push(&sim->evq, at, uspin_resched_event, t);
 }
 
 /* Take spinner `t` off its CPU now; the CPU runs what EEVDF picks next. */

@@ -694,3 +694,74 @@ TEST(preempt_request_acts_from_its_wakeup_instant)
 		}
 	}
 }
+
+/* Spinner, on CPU 0, in user mode: ten steps of 100 us, then spins for
+ * the lock (5 ms budget); logs 's' when it stops spinning. */
+static void batch_spinner(struct sim *sim, void *p)
+{
+	struct batch_case *c = p;
+
+	for (unsigned int i = 1; i <= 10; i++) {
+		sim_charge(sim, 100 * US);
+		sim_sync(sim);
+	}
+	if (sim_uspin_lock_for(sim, &c->spin, 5 * MS)) {
+		st_log_add(&c->log, sim_now(sim), 's');
+		sim_uspin_unlock(sim, &c->spin);
+	}
+}
+
+/* Holder, on CPU 1: the lock over 0..2000 us. */
+static void batch_lock_holder(struct sim *sim, void *p)
+{
+	struct batch_case *c = p;
+
+	if (!sim_uspin_lock_for(sim, &c->spin, 0))
+		SIM_BUG("test: the user spinlock is free");
+	sim_charge(sim, 2 * MS);
+	sim_sync(sim);
+	sim_uspin_unlock(sim, &c->spin);
+}
+
+/* A test of a request made for later than the spin's start (three CPUs:
+ * base slice 1.5 ms).  The waker on CPU 2 wakes "far" (CPU 2) and "near"
+ * (CPU 0) at 950 us in one call, near at 1150 us; the spinner on CPU 0,
+ * past its first half slice, gets near's request before it starts to
+ * spin at 1000 us.  Expect under none and full the request's IPI at
+ * 1150 us to preempt the spinner mid-spin (near runs at 1150, one
+ * spinner preemption on the IPI) and the spinner to be handed the lock
+ * at its release (2000 us); without a check at the request's instant
+ * the spinner would spin on to the release. */
+TEST(preempt_user_spinner_by_a_later_request)
+{
+	static const int models[] = { SIM_PREEMPT_NONE, SIM_PREEMPT_FULL };
+
+	for (unsigned int m = 0; m < 2; m++) {
+		struct batch_case c = { 0 };
+		struct cost_table ct;
+		struct sim_config cfg = {
+			.ncpus = 3, .seed = 1, .preempt = models[m], .tick_ns = 4 * MS,
+		};
+		struct sim *sim;
+
+		cost_table_init(&ct);
+		ct.ps[COST_context_switch] = 0;
+		ct.ps[COST_wakeup] = 200 * US * 1000;	/* ps */
+		ct.ps[COST_spin_handoff] = 0;
+		ct.ps[COST_pg_tas_handoff] = 0;
+		cfg.costs = &ct;
+		sim = sim_create(&cfg);
+		sim_spin_init(sim, &c.spin, "test_uspin");
+		sim_waitq_init(&c.q, "test_batch");
+		st_task(sim, "far", 2, true, batch_sleeper, &c, 0);
+		st_task(sim, "near", 0, true, batch_sleeper, &c, 0);
+		st_task(sim, "waker", 2, true, batch_waker, &c, 0);
+		st_task(sim, "holder", 1, true, batch_lock_holder, &c, 0);
+		st_task(sim, "spinner", 0, true, batch_spinner, &c, 0);
+		sim_run(sim, SIM_TIME_NEVER);
+		ASSERT_U64_EQ(batch_log_at(&c, 'n'), 1150 * US);
+		ASSERT_U64_EQ(batch_log_at(&c, 's'), 2000 * US);
+		ASSERT_U64_EQ(sim_uspin_spinner_preempts(sim, SIM_USPIN_PREEMPT_IPI), 1);
+		sim_destroy(sim);
+	}
+}

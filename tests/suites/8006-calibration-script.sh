@@ -107,4 +107,24 @@ done <"$TMP/audit.md"
 [ "$missing" = 0 ] && [ "$(wc -l <"$TMP/audit.md")" -ge 16 ] &&
 	ok "docs/calibration.md fragmentation audit = the committed runs" ||
 	ko "docs/calibration.md fragmentation audit = the committed runs"
+
+# ... and so are the TPS rows of "The artefact removed": the mean of the
+# 10-s intervals (k TPS) of fd2f2cc's, 1ecaae3's and 07950ee's runs.
+kmean() {	# FILE FIRST_END LAST_END
+	awk -F, -v a="$2" -v b="$3" 'NR > 1 && $1 >= a && $1 <= b { s += $2; n++ }
+		END { if (n) printf "%.1f k", s / n / 1000 }' "$1"
+}
+row() {		# LABEL MODEL FIRST_END
+	printf '| %s | %s | %s | %s |\n' "$1" "$(kmean $R/full-spin25-$2-200/tps.csv $3 200)" \
+		"$(kmean $R/full-mech-$2-1200/tps.csv $3 200)" "$(kmean $R/full-rfrom-$2-200/tps.csv $3 200)"
+}
+missing=0
+for l in "$(row '`none`, mean of the intervals ending at 110–200 s' none 110)" \
+	 "$(row '`none`, 0–200 s' none 10)" \
+	 "$(row '`lazy`, intervals ending at 110–200 s' lazy 110)" \
+	 "$(row '`lazy`, 0–200 s' lazy 10)"; do
+	grep -qxF -- "$l" docs/calibration.md || { echo "  not in docs/calibration.md: $l"; missing=$((missing + 1)); }
+done
+[ "$missing" = 0 ] && ok "docs/calibration.md artefact table = the committed runs" ||
+	ko "docs/calibration.md artefact table = the committed runs"
 rpt_done

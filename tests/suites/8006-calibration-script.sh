@@ -85,14 +85,21 @@ if scripts/checkpoint-dips.sh "$TMP/nonexistent" >/dev/null 2>&1; then ko "dips:
 	[ $? = 2 ] && ok "dips: no result.json: exit 2" || ko "dips: no result.json: exit 2"
 fi
 
+# The lines of FILE (blank ones aside) that docs/calibration.md lacks:
+# each named on stderr, their count on stdout.
+missing_lines() {
+	n=0
+	while IFS= read -r l; do
+		[ -z "$l" ] && continue
+		grep -qxF -- "$l" docs/calibration.md || { echo "  not in docs/calibration.md: $l" >&2; n=$((n + 1)); }
+	done <"$1"
+	echo "$n"
+}
+
 # docs/calibration.md's tables are what the script prints from the
 # committed result folders of the calibration runs, line for line.
 scripts/calibration.sh --scales "16 8 4 2" docs/calibration/runs >"$TMP/doc.md" 2>&1
-missing=0
-while IFS= read -r l; do
-	[ -z "$l" ] && continue
-	grep -qxF -- "$l" docs/calibration.md || { echo "  not in docs/calibration.md: $l"; missing=$((missing + 1)); }
-done <"$TMP/doc.md"
+missing=$(missing_lines "$TMP/doc.md")
 [ "$missing" = 0 ] && [ "$(grep -c '^| full-[a-z-]* | [0-9]' "$TMP/doc.md")" = 5 ] &&
 	ok "docs/calibration.md tables = the committed runs" || ko "docs/calibration.md tables = the committed runs"
 
@@ -100,10 +107,7 @@ done <"$TMP/doc.md"
 R=docs/calibration/runs
 scripts/fragmentation-audit.sh $R/full-baseline $R/full-slab-baseline $R/full-noretry-nonblocking \
 	$R/full-slab-noretry-nonblocking >"$TMP/audit.md" 2>&1
-missing=0
-while IFS= read -r l; do
-	grep -qxF -- "$l" docs/calibration.md || { echo "  not in docs/calibration.md: $l"; missing=$((missing + 1)); }
-done <"$TMP/audit.md"
+missing=$(missing_lines "$TMP/audit.md")
 [ "$missing" = 0 ] && [ "$(wc -l <"$TMP/audit.md")" -ge 16 ] &&
 	ok "docs/calibration.md fragmentation audit = the committed runs" ||
 	ko "docs/calibration.md fragmentation audit = the committed runs"
@@ -118,13 +122,13 @@ row() {		# LABEL MODEL FIRST_END
 	printf '| %s | %s | %s | %s |\n' "$1" "$(kmean $R/full-spin25-$2-200/tps.csv $3 200)" \
 		"$(kmean $R/full-mech-$2-1200/tps.csv $3 200)" "$(kmean $R/full-rfrom-$2-200/tps.csv $3 200)"
 }
-missing=0
-for l in "$(row '`none`, mean of the intervals ending at 110–200 s' none 110)" \
-	 "$(row '`none`, 0–200 s' none 10)" \
-	 "$(row '`lazy`, intervals ending at 110–200 s' lazy 110)" \
-	 "$(row '`lazy`, 0–200 s' lazy 10)"; do
-	grep -qxF -- "$l" docs/calibration.md || { echo "  not in docs/calibration.md: $l"; missing=$((missing + 1)); }
-done
+{
+	row '`none`, mean of the intervals ending at 110–200 s' none 110
+	row '`none`, 0–200 s' none 10
+	row '`lazy`, intervals ending at 110–200 s' lazy 110
+	row '`lazy`, 0–200 s' lazy 10
+} >"$TMP/artefact.md"
+missing=$(missing_lines "$TMP/artefact.md")
 [ "$missing" = 0 ] && ok "docs/calibration.md artefact table = the committed runs" ||
 	ko "docs/calibration.md artefact table = the committed runs"
 rpt_done

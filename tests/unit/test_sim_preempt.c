@@ -629,11 +629,14 @@ static void batch_waker(struct sim *sim, void *p)
 	sim_wake_all(sim, &c->q);
 }
 
-static struct sim *batch_run(int preempt, struct batch_case *c)
+/* A model on `ncpus` CPUs whose wake-ups cost the waker 200 us (the
+ * batch's instants), every other engine cost 0; the case's spinlock and
+ * wait queue initialised. */
+static struct sim *batch_sim(unsigned int ncpus, int preempt, struct batch_case *c)
 {
 	struct cost_table ct;
 	struct sim_config cfg = {
-		.ncpus = 2, .seed = 1, .preempt = preempt, .tick_ns = 4 * MS,
+		.ncpus = ncpus, .seed = 1, .preempt = preempt, .tick_ns = 4 * MS,
 	};
 	struct sim *sim;
 
@@ -641,10 +644,18 @@ static struct sim *batch_run(int preempt, struct batch_case *c)
 	ct.ps[COST_context_switch] = 0;
 	ct.ps[COST_wakeup] = 200 * US * 1000;	/* ps */
 	ct.ps[COST_spin_handoff] = 0;
+	ct.ps[COST_pg_tas_handoff] = 0;
 	cfg.costs = &ct;
 	sim = sim_create(&cfg);
 	sim_spin_init(sim, &c->spin, "test_uspin");
 	sim_waitq_init(&c->q, "test_batch");
+	return sim;
+}
+
+static struct sim *batch_run(int preempt, struct batch_case *c)
+{
+	struct sim *sim = batch_sim(2, preempt, c);
+
 	st_task(sim, "far", 1, true, batch_sleeper, c, 0);
 	st_task(sim, "near", 0, true, batch_sleeper, c, 0);
 	st_task(sim, "waker", 1, true, batch_waker, c, 0);
@@ -738,21 +749,8 @@ TEST(preempt_user_spinner_by_a_later_request)
 
 	for (unsigned int m = 0; m < 2; m++) {
 		struct batch_case c = { 0 };
-		struct cost_table ct;
-		struct sim_config cfg = {
-			.ncpus = 3, .seed = 1, .preempt = models[m], .tick_ns = 4 * MS,
-		};
-		struct sim *sim;
+		struct sim *sim = batch_sim(3, models[m], &c);
 
-		cost_table_init(&ct);
-		ct.ps[COST_context_switch] = 0;
-		ct.ps[COST_wakeup] = 200 * US * 1000;	/* ps */
-		ct.ps[COST_spin_handoff] = 0;
-		ct.ps[COST_pg_tas_handoff] = 0;
-		cfg.costs = &ct;
-		sim = sim_create(&cfg);
-		sim_spin_init(sim, &c.spin, "test_uspin");
-		sim_waitq_init(&c.q, "test_batch");
 		st_task(sim, "far", 2, true, batch_sleeper, &c, 0);
 		st_task(sim, "near", 0, true, batch_sleeper, &c, 0);
 		st_task(sim, "waker", 2, true, batch_waker, &c, 0);

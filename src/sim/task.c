@@ -1064,26 +1064,56 @@ static void task_preempt(struct sim *sim, struct sim_task *t)
 	switch_to_engine(sim, t);
 }
 
+static inline void sync_part(struct sim *sim, struct sim_task *t, uint64_t p);
+
+/*
+ * The preemption at a point where the model allows it (fair_may_preempt
+ * with `explicit` and `to_user`): unless EEVDF picks `t` again, it goes
+ * back on its run queue and the CPU runs another task.  Put back on a CPU
+ * and its context switch paid, it tests the request again before it goes
+ * on, as the kernel's paths do after __schedule returns
+ * (exit_to_user_mode_loop re-reads the thread flags, preempt_schedule_irq
+ * and preempt_schedule_common loop while need_resched(); 6.12): a request
+ * made during its switch back in acts there, before the task runs any of
+ * its own work, not at its next sync point (which may be inside a
+ * section it has entered meanwhile, a spinlock's release for instance).
+ * A user-mode task's later tests are on the return to user (either bit).
+ * The rest of an interrupted stretch (fair_stretch_ticks_slow) stays
+ * pending behind the switch.  Simplified: a tick that fell during the
+ * switch runs at its end.
+ */
+static void fair_preempt(struct sim *sim, struct sim_task *t, bool explicit, bool to_user,
+			 enum sim_uspin_preempt where)
+{
+	while (fair_may_preempt(sim, t, explicit, to_user)) {
+		uint64_t rest = t->pending;
+
+		t->need_resched = 0;
+		if (fair_pick(&sim->cpus[t->cpu], t) == t)
+			return;
+		count_uspin_holder(sim, t, where);
+		task_preempt(sim, t);
+		if (t->pending > rest)
+			sync_part(sim, t, t->pending - rest);	/* the switch back in */
+		fair_tick(sim, &sim->cpus[t->cpu], t);
+		to_user = true;
+	}
+}
+
 /* A sync point under the preemption models: the owner's ticks, then a
  * preemption if a request is pending and the model allows it here
  * (`explicit`: cond_resched / might_resched under none and voluntary).
  * A preempted task that EEVDF would pick again keeps its CPU. */
 static void fair_sync(struct sim *sim, struct sim_task *t, bool explicit, bool to_user)
 {
-	struct sim_cpu *cpu = &sim->cpus[t->cpu];
 	bool ticked;
 
 	if (t->is_irq)
 		return;
-	ticked = fair_tick(sim, cpu, t);
-	if (!fair_may_preempt(sim, t, explicit, to_user || ticked))
-		return;
-	t->need_resched = 0;
-	if (fair_pick(cpu, t) == t)
-		return;
-	count_uspin_holder(sim, t, to_user ? SIM_USPIN_PREEMPT_RETURN :
-				   ticked ? SIM_USPIN_PREEMPT_TICK : SIM_USPIN_PREEMPT_IPI);
-	task_preempt(sim, t);
+	ticked = fair_tick(sim, &sim->cpus[t->cpu], t);
+	fair_preempt(sim, t, explicit, to_user || ticked,
+		     to_user ? SIM_USPIN_PREEMPT_RETURN :
+		     ticked ? SIM_USPIN_PREEMPT_TICK : SIM_USPIN_PREEMPT_IPI);
 	sync_time(sim, t);
 }
 
@@ -1140,20 +1170,12 @@ static void fair_stretch_ticks_slow(struct sim *sim, struct sim_task *t)
 {
 	while (t->pending) {
 		sim_time_t tick = next_tick(sim);
-		struct sim_cpu *cpu;
 
 		if (sim->now + t->pending <= tick)
 			return;
 		sync_part(sim, t, tick - sim->now);
-		cpu = &sim->cpus[t->cpu];
-		fair_tick(sim, cpu, t);
-		if (!fair_may_preempt(sim, t, false, true))	/* the tick's return */
-			continue;
-		t->need_resched = 0;
-		if (fair_pick(cpu, t) == t)
-			continue;
-		count_uspin_holder(sim, t, SIM_USPIN_PREEMPT_TICK);
-		task_preempt(sim, t);	/* the rest of the stretch stays pending */
+		fair_tick(sim, &sim->cpus[t->cpu], t);
+		fair_preempt(sim, t, false, true, SIM_USPIN_PREEMPT_TICK);	/* the tick's return */
 	}
 }
 

@@ -763,3 +763,127 @@ TEST(preempt_user_spinner_by_a_later_request)
 		sim_destroy(sim);
 	}
 }
+
+struct loop_case {
+	struct st_log	log;
+	struct sim_spinlock spin;
+	struct sim_waitq q;
+	unsigned int	lock_step;
+};
+
+/* Holder, on CPU 0, in user mode: 60 steps of 100 us, a sync after each
+ * but the one before step `lock_step` (so that the lock's acquisition is
+ * the sync point); the user spinlock held over step `lock_step`; logs 'a'
+ * when it has the lock and 'r' when it released it. */
+static void loop_holder(struct sim *sim, void *p)
+{
+	struct loop_case *c = p;
+
+	for (unsigned int i = 1; i <= 60; i++) {
+		if (i == c->lock_step) {
+			if (!sim_uspin_lock_for(sim, &c->spin, 0))
+				SIM_BUG("test: the user spinlock is free");
+			st_log_add(&c->log, sim_now(sim), 'a');
+		}
+		sim_charge(sim, 100 * US);
+		if (i + 1 != c->lock_step)
+			sim_sync(sim);
+		if (i == c->lock_step) {
+			sim_uspin_unlock(sim, &c->spin);
+			st_log_add(&c->log, sim_now(sim), 'r');
+		}
+	}
+}
+
+/* "near", on CPU 0: logs 'n' each time it runs and waits on the queue,
+ * twice. */
+static void loop_near(struct sim *sim, void *p)
+{
+	struct loop_case *c = p;
+
+	for (int i = 0; i < 2; i++) {
+		st_log_add(&c->log, sim_now(sim), 'n');
+		sim_wait(sim, &c->q, SIM_TIME_NEVER);
+	}
+	st_log_add(&c->log, sim_now(sim), 'n');
+}
+
+/* The waker, on CPU 1: woken at 4050 us, wakes near at 4150 (after its
+ * own switch in). */
+static void loop_waker(struct sim *sim, void *p)
+{
+	struct loop_case *c = p;
+
+	sim_sleep_until(sim, 4050 * US);
+	sim_sync(sim);
+	sim_wake_all(sim, &c->q);
+}
+
+/* A model on two CPUs whose context switches cost 100 us, every other
+ * engine cost 0; the case's spinlock and wait queue initialised. */
+static struct sim *loop_sim(int preempt, struct loop_case *c)
+{
+	struct cost_table ct;
+	struct sim_config cfg = {
+		.ncpus = 2, .seed = 1, .preempt = preempt, .tick_ns = 4 * MS,
+	};
+	struct sim *sim;
+
+	cost_table_init(&ct);
+	ct.ps[COST_context_switch] = 100 * US * 1000;	/* ps */
+	ct.ps[COST_wakeup] = 0;
+	ct.ps[COST_spin_handoff] = 0;
+	ct.ps[COST_pg_tas_handoff] = 0;
+	cfg.costs = &ct;
+	sim = sim_create(&cfg);
+	sim_spin_init(sim, &c->spin, "test_uspin");
+	sim_waitq_init(&c->q, "test_loop");
+	return sim;
+}
+
+static sim_time_t loop_log_at(const struct loop_case *c, int tag, unsigned int nth)
+{
+	for (unsigned int i = 0; i < c->log.n; i++)
+		if (c->log.tag[i] == tag && nth-- == 0)
+			return c->log.t[i];
+	return SIM_TIME_NEVER;
+}
+
+/* A test of the test for a request after a preemption (two CPUs: base
+ * slice 1.5 ms; context switches of 100 us).  The holder runs from 0 in
+ * user mode and takes the spinlock at 4000 us, a sync point with no other
+ * before it since 3900; "near" is queued on its CPU from the start.  The
+ * tick at 4000 us preempts the holder before it takes the lock (its slice
+ * is over); near runs (4000..4100, its switch in), then waits, with the
+ * lag it was owed.  The holder pays its switch back in over 4100..4200,
+ * and the waker on CPU 1 wakes near at 4150 us: placed with that lag, near
+ * is eligible and the holder is not, so the holder gets a request.
+ * Expect, under none, full and lazy, the holder to test it at 4200 on its
+ * way back (exit_to_user_mode_loop), before it takes the lock: near runs
+ * again at 4300 (switch in paid), the holder takes the lock at 4400
+ * and releases it at 4500, and no holder is preempted.  A holder that
+ * took the lock at 4200 without the test would be preempted holding it at
+ * its next sync point (4300) and near would run at 4400 only. */
+TEST(preempt_request_during_the_switch_back_in)
+{
+	static const int models[] = { SIM_PREEMPT_NONE, SIM_PREEMPT_FULL, SIM_PREEMPT_LAZY };
+
+	for (unsigned int m = 0; m < 3; m++) {
+		struct loop_case c = { .lock_step = 40 };
+		struct sim *sim = loop_sim(models[m], &c);
+		uint64_t held = 0;
+
+		st_task(sim, "holder", 0, true, loop_holder, &c, 0);
+		st_task(sim, "near", 0, true, loop_near, &c, 0);
+		st_task(sim, "waker", 1, true, loop_waker, &c, 0);
+		sim_run(sim, SIM_TIME_NEVER);
+		ASSERT_U64_EQ(loop_log_at(&c, 'n', 0), 4100 * US);
+		ASSERT_U64_EQ(loop_log_at(&c, 'n', 1), 4300 * US);
+		ASSERT_U64_EQ(loop_log_at(&c, 'a', 0), 4400 * US);
+		ASSERT_U64_EQ(loop_log_at(&c, 'r', 0), 4500 * US);
+		for (int k = 0; k < SIM_USPIN_PREEMPT_KINDS; k++)
+			held += sim_uspin_holder_preempts(sim, k);
+		ASSERT_U64_EQ(held, 0);
+		sim_destroy(sim);
+	}
+}

@@ -629,10 +629,11 @@ static void batch_waker(struct sim *sim, void *p)
 	sim_wake_all(sim, &c->q);
 }
 
-/* A model on `ncpus` CPUs whose wake-ups cost the waker 200 us (the
- * batch's instants), every other engine cost 0; the case's spinlock and
- * wait queue initialised. */
-static struct sim *batch_sim(unsigned int ncpus, int preempt, struct batch_case *c)
+/* A model on `ncpus` CPUs whose wake-ups cost the waker `wakeup_us` and
+ * whose context switches cost `switch_us`, every other engine cost 0;
+ * the case's spinlock and wait queue initialised. */
+static struct sim *case_sim(unsigned int ncpus, int preempt, uint64_t wakeup_us,
+			    uint64_t switch_us, struct batch_case *c)
 {
 	struct cost_table ct;
 	struct sim_config cfg = {
@@ -641,8 +642,8 @@ static struct sim *batch_sim(unsigned int ncpus, int preempt, struct batch_case 
 	struct sim *sim;
 
 	cost_table_init(&ct);
-	ct.ps[COST_context_switch] = 0;
-	ct.ps[COST_wakeup] = 200 * US * 1000;	/* ps */
+	ct.ps[COST_context_switch] = switch_us * US * 1000;	/* ps */
+	ct.ps[COST_wakeup] = wakeup_us * US * 1000;
 	ct.ps[COST_spin_handoff] = 0;
 	ct.ps[COST_pg_tas_handoff] = 0;
 	cfg.costs = &ct;
@@ -650,6 +651,13 @@ static struct sim *batch_sim(unsigned int ncpus, int preempt, struct batch_case 
 	sim_spin_init(sim, &c->spin, "test_uspin");
 	sim_waitq_init(&c->q, "test_batch");
 	return sim;
+}
+
+/* The batch cases: wake-ups of 200 us (the batch's instants), free
+ * context switches. */
+static struct sim *batch_sim(unsigned int ncpus, int preempt, struct batch_case *c)
+{
+	return case_sim(ncpus, preempt, 200, 0, c);
 }
 
 static struct sim *batch_run(int preempt, struct batch_case *c)
@@ -664,13 +672,15 @@ static struct sim *batch_run(int preempt, struct batch_case *c)
 	return sim;
 }
 
-static sim_time_t batch_log_at(const struct batch_case *c, int tag)
+/* When the case's log has its `nth` entry (from 0) tagged `tag`. */
+static sim_time_t case_log_at(const struct batch_case *c, int tag, unsigned int nth)
 {
 	for (unsigned int i = 0; i < c->log.n; i++)
-		if (c->log.tag[i] == tag)
+		if (c->log.tag[i] == tag && nth-- == 0)
 			return c->log.t[i];
 	return SIM_TIME_NEVER;
 }
+
 
 /* A test of a request's instant (two CPUs: base slice 1.5 ms).  A waker
  * on CPU 1 wakes two sleepers at 950 us in one call; each wake-up costs
@@ -697,8 +707,8 @@ TEST(preempt_request_acts_from_its_wakeup_instant)
 			struct batch_case c = { .lock_step = step };
 			struct sim *sim = batch_run(models[m], &c);
 
-			ASSERT_U64_EQ(batch_log_at(&c, 'f'), 1350 * US);
-			ASSERT_U64_EQ(batch_log_at(&c, 'n'), 1200 * US);
+			ASSERT_U64_EQ(case_log_at(&c, 'f', 0), 1350 * US);
+			ASSERT_U64_EQ(case_log_at(&c, 'n', 0), 1200 * US);
 			ASSERT_U64_EQ(sim_uspin_holder_preempts(sim, SIM_USPIN_PREEMPT_IPI),
 				      step == 12 ? 1 : 0);
 			sim_destroy(sim);
@@ -757,19 +767,12 @@ TEST(preempt_user_spinner_by_a_later_request)
 		st_task(sim, "holder", 1, true, batch_lock_holder, &c, 0);
 		st_task(sim, "spinner", 0, true, batch_spinner, &c, 0);
 		sim_run(sim, SIM_TIME_NEVER);
-		ASSERT_U64_EQ(batch_log_at(&c, 'n'), 1150 * US);
-		ASSERT_U64_EQ(batch_log_at(&c, 's'), 2000 * US);
+		ASSERT_U64_EQ(case_log_at(&c, 'n', 0), 1150 * US);
+		ASSERT_U64_EQ(case_log_at(&c, 's', 0), 2000 * US);
 		ASSERT_U64_EQ(sim_uspin_spinner_preempts(sim, SIM_USPIN_PREEMPT_IPI), 1);
 		sim_destroy(sim);
 	}
 }
-
-struct loop_case {
-	struct st_log	log;
-	struct sim_spinlock spin;
-	struct sim_waitq q;
-	unsigned int	lock_step;
-};
 
 /* Holder, on CPU 0, in user mode: 60 steps of 100 us, a sync after each
  * but the one before step `lock_step` (so that the lock's acquisition is
@@ -777,7 +780,7 @@ struct loop_case {
  * when it has the lock and 'r' when it released it. */
 static void loop_holder(struct sim *sim, void *p)
 {
-	struct loop_case *c = p;
+	struct batch_case *c = p;
 
 	for (unsigned int i = 1; i <= 60; i++) {
 		if (i == c->lock_step) {
@@ -799,7 +802,7 @@ static void loop_holder(struct sim *sim, void *p)
  * twice. */
 static void loop_near(struct sim *sim, void *p)
 {
-	struct loop_case *c = p;
+	struct batch_case *c = p;
 
 	for (int i = 0; i < 2; i++) {
 		st_log_add(&c->log, sim_now(sim), 'n');
@@ -812,41 +815,11 @@ static void loop_near(struct sim *sim, void *p)
  * own switch in). */
 static void loop_waker(struct sim *sim, void *p)
 {
-	struct loop_case *c = p;
+	struct batch_case *c = p;
 
 	sim_sleep_until(sim, 4050 * US);
 	sim_sync(sim);
 	sim_wake_all(sim, &c->q);
-}
-
-/* A model on two CPUs whose context switches cost 100 us, every other
- * engine cost 0; the case's spinlock and wait queue initialised. */
-static struct sim *loop_sim(int preempt, struct loop_case *c)
-{
-	struct cost_table ct;
-	struct sim_config cfg = {
-		.ncpus = 2, .seed = 1, .preempt = preempt, .tick_ns = 4 * MS,
-	};
-	struct sim *sim;
-
-	cost_table_init(&ct);
-	ct.ps[COST_context_switch] = 100 * US * 1000;	/* ps */
-	ct.ps[COST_wakeup] = 0;
-	ct.ps[COST_spin_handoff] = 0;
-	ct.ps[COST_pg_tas_handoff] = 0;
-	cfg.costs = &ct;
-	sim = sim_create(&cfg);
-	sim_spin_init(sim, &c->spin, "test_uspin");
-	sim_waitq_init(&c->q, "test_loop");
-	return sim;
-}
-
-static sim_time_t loop_log_at(const struct loop_case *c, int tag, unsigned int nth)
-{
-	for (unsigned int i = 0; i < c->log.n; i++)
-		if (c->log.tag[i] == tag && nth-- == 0)
-			return c->log.t[i];
-	return SIM_TIME_NEVER;
 }
 
 /* A test of the test for a request after a preemption (two CPUs: base
@@ -869,18 +842,18 @@ TEST(preempt_request_during_the_switch_back_in)
 	static const int models[] = { SIM_PREEMPT_NONE, SIM_PREEMPT_FULL, SIM_PREEMPT_LAZY };
 
 	for (unsigned int m = 0; m < 3; m++) {
-		struct loop_case c = { .lock_step = 40 };
-		struct sim *sim = loop_sim(models[m], &c);
+		struct batch_case c = { .lock_step = 40 };
+		struct sim *sim = case_sim(2, models[m], 0, 100, &c);
 		uint64_t held = 0;
 
 		st_task(sim, "holder", 0, true, loop_holder, &c, 0);
 		st_task(sim, "near", 0, true, loop_near, &c, 0);
 		st_task(sim, "waker", 1, true, loop_waker, &c, 0);
 		sim_run(sim, SIM_TIME_NEVER);
-		ASSERT_U64_EQ(loop_log_at(&c, 'n', 0), 4100 * US);
-		ASSERT_U64_EQ(loop_log_at(&c, 'n', 1), 4300 * US);
-		ASSERT_U64_EQ(loop_log_at(&c, 'a', 0), 4400 * US);
-		ASSERT_U64_EQ(loop_log_at(&c, 'r', 0), 4500 * US);
+		ASSERT_U64_EQ(case_log_at(&c, 'n', 0), 4100 * US);
+		ASSERT_U64_EQ(case_log_at(&c, 'n', 1), 4300 * US);
+		ASSERT_U64_EQ(case_log_at(&c, 'a', 0), 4400 * US);
+		ASSERT_U64_EQ(case_log_at(&c, 'r', 0), 4500 * US);
 		for (int k = 0; k < SIM_USPIN_PREEMPT_KINDS; k++)
 			held += sim_uspin_holder_preempts(sim, k);
 		ASSERT_U64_EQ(held, 0);

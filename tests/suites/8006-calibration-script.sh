@@ -131,4 +131,19 @@ row() {		# LABEL MODEL FIRST_END
 missing=$(missing_lines "$TMP/artefact.md")
 [ "$missing" = 0 ] && ok "docs/calibration.md artefact table = the committed runs" ||
 	ko "docs/calibration.md artefact table = the committed runs"
+
+# ... and those of "The test after a preemption": 07950ee's and fe8f8f9's.
+row2() {	# LABEL MODEL FIRST_END
+	printf '| %s | %s | %s |\n' "$1" "$(kmean $R/full-rfrom-$2-200/tps.csv $3 200)" \
+		"$(kmean $R/full-loop-$2-200/tps.csv $3 200)"
+}
+{
+	row2 '`none`, mean of the intervals ending at 110–200 s' none 110
+	row2 '`none`, 0–200 s' none 10
+	row2 '`lazy`, intervals ending at 110–200 s' lazy 110
+	row2 '`lazy`, 0–200 s' lazy 10
+} >"$TMP/loop.md"
+missing=$(missing_lines "$TMP/loop.md")
+[ "$missing" = 0 ] && ok "docs/calibration.md switch-back-in table = the committed runs" ||
+	ko "docs/calibration.md switch-back-in table = the committed runs"
 rpt_done

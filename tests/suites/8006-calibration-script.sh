@@ -146,4 +146,11 @@ row2() {	# LABEL MODEL FIRST_END
 missing=$(missing_lines "$TMP/loop.md")
 [ "$missing" = 0 ] && ok "docs/calibration.md switch-back-in table = the committed runs" ||
 	ko "docs/calibration.md switch-back-in table = the committed runs"
+
+# ... and the checkpoint table of "Both changes, 720 s at full scale".
+scripts/checkpoint-dips.sh $R/full-loop-none-720 $R/full-loop-lazy-720 >"$TMP/dips720.md" 2>&1
+missing=$(missing_lines "$TMP/dips720.md")
+[ "$missing" = 0 ] && [ "$(grep -c '^| full-loop-' "$TMP/dips720.md")" = 2 ] &&
+	ok "docs/calibration.md 720-s checkpoint table = the committed runs" ||
+	ko "docs/calibration.md 720-s checkpoint table = the committed runs"
 rpt_done

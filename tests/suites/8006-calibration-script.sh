@@ -112,40 +112,28 @@ missing=$(missing_lines "$TMP/audit.md")
 	ok "docs/calibration.md fragmentation audit = the committed runs" ||
 	ko "docs/calibration.md fragmentation audit = the committed runs"
 
-# ... and so are the TPS rows of "The artefact removed": the mean of the
-# 10-s intervals (k TPS) of fd2f2cc's, 1ecaae3's and 07950ee's runs.
+# ... and so are the TPS rows of "The artefact removed" (the mean of the
+# 10-s intervals, k TPS, of fd2f2cc's, 1ecaae3's and 07950ee's runs) and
+# of "The test after a preemption" (07950ee's and fe8f8f9's).
 kmean() {	# FILE FIRST_END LAST_END
 	awk -F, -v a="$2" -v b="$3" 'NR > 1 && $1 >= a && $1 <= b { s += $2; n++ }
 		END { if (n) printf "%.1f k", s / n / 1000 }' "$1"
 }
-row() {		# LABEL MODEL FIRST_END
-	printf '| %s | %s | %s | %s |\n' "$1" "$(kmean $R/full-spin25-$2-200/tps.csv $3 200)" \
-		"$(kmean $R/full-mech-$2-1200/tps.csv $3 200)" "$(kmean $R/full-rfrom-$2-200/tps.csv $3 200)"
+tps_table() {	# NAME FOLDER... (each with %s for the model): the four rows
+	name=$1
+	shift
+	for r in 'none 110 `none`, mean of the intervals ending at 110–200 s' 'none 10 `none`, 0–200 s' \
+		'lazy 110 `lazy`, intervals ending at 110–200 s' 'lazy 10 `lazy`, 0–200 s'; do
+		m=${r%% *}; r=${r#* }; a=${r%% *}; l="| ${r#* } |"
+		for f; do l="$l $(kmean $R/$(printf "$f" $m)/tps.csv $a 200) |"; done
+		printf '%s\n' "$l"
+	done >"$TMP/$name.md"
+	missing=$(missing_lines "$TMP/$name.md")
+	[ "$missing" = 0 ] && ok "docs/calibration.md $name table = the committed runs" ||
+		ko "docs/calibration.md $name table = the committed runs"
 }
-{
-	row '`none`, mean of the intervals ending at 110–200 s' none 110
-	row '`none`, 0–200 s' none 10
-	row '`lazy`, intervals ending at 110–200 s' lazy 110
-	row '`lazy`, 0–200 s' lazy 10
-} >"$TMP/artefact.md"
-missing=$(missing_lines "$TMP/artefact.md")
-[ "$missing" = 0 ] && ok "docs/calibration.md artefact table = the committed runs" ||
-	ko "docs/calibration.md artefact table = the committed runs"
-
-# ... and those of "The test after a preemption": 07950ee's and fe8f8f9's.
-row2() {	# LABEL MODEL FIRST_END
-	printf '| %s | %s | %s |\n' "$1" "$(kmean $R/full-rfrom-$2-200/tps.csv $3 200)" \
-		"$(kmean $R/full-loop-$2-200/tps.csv $3 200)"
-}
-{
-	row2 '`none`, mean of the intervals ending at 110–200 s' none 110
-	row2 '`none`, 0–200 s' none 10
-	row2 '`lazy`, intervals ending at 110–200 s' lazy 110
-	row2 '`lazy`, 0–200 s' lazy 10
-} >"$TMP/loop.md"
-missing=$(missing_lines "$TMP/loop.md")
-[ "$missing" = 0 ] && ok "docs/calibration.md switch-back-in table = the committed runs" ||
-	ko "docs/calibration.md switch-back-in table = the committed runs"
+tps_table artefact full-spin25-%s-200 full-mech-%s-1200 full-rfrom-%s-200
+tps_table switch-back-in full-rfrom-%s-200 full-loop-%s-200
 
 # ... and the checkpoint table of "Both changes, 720 s at full scale".
 scripts/checkpoint-dips.sh $R/full-loop-none-720 $R/full-loop-lazy-720 >"$TMP/dips720.md" 2>&1

@@ -807,6 +807,7 @@ static void uspin_resched_event(struct sim *sim, void *arg)
  * are; irq_ns is the wall duration of the entries.
  */
 static inline void sync_time(struct sim *sim, struct sim_task *t);
+static inline void sync_part(struct sim *sim, struct sim_task *t, uint64_t p);
 static void task_preempt(struct sim *sim, struct sim_task *t);
 
 struct sim_irq_work {
@@ -1064,8 +1065,6 @@ static void task_preempt(struct sim *sim, struct sim_task *t)
 	switch_to_engine(sim, t);
 }
 
-static inline void sync_part(struct sim *sim, struct sim_task *t, uint64_t p);
-
 /*
  * The preemption at a point where the model allows it (fair_may_preempt
  * with `explicit` and `to_user`): unless EEVDF picks `t` again, it goes
@@ -1080,7 +1079,8 @@ static inline void sync_part(struct sim *sim, struct sim_task *t, uint64_t p);
  * A user-mode task's later tests are on the return to user (either bit).
  * The rest of an interrupted stretch (fair_stretch_ticks_slow) stays
  * pending behind the switch.  Simplified: a tick that fell during the
- * switch runs at its end.
+ * switch runs at its end; a spinlock holder preempted again in the loop
+ * is counted under the first preemption's cause (statistics only).
  */
 static void fair_preempt(struct sim *sim, struct sim_task *t, bool explicit, bool to_user,
 			 enum sim_uspin_preempt where)

@@ -798,8 +798,8 @@ static void loop_holder(struct sim *sim, void *p)
 	}
 }
 
-/* "near", on CPU 0: logs 'n' each time it runs and waits on the queue,
- * twice. */
+/* "near", on CPU 0: logs 'n' each time it runs, then waits on the queue
+ * (woken once: its second wait lasts to the end of the run). */
 static void loop_near(struct sim *sim, void *p)
 {
 	struct batch_case *c = p;
@@ -808,7 +808,6 @@ static void loop_near(struct sim *sim, void *p)
 		st_log_add(&c->log, sim_now(sim), 'n');
 		sim_wait(sim, &c->q, SIM_TIME_NEVER);
 	}
-	st_log_add(&c->log, sim_now(sim), 'n');
 }
 
 /* The waker, on CPU 1: woken at 4050 us, wakes near at 4150 (after its

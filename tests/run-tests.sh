@@ -27,8 +27,14 @@ for s in tests/suites/*.sh; do
 	[ -x "$s" ] && printf '%s %s %s\n' "$(basename "$s")" "$s" "$build"
 done >>"$dir/list"
 
-# Run them: line K's output goes to K.log, its exit status to K.rc.
-awk '{ print NR, $0 }' "$dir/list" |
+# Run them: line K's output goes to K.log, its exit status to K.rc.  The
+# programs named in tests/slow-first (the longest, slowest first) start
+# before the others, so that no long one is left running alone at the
+# end; the reports keep the order above.
+awk 'NR == FNR { if ($1 !~ /^#/ && NF) slow[$1] = NR; next }
+     { line[FNR] = FNR " " $0; if ($1 in slow) first[slow[$1]] = FNR; else rest[++nr] = FNR }
+     END { for (i = 1; i <= 1000; i++) if (i in first) print line[first[i]]
+           for (i = 1; i <= nr; i++) print line[rest[i]] }' tests/slow-first "$dir/list" |
 	xargs -P "$jobs" -L 1 sh -c 'k=$1; shift 2; "$@" >"'"$dir"'/$k.log" 2>&1; echo $? >"'"$dir"'/$k.rc"' sh
 
 report() {

@@ -118,6 +118,7 @@ void pg_checkpointer_main(struct sim *sim, void *arg)
 	struct pg *pg = p->pg;
 	struct pg_ckpt *c = &pg->ckpt;
 
+	pg_image_touch(p);
 	c->last_start = sim_now(sim);
 	for (;;) {
 		sim_path_assert_empty(sim);
@@ -139,6 +140,7 @@ void pg_bgwriter_main(struct sim *sim, void *arg)
 	struct pg *pg = p->pg;
 	bool prev_hibernate = false;
 
+	pg_image_touch(p);
 	for (;;) {
 		sim_path_assert_empty(sim);
 		bool can_hibernate = pg_bg_buffer_sync(p);
@@ -160,6 +162,7 @@ void pg_walwriter_main(struct sim *sim, void *arg)
 	struct pg *pg = p->pg;
 	int left_till_hibernate = WALW_LOOPS_UNTIL_HIBERNATE;
 
+	pg_image_touch(p);
 	for (;;) {
 		sim_path_assert_empty(sim);
 		if (pg_xlog_background_flush(p))

@@ -106,6 +106,7 @@ struct pg_config {
 	uint64_t	data_cached;		/* ppm of data-file blocks in the page cache at start */
 	uint64_t	wal_recycled;		/* bytes of recycled WAL segments waiting at start */
 	uint64_t	backend_memory;		/* private memory each backend touches, bytes */
+	uint64_t	image_regions;		/* 2 MiB regions of the process image every process maps */
 	uint64_t	progress_interval;	/* ns between TPS samples for the checkpoint figures */
 };
 
@@ -343,6 +344,7 @@ struct pg {
 	struct shmem_object	*shm;
 	struct hugetlb_file	*hshm;
 	unsigned long		shm_base, shm_size;
+	unsigned long		image_base;	/* the process image's mapping (pgbench.c), 0 = none */
 	unsigned long		off_xlog, off_desc, off_blocks, off_ckpt, off_hash, off_misc;
 	unsigned long		off_elems, off_buckets;	/* [pgbench] locks: the dynahash */
 
@@ -412,6 +414,8 @@ void pg_checkpoint_figures(const struct wl_stats *st, const struct pg_ckpt *c, s
 			   struct wl_report *out);
 /* A process touches shared or private memory at `addr` (the MMU; faults). */
 void pg_touch(struct pg_proc *p, unsigned long addr, bool write);
+/* A process's start: one access to each region of the process image. */
+void pg_image_touch(struct pg_proc *p);
 static inline unsigned long pg_buf_block_addr(const struct pg *pg, uint32_t buf)
 {
 	return pg->shm_base + pg->off_blocks + (unsigned long)buf * PG_BLCKSZ;

@@ -14,7 +14,8 @@
  * builds its own by faulting as it touches buffers (mm_touch), 4 KiB of
  * PTE page per 2 MiB it has touched; with hugetlb the PMD pages are shared
  * and no PTE pages exist.  Each backend also touches `backend_memory` of
- * private memory once.
+ * private memory once, and every process a page in each of the
+ * `image_regions` 2 MiB regions of the process image (binary, libraries).
  *
  * One client = one task: a closed loop (pgbench -c, no think time).  One
  * loop, one transaction:
@@ -175,6 +176,10 @@ static const struct opt_def pg_options[] = {
 	  "per cycle (XLOGfileslop); --scale divides it" },
 	{ "backend_memory", OPT_SIZE, C(backend_memory), "4m", 0, 1ULL << 32, NULL, 0,
 	  "private memory each backend touches once (PostgreSQL process model: 2-10 MiB per connection)" },
+	{ "image_regions", OPT_UINT, C(image_regions), "22", 0, 4096, NULL, 0,
+	  "2 MiB regions of the process image (the postgres binary, its shared libraries, locale "
+	  "files, vdso) in which every PostgreSQL process has pages mapped, so a PTE page each: 22 "
+	  "for a backend of Debian's PostgreSQL 15 on x86-64 (/proc/PID/smaps, docs/pgbench.md)" },
 	OPT_END
 };
 #undef C
@@ -389,6 +394,12 @@ void pg_touch(struct pg_proc *p, unsigned long addr, bool write)
 		pg_tlb_access(p, addr);
 	if (mm_touch(p->mm, addr, write))
 		p->st.fault_errors++;
+}
+
+void pg_image_touch(struct pg_proc *p)
+{
+	for (uint64_t r = 0; r < p->pg->cfg.image_regions; r++)
+		pg_touch(p, p->pg->image_base + r * PMD_SIZE, false);
 }
 
 /* ---- transactions ------------------------------------------------------------------ */
@@ -667,7 +678,8 @@ static void pg_backend_main(struct sim *sim, void *arg)
 	struct pg *pg = p->pg;
 	sim_time_t rtt = cost_ns(sim_costs(sim), COST_pgbench_round_trip, 5);
 
-	/* backend start-up: catalog caches, palloc arenas */
+	/* backend start-up: the process image, catalog caches, palloc arenas */
+	pg_image_touch(p);
 	for (unsigned long off = 0; off < pg->cfg.backend_memory; off += PAGE_SIZE)
 		pg_touch(p, p->private_base + off, true);
 	while (pg->cfg.client == PG_CLIENT_LOCAL) {	/* the client measures (pg_client.c) */
@@ -913,6 +925,36 @@ struct pg *pg_setup(const struct wl_env *env, const struct pg_config *c, struct 
 	if (!addr)
 		SIM_BUG("pgbench: cannot map %lu bytes of shared memory", pg->shm_size);
 	pg->shm_base = addr;
+
+	/* The process image: the postgres binary, its shared libraries,
+	 * locale files and vdso, spread over image_regions 2 MiB regions with
+	 * pages mapped in each (the heap is backend_memory, the stack the
+	 * stack VMA).  Modelled as one shared mapping (MAP_SHARED, a shmem
+	 * object), which fork does not copy (dup_mmap copies the page tables
+	 * of VMAs with an anon_vma only), so every process builds its own
+	 * tables when it first runs: a PTE page per region (pg_image_touch).
+	 * Simplified: in the kernel the writable data segments' tables are
+	 * copied at fork and the text is refaulted on first use, from the page
+	 * cache's copy that all processes share; here everything is refaulted,
+	 * and the image is one page per region. */
+	if (c->image_regions) {
+		struct shmem_object *img = shmem_create(m, c->image_regions * PMD_SIZE, "postgres image");
+
+		pg->image_base = mm_mmap(pg->postmaster, c->image_regions * PMD_SIZE, VM_READ | VM_SHARED, img,
+					 NULL, NULL, 0, PMD_SIZE);
+		shmem_put(img);
+		if (!pg->image_base)
+			SIM_BUG("pgbench: cannot map the %llu-region process image",
+				(unsigned long long)c->image_regions);
+		for (uint64_t r = 0; r < c->image_regions; r++)
+			if (mm_touch(pg->postmaster, pg->image_base + r * PMD_SIZE, false)) {
+				snprintf(err, errlen, "memory (%llu MiB) cannot hold the postmaster's process image",
+					 (unsigned long long)(memtotal >> 20));
+				mm_exit(pg->postmaster);
+				free(pg);
+				return NULL;
+			}
+	}
 
 	/* the database files, WAL and the buffer pool */
 	pg->sb = fs_mount(m, bdev, c->device, bdev_size(bdev));

@@ -50,9 +50,19 @@ done
 check "same seed: result.json, tps.csv and monitors identical" "cmp '$TMP/a.json' '$TMP/b.json' &&
 	cmp '$TMP/a/tps.csv' '$TMP/b/tps.csv' && cmp '$TMP/a/proc-vmstat' '$TMP/b/proc-vmstat'"
 
-"$SP" run $SCN --set duration=$DUR --set huge_pages=on --set vm.nr_hugepages=64 --out "$TMP/h" >/dev/null 2>"$TMP/err"
+# The process image (image_regions, default 22): a PTE page per 2 MiB
+# region in each of the 20 processes (16 backends, checkpointer, bgwriter,
+# walwriter, postmaster), and at most two upper-level tables more each.
+"$SP" run $SCN --set duration=$DUR --set image_regions=0 --out "$TMP/i" >/dev/null 2>"$TMP/err"
+pt_img=$(vmstat_end "$TMP/a" nr_page_table_pages)
+pt_off=$(vmstat_end "$TMP/i" nr_page_table_pages)
+check "image_regions=22: 20 x 22 to 20 x 24 page-table pages more ($pt_img against $pt_off)" \
+	"[ ! -s '$TMP/err' ] && [ $((pt_img - pt_off)) -ge 440 ] && [ $((pt_img - pt_off)) -le 480 ]"
+
+# huge_pages=on against 4 KiB mappings, both without the image's tables
+"$SP" run $SCN --set duration=$DUR --set huge_pages=on --set vm.nr_hugepages=64 --set image_regions=0 \
+	--out "$TMP/h" >/dev/null 2>"$TMP/err"
 check "huge_pages=on runs on the hugetlb pool" "[ ! -s '$TMP/err' ] && [ '$(figure "$TMP/h" huge_pages_used)' = 1 ]"
-pt_off=$(vmstat_end "$TMP/a" nr_page_table_pages)
 pt_on=$(vmstat_end "$TMP/h" nr_page_table_pages)
 check "huge_pages=on: fewer page-table pages ($pt_on < $pt_off / 2)" "[ $((pt_on * 2)) -lt $pt_off ]"
 

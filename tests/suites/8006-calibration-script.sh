@@ -141,4 +141,41 @@ missing=$(missing_lines "$TMP/dips720.md")
 [ "$missing" = 0 ] && [ "$(grep -c '^| full-loop-' "$TMP/dips720.md")" = 2 ] &&
 	ok "docs/calibration.md 720-s checkpoint table = the committed runs" ||
 	ko "docs/calibration.md 720-s checkpoint table = the committed runs"
+
+# ... and the two tables of "Both changes, 1 200 s at full scale": the
+# checkpoint table, and the means (k TPS) of the 10-s intervals by their
+# end — whole run, before the first checkpoint, the first 70 s after each
+# checkpoint starts (300, 600, 900 s), the rest after 300 s — with the
+# count of intervals after 300 s below half the 250–300 s mean.
+scripts/checkpoint-dips.sh $R/full-loop-none-1200 $R/full-loop-lazy-1200 >"$TMP/dips1200.md" 2>&1
+missing=$(missing_lines "$TMP/dips1200.md")
+[ "$missing" = 0 ] && [ "$(grep -c '^| full-loop-' "$TMP/dips1200.md")" = 2 ] &&
+	ok "docs/calibration.md 1200-s checkpoint table = the committed runs" ||
+	ko "docs/calibration.md 1200-s checkpoint table = the committed runs"
+win1200() {	# LABEL TPS.CSV
+	awk -F, -v l="$1" 'NR > 1 { t[$1 + 0] = $2 }
+	function m(a, b,   s, n, e) { s = 0; n = 0; for (e = a; e <= b; e += 10) if (e in t) { s += t[e]; n++ } return n ? s / n : 0 }
+	END {
+		ref = m(250, 300); low = n = 0; ds = dn = rs = rn = 0
+		for (e = 310; e <= 1200; e += 10) {
+			if (!(e in t))
+				continue
+			n++
+			if (t[e] < ref / 2)
+				low++
+			if ((e - 300) % 300 >= 10 && (e - 300) % 300 <= 70) { ds += t[e]; dn++ } else { rs += t[e]; rn++ }
+		}
+		printf "| %s | %.1f k | %.1f k | %.1f k | %.1f k | %d of %d |\n", l, m(10, 1200) / 1000, m(110, 300) / 1000,
+			dn ? ds / dn / 1000 : 0, rn ? rs / rn / 1000 : 0, low, n
+	}' "$2"
+}
+{
+	win1200 '`none`, 1ecaae3' $R/full-mech-none-1200/tps.csv
+	win1200 '`none`, fe8f8f9' $R/full-loop-none-1200/tps.csv
+	win1200 '`lazy`, 1ecaae3' $R/full-mech-lazy-1200/tps.csv
+	win1200 '`lazy`, fe8f8f9' $R/full-loop-lazy-1200/tps.csv
+} >"$TMP/win1200.md"
+missing=$(missing_lines "$TMP/win1200.md")
+[ "$missing" = 0 ] && ok "docs/calibration.md 1200-s window table = the committed runs" ||
+	ko "docs/calibration.md 1200-s window table = the committed runs"
 rpt_done

@@ -135,23 +135,23 @@ tps_table() {	# NAME FOLDER... (each with %s for the model): the four rows
 tps_table artefact full-spin25-%s-200 full-mech-%s-1200 full-rfrom-%s-200
 tps_table switch-back-in full-rfrom-%s-200 full-loop-%s-200
 
-# ... and the checkpoint table of "Both changes, 720 s at full scale".
-scripts/checkpoint-dips.sh $R/full-loop-none-720 $R/full-loop-lazy-720 >"$TMP/dips720.md" 2>&1
-missing=$(missing_lines "$TMP/dips720.md")
-[ "$missing" = 0 ] && [ "$(grep -c '^| full-loop-' "$TMP/dips720.md")" = 2 ] &&
-	ok "docs/calibration.md 720-s checkpoint table = the committed runs" ||
-	ko "docs/calibration.md 720-s checkpoint table = the committed runs"
+# ... and the checkpoint tables of "Both changes, 720 s at full scale"
+# and "Both changes, 1 200 s at full scale".
+dips_table() {	# SECONDS: the none and lazy runs of that length
+	scripts/checkpoint-dips.sh $R/full-loop-none-$1 $R/full-loop-lazy-$1 >"$TMP/dips$1.md" 2>&1
+	missing=$(missing_lines "$TMP/dips$1.md")
+	[ "$missing" = 0 ] && [ "$(grep -c '^| full-loop-' "$TMP/dips$1.md")" = 2 ] &&
+		ok "docs/calibration.md $1-s checkpoint table = the committed runs" ||
+		ko "docs/calibration.md $1-s checkpoint table = the committed runs"
+}
+dips_table 720
+dips_table 1200
 
-# ... and the two tables of "Both changes, 1 200 s at full scale": the
-# checkpoint table, and the means (k TPS) of the 10-s intervals by their
-# end — whole run, before the first checkpoint, the first 70 s after each
-# checkpoint starts (300, 600, 900 s), the rest after 300 s — with the
-# count of intervals after 300 s below half the 250–300 s mean.
-scripts/checkpoint-dips.sh $R/full-loop-none-1200 $R/full-loop-lazy-1200 >"$TMP/dips1200.md" 2>&1
-missing=$(missing_lines "$TMP/dips1200.md")
-[ "$missing" = 0 ] && [ "$(grep -c '^| full-loop-' "$TMP/dips1200.md")" = 2 ] &&
-	ok "docs/calibration.md 1200-s checkpoint table = the committed runs" ||
-	ko "docs/calibration.md 1200-s checkpoint table = the committed runs"
+# ... and the window table of "Both changes, 1 200 s at full scale": the
+# means (k TPS) of the 10-s intervals by their end — whole run, before the
+# first checkpoint, the first 70 s after each checkpoint starts (300, 600,
+# 900 s), the rest after 300 s — with the count of intervals after 300 s
+# below half the 250–300 s mean.
 win1200() {	# LABEL TPS.CSV
 	awk -F, -v l="$1" 'NR > 1 { t[$1 + 0] = $2 }
 	function m(a, b,   s, n, e) { s = 0; n = 0; for (e = a; e <= b; e += 10) if (e in t) { s += t[e]; n++ } return n ? s / n : 0 }

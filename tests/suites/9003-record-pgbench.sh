@@ -4,7 +4,9 @@
 # under `slowpath record`; the result folder must hold pgbench's numbers and
 # the kernel's, and they must be plausible: TPS > 0, transactions > 0, the
 # latency object, a per-second tps.csv, nr_written delta > 0 (commits are
-# fsync'ed, so the page cache is written back), the command's exit status 0.
+# fsync'ed, so the page cache is written back), the command's exit status 0;
+# and the CPU probe's figures (3 s of one client before the recording): TPS
+# and the server's and pgbench's CPU per transaction, positive and plausible.
 # Without PostgreSQL binaries the suite says "skipped" and counts nothing
 # as passed.  CI installs PostgreSQL (scripts/install-deps.sh).
 #
@@ -22,7 +24,7 @@ case $build in
 	exit 0 ;;
 esac
 
-SLOWPATH_RECORD=$RECORD_CMD scenarios/real/pgbench-local --seconds 10 --out "$tmp/pg" \
+SLOWPATH_RECORD=$RECORD_CMD scenarios/real/pgbench-local --seconds 10 --probe-seconds 3 --out "$tmp/pg" \
 	>"$tmp/log" 2>&1
 rc=$?
 if [ $rc = 77 ]; then
@@ -54,6 +56,15 @@ check nr_written-delta-positive $?
 [ "$(head -n 1 "$tmp/pg/tps.csv")" = "interval_end_s,tps,lat_avg_ms,lat_max_ms" ] &&
 	[ "$(wc -l <"$tmp/pg/tps.csv")" = 11 ] && [ "$(grep -c '^time: ' "$tmp/pg/proc-vmstat")" -ge 10 ]
 check series-and-monitors $?
-echo "pgbench: tps $tps, transactions $tx, nr_written delta $written pages"
+# the CPU probe's figures: one client for 3 s before the recording
+probe() { sed -n "s/^    \"probe_$1\": \([0-9.]*\),\{0,1\}\$/\1/p" "$r"; }
+awk -v s="$(probe seconds)" 'BEGIN { exit !(s == 3) }' && positive "$(probe tps)" && positive "$(probe server_cpu_us_per_tx)" &&
+	positive "$(probe client_cpu_us_per_tx)" &&
+	awk -v s="$(probe server_cpu_us_per_tx)" -v c="$(probe client_cpu_us_per_tx)" \
+		'BEGIN { exit !(s < 100000 && c < 100000) }'
+check cpu-probe-figures $?
+echo "pgbench: tps $tps, transactions $tx, nr_written delta $written pages;" \
+     "probe: $(probe tps) tps, CPU per tx $(probe server_cpu_us_per_tx) us server," \
+     "$(probe client_cpu_us_per_tx) us client"
 [ $fail = 0 ] || cat "$tmp/log"
 summary 9003-record-pgbench

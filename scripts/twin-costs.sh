@@ -1,0 +1,130 @@
+#!/bin/sh
+# twin-costs.sh — this host's CPU cost per transaction, for a local twin,
+# from a recording's CPU probe (docs/record.md "The host's CPU in the twin").
+#
+#   scripts/twin-costs.sh REAL_DIR SCENARIO [slowpath run options...]
+#
+# REAL_DIR is a result folder of scenarios/real/pgbench-local made with its
+# CPU probe (figures probe_seconds, probe_server_cpu_us_per_tx and
+# probe_client_cpu_us_per_tx: the CPU time one pgbench client and its
+# server spent per simple-update transaction on the recorded host).
+# SCENARIO is the twin (e.g. scenarios/pgbench-local-s50.ini).  The script
+# runs the twin as the probe ran — one client, one pgbench thread, the
+# probe's seconds — and reads the CPU time per transaction the model
+# charged to the PostgreSQL processes (backend, checkpointer, bgwriter,
+# walwriter) and to pgbench's threads (profile.json).  Then, with
+# client=local, the client's side: pgbench's own per-statement CPU and the
+# loopback TCP costs it pays (pgbench_client_stmt, tcp_loopback_send,
+# tcp_recv) are scaled by one factor, recorded / model client CPU per
+# transaction, so their ratios (estimates) stay and their sum is this
+# host's; the backends pay the TCP costs too, so the server is measured
+# again after that.  Last, the server's difference, CPU that no modelled
+# step charges, moves into the cost that stands for it:
+#
+#   pg_tx_cpu += (recorded - model) server CPU per transaction
+#
+# It checks the result with a last probe run and prints, on stdout, the
+# options to give the twin:
+#
+#   slowpath run SCENARIO $(scripts/twin-costs.sh REAL_DIR SCENARIO) --out DIR
+#
+# Everything else goes to stderr.  Exit status 2 on bad input.  With
+# TWIN_COSTS_SECONDS=N in the environment the model's probe runs N
+# simulated seconds instead of the recording's (the test suite's shortcut).
+set -eu
+die() { echo "twin-costs: $*" >&2; exit 2; }
+[ $# -ge 2 ] || die "usage: scripts/twin-costs.sh REAL_DIR SCENARIO [slowpath run options...]"
+real=$1 scn=$2
+shift 2
+sp=${SLOWPATH:-$(cd "$(dirname "$0")/.." && pwd)/slowpath}
+[ -x "$sp" ] || sp=slowpath
+command -v jq >/dev/null || die "needs jq (apt-get install jq)"
+[ -f "$real/result.json" ] || die "$real/result.json: no such file"
+[ -f "$scn" ] || die "$scn: no such file"
+
+fig() { jq -er --arg k "$1" '.figures[$k] // empty' "$real/result.json" 2>/dev/null ||
+	die "$real/result.json: no figure '$1' (record with scenarios/real/pgbench-local --probe-seconds N, N > 0)"; }
+secs=$(fig probe_seconds)
+# TWIN_COSTS_SECONDS: the model's probe runs for this long instead (tests)
+secs=${TWIN_COSTS_SECONDS:-$secs}
+real_srv=$(fig probe_server_cpu_us_per_tx)
+real_cli=$(fig probe_client_cpu_us_per_tx)
+
+# cost NAME [options]: its value (ns) in the fully resolved scenario
+cost() {
+	name=$1
+	shift
+	"$sp" check "$scn" "$@" | awk -v k="$name" '
+		/^\[/ { sec = $0 }
+		sec == "[costs]" && index($0, k "=") == 1 { print substr($0, length(k) + 2); found = 1 }
+		END { exit !found }' || die "$scn: no cost '$name' in 'slowpath check'"
+}
+client=$("$sp" check "$scn" "$@" | awk '/^\[/ { sec = $0 } sec == "[pgbench]" && /^client=/ { print substr($0, 8) }')
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/twin-costs.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+# probe OUT [options]: run the twin as the probe ran; prints
+# "server_us client_us tps" per transaction
+probe() {
+	out=$1
+	shift
+	"$sp" run "$scn" "$@" --set pgbench.clients=1 --set pgbench.threads=1 \
+		--set "duration=${secs}s" --out "$out" >"$out.log" 2>&1 ||
+		{ cat "$out.log" >&2; die "the model's probe run failed"; }
+	tx=$(jq -r '.transactions' "$out/result.json")
+	tps=$(jq -r '.tps' "$out/result.json")
+	[ "$tx" -gt 0 ] 2>/dev/null || die "the model's probe run made no transaction"
+	jq -r --argjson tx "$tx" --argjson tps "$tps" '
+		def cpu: [.root | .. | objects | .self? | objects | (.cpu + .spin)] | add;
+		[.kinds[] | select(.kind == "backend" or .kind == "checkpointer" or
+				   .kind == "bgwriter" or .kind == "walwriter") | cpu] as $s |
+		[.kinds[] | select(.kind == "pgbench") | cpu] as $c |
+		"\(($s | add) / $tx / 1000) \((($c | add) // 0) / $tx / 1000) \($tps)"' "$out/profile.json"
+}
+
+tx_cpu=$(cost pg_tx_cpu "$@")
+m=$(probe "$tmp/before" "$@")
+sets=""
+# client_sets FACTOR: the client's three costs scaled by FACTOR
+base=""
+for k in pgbench_client_stmt tcp_loopback_send tcp_recv; do
+	base="$base $k=$(cost "$k" "$@")"
+done
+client_sets() {
+	for kv in $base; do
+		printf ' --set costs.%s=%s' "${kv%=*}" "$(awk -v v="${kv#*=}" -v f="$1" 'BEGIN { printf "%.0f", v * f }')"
+	done
+}
+if [ "$client" = local ]; then
+	# the client's CPU per transaction is linear in the factor (the
+	# scaled costs plus a fixed rest): a first run at recorded / model,
+	# then the factor that the two points put on the recorded figure
+	f1=$(echo "$m" | awk -v rc="$real_cli" '{ if ($2 > 0) printf "%.6f\n", rc / $2 }')
+	[ -n "$f1" ] || die "the model's probe charged pgbench no CPU"
+	# shellcheck disable=SC2046
+	m1=$(probe "$tmp/mid1" "$@" $(client_sets "$f1"))
+	f=$(echo "$m $m1" | awk -v rc="$real_cli" -v f1="$f1" '{
+		f = $5 != $2 ? 1 + (rc - $2) * (f1 - 1) / ($5 - $2) : f1
+		if (f <= 0) exit 1
+		printf "%.6f\n", f }') ||
+		die "the model's fixed client CPU alone exceeds the recorded $real_cli us per transaction"
+	sets=$(client_sets "$f")
+	# shellcheck disable=SC2086
+	mid=$(probe "$tmp/mid" "$@" $sets)
+else
+	mid=$m
+fi
+ntc=$(echo "$mid" | awk -v rs="$real_srv" -v tc="$tx_cpu" '{ printf "%.0f", tc + (rs - $1) * 1000 }')
+[ "$ntc" -gt 0 ] || die "the model already charges more server CPU per transaction ($(echo "$mid" | cut -d' ' -f1) us) than the probe measured ($real_srv us): pg_tx_cpu would be $ntc ns"
+sets="--set costs.pg_tx_cpu=$ntc$sets"
+# shellcheck disable=SC2086
+after=$(probe "$tmp/after" "$@" $sets)
+echo "$m $after" | awk -v rs="$real_srv" -v rc="$real_cli" -v rt="$(fig probe_tps)" '{
+	printf "twin-costs: the probe, 1 client: CPU per transaction (us: server, client) and TPS\n"
+	printf "  recorded host  %9.1f %9.1f %9.1f\n", rs, rc, rt
+	printf "  model before   %9.1f %9.1f %9.1f\n", $1, $2, $3
+	printf "  model after    %9.1f %9.1f %9.1f\n", $4, $5, $6
+}' >&2
+echo "twin-costs: $sets" >&2
+echo $sets

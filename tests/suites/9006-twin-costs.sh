@@ -1,0 +1,78 @@
+#!/bin/sh
+# 9006 — the host's CPU in a local twin: scripts/twin-costs.sh on a
+# recording made with scenarios/real/pgbench-local's CPU probe
+# (tests/fixtures/results/recorded-pgbench-probe: its result.json, whose
+# figures probe_server_cpu_us_per_tx and probe_client_cpu_us_per_tx are
+# what one client and its server spent per transaction on the recorded
+# host).  Expect the script to print the four cost options, each a
+# positive whole number of ns; a one-client run of the twin with them,
+# made here and read from its profile.json independently of the script,
+# to charge the server and pgbench within 3 % of the recorded CPU per
+# transaction (the costs it did not set were not touched: the twin without
+# the options charges more than 3 % away); and bad input — a recording
+# without the probe, a folder that does not exist, too few arguments — to
+# exit with status 2 and a message.  The twin runs at --scale 1/32 and its
+# probe for 1 simulated second (TWIN_COSTS_SECONDS), as the checked builds
+# check every mm operation.  Skipped in the sanitizer build: the script's
+# work is shell, and its runs are what 9004 runs.
+#
+#   tests/suites/9006-twin-costs.sh BUILD_DIR
+build=${1:?usage: $0 BUILD_DIR}
+cd "$(dirname "$0")/../.." || exit 1
+. tests/suites/record-lib.sh
+
+case $build in
+*san*)
+	echo "9006-twin-costs(skipped,sanitizer-build): 0 passed, 0 failed"
+	exit 0 ;;
+esac
+
+fx=tests/fixtures/results/recorded-pgbench-probe
+scn=scenarios/pgbench-local-s50.ini
+export SLOWPATH="$build/slowpath"
+TWIN_COSTS_SECONDS=1 scripts/twin-costs.sh "$fx" "$scn" --scale 1/32 >"$tmp/sets" 2>"$tmp/err"
+check exit-0 $?
+cat "$tmp/err"
+sets=$(cat "$tmp/sets")
+echo "$sets" | grep -Eq '^--set costs\.pg_tx_cpu=[1-9][0-9]* --set costs\.pgbench_client_stmt=[1-9][0-9]* --set costs\.tcp_loopback_send=[1-9][0-9]* --set costs\.tcp_recv=[1-9][0-9]*$'
+check four-cost-options $?
+
+fig() { jq -r --arg k "$1" '.figures[$k]' "$fx/result.json"; }
+# per_tx DIR: server and client CPU per transaction (us) of a run
+per_tx() {
+	jq -r --argjson tx "$(jq -r .transactions "$1/result.json")" '
+		def cpu: [.root | .. | objects | .self? | objects | (.cpu + .spin)] | add;
+		([.kinds[] | select(.kind == "backend" or .kind == "checkpointer" or
+				    .kind == "bgwriter" or .kind == "walwriter") | cpu] | add) as $s |
+		([.kinds[] | select(.kind == "pgbench") | cpu] | add) as $c |
+		"\($s / $tx / 1000) \($c / $tx / 1000)"' "$1/profile.json"
+}
+within() {	# within MEASURED RECORDED PERCENT
+	awk -v m="$1" -v r="$2" -v p="$3" 'BEGIN { d = (m - r) / r * 100; if (d < 0) d = -d; exit !(d <= p) }'
+}
+one_client="--scale 1/32 --set pgbench.clients=1 --set pgbench.threads=1 --set duration=1s"
+# shellcheck disable=SC2086
+"$build/slowpath" run "$scn" $one_client $sets --out "$tmp/with" >/dev/null 2>&1 &&
+	"$build/slowpath" run "$scn" $one_client --out "$tmp/without" >/dev/null 2>&1
+check probe-runs $?
+with=$(per_tx "$tmp/with")
+without=$(per_tx "$tmp/without")
+rs=$(fig probe_server_cpu_us_per_tx)
+rc=$(fig probe_client_cpu_us_per_tx)
+echo "recorded $rs $rc; twin with the options $with; without $without (us per transaction: server, client)"
+within "${with% *}" "$rs" 3 && within "${with#* }" "$rc" 3
+check lands-on-the-recorded-cpu $?
+! within "${without% *}" "$rs" 3 && ! within "${without#* }" "$rc" 3
+check twin-alone-does-not $?
+
+scripts/twin-costs.sh tests/fixtures/results/recorded-pgbench-local "$scn" >/dev/null 2>"$tmp/e1"
+[ $? = 2 ] && grep -q "no figure 'probe_seconds'" "$tmp/e1"
+check no-probe-exit-2 $?
+scripts/twin-costs.sh "$tmp/nonexistent" "$scn" >/dev/null 2>"$tmp/e2"
+[ $? = 2 ] && grep -q "result.json: no such file" "$tmp/e2"
+check missing-folder-exit-2 $?
+scripts/twin-costs.sh "$fx" >/dev/null 2>"$tmp/e3"
+[ $? = 2 ] && grep -q "usage:" "$tmp/e3"
+check usage-exit-2 $?
+
+summary 9006-twin-costs

@@ -9,8 +9,8 @@ set -eu
 DEMO_PKGS="build-essential libinih-dev libjansson-dev libgsl-dev gnuplot-nox jq"
 # the tests only: clang and its sanitizer/fuzzer runtimes, the man-page
 # check (groff), the HTML report in a browser, real PostgreSQL under the
-# recorder, Slurm for the sweep's job-array suite
-TEST_PKGS="clang libclang-rt-14-dev llvm groff-base chromium postgresql postgresql-contrib \
+# recorder and fio for its disk probe, Slurm for the sweep's job-array suite
+TEST_PKGS="clang libclang-rt-14-dev llvm groff-base chromium postgresql postgresql-contrib fio \
 	   slurm-wlm munge"
 case ${1:-test} in
 demo)	PKGS=$DEMO_PKGS ;;

@@ -1,6 +1,7 @@
 #!/bin/sh
-# twin-costs.sh — this host's CPU cost per transaction, for a local twin,
-# from a recording's CPU probe (docs/record.md "The host's CPU in the twin").
+# twin-costs.sh — this host's CPU cost per transaction and its disk, for a
+# local twin, from a recording's probes (docs/record.md "The host's CPU and
+# disk in the twin").
 #
 #   scripts/twin-costs.sh REAL_DIR SCENARIO [slowpath run options...]
 #
@@ -27,6 +28,12 @@
 # options to give the twin:
 #
 #   slowpath run SCENARIO $(scripts/twin-costs.sh REAL_DIR SCENARIO) --out DIR
+#
+# When the recording also has the disk probe (--disk-probe-seconds: the
+# figures probe_disk_*), the options set the twin's one [device] from fio's
+# figures first — lat_mean and lat_p99 from 8 KiB reads at depth 1, flush
+# from fdatasync, iops from 4 KiB writes at depth 32, bandwidth from 1 MiB
+# writes — and the probe runs use it.
 #
 # Everything else goes to stderr.  Exit status 2 on bad input.  With
 # TWIN_COSTS_SECONDS=N in the environment the model's probe runs N
@@ -83,6 +90,19 @@ probe() {
 		"\(($s | add) / $tx / 1000) \((($c | add) // 0) / $tx / 1000) \($tps)"' "$out/profile.json"
 }
 
+# the disk, when the recording has the disk probe: the twin's one
+# [device] takes fio's figures as they are (docs/record.md)
+dev=""
+if jq -e '.figures.probe_disk_flush_us' "$real/result.json" >/dev/null 2>&1; then
+	dev="--set device.lat_mean=$(fig probe_disk_read_lat_us)us"
+	dev="$dev --set device.lat_p99=$(fig probe_disk_read_p99_us)us"
+	dev="$dev --set device.flush=$(fig probe_disk_flush_us)us"
+	dev="$dev --set device.iops=$(fig probe_disk_write_iops | awk '{ printf "%.0f", $1 }')"
+	dev="$dev --set device.bandwidth=$(fig probe_disk_write_mbps | awk '{ printf "%.0f", $1 * 1e6 }')"
+	# shellcheck disable=SC2086
+	set -- "$@" $dev
+fi
+
 tx_cpu=$(cost pg_tx_cpu "$@")
 m=$(probe "$tmp/before" "$@")
 sets=""
@@ -126,5 +146,6 @@ echo "$m $after" | awk -v rs="$real_srv" -v rc="$real_cli" -v rt="$(fig probe_tp
 	printf "  model before   %9.1f %9.1f %9.1f\n", $1, $2, $3
 	printf "  model after    %9.1f %9.1f %9.1f\n", $4, $5, $6
 }' >&2
+sets="${dev:+$dev }$sets"
 echo "twin-costs: $sets" >&2
 echo $sets

@@ -6,7 +6,8 @@
 # latency object, a per-second tps.csv, nr_written delta > 0 (commits are
 # fsync'ed, so the page cache is written back), the command's exit status 0;
 # and the CPU probe's figures (3 s of one client before the recording): TPS
-# and the server's and pgbench's CPU per transaction, positive and plausible.
+# and the server's and pgbench's CPU per transaction, positive and plausible;
+# and the disk probe's (fio, 1 s per job): five positive figures.
 # Without PostgreSQL binaries the suite says "skipped" and counts nothing
 # as passed.  CI installs PostgreSQL (scripts/install-deps.sh).
 #
@@ -24,7 +25,8 @@ case $build in
 	exit 0 ;;
 esac
 
-SLOWPATH_RECORD=$RECORD_CMD scenarios/real/pgbench-local --seconds 10 --probe-seconds 3 --out "$tmp/pg" \
+SLOWPATH_RECORD=$RECORD_CMD scenarios/real/pgbench-local --seconds 10 --probe-seconds 3 --disk-probe-seconds 1 \
+	--out "$tmp/pg" \
 	>"$tmp/log" 2>&1
 rc=$?
 if [ $rc = 77 ]; then
@@ -63,6 +65,10 @@ awk -v s="$(probe seconds)" 'BEGIN { exit !(s == 3) }' && positive "$(probe tps)
 	awk -v s="$(probe server_cpu_us_per_tx)" -v c="$(probe client_cpu_us_per_tx)" \
 		'BEGIN { exit !(s < 100000 && c < 100000) }'
 check cpu-probe-figures $?
+positive "$(probe disk_read_lat_us)" && positive "$(probe disk_read_p99_us)" &&
+	positive "$(probe disk_flush_us)" && positive "$(probe disk_write_iops)" &&
+	positive "$(probe disk_write_mbps)"
+check disk-probe-figures $?
 echo "pgbench: tps $tps, transactions $tx, nr_written delta $written pages;" \
      "probe: $(probe tps) tps, CPU per tx $(probe server_cpu_us_per_tx) us server," \
      "$(probe client_cpu_us_per_tx) us client"

@@ -1,11 +1,13 @@
 #!/bin/sh
-# 9006 — the host's CPU in a local twin: scripts/twin-costs.sh on a
-# recording made with scenarios/real/pgbench-local's CPU probe
+# 9006 — the host's CPU and disk in a local twin: scripts/twin-costs.sh on a
+# recording made with scenarios/real/pgbench-local's CPU and disk probes
 # (tests/fixtures/results/recorded-pgbench-probe: its result.json, whose
 # figures probe_server_cpu_us_per_tx and probe_client_cpu_us_per_tx are
 # what one client and its server spent per transaction on the recorded
-# host).  Expect the script to print the four cost options, each a
-# positive whole number of ns; a one-client run of the twin with them,
+# host, and probe_disk_*, fio's figures there).  Expect the script to
+# print the five device options with fio's figures, which the twin then
+# has (`slowpath check`), and the four cost options, each a positive whole
+# number of ns; a one-client run of the twin with them,
 # made here and read from its profile.json independently of the script,
 # to charge the server and pgbench within 3 % of the recorded CPU per
 # transaction (the costs it did not set were not touched: the twin without
@@ -34,8 +36,16 @@ TWIN_COSTS_SECONDS=1 scripts/twin-costs.sh "$fx" "$scn" --scale 1/32 >"$tmp/sets
 check exit-0 $?
 cat "$tmp/err"
 sets=$(cat "$tmp/sets")
-echo "$sets" | grep -Eq '^--set costs\.pg_tx_cpu=[1-9][0-9]* --set costs\.pgbench_client_stmt=[1-9][0-9]* --set costs\.tcp_loopback_send=[1-9][0-9]* --set costs\.tcp_recv=[1-9][0-9]*$'
-check four-cost-options $?
+echo "$sets" | grep -Eq '^--set device\.lat_mean=[0-9.]+us --set device\.lat_p99=[0-9.]+us --set device\.flush=[0-9.]+us --set device\.iops=[1-9][0-9]* --set device\.bandwidth=[1-9][0-9]* --set costs\.pg_tx_cpu=[1-9][0-9]* --set costs\.pgbench_client_stmt=[1-9][0-9]* --set costs\.tcp_loopback_send=[1-9][0-9]* --set costs\.tcp_recv=[1-9][0-9]*$'
+check nine-options $?
+# the device options are fio's figures as recorded, and the twin takes them
+# shellcheck disable=SC2086
+"$build/slowpath" check "$scn" $sets >"$tmp/resolved"
+us() { jq -r --arg k "probe_disk_$1" '.figures[$k] * 1000 | round' "$fx/result.json"; }
+grep -qx "lat_mean=$(us read_lat_us)ns" "$tmp/resolved" && grep -qx "lat_p99=$(us read_p99_us)ns" "$tmp/resolved" &&
+	grep -qx "flush=$(us flush_us)ns" "$tmp/resolved" &&
+	grep -qx "iops=$(jq -r '.figures.probe_disk_write_iops | round' "$fx/result.json")" "$tmp/resolved"
+check device-from-fio $?
 
 fig() { jq -r --arg k "$1" '.figures[$k]' "$fx/result.json"; }
 # per_tx DIR: server and client CPU per transaction (us) of a run

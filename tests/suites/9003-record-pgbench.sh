@@ -19,11 +19,7 @@ cd "$(dirname "$0")/../.." || exit 1
 # A real PostgreSQL run costs ~40 s whichever build records it: it runs in
 # `make check`; under the sanitizer build the recorder's code is exercised
 # by 9001 and 9002 (CI time).
-case $build in
-*san*)
-	echo "9003-record-pgbench(skipped,sanitizer-build): 0 passed, 0 failed"
-	exit 0 ;;
-esac
+skip_in_san 9003-record-pgbench
 
 SLOWPATH_RECORD=$RECORD_CMD scenarios/real/pgbench-local --seconds 10 --probe-seconds 3 --disk-probe-seconds 1 \
 	--out "$tmp/pg" \

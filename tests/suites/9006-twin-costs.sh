@@ -23,11 +23,7 @@ build=${1:?usage: $0 BUILD_DIR}
 cd "$(dirname "$0")/../.." || exit 1
 . tests/suites/record-lib.sh
 
-case $build in
-*san*)
-	echo "9006-twin-costs(skipped,sanitizer-build): 0 passed, 0 failed"
-	exit 0 ;;
-esac
+skip_in_san 9006-twin-costs
 
 fx=tests/fixtures/results/recorded-pgbench-probe
 scn=scenarios/pgbench-local-s50.ini

@@ -525,12 +525,21 @@ uint32_t pg_get_victim_buffer(struct pg_proc *p)
 			}
 		}
 		/* InvalidateVictimBuffer(): with [pgbench] locks, BufTableDelete
-		 * under the old tag's partition lock exclusive */
+		 * under the old tag's partition lock exclusive.  While the
+		 * evictor waited for that lock the block could still be found
+		 * and pinned (or dirtied), so with the lock held it looks again,
+		 * and lets the buffer go unless its pin is the only one and it
+		 * is clean */
 		if (bp->desc[buf].tag != PG_NONE) {
 			struct pg_lwlock *old = pg->cfg.locks ? partition_lock(pg, bp->desc[buf].tag) : NULL;
 
 			if (old) {
 				pg_lwlock_acquire(pg->sim, old);
+				if (bp->desc[buf].refcount != 1 || (bp->desc[buf].state & BM_DIRTY)) {
+					pg_lwlock_release(pg->sim, old);
+					bp->desc[buf].refcount--;
+					continue;
+				}
 				sim_charge_cost(pg->sim, COST_pg_buf_mapping_update, 1);
 			}
 			buf_table_delete(p, bp->desc[buf].tag, buf);

@@ -1229,6 +1229,89 @@ TEST(buffer_mapping_partition_locks)
 	pgt_destroy(&t);
 }
 
+struct victim_case {
+	struct pgt	*t;
+	uint32_t	reader_buf, reader_tag;	/* what the reader holds at 12 ms */
+	bool		reader_valid;
+	uint32_t	buf_100;		/* where block 100 went */
+};
+
+/* backend 0 fills the 16-buffer pool at 0 ms (block b in buffer b); at
+ * 5 ms backend 1 holds block 0's partition lock share for 3 ms; at 5.1 ms
+ * backend 2 reads block 100, whose victim is buffer 0 (the clock's second
+ * pass); at 6 ms backend 3 reads block 0 and keeps it pinned to 12 ms */
+static void victim_task(struct sim *sim, void *arg, uint32_t k)
+{
+	struct victim_case *c = arg;
+	struct pg *pg = c->t->pg;
+	struct pg_proc *p = &pg->backends[k];
+	uint32_t buf;
+
+	switch (k) {
+	case 0:
+		for (uint32_t b = 0; b < 16; b++)
+			pg_release_buffer(p, pg_read_buffer(p, b, false));
+		break;
+	case 1:
+		sim_sleep_until(sim, 5 * MS);
+		pg_lwlock_acquire_shared(sim, &pg->buf_mapping[0]);	/* block 0's partition */
+		sim_sleep(sim, 3 * MS);
+		pg_lwlock_release_shared(sim, &pg->buf_mapping[0]);
+		break;
+	case 2:
+		sim_sleep_until(sim, 5 * MS + 100 * SIM_NSEC_PER_USEC);
+		buf = pg_read_buffer(p, 100, false);
+		c->buf_100 = buf;
+		pg_release_buffer(p, buf);
+		break;
+	case 3:
+		sim_sleep_until(sim, 6 * MS);
+		buf = pg_read_buffer(p, 0, false);
+		sim_sleep_until(sim, 12 * MS);
+		c->reader_buf = buf;
+		c->reader_tag = pg->bp.desc[buf].tag;
+		c->reader_valid = pg->bp.desc[buf].state & BM_VALID;
+		pg_release_buffer(p, buf);
+		break;
+	}
+}
+
+static void victim_task0(struct sim *sim, void *arg) { victim_task(sim, arg, 0); }
+static void victim_task1(struct sim *sim, void *arg) { victim_task(sim, arg, 1); }
+static void victim_task2(struct sim *sim, void *arg) { victim_task(sim, arg, 2); }
+static void victim_task3(struct sim *sim, void *arg) { victim_task(sim, arg, 3); }
+
+/* InvalidateVictimBuffer's second look (bufmgr.c, PostgreSQL 16-17): a
+ * clean victim's old mapping is deleted under its partition lock
+ * exclusive, and while the evictor waits for that lock a reader can still
+ * find the block and pin the buffer.  So once the lock is held the victim
+ * must still have only the evictor's pin (and be clean), else the evictor
+ * lets it go and takes another.  Expect the reader, which pinned block 0
+ * in buffer 0 while backend 2 waited to evict it, to still hold block 0,
+ * valid, at 12 ms, and block 100 to have gone into another buffer.
+ * (Before the second look the evictor took buffer 0 from under the
+ * reader; found at full scale as a failed assertion in pg_mark_dirty.) */
+TEST(victim_pinned_while_waiting_for_its_partition)
+{
+	static const char *const kv[] = { "clients", "4", "shared_buffers", "128k", "locks", "on", NULL };
+	struct pgt t;
+	struct victim_case c = { .t = &t };
+
+	ASSERT_EQ(pgt_create(&t, NULL, kv), 0);
+	pgt_task(&t, "fill", victim_task0, &c, 0);
+	pgt_task(&t, "share", victim_task1, &c, 0);
+	pgt_task(&t, "evict", victim_task2, &c, 0);
+	pgt_task(&t, "pin", victim_task3, &c, 0);
+	sim_run(t.e.sim, 1 * SEC);
+	ASSERT_EQ(c.reader_buf, 0);
+	ASSERT_EQ(c.reader_tag, 0);
+	ASSERT_TRUE(c.reader_valid);
+	ASSERT_TRUE(c.buf_100 != 0);
+	ASSERT_EQ(t.pg->bp.blk_buf[0], 0);
+	ASSERT_TRUE(t.pg->buf_mapping[0].contended >= 1);	/* the evictor waited */
+	pgt_destroy(&t);
+}
+
 /* dynahash's free list of a block's entry: FREELIST_IDX of its hash code
  * (the model's code: pg_bufmgr.c buf_hash_code) */
 static unsigned int freelist_of(uint32_t blk)

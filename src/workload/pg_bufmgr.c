@@ -501,6 +501,13 @@ static bool flush_buffer(struct pg_proc *p, uint32_t buf)
 	return true;
 }
 
+/* A victim the evictor may still take after a wait (the flush, the old
+ * partition's lock): its own pin is the only one and it is clean. */
+static bool victim_still_free(const struct pg_bufpool *bp, uint32_t buf)
+{
+	return bp->desc[buf].refcount == 1 && !(bp->desc[buf].state & BM_DIRTY);
+}
+
 /*
  * GetVictimBuffer() (bufmgr.c, PostgreSQL 16+): a buffer for a new page,
  * pinned once, clean, out of the mapping table, flags cleared.
@@ -519,7 +526,7 @@ uint32_t pg_get_victim_buffer(struct pg_proc *p)
 			/* backend_flush_after: ScheduleBufferTagForWriteback */
 			if (p->wb.max && bp->desc[buf].tag != PG_NONE)
 				pg_schedule_writeback(p, bp->desc[buf].tag);
-			if (bp->desc[buf].refcount != 1 || (bp->desc[buf].state & BM_DIRTY)) {
+			if (!victim_still_free(bp, buf)) {
 				bp->desc[buf].refcount--;	/* somebody wants it: try another */
 				continue;
 			}
@@ -535,7 +542,7 @@ uint32_t pg_get_victim_buffer(struct pg_proc *p)
 
 			if (old) {
 				pg_lwlock_acquire(pg->sim, old);
-				if (bp->desc[buf].refcount != 1 || (bp->desc[buf].state & BM_DIRTY)) {
+				if (!victim_still_free(bp, buf)) {
 					pg_lwlock_release(pg->sim, old);
 					bp->desc[buf].refcount--;
 					continue;

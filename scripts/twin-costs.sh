@@ -57,19 +57,19 @@ secs=${TWIN_COSTS_SECONDS:-$secs}
 real_srv=$(fig probe_server_cpu_us_per_tx)
 real_cli=$(fig probe_client_cpu_us_per_tx)
 
-# cost NAME [options]: its value (ns) in the fully resolved scenario
-cost() {
-	name=$1
-	shift
-	"$sp" check "$scn" "$@" | awk -v k="$name" '
-		/^\[/ { sec = $0 }
-		sec == "[costs]" && index($0, k "=") == 1 { print substr($0, length(k) + 2); found = 1 }
-		END { exit !found }' || die "$scn: no cost '$name' in 'slowpath check'"
-}
-client=$("$sp" check "$scn" "$@" | awk '/^\[/ { sec = $0 } sec == "[pgbench]" && /^client=/ { print substr($0, 8) }')
-
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/twin-costs.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+
+# key SECTION NAME: a key's value in the fully resolved scenario, read
+# once (`slowpath check` with the options given, the device's below)
+resolve() {
+	"$sp" check "$scn" "$@" >"$tmp/resolved" || die "$scn: 'slowpath check' failed"
+}
+key() {
+	awk -v s="[$1]" -v k="$2" '/^\[/ { sec = $0 }
+		sec == s && index($0, k "=") == 1 { print substr($0, length(k) + 2); found = 1 }
+		END { exit !found }' "$tmp/resolved" || die "$scn: no key '$2' in [$1] of 'slowpath check'"
+}
 
 # probe OUT [options]: run the twin as the probe ran; prints
 # "server_us client_us tps" per transaction
@@ -103,13 +103,15 @@ if jq -e '.figures.probe_disk_flush_us' "$real/result.json" >/dev/null 2>&1; the
 	set -- "$@" $dev
 fi
 
-tx_cpu=$(cost pg_tx_cpu "$@")
+resolve "$@"
+client=$(key pgbench client)
+tx_cpu=$(key costs pg_tx_cpu)
 m=$(probe "$tmp/before" "$@")
 sets=""
 # client_sets FACTOR: the client's three costs scaled by FACTOR
 base=""
 for k in pgbench_client_stmt tcp_loopback_send tcp_recv; do
-	base="$base $k=$(cost "$k" "$@")"
+	base="$base $k=$(key costs "$k")"
 done
 client_sets() {
 	for kv in $base; do

@@ -187,6 +187,7 @@ struct sim {
 	uint64_t	fast_syncs;	/* sim_sync calls that advanced the clock without an event */
 	uint64_t	uspin_holder_preempts[SIM_USPIN_PREEMPT_KINDS];	/* by enum sim_uspin_preempt */
 	uint64_t	uspin_holder_runq_waits, uspin_holder_runq_ns;	/* statistics only */
+	uint64_t	wake_ipis, idle_wakeups;	/* statistics only (sim_task_wake) */
 	uint64_t	uspin_spinner_preempts[SIM_USPIN_PREEMPT_KINDS];	/* statistics only */
 	uint64_t	resumes;	/* coroutine switches into tasks */
 	uint64_t	direct_resumes;	/* ... of them made from the yielding task (task.c) */

@@ -252,6 +252,11 @@ uint64_t sim_uspin_spinner_preempts(const struct sim *sim, enum sim_uspin_preemp
  * their total time from being queued to being put on a CPU. */
 uint64_t sim_uspin_holder_runq_waits(const struct sim *sim);
 uint64_t sim_uspin_holder_runq_ns(const struct sim *sim);
+/* Wake-ups that sent an IPI (to another CPU that was idle, or that had to
+ * reschedule at once) and wake-ups onto an idle CPU (statistics only;
+ * costs wake_ipi and idle_exit, task.c sim_task_wake). */
+uint64_t sim_wake_ipis(const struct sim *sim);
+uint64_t sim_idle_wakeups(const struct sim *sim);
 /* Switches into tasks, and how many of them went straight from the task
  * that yielded to the next one instead of through the engine. */
 uint64_t sim_resumes(const struct sim *sim);

@@ -595,9 +595,29 @@ void sim_task_wake(struct sim *sim, struct sim_task *t, sim_time_t when)
 	t->waitq = NULL;
 	sim_charge_cost(sim, COST_wakeup, 1);
 	c = select_cpu(sim, t);
+	/* a waker on another CPU reaches CPU c only with an IPI; from the
+	 * engine (a timer) or from c itself nothing is sent (a task's first
+	 * start is not a wake-up: none of this) */
+	bool remote = !initial && sim->current && sim->current->cpu != c;
+
 	if (fair_sched(sim))
 		fair_enqueue(sim, &sim->cpus[c], t, initial);
 	if (sim->cpus[c].curr == NULL) {
+		sim->idle_wakeups += !initial;
+		if (remote) {	/* ttwu_queue_wakelist's IPI to an idle CPU: sent, */
+			uint64_t d = cost_ns(&sim->costs, COST_wake_ipi, 1);
+
+			sim->wake_ipis++;
+			sim_charge(sim, d);
+			when += d;	/* then received */
+		}
+		if (remote || (!sim->current && !initial)) {	/* the CPU was halted */
+			uint64_t d = cost_ns(&sim->costs, COST_idle_exit, 1);
+
+			t->stats.runq_ns += d;
+			sim->nodes[t->top].runq_ns += d;
+			when += d;
+		}
 		dispatch(sim, t, c, when);
 	} else {
 		t->state = TASK_RUNNABLE;
@@ -608,9 +628,19 @@ void sim_task_wake(struct sim *sim, struct sim_task *t, sim_time_t when)
 			struct sim_task *curr = sim->cpus[c].curr;
 			bool uspinner = curr->spinning && curr->uspin;
 
+			bool had_full = (curr->need_resched & SIM_NEED_RESCHED) &&
+					curr->resched_from <= when;
+			bool full;
+
 			if (uspinner)
 				spin_account(sim, curr, sim->now);	/* update_curr */
 			fair_wakeup_preempt(sim, &sim->cpus[c], curr, t, when);
+			/* resched_curr's reschedule IPI, for the full bit only */
+			full = (curr->need_resched & SIM_NEED_RESCHED) && curr->resched_from <= when;
+			if (remote && !had_full && full) {
+				sim->wake_ipis++;
+				sim_charge_cost(sim, COST_wake_ipi, 1);
+			}
 			/* the reschedule IPI preempts a user-mode spinner (a
 			 * request it already had has its own check) */
 			if (uspinner && (curr->need_resched & SIM_NEED_RESCHED) &&

@@ -1226,6 +1226,10 @@ static void pg_report(void *state, struct wl_report *out)
 	wl_report_figure(out, "fault_errors", (double)sum.fault_errors, "");
 	wl_report_figure(out, "read_errors", (double)sum.read_errors, "");
 	wl_report_figure(out, "write_errors", (double)sum.write_errors, "");
+	/* IPIs sent by wake-ups, and wake-ups onto an idle CPU (costs
+	 * wake_ipi and idle_exit): /proc/interrupts' CAL and RES lines */
+	wl_report_figure(out, "wake_ipis_per_tx", (double)sim_wake_ipis(pg->sim) / (double)tx, "");
+	wl_report_figure(out, "idle_wakeups_per_tx", (double)sim_idle_wakeups(pg->sim) / (double)tx, "");
 	if (pg->tlb) {
 		wl_report_figure(out, "tlb_misses_4k_per_tx", (double)pg->tlb_misses_4k / (double)tx, "");
 		wl_report_figure(out, "tlb_misses_2m_per_tx", (double)pg->tlb_misses_2m / (double)tx, "");

@@ -440,3 +440,86 @@ TEST(task_destroy_with_live_tasks)
 		ASSERT_FALSE(sim_task_exited(sim_task_get(sim, i)));
 	sim_destroy(sim);
 }
+
+/* wake_ipi / idle_exit: a waker on CPU 0 and sleepers pinned to CPUs 0 and 1 */
+struct ipi {
+	struct sim_waitq q0, q1;
+	sim_time_t	woke1, woke0, after_wake, timer_woke;
+	uint64_t	ipis_after_first, ipis_after_local;
+};
+
+static void ipi_sleeper1(struct sim *sim, void *p)
+{
+	struct ipi *x = p;
+
+	sim_wait(sim, &x->q1, SIM_TIME_NEVER);
+	x->woke1 = sim_now(sim);
+	sim_sleep(sim, 100 * US);	/* a timer, on its own (idle) CPU */
+	x->timer_woke = sim_now(sim);
+}
+
+static void ipi_sleeper0(struct sim *sim, void *p)
+{
+	struct ipi *x = p;
+
+	sim_wait(sim, &x->q0, SIM_TIME_NEVER);
+	x->woke0 = sim_now(sim);
+}
+
+static void ipi_waker(struct sim *sim, void *p)
+{
+	struct ipi *x = p;
+
+	sim_charge(sim, 10 * US);
+	sim_wake_one(sim, &x->q1);	/* CPU 1 is idle: an IPI */
+	x->after_wake = sim_now(sim);
+	x->ipis_after_first = sim_wake_ipis(sim);
+	sim_wake_one(sim, &x->q0);	/* its own CPU: queued, nothing sent */
+	x->ipis_after_local = sim_wake_ipis(sim);
+	sim_charge(sim, 20 * US);
+}
+
+/* A test of the costs of waking a task on another, idle CPU, on 2 CPUs
+ * with wake_ipi 5 us and idle_exit 3 us (other engine costs zero, slice
+ * scheduler).  W (CPU 0) runs 10 us, wakes S1 (pinned to CPU 1, idle):
+ * W pays the IPI, its clock goes to 15 us, and S1 starts at 10 + 5 + 3 =
+ * 18 us with 3 us of run-queue wait.  W then wakes S0 (pinned to its own
+ * CPU 0): nothing is sent, no IPI counted, W's clock unchanged; S0 runs
+ * when W ends at 35 us.  S1 sleeps 100 us on a timer: woken from the
+ * engine onto its idle CPU, it pays idle_exit only: 118 + 3 = 121 us.
+ * Expect those instants, 1 IPI, and 2 wake-ups onto an idle CPU (the
+ * tasks' first starts are none). */
+TEST(task_wake_ipi_and_idle_exit)
+{
+	struct cost_table c;
+	struct sim_config cfg = { .ncpus = 2, .seed = 1 };
+	struct sim *sim;
+	struct ipi x = { 0 };
+	struct sim_task *s1;
+	struct sim_task_stats st;
+
+	cost_table_init(&c);
+	c.ps[COST_context_switch] = 0;
+	c.ps[COST_wakeup] = 0;
+	c.ps[COST_wake_ipi] = 5 * US * 1000;
+	c.ps[COST_idle_exit] = 3 * US * 1000;
+	cfg.costs = &c;
+	sim = sim_create(&cfg);
+	sim_waitq_init(&x.q0, "q0");
+	sim_waitq_init(&x.q1, "q1");
+	s1 = st_task(sim, "S1", 1, true, ipi_sleeper1, &x, 0);
+	st_task(sim, "S0", 0, true, ipi_sleeper0, &x, 0);
+	st_task(sim, "W", 0, true, ipi_waker, &x, 1);
+	sim_run(sim, SIM_TIME_NEVER);
+	ASSERT_U64_EQ(x.after_wake, 1 + 15 * US);
+	ASSERT_U64_EQ(x.woke1, 1 + 18 * US);
+	ASSERT_U64_EQ(x.ipis_after_first, 1);
+	ASSERT_U64_EQ(x.ipis_after_local, 1);
+	ASSERT_U64_EQ(x.woke0, 1 + 35 * US);
+	ASSERT_U64_EQ(x.timer_woke, 1 + 121 * US);
+	ASSERT_U64_EQ(sim_wake_ipis(sim), 1);
+	ASSERT_U64_EQ(sim_idle_wakeups(sim), 2);
+	sim_task_stats(s1, &st);
+	ASSERT_U64_EQ(st.runq_ns, 6 * US);
+	sim_destroy(sim);
+}

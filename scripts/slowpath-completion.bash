@@ -86,6 +86,8 @@ _slowpath()
 		mapfile -t COMPREPLY < <(compgen -d -- "$cur") ;;
 	record)
 		mapfile -t COMPREPLY < <(compgen -c -- "$cur") ;;
+	probe)
+		mapfile -t COMPREPLY < <(compgen -W "wakeup" -- "$cur") ;;
 	esac
 }
 complete -F _slowpath slowpath

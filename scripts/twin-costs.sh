@@ -35,6 +35,13 @@
 # from fdatasync, iops from 4 KiB writes at depth 32, bandwidth from 1 MiB
 # writes — and the probe runs use it.
 #
+# When it also has the wake-up probe (figures probe_wake_ipi_us,
+# probe_idle_exit_us and probe_ipis_per_tx, from `slowpath probe wakeup`
+# and /proc/interrupts), the options set idle_exit as measured and
+# wake_ipi as measured per IPI times the host's IPIs per one-client
+# transaction over the twin's (a one-client run of the twin counts its
+# own), and the probe runs use them.
+#
 # Everything else goes to stderr.  Exit status 2 on bad input.  With
 # TWIN_COSTS_SECONDS=N in the environment the model's probe runs N
 # simulated seconds instead of the recording's (the test suite's shortcut).
@@ -103,6 +110,32 @@ if jq -e '.figures.probe_disk_flush_us' "$real/result.json" >/dev/null 2>&1; the
 	set -- "$@" $dev
 fi
 
+# what a wake-up across CPUs costs, when the recording has the wake-up
+# probe (slowpath probe wakeup): idle_exit as measured; wake_ipi as
+# measured per IPI, times the host's IPIs per one-client transaction
+# (probe_ipis_per_tx, /proc/interrupts) over the twin's, so that the
+# twin's one-client IPI CPU is the host's where its wake-up placement
+# sends more or fewer IPIs than the host's kernel
+wake=""
+if jq -e '.figures.probe_wake_ipi_us' "$real/result.json" >/dev/null 2>&1; then
+	us_ns() { awk -v v="$1" 'BEGIN { printf "%.0f", v * 1000 }'; }
+	wake="--set costs.idle_exit=$(us_ns "$(fig probe_idle_exit_us)")"
+	ipi=$(us_ns "$(fig probe_wake_ipi_us)")
+	# shellcheck disable=SC2086
+	probe "$tmp/ipis" "$@" $wake --set costs.wake_ipi="$ipi" >/dev/null
+	model_ipis=$(jq -r '.figures.wake_ipis_per_tx' "$tmp/ipis/result.json")
+	host_ipis=$(fig probe_ipis_per_tx)
+	ipi=$(awk -v w="$ipi" -v h="$host_ipis" -v m="$model_ipis" \
+		'BEGIN { printf "%.0f", (m > 0 ? w * h / m : w) }')
+	[ "$model_ipis" != 0 ] ||
+		echo "twin-costs: the twin sent no IPI at one client (one CPU?): wake_ipi as measured" >&2
+	echo "twin-costs: IPIs per one-client transaction: host $host_ipis, twin $model_ipis;" \
+	     "wake_ipi $(fig probe_wake_ipi_us) us measured, $ipi ns in the twin" >&2
+	wake="$wake --set costs.wake_ipi=$ipi"
+	# shellcheck disable=SC2086
+	set -- "$@" $wake
+fi
+
 resolve "$@"
 client=$(key pgbench client)
 tx_cpu=$(key costs pg_tx_cpu)
@@ -148,6 +181,6 @@ echo "$m $after" | awk -v rs="$real_srv" -v rc="$real_cli" -v rt="$(fig probe_tp
 	printf "  model before   %9.1f %9.1f %9.1f\n", $1, $2, $3
 	printf "  model after    %9.1f %9.1f %9.1f\n", $4, $5, $6
 }' >&2
-sets="${dev:+$dev }$sets"
+sets="${dev:+$dev }${wake:+$wake }$sets"
 echo "twin-costs: $sets" >&2
 echo $sets

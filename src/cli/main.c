@@ -7,7 +7,7 @@
  *   slowpath check SCENARIO [options]   print the resolved scenario
  *   slowpath costs                      the cost table
  *   slowpath policies                   the policy variants
- *   slowpath record|compare|explain|report   (other modules; see the table)
+ *   slowpath record|probe|compare|explain|report   (other modules; see the table)
  *
  * Exit status: 0 success, 2 bad input (scenario, command line), 1 a
  * failure while running or writing results.
@@ -28,9 +28,10 @@ struct command {
 
 
 /*
- * The commands, in the order `slowpath --help` lists them.  The last four
+ * The commands, in the order `slowpath --help` lists them.  The last five
  * belong to other modules:
  *   record   rec_main()         src/record/record.h
+ *   probe    rec_probe_main()   src/record/record.h
  *   compare  rpt_cmd_compare()  src/report/cmd.h
  *   explain  rpt_cmd_explain()  src/report/cmd.h
  *   report   rpt_cmd_report()   src/report/cmd.h
@@ -44,6 +45,7 @@ static const struct command commands[] = {
 	{ "costs",	cli_cmd_costs,	"print the cost table with units and sources" },
 	{ "policies",	cli_cmd_policies, "print the allocator policy variants" },
 	{ "record",	rec_main,		"record a real kernel's counters into a result folder" },
+	{ "probe",	rec_probe_main,		"measure this host's costs for a twin (wake-ups across CPUs)" },
 	{ "compare",	rpt_cmd_compare,		"compare result folders side by side with statistics" },
 	{ "explain",	rpt_cmd_explain,		"show where the stall time went (attribution tree)" },
 	{ "report",	rpt_cmd_report,		"write an HTML report with plots" },

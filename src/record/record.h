@@ -20,5 +20,7 @@
 #define SLOWPATH_RECORD_RECORD_H
 
 int rec_main(int argc, char **argv);
+/* `slowpath probe wakeup`: this host's cost of a wake-up across CPUs (probe.c) */
+int rec_probe_main(int argc, char **argv);
 
 #endif

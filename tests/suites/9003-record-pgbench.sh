@@ -7,7 +7,8 @@
 # fsync'ed, so the page cache is written back), the command's exit status 0;
 # and the CPU probe's figures (3 s of one client before the recording): TPS
 # and the server's and pgbench's CPU per transaction, positive and plausible;
-# and the disk probe's (fio, 1 s per job): five positive figures.
+# and the disk probe's (fio, 1 s per job): five positive figures; and the
+# wake-up probe's and the IPIs per transaction, present.
 # Without PostgreSQL binaries the suite says "skipped" and counts nothing
 # as passed.  CI installs PostgreSQL (scripts/install-deps.sh).
 #
@@ -21,7 +22,7 @@ cd "$(dirname "$0")/../.." || exit 1
 # by 9001 and 9002 (CI time).
 skip_in_san 9003-record-pgbench
 
-SLOWPATH_RECORD=$RECORD_CMD scenarios/real/pgbench-local --seconds 10 --probe-seconds 3 --disk-probe-seconds 1 \
+SLOWPATH_RECORD=$RECORD_CMD SLOWPATH_PROBE="$build/slowpath probe" scenarios/real/pgbench-local --seconds 10 --probe-seconds 3 --disk-probe-seconds 1 \
 	--out "$tmp/pg" \
 	>"$tmp/log" 2>&1
 rc=$?
@@ -65,6 +66,14 @@ positive "$(probe disk_read_lat_us)" && positive "$(probe disk_read_p99_us)" &&
 	positive "$(probe disk_flush_us)" && positive "$(probe disk_write_iops)" &&
 	positive "$(probe disk_write_mbps)"
 check disk-probe-figures $?
+# the wake-up probe (slowpath probe wakeup) and the IPIs counted from
+# /proc/interrupts: present, non-negative; a wake-up across CPUs costs
+# more CPU than one on the same CPU costs nothing
+nonneg() { awk -v v="$1" 'BEGIN { exit !(v != "" && v + 0 >= 0) }'; }
+positive "$(probe wake_local_us)" && nonneg "$(probe wake_ipi_us)" &&
+	nonneg "$(probe idle_exit_us)" && nonneg "$(probe ipis_per_tx)" &&
+	nonneg "$(sed -n 's/^    "ipis_per_tx": \([0-9.]*\),\{0,1\}$/\1/p' "$r")"
+check wake-probe-figures $?
 echo "pgbench: tps $tps, transactions $tx, nr_written delta $written pages;" \
      "probe: $(probe tps) tps, CPU per tx $(probe server_cpu_us_per_tx) us server," \
      "$(probe client_cpu_us_per_tx) us client"

@@ -13,7 +13,10 @@
 # transaction (the costs it did not set were not touched: the twin without
 # the options charges more than 3 % away); and bad input — a recording
 # without the probe, a folder that does not exist, too few arguments — to
-# exit with status 2 and a message.  The twin runs at --scale 1/32 and its
+# exit with status 2 and a message.  A second fixture with the wake-up
+# probe (recorded-pgbench-wake) must give idle_exit as measured and a
+# wake_ipi that makes the twin's one-client IPI CPU the host's, and land
+# on its recorded CPU the same way.  The twin runs at --scale 1/32 and its
 # probe for 1 simulated second (TWIN_COSTS_SECONDS), as the checked builds
 # check every mm operation.  Skipped in the sanitizer build: the script's
 # work is shell, and its runs are what 9004 runs.
@@ -70,6 +73,38 @@ within "${with% *}" "$rs" 3 && within "${with#* }" "$rc" 3
 check lands-on-the-recorded-cpu $?
 ! within "${without% *}" "$rs" 3 && ! within "${without#* }" "$rc" 3
 check twin-alone-does-not $?
+
+# with the wake-up probe (tests/fixtures/results/recorded-pgbench-wake:
+# probe_wake_ipi_us, probe_idle_exit_us, probe_ipis_per_tx): idle_exit as
+# measured, and wake_ipi such that the twin's IPI CPU per one-client
+# transaction (its own IPI count times wake_ipi) is the host's (the
+# host's count times the measured cost), within 3 %; the CPU fit holds
+# with them
+# (the twin keeps its 2 CPUs: --scale divides them too, so 64 / 32;
+# one CPU sends no IPI)
+fw=tests/fixtures/results/recorded-pgbench-wake
+two_cpus="--scale 1/32 --set machine.cpus=64"
+# shellcheck disable=SC2086
+TWIN_COSTS_SECONDS=1 scripts/twin-costs.sh "$fw" "$scn" $two_cpus >"$tmp/wsets" 2>"$tmp/werr"
+check wake-exit-0 $?
+cat "$tmp/werr"
+wsets=$(cat "$tmp/wsets")
+wfig() { jq -r --arg k "$1" '.figures[$k]' "$fw/result.json"; }
+opt() { echo "$wsets" | tr ' ' '\n' | sed -n "s/^costs\.$1=//p"; }
+[ "$(opt idle_exit)" = "$(awk -v v="$(wfig probe_idle_exit_us)" 'BEGIN { printf "%.0f", v * 1000 }')" ]
+check idle-exit-as-measured $?
+# shellcheck disable=SC2086
+"$build/slowpath" run "$scn" $two_cpus --set pgbench.clients=1 --set pgbench.threads=1 --set duration=1s \
+	$wsets --out "$tmp/wwith" >/dev/null 2>&1
+check wake-probe-run $?
+within "$(awk -v w="$(opt wake_ipi)" -v n="$(jq -r .figures.wake_ipis_per_tx "$tmp/wwith/result.json")" \
+	'BEGIN { print w * n / 1000 }')" \
+	"$(awk -v c="$(wfig probe_wake_ipi_us)" -v n="$(wfig probe_ipis_per_tx)" 'BEGIN { print c * n }')" 3
+check twin-ipi-cpu-is-the-hosts $?
+wwith=$(per_tx "$tmp/wwith")
+echo "with the wake-up probe: recorded $(wfig probe_server_cpu_us_per_tx) $(wfig probe_client_cpu_us_per_tx); twin $wwith"
+within "${wwith% *}" "$(wfig probe_server_cpu_us_per_tx)" 3 && within "${wwith#* }" "$(wfig probe_client_cpu_us_per_tx)" 3
+check wake-lands-on-the-recorded-cpu $?
 
 scripts/twin-costs.sh tests/fixtures/results/recorded-pgbench-local "$scn" >/dev/null 2>"$tmp/e1"
 [ $? = 2 ] && grep -q "no figure 'probe_seconds'" "$tmp/e1"

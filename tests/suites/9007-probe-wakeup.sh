@@ -1,0 +1,44 @@
+#!/bin/sh
+# 9007 — `slowpath probe wakeup` on this machine: with two CPUs it prints
+# exactly the three figures (wake_local_us, wake_ipi_us, idle_exit_us),
+# each a non-negative number, wake_local_us positive, and exits 0; with
+# one CPU allowed (taskset) it exits 2 saying so; an unknown probe, a bad
+# --round-trips and an unknown option exit 2 with a message.  No figure
+# is compared with a time: the machine's speed is not the test's.
+#
+#   tests/suites/9007-probe-wakeup.sh BUILD_DIR
+build=${1:?usage: $0 BUILD_DIR}
+cd "$(dirname "$0")/../.." || exit 1
+. tests/suites/record-lib.sh
+sp=$build/slowpath
+
+if [ "$(nproc)" -ge 2 ]; then
+	"$sp" probe wakeup --round-trips 300 >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	cat "$tmp/out"
+	[ $rc = 0 ] && [ "$(cut -d= -f1 "$tmp/out" | tr '\n' ' ')" = "wake_local_us wake_ipi_us idle_exit_us " ] &&
+		awk -F= '$2 !~ /^[0-9]+(\.[0-9]+)?$/ { bad = 1 } $1 == "wake_local_us" && $2 + 0 <= 0 { bad = 1 }
+			 END { exit bad }' "$tmp/out"
+	check three-figures $?
+else
+	echo "9007: one CPU here: the two-CPU probe is not run"
+fi
+if command -v taskset >/dev/null; then
+	taskset -c 0 "$sp" probe wakeup --round-trips 10 >/dev/null 2>"$tmp/e0"
+	[ $? = 2 ] && grep -q "needs two CPUs" "$tmp/e0"
+	check one-cpu-exit-2 $?
+fi
+"$sp" probe nosuch >/dev/null 2>"$tmp/e1"
+[ $? = 2 ] && grep -q "unknown probe nosuch" "$tmp/e1"
+check unknown-probe-exit-2 $?
+"$sp" probe wakeup --round-trips 0x10 >/dev/null 2>"$tmp/e2"
+[ $? = 2 ] && grep -q "round-trips: '0x10'" "$tmp/e2"
+check bad-round-trips-exit-2 $?
+"$sp" probe wakeup --fast >/dev/null 2>"$tmp/e3"
+[ $? = 2 ] && grep -q "unknown option '--fast'" "$tmp/e3"
+check unknown-option-exit-2 $?
+"$sp" probe >/dev/null 2>"$tmp/e4"
+[ $? = 2 ] && grep -q "which probe" "$tmp/e4"
+check no-probe-exit-2 $?
+
+summary 9007-probe-wakeup

@@ -859,3 +859,77 @@ TEST(preempt_request_during_the_switch_back_in)
 		sim_destroy(sim);
 	}
 }
+
+/* wake_ipi across CPUs: W (CPU 0) wakes S onto CPU 1, where the worker runs */
+struct xcpu {
+	struct prog	g;
+	struct sim_waitq q;
+	sim_time_t	s_ran, w_after;
+	uint64_t	idle_wakeups;
+};
+
+static void xcpu_sleeper(struct sim *sim, void *p)
+{
+	struct xcpu *x = p;
+
+	sim_wait(sim, &x->q, SIM_TIME_NEVER);
+	x->s_ran = sim_now(sim);
+}
+
+static void xcpu_waker(struct sim *sim, void *p)
+{
+	struct xcpu *x = p;
+
+	sim_sleep_until(sim, 1000 * US);
+	sim_wake_one(sim, &x->q);
+	x->w_after = sim_now(sim);
+}
+
+static uint64_t xcpu_ipis(int preempt, struct xcpu *x)
+{
+	struct cost_table c;
+	struct sim_config cfg = { .ncpus = 2, .seed = 1, .preempt = preempt, .tick_ns = 4 * MS };
+	struct sim *sim;
+	uint64_t n;
+
+	cost_table_init(&c);
+	c.ps[COST_context_switch] = 0;
+	c.ps[COST_wakeup] = 0;
+	c.ps[COST_spin_handoff] = 0;
+	c.ps[COST_wake_ipi] = 7 * US * 1000;
+	cfg.costs = &c;
+	sim = sim_create(&cfg);
+	x->g.steps = 50;
+	sim_waitq_init(&x->q, "xcpu");
+	st_task(sim, "S", 1, true, xcpu_sleeper, x, 0);
+	st_task(sim, "worker", 1, true, worker, &x->g, 0);
+	st_task(sim, "W", 0, true, xcpu_waker, x, 0);
+	sim_run(sim, SIM_TIME_NEVER);
+	n = sim_wake_ipis(sim);
+	x->idle_wakeups = sim_idle_wakeups(sim);
+	sim_destroy(sim);
+	return n;
+}
+
+/* A test of the reschedule IPI of a wake-up across CPUs (wake_ipi 7 us,
+ * other engine costs zero, 2 CPUs).  A user-mode worker runs 5 ms on
+ * CPU 1 in 100-us steps; W on CPU 0 wakes S, pinned to CPU 1, at 1 ms,
+ * when the worker is past its first (half) slice, so the wake-up asks it
+ * to reschedule.  Expect under none the full bit and its IPI: one IPI, W's
+ * clock at 1007 us, S on CPU 1 at the worker's next sync point (1100 us);
+ * under lazy only the lazy bit, no IPI (W at 1000 us) and S at the tick
+ * (4000 us).  Neither wake-up found CPU 1 idle. */
+TEST(preempt_wakeup_ipi_only_for_the_full_bit)
+{
+	struct xcpu none = { 0 }, lazy = { 0 };
+
+	ASSERT_U64_EQ(xcpu_ipis(SIM_PREEMPT_NONE, &none), 1);
+	ASSERT_U64_EQ(none.w_after, 1007 * US);
+	ASSERT_U64_EQ(none.s_ran, 1100 * US);
+	ASSERT_U64_EQ(xcpu_ipis(SIM_PREEMPT_LAZY, &lazy), 0);
+	ASSERT_U64_EQ(lazy.w_after, 1000 * US);
+	ASSERT_U64_EQ(lazy.s_ran, 4000 * US);
+	/* only W's own timer found an idle CPU (its CPU 0) */
+	ASSERT_U64_EQ(none.idle_wakeups, 1);
+	ASSERT_U64_EQ(lazy.idle_wakeups, 1);
+}

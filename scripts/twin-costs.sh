@@ -32,7 +32,9 @@
 # When the recording also has the disk probe (--disk-probe-seconds: the
 # figures probe_disk_*), the options set the twin's one [device] from fio's
 # figures first — lat_mean and lat_p99 from 8 KiB reads at depth 1, flush
-# from fdatasync, iops from 4 KiB writes at depth 32, bandwidth from 1 MiB
+# from fdatasync less an 8 KiB write at depth 1 (the write-out the twin
+# charges as a write; recordings without fio's write job: less the read
+# latency), iops from 4 KiB writes at depth 32, bandwidth from 1 MiB
 # writes — and the probe runs use it.
 #
 # When it also has the wake-up probe (figures probe_wake_ipi_us,
@@ -103,7 +105,13 @@ dev=""
 if jq -e '.figures.probe_disk_flush_us' "$real/result.json" >/dev/null 2>&1; then
 	dev="--set device.lat_mean=$(fig probe_disk_read_lat_us)us"
 	dev="$dev --set device.lat_p99=$(fig probe_disk_read_p99_us)us"
-	dev="$dev --set device.flush=$(fig probe_disk_flush_us)us"
+	# fio's fdatasync time is the 8 KiB write-out and the cache flush
+	# together; the twin charges the write-out as a write, so its flush
+	# is the rest: less the 8 KiB write latency at depth 1 (fio's write
+	# job; recordings before it: the read latency at depth 1)
+	w=$(jq -r '.figures.probe_disk_write_lat_us // .figures.probe_disk_read_lat_us' "$real/result.json")
+	dev="$dev --set device.flush=$(awk -v f="$(fig probe_disk_flush_us)" -v w="$w" \
+		'BEGIN { d = f - w; printf "%.3f", (d > 0 ? d : 0) }')us"
 	dev="$dev --set device.iops=$(fig probe_disk_write_iops | awk '{ printf "%.0f", $1 }')"
 	dev="$dev --set device.bandwidth=$(fig probe_disk_write_mbps | awk '{ printf "%.0f", $1 * 1e6 }')"
 	# shellcheck disable=SC2086

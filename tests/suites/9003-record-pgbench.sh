@@ -7,7 +7,7 @@
 # fsync'ed, so the page cache is written back), the command's exit status 0;
 # and the CPU probe's figures (3 s of one client before the recording): TPS
 # and the server's and pgbench's CPU per transaction, positive and plausible;
-# and the disk probe's (fio, 1 s per job): five positive figures; and the
+# and the disk probe's (fio, 1 s per job): six positive figures; and the
 # wake-up probe's and the IPIs per transaction, present.
 # Without PostgreSQL binaries the suite says "skipped" and counts nothing
 # as passed.  CI installs PostgreSQL (scripts/install-deps.sh).
@@ -64,7 +64,7 @@ awk -v s="$(probe seconds)" 'BEGIN { exit !(s == 3) }' && positive "$(probe tps)
 check cpu-probe-figures $?
 positive "$(probe disk_read_lat_us)" && positive "$(probe disk_read_p99_us)" &&
 	positive "$(probe disk_flush_us)" && positive "$(probe disk_write_iops)" &&
-	positive "$(probe disk_write_mbps)"
+	positive "$(probe disk_write_mbps)" && positive "$(probe disk_write_lat_us)"
 check disk-probe-figures $?
 # the wake-up probe (slowpath probe wakeup) and the IPIs counted from
 # /proc/interrupts: present, non-negative; a wake-up across CPUs costs

@@ -5,7 +5,8 @@
 # figures probe_server_cpu_us_per_tx and probe_client_cpu_us_per_tx are
 # what one client and its server spent per transaction on the recorded
 # host, and probe_disk_*, fio's figures there).  Expect the script to
-# print the five device options with fio's figures, which the twin then
+# print the five device options with fio's figures (the flush less the
+# write-out at depth 1, here the read latency), which the twin then
 # has (`slowpath check`), and the four cost options, each a positive whole
 # number of ns; a one-client run of the twin with them,
 # made here and read from its profile.json independently of the script,
@@ -42,7 +43,7 @@ check nine-options $?
 "$build/slowpath" check "$scn" $sets >"$tmp/resolved"
 us() { jq -r --arg k "probe_disk_$1" '.figures[$k] * 1000 | round' "$fx/result.json"; }
 grep -qx "lat_mean=$(us read_lat_us)ns" "$tmp/resolved" && grep -qx "lat_p99=$(us read_p99_us)ns" "$tmp/resolved" &&
-	grep -qx "flush=$(us flush_us)ns" "$tmp/resolved" &&
+	grep -qx "flush=$(jq -r '.figures | (.probe_disk_flush_us - (.probe_disk_write_lat_us // .probe_disk_read_lat_us)) * 1000 | round' "$fx/result.json")ns" "$tmp/resolved" &&
 	grep -qx "iops=$(jq -r '.figures.probe_disk_write_iops | round' "$fx/result.json")" "$tmp/resolved"
 check device-from-fio $?
 

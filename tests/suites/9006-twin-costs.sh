@@ -15,7 +15,8 @@
 # the options charges more than 3 % away); and bad input — a recording
 # without the probe, a folder that does not exist, too few arguments — to
 # exit with status 2 and a message.  A second fixture with the wake-up
-# probe (recorded-pgbench-wake) must give idle_exit as measured and a
+# probe and fio's write job (recorded-pgbench-wake) must give idle_exit as
+# measured, a flush of fdatasync less the 8 KiB write, and a
 # wake_ipi that makes the twin's one-client IPI CPU the host's, and land
 # on its recorded CPU the same way.  The twin runs at --scale 1/32 and its
 # probe for 1 simulated second (TWIN_COSTS_SECONDS), as the checked builds
@@ -94,6 +95,10 @@ wfig() { jq -r --arg k "$1" '.figures[$k]' "$fw/result.json"; }
 opt() { echo "$wsets" | tr ' ' '\n' | sed -n "s/^costs\.$1=//p"; }
 [ "$(opt idle_exit)" = "$(awk -v v="$(wfig probe_idle_exit_us)" 'BEGIN { printf "%.0f", v * 1000 }')" ]
 check idle-exit-as-measured $?
+# this recording has fio's 8 KiB write job: the flush is fdatasync less it
+[ "$(echo "$wsets" | tr ' ' '\n' | sed -n 's/^device\.flush=//p')" = \
+  "$(awk -v f="$(wfig probe_disk_flush_us)" -v w="$(wfig probe_disk_write_lat_us)" 'BEGIN { printf "%.3fus", f - w }')" ]
+check flush-less-the-write $?
 # shellcheck disable=SC2086
 "$build/slowpath" run "$scn" $two_cpus --set pgbench.clients=1 --set pgbench.threads=1 --set duration=1s \
 	$wsets --out "$tmp/wwith" >/dev/null 2>&1

@@ -604,20 +604,19 @@ void sim_task_wake(struct sim *sim, struct sim_task *t, sim_time_t when)
 		fair_enqueue(sim, &sim->cpus[c], t, initial);
 	if (sim->cpus[c].curr == NULL) {
 		sim->idle_wakeups += !initial;
+		uint64_t d = 0;
+
 		if (remote) {	/* ttwu_queue_wakelist's IPI to an idle CPU: sent, */
-			uint64_t d = cost_ns(&sim->costs, COST_wake_ipi, 1);
-
+			d = cost_ns(&sim->costs, COST_wake_ipi, 1);
 			sim->wake_ipis++;
-			sim_charge(sim, d);
-			when += d;	/* then received */
+			sim_charge(sim, d);	/* then received */
 		}
-		if (remote || (!sim->current && !initial)) {	/* the CPU was halted */
-			uint64_t d = cost_ns(&sim->costs, COST_idle_exit, 1);
-
-			t->stats.runq_ns += d;
-			sim->nodes[t->top].runq_ns += d;
-			when += d;
-		}
+		if (remote || (!sim->current && !initial))	/* the CPU was halted */
+			d += cost_ns(&sim->costs, COST_idle_exit, 1);
+		/* woken, not yet running: run-queue wait to the breakdown */
+		t->stats.runq_ns += d;
+		sim->nodes[t->top].runq_ns += d;
+		when += d;
 		dispatch(sim, t, c, when);
 	} else {
 		t->state = TASK_RUNNABLE;

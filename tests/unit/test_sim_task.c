@@ -483,7 +483,7 @@ static void ipi_waker(struct sim *sim, void *p)
  * with wake_ipi 5 us and idle_exit 3 us (other engine costs zero, slice
  * scheduler).  W (CPU 0) runs 10 us, wakes S1 (pinned to CPU 1, idle):
  * W pays the IPI, its clock goes to 15 us, and S1 starts at 10 + 5 + 3 =
- * 18 us with 3 us of run-queue wait.  W then wakes S0 (pinned to its own
+ * 18 us with 8 us of run-queue wait (the IPI's and the idle exit's).  W then wakes S0 (pinned to its own
  * CPU 0): nothing is sent, no IPI counted, W's clock unchanged; S0 runs
  * when W ends at 35 us.  S1 sleeps 100 us on a timer: woken from the
  * engine onto its idle CPU, it pays idle_exit only: 118 + 3 = 121 us.
@@ -520,6 +520,6 @@ TEST(task_wake_ipi_and_idle_exit)
 	ASSERT_U64_EQ(sim_wake_ipis(sim), 1);
 	ASSERT_U64_EQ(sim_idle_wakeups(sim), 2);
 	sim_task_stats(s1, &st);
-	ASSERT_U64_EQ(st.runq_ns, 6 * US);
+	ASSERT_U64_EQ(st.runq_ns, (5 + 3) * US + 3 * US);
 	sim_destroy(sim);
 }

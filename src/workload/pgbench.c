@@ -1230,6 +1230,17 @@ static void pg_report(void *state, struct wl_report *out)
 	 * wake_ipi and idle_exit): /proc/interrupts' CAL and RES lines */
 	wl_report_figure(out, "wake_ipis_per_tx", (double)sim_wake_ipis(pg->sim) / (double)tx, "");
 	wl_report_figure(out, "idle_wakeups_per_tx", (double)sim_idle_wakeups(pg->sim) / (double)tx, "");
+	/* every CPU's busy time per transaction (/proc/stat's busy columns
+	 * in a recording: scenarios/real/pgbench-local) */
+	uint64_t busy = 0;
+
+	for (unsigned int c = 0; c < sim_ncpus(pg->sim); c++) {
+		struct sim_cpu_stats cs;
+
+		sim_cpu_stats(pg->sim, c, &cs);
+		busy += cs.busy_ns;
+	}
+	wl_report_figure(out, "machine_cpu_us_per_tx", (double)busy / 1e3 / (double)tx, "us");
 	if (pg->tlb) {
 		wl_report_figure(out, "tlb_misses_4k_per_tx", (double)pg->tlb_misses_4k / (double)tx, "");
 		wl_report_figure(out, "tlb_misses_2m_per_tx", (double)pg->tlb_misses_2m / (double)tx, "");

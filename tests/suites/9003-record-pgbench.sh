@@ -8,7 +8,8 @@
 # and the CPU probe's figures (3 s of one client before the recording): TPS
 # and the server's and pgbench's CPU per transaction, positive and plausible;
 # and the disk probe's (fio, 1 s per job): six positive figures; and the
-# wake-up probe's and the IPIs per transaction, present.
+# wake-up probe's, the IPIs per transaction and the machine's CPU per
+# transaction, present.
 # Without PostgreSQL binaries the suite says "skipped" and counts nothing
 # as passed.  CI installs PostgreSQL (scripts/install-deps.sh).
 #
@@ -72,7 +73,8 @@ check disk-probe-figures $?
 nonneg() { awk -v v="$1" 'BEGIN { exit !(v != "" && v + 0 >= 0) }'; }
 positive "$(probe wake_local_us)" && nonneg "$(probe wake_ipi_us)" &&
 	nonneg "$(probe idle_exit_us)" && nonneg "$(probe ipis_per_tx)" &&
-	nonneg "$(sed -n 's/^    "ipis_per_tx": \([0-9.]*\),\{0,1\}$/\1/p' "$r")"
+	nonneg "$(sed -n 's/^    "ipis_per_tx": \([0-9.]*\),\{0,1\}$/\1/p' "$r")" &&
+	positive "$(sed -n 's/^    "machine_cpu_us_per_tx": \([0-9.]*\),\{0,1\}$/\1/p' "$r")"
 check wake-probe-figures $?
 echo "pgbench: tps $tps, transactions $tx, nr_written delta $written pages;" \
      "probe: $(probe tps) tps, CPU per tx $(probe server_cpu_us_per_tx) us server," \

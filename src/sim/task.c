@@ -413,13 +413,18 @@ static void fair_resched(struct sim *sim, struct sim_task *t, sim_time_t when)
 							      : SIM_NEED_RESCHED;
 }
 
+/* `t` has a full reschedule request in force at instant `when`. */
+static inline bool full_request_at(const struct sim_task *t, sim_time_t when)
+{
+	return (t->need_resched & SIM_NEED_RESCHED) && t->resched_from <= when;
+}
+
 /* check_preempt_wakeup_fair: `t` was just queued on `cpu`, whose owner is
  * `curr`, by a wake-up at instant `when`. */
 static void fair_wakeup_preempt(struct sim *sim, struct sim_cpu *cpu, struct sim_task *curr,
 				struct sim_task *t, sim_time_t when)
 {
-	if (curr->is_irq ||
-	    ((curr->need_resched & SIM_NEED_RESCHED) && curr->resched_from <= when))
+	if (curr->is_irq || full_request_at(curr, when))
 		return;
 	if (fair_update_deadline(sim, curr))
 		fair_resched(sim, curr, when);
@@ -571,6 +576,25 @@ static unsigned int select_cpu(const struct sim *sim, const struct sim_task *t)
 static void spin_account(struct sim *sim, struct sim_task *t, sim_time_t when);
 static void uspin_resched_event(struct sim *sim, void *arg);
 
+/*
+ * The IPI a wake-up sends to another CPU (try_to_wake_up, kernel/sched/
+ * core.c, 6.12): ttwu_queue_wakelist's function-call IPI when the target
+ * CPU is idle, resched_curr's reschedule IPI when the wake-up sets the
+ * full need-resched bit on the target's owner (a lazy bit sends none).
+ * The waker pays `wake_ipi`; returns it.  Simplified: the kernel splits
+ * the cost between the sender (on a VM, the trapped ICR write) and the
+ * receiver's interrupt entry; the model charges all of it to the waker,
+ * and the IPI has no delivery latency of its own beyond that cost.
+ */
+static uint64_t send_wake_ipi(struct sim *sim)
+{
+	uint64_t d = cost_ns(&sim->costs, COST_wake_ipi, 1);
+
+	sim->wake_ipis++;
+	sim_charge(sim, d);
+	return d;
+}
+
 void sim_task_wake(struct sim *sim, struct sim_task *t, sim_time_t when)
 {
 	unsigned int c;
@@ -606,12 +630,10 @@ void sim_task_wake(struct sim *sim, struct sim_task *t, sim_time_t when)
 		sim->idle_wakeups += !initial;
 		uint64_t d = 0;
 
-		if (remote) {	/* ttwu_queue_wakelist's IPI to an idle CPU: sent, */
-			d = cost_ns(&sim->costs, COST_wake_ipi, 1);
-			sim->wake_ipis++;
-			sim_charge(sim, d);	/* then received */
-		}
-		if (remote || (!sim->current && !initial))	/* the CPU was halted */
+		if (remote)	/* sent, then received: the woken task waits for it */
+			d = send_wake_ipi(sim);
+		/* the CPU was halted (not when the waker's interrupt is on it) */
+		if (remote || (!sim->current && !initial))
 			d += cost_ns(&sim->costs, COST_idle_exit, 1);
 		/* woken, not yet running: run-queue wait to the breakdown */
 		t->stats.runq_ns += d;
@@ -627,19 +649,14 @@ void sim_task_wake(struct sim *sim, struct sim_task *t, sim_time_t when)
 			struct sim_task *curr = sim->cpus[c].curr;
 			bool uspinner = curr->spinning && curr->uspin;
 
-			bool had_full = (curr->need_resched & SIM_NEED_RESCHED) &&
-					curr->resched_from <= when;
-			bool full;
+			/* only a full request the wake-up makes sends an IPI */
+			bool had_full = remote && full_request_at(curr, when);
 
 			if (uspinner)
 				spin_account(sim, curr, sim->now);	/* update_curr */
 			fair_wakeup_preempt(sim, &sim->cpus[c], curr, t, when);
-			/* resched_curr's reschedule IPI, for the full bit only */
-			full = (curr->need_resched & SIM_NEED_RESCHED) && curr->resched_from <= when;
-			if (remote && !had_full && full) {
-				sim->wake_ipis++;
-				sim_charge_cost(sim, COST_wake_ipi, 1);
-			}
+			if (remote && !had_full && full_request_at(curr, when))
+				send_wake_ipi(sim);
 			/* the reschedule IPI preempts a user-mode spinner (a
 			 * request it already had has its own check) */
 			if (uspinner && (curr->need_resched & SIM_NEED_RESCHED) &&

@@ -147,6 +147,7 @@ uint64_t sim_host_max_tasks(uint64_t *max_map_count);
 struct sim_task *sim_current(const struct sim *sim);	/* NULL in engine context */
 uint32_t sim_task_id(const struct sim_task *t);
 const char *sim_task_name(const struct sim_task *t);
+void *sim_task_arg(const struct sim_task *t);	/* the `arg` it was created with */
 int sim_task_kind_of(const struct sim_task *t);
 /* Tasks by id (0 .. sim_nr_tasks()-1), for reports; exited tasks stay
  * listed with their statistics. */

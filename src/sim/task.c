@@ -1519,6 +1519,7 @@ void sim_check_sched(const struct sim *sim)
 struct sim_task *sim_current(const struct sim *sim) { return sim->current; }
 uint32_t sim_task_id(const struct sim_task *t) { return t->id; }
 const char *sim_task_name(const struct sim_task *t) { return t->name; }
+void *sim_task_arg(const struct sim_task *t) { return t->arg; }
 int sim_task_kind_of(const struct sim_task *t) { return t->kind; }
 uint32_t sim_nr_tasks(const struct sim *sim) { return sim->nr_tasks; }
 bool sim_task_exited(const struct sim_task *t) { return t->state == TASK_EXITED; }

@@ -296,7 +296,9 @@ static void wait_io(struct pg_proc *p, uint32_t buf)
 	while (bp->desc[buf].state & BM_IO_IN_PROGRESS) {
 		bp->io_waiters++;
 		sim_path_push(sim, "WaitIO");
+		pgstat_report_wait_start(p, PG_WAIT_IPC_BUFFERIO);
 		sim_wait(sim, &bp->io_wq, SIM_TIME_NEVER);
+		pgstat_report_wait_end(p);
 		sim_path_pop(sim);
 		bp->io_waiters--;
 	}
@@ -366,7 +368,9 @@ void pg_s_lock(struct pg_proc *p, struct sim_spinlock *l)
 		if (cur_delay == 0)
 			cur_delay = PG_MIN_DELAY_USEC;
 		p->st.s_lock_delays++;
+		pgstat_report_wait_start(p, PG_WAIT_TIMEOUT_SPINDELAY);
 		sim_sleep(sim, cur_delay * SIM_NSEC_PER_USEC);
+		pgstat_report_wait_end(p);
 		cur_delay += (uint64_t)((double)cur_delay * rng_double(&p->spin_rng) + 0.5);
 		if (cur_delay > PG_MAX_DELAY_USEC)
 			cur_delay = PG_MIN_DELAY_USEC;

@@ -157,7 +157,9 @@ void pg_stmt_begin(struct pg_proc *p)
 	if (pg->cfg.client != PG_CLIENT_LOCAL)
 		return;
 	sim_path_push(sim, "ClientRead");
+	pgstat_report_wait_start(p, PG_WAIT_CLIENT_READ);	/* secure_read's WaitEventSetWait */
 	sim_wait_event(sim, &p->sock, p->stmt_ready);
+	pgstat_report_wait_end(p);
 	p->stmt_ready = false;
 	loopback_recv(sim);
 	consume_skb(pg->m, &p->to_backend);	/* tcp_recvmsg: the skb is eaten */

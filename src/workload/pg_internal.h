@@ -142,10 +142,54 @@ struct pg_proc_stats {
 #define PG_MIN_DELAY_USEC		1000
 #define PG_MAX_DELAY_USEC		1000000
 
+/*
+ * Wait events (utils/wait_event.h, PostgreSQL 15-17): what
+ * pg_stat_activity's wait_event_type and wait_event show for a process.
+ * A process sets one before it blocks and clears it when it goes on
+ * (pgstat_report_wait_start/_end), so a process woken but not yet running
+ * still shows it, and one that is running or waiting for a CPU after a
+ * preemption shows none (PG_WAIT_CPU).  The model keeps, for the client
+ * backends, the time spent under each (struct pg's wait_ns): what
+ * sampling pg_stat_activity measures (scenarios/real/pgbench-local).
+ * The names are type_event in lower case; BufferIO is IPC's as in
+ * PostgreSQL 15-16.
+ */
+#define PG_WAIT_EVENTS(X)						\
+	X(CPU, "cpu")							\
+	X(CLIENT_READ, "client_clientread")				\
+	X(LWLOCK_WALWRITE, "lwlock_walwrite")				\
+	X(LWLOCK_WALINSERT, "lwlock_walinsert")				\
+	X(LWLOCK_WALBUFMAPPING, "lwlock_walbufmapping")			\
+	X(LWLOCK_BUFFERMAPPING, "lwlock_buffermapping")			\
+	X(LWLOCK_PROCARRAY, "lwlock_procarray")				\
+	X(IO_WALWRITE, "io_walwrite")					\
+	X(IO_WALSYNC, "io_walsync")					\
+	X(IO_WALINITWRITE, "io_walinitwrite")				\
+	X(IO_WALINITSYNC, "io_walinitsync")				\
+	X(IO_DATAFILEREAD, "io_datafileread")				\
+	X(IO_DATAFILEWRITE, "io_datafilewrite")				\
+	X(IO_DATAFILEEXTEND, "io_datafileextend")			\
+	X(IO_DATAFILEFLUSH, "io_datafileflush")				\
+	X(IPC_BUFFERIO, "ipc_bufferio")					\
+	X(IPC_PROCARRAYGROUPUPDATE, "ipc_procarraygroupupdate")		\
+	X(TIMEOUT_SPINDELAY, "timeout_spindelay")
+
+enum pg_wait_event {
+#define PG_WAIT_ENUM(e, name) PG_WAIT_##e,
+	PG_WAIT_EVENTS(PG_WAIT_ENUM)
+#undef PG_WAIT_ENUM
+	PG_WAIT_NR
+};
+
 /* One PostgreSQL process: a backend (one per pgbench client) or an
  * auxiliary process (checkpointer, bgwriter, walwriter). */
 struct pg_proc {
 	struct pg		*pg;
+	/* pgstat_report_wait_start: the event it waits under (PG_WAIT_CPU:
+	 * none), since when; backends add the time to pg->wait_ns */
+	uint8_t			wait_event;
+	bool			is_backend;
+	sim_time_t		wait_start;
 	struct mm_struct	*mm;
 	struct sim_rng		rng;
 	struct sim_rng		spin_rng;	/* s_lock's random backoff */
@@ -230,6 +274,8 @@ struct pg_bufpool {
  */
 struct pg_lwlock {
 	const char	*name;
+	struct pg	*pg;
+	uint8_t		wait_event;		/* its tranche's (enum pg_wait_event) */
 	uint32_t	holder;			/* exclusive: task id + 1, 0 = none */
 	uint32_t	shared;			/* shared holders */
 	struct sim_waitq excl, until_free, shq;
@@ -269,6 +315,7 @@ struct pg_xlog {
 	/* statistics */
 	uint64_t	records, fpi, fpi_bytes, bytes;
 	uint64_t	writes, write_bytes, fsyncs, flush_calls, leader_flushes;
+	uint64_t	write_ns, sync_ns;	/* in pwrite and issue_xlog_fsync (pg_stat_wal's times) */
 	uint64_t	segs_zeroed, segs_recycled, segs_removed, segs_opened;
 	uint64_t	buffer_full_waits;
 	uint64_t	write_hist[16];		/* pwrite sizes: bucket k = [2^k, 2^(k+1)) pages */
@@ -393,7 +440,40 @@ struct pg {
 	/* model-level counters */
 	uint64_t		tx_fpi, hist_extends, hist_extend_blocks;
 	uint64_t		heap_hits, heap_accesses;
+	/* the client backends' time under each wait event (pg_proc's wait_event) */
+	uint64_t		wait_ns[PG_WAIT_NR];
+	int			backend_kind;	/* their task kind, -1 before they start */
 };
+
+/* pgstat_report_wait_start / _end (utils/wait_event.h): `p` waits under
+ * `e` until it goes on.  Waits do not nest, as in PostgreSQL. */
+static inline void pgstat_report_wait_start(struct pg_proc *p, enum pg_wait_event e)
+{
+	if (!p)
+		return;
+	SIM_ASSERT(p->wait_event == PG_WAIT_CPU);
+	p->wait_event = (uint8_t)e;
+	p->wait_start = sim_now(p->pg->sim);
+}
+
+static inline void pgstat_report_wait_end(struct pg_proc *p)
+{
+	if (!p)
+		return;
+	if (p->is_backend)
+		p->pg->wait_ns[p->wait_event] += sim_now(p->pg->sim) - p->wait_start;
+	p->wait_event = PG_WAIT_CPU;
+}
+
+/* MyProc when the current task is one of pg's backends, else NULL (an
+ * auxiliary process, whose wait events are not kept, or a unit test's
+ * task). */
+static inline struct pg_proc *pg_my_backend(const struct pg *pg)
+{
+	const struct sim_task *t = sim_current(pg->sim);
+
+	return t && sim_task_kind_of(t) == pg->backend_kind ? sim_task_arg(t) : NULL;
+}
 
 /* ---- pgbench.c ------------------------------------------------------------- */
 /* Build the database, shared memory and processes (no tasks yet);
@@ -488,7 +568,7 @@ uint64_t pg_buffer_sync(struct pg_proc *p);
 bool pg_bg_buffer_sync(struct pg_proc *p);
 
 /* ---- pg_xlog.c: WAL ------------------------------------------------------------- */
-void pg_lwlock_init(struct pg_lwlock *l, const char *name);
+void pg_lwlock_init(struct pg_lwlock *l, struct pg *pg, const char *name);
 void pg_lwlock_acquire(struct sim *sim, struct pg_lwlock *l);
 /* LWLockAcquireOrWait: true with the lock, or false after sleeping until
  * it was released (without it). */

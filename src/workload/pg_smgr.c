@@ -219,13 +219,16 @@ static void md_rw(struct pg_proc *p, uint32_t blk, bool write)
 	struct inode *inode = blk_file(pg, blk, &off, &r, &seg);
 
 	sim_path_push(pg->sim, write ? "mdwrite" : "mdread");
+	pgstat_report_wait_start(p, write ? PG_WAIT_IO_DATAFILEWRITE : PG_WAIT_IO_DATAFILEREAD);
 	if (write) {
 		if (ksys_pwrite64(pg->m, inode, off, PG_BLCKSZ) < 0)
 			p->st.write_errors++;
-		register_dirty_segment(pg, r, seg);
 	} else if (ksys_pread64(pg->m, inode, off, PG_BLCKSZ) < 0) {
 		p->st.read_errors++;
 	}
+	pgstat_report_wait_end(p);
+	if (write)
+		register_dirty_segment(pg, r, seg);
 	sim_path_pop(pg->sim);
 }
 
@@ -255,10 +258,12 @@ void pg_mdzeroextend(struct pg_proc *p, enum pg_rel r, uint32_t n)
 		uint64_t len = (uint64_t)(upto - b) * PG_BLCKSZ;
 		long ret;
 
+		pgstat_report_wait_start(p, PG_WAIT_IO_DATAFILEEXTEND);
 		if (upto - b > 8)
 			ret = vfs_fallocate(pg->m, inode, off, len);
 		else
 			ret = ksys_pwrite64(pg->m, inode, off, len);
+		pgstat_report_wait_end(p);
 		if (ret < 0)
 			p->st.write_errors++;
 		register_dirty_segment(pg, r, seg);
@@ -277,7 +282,9 @@ void pg_mdwriteback(struct pg_proc *p, uint32_t blk, uint32_t n)
 	struct inode *inode = blk_file(pg, blk, &off, &r, &seg);
 
 	sim_path_push(pg->sim, "mdwriteback");
+	pgstat_report_wait_start(p, PG_WAIT_IO_DATAFILEFLUSH);
 	ksys_sync_file_range(pg->m, inode, off, (uint64_t)n * PG_BLCKSZ, SYNC_FILE_RANGE_WRITE);
+	pgstat_report_wait_end(p);
 	p->st.writeback_calls++;
 	sim_path_pop(pg->sim);
 }

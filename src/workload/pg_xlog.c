@@ -138,10 +138,10 @@ int pg_xlog_init(struct pg *pg)
 	segs = (double)(c->max_wal_size / c->wal_segment_size) /
 	       (1.0 + (double)c->checkpoint_completion_target / 1e6);	/* CalculateCheckpointSegments */
 	x->ckpt_segments = segs < 1 ? 1 : (uint64_t)segs;
-	pg_lwlock_init(&x->write_lock, "WALWriteLock");
-	pg_lwlock_init(&x->buf_mapping_lock, "WALBufMappingLock");
+	pg_lwlock_init(&x->write_lock, pg, "WALWriteLock");
+	pg_lwlock_init(&x->buf_mapping_lock, pg, "WALBufMappingLock");
 	for (unsigned int k = 0; k < PG_XLOG_INSERT_LOCKS; k++)
-		pg_lwlock_init(&x->insert_locks[k], "WALInsertLock");
+		pg_lwlock_init(&x->insert_locks[k], pg, "WALInsertLock");
 	for (uint64_t s = 1; s <= 1 + recycled; s++)
 		if (seg_existing(pg, s))
 			return -1;
@@ -172,10 +172,29 @@ uint64_t pg_xlog_advance(const struct pg_xlog *x, uint64_t pos, uint64_t len)
 
 /* ---- LWLocks (lwlock.c) ------------------------------------------------------------- */
 
-void pg_lwlock_init(struct pg_lwlock *l, const char *name)
+/* An LWLock's wait event: its tranche's name, under LWLock. */
+static enum pg_wait_event lwlock_wait_event(const char *name)
+{
+	static const struct { const char *lock; enum pg_wait_event ev; } tranche[] = {
+		{ "WALWriteLock", PG_WAIT_LWLOCK_WALWRITE },
+		{ "WALInsertLock", PG_WAIT_LWLOCK_WALINSERT },
+		{ "WALBufMappingLock", PG_WAIT_LWLOCK_WALBUFMAPPING },
+		{ "BufferMapping", PG_WAIT_LWLOCK_BUFFERMAPPING },
+		{ "ProcArrayLock", PG_WAIT_LWLOCK_PROCARRAY },
+	};
+
+	for (size_t i = 0; i < sizeof(tranche) / sizeof(tranche[0]); i++)
+		if (!strcmp(name, tranche[i].lock))
+			return tranche[i].ev;
+	SIM_BUG("LWLock '%s' has no wait event", name);
+}
+
+void pg_lwlock_init(struct pg_lwlock *l, struct pg *pg, const char *name)
 {
 	memset(l, 0, sizeof(*l));
 	l->name = name;
+	l->pg = pg;
+	l->wait_event = (uint8_t)lwlock_wait_event(name);
 	sim_waitq_init(&l->excl, name);
 	sim_waitq_init(&l->until_free, name);
 	sim_waitq_init(&l->shq, name);
@@ -193,10 +212,13 @@ void pg_lwlock_acquire(struct sim *sim, struct pg_lwlock *l)
 	sim_sync(sim);
 	if (l->holder || l->shared) {
 		sim_time_t t0 = sim_now(sim);
+		struct pg_proc *me = pg_my_backend(l->pg);
 
 		l->contended++;
+		pgstat_report_wait_start(me, l->wait_event);
 		while (l->holder || l->shared)
 			sim_wait(sim, &l->excl, SIM_TIME_NEVER);
+		pgstat_report_wait_end(me);
 		l->wait_ns += sim_now(sim) - t0;
 	}
 	lwlock_take(sim, l);
@@ -222,7 +244,9 @@ bool pg_lwlock_acquire_or_wait(struct sim *sim, struct pg_lwlock *l)
 	}
 	l->contended++;
 	t0 = sim_now(sim);
+	pgstat_report_wait_start(pg_my_backend(l->pg), l->wait_event);
 	sim_wait(sim, &l->until_free, SIM_TIME_NEVER);
+	pgstat_report_wait_end(pg_my_backend(l->pg));
 	l->wait_ns += sim_now(sim) - t0;
 	return false;
 }
@@ -253,10 +277,13 @@ void pg_lwlock_acquire_shared(struct sim *sim, struct pg_lwlock *l)
 	sim_sync(sim);
 	if (l->holder) {
 		sim_time_t t0 = sim_now(sim);
+		struct pg_proc *me = pg_my_backend(l->pg);
 
 		l->contended++;
+		pgstat_report_wait_start(me, l->wait_event);
 		while (l->holder)
 			sim_wait(sim, &l->shq, SIM_TIME_NEVER);
+		pgstat_report_wait_end(me);
 		l->wait_ns += sim_now(sim) - t0;
 	}
 	l->shared++;
@@ -317,14 +344,21 @@ static uint64_t xlog_file_create(struct pg_proc *p, uint64_t segno, uint64_t max
 		for (uint64_t off = 0; off < x->seg_size; off += PG_ZERO_CHUNK) {
 			uint64_t n = x->seg_size - off < PG_ZERO_CHUNK ? x->seg_size - off : PG_ZERO_CHUNK;
 
+			pgstat_report_wait_start(p, PG_WAIT_IO_WALINITWRITE);
 			if (ksys_pwrite64(pg->m, inode, off, n) < 0)
 				p->st.write_errors++;
+			pgstat_report_wait_end(p);
 		}
 		sim_path_pop(pg->sim);
-	} else if (ksys_pwrite64(pg->m, inode, x->seg_size - 1, 1) < 0) {
-		p->st.write_errors++;
+	} else {
+		pgstat_report_wait_start(p, PG_WAIT_IO_WALINITWRITE);
+		if (ksys_pwrite64(pg->m, inode, x->seg_size - 1, 1) < 0)
+			p->st.write_errors++;
+		pgstat_report_wait_end(p);
 	}
+	pgstat_report_wait_start(p, PG_WAIT_IO_WALINITSYNC);
 	vfs_fsync(pg->m, inode, false);		/* pg_fsync */
+	pgstat_report_wait_end(p);
 	x->segs_zeroed++;
 	while (segno <= max_segno && seg_file(x, segno))
 		segno++;
@@ -366,6 +400,20 @@ static void xlog_checkpoint_needed(struct pg *pg, uint64_t segno)
 		pg_request_checkpoint(pg);
 }
 
+/* issue_xlog_fsync(): fdatasync the segment (wal_sync_method's default
+ * on Linux), timed as track_wal_io_timing times it (pg_stat_wal). */
+static void issue_xlog_fsync(struct pg_proc *p, struct inode *inode)
+{
+	struct pg *pg = p->pg;
+	sim_time_t t0 = sim_now(pg->sim);
+
+	pgstat_report_wait_start(p, PG_WAIT_IO_WALSYNC);
+	vfs_fsync(pg->m, inode, true);
+	pgstat_report_wait_end(p);
+	pg->xlog.sync_ns += sim_now(pg->sim) - t0;
+	pg->xlog.fsyncs++;
+}
+
 /*
  * XLogWrite(): write [write, upto) and, when `flush`, fdatasync.  The
  * caller holds WALWriteLock.
@@ -374,6 +422,7 @@ static void xlog_write(struct pg_proc *p, uint64_t upto, bool flush)
 {
 	struct pg *pg = p->pg;
 	struct pg_xlog *x = &pg->xlog;
+	sim_time_t t0;
 
 	sim_path_push(pg->sim, "XLogWrite");
 	while (x->write < upto) {
@@ -399,22 +448,24 @@ static void xlog_write(struct pg_proc *p, uint64_t upto, bool flush)
 		}
 		if (pg->on_wal_write)
 			pg->on_wal_write(p, segno, off, bytes);
+		t0 = sim_now(pg->sim);
+		pgstat_report_wait_start(p, PG_WAIT_IO_WALWRITE);
 		if (ksys_pwrite64(pg->m, inode, off, bytes) < 0)
 			p->st.write_errors++;
+		pgstat_report_wait_end(p);
+		x->write_ns += sim_now(pg->sim) - t0;
 		count_write(x, bytes);
 		x->write = (run_last + 1) * PG_XLOG_BLCKSZ < upto ? (run_last + 1) * PG_XLOG_BLCKSZ : upto;
 		if (run_last == seg_end && x->write == (run_last + 1) * PG_XLOG_BLCKSZ) {
 			/* finishing_seg: fsync it now */
-			vfs_fsync(pg->m, inode, true);
-			x->fsyncs++;
+			issue_xlog_fsync(p, inode);
 			if (x->flush < x->write)
 				x->flush = x->write;
 			xlog_checkpoint_needed(pg, segno);
 		}
 	}
 	if (flush && x->flush < x->write) {
-		vfs_fsync(pg->m, xlog_open_seg(p, (x->write - 1) / x->seg_size), true);	/* issue_xlog_fsync */
-		x->fsyncs++;
+		issue_xlog_fsync(p, xlog_open_seg(p, (x->write - 1) / x->seg_size));
 		x->flush = x->write;
 	}
 	sim_path_pop(pg->sim);

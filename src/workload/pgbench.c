@@ -593,7 +593,9 @@ void pg_proc_array_end_transaction(struct pg_proc *p)
 	p->group_next = pg->group_first;
 	pg->group_first = p->id + 1;
 	if (p->group_next) {			/* a follower: the leader clears us */
+		pgstat_report_wait_start(p, PG_WAIT_IPC_PROCARRAYGROUPUPDATE);
 		sim_wait_event(sim, &p->sem, !p->group_member);
+		pgstat_report_wait_end(p);
 		sim_path_pop(sim);
 		return;
 	}
@@ -697,7 +699,9 @@ static void pg_backend_main(struct sim *sim, void *arg)
 		sim_charge(sim, pg_tx_cpu_unmodelled(pg));
 		sim_path_pop(sim);
 		sim_path_push(sim, "client round trips");
+		pgstat_report_wait_start(p, PG_WAIT_CLIENT_READ);
 		sim_sleep(sim, rtt);
+		pgstat_report_wait_end(p);
 		sim_path_pop(sim);
 		pg_transaction(p);
 		wl_stats_tx(pg->stats, sim_now(sim), sim_now(sim) - t0);
@@ -777,6 +781,7 @@ static struct pg_proc *proc_init(struct pg *pg, struct pg_proc *p, uint32_t id, 
 {
 	p->pg = pg;
 	p->id = id;
+	p->is_backend = !strcmp(kind, "backend");
 	p->hist_blk = PG_NONE;
 	rng_init(&p->rng, sim_seed(pg->sim), rng_stream_id(kind, id));
 	rng_init(&p->spin_rng, sim_seed(pg->sim), rng_stream_id(kind, id) ^ rng_stream_id("s_lock", 0));
@@ -873,6 +878,7 @@ struct pg *pg_setup(const struct wl_env *env, const struct pg_config *c, struct 
 		return NULL;
 	}
 	pg->cfg = *c;
+	pg->backend_kind = -1;
 	pg->m = m;
 	pg->sim = env->sim;
 	pg->stats = stats;
@@ -990,8 +996,8 @@ struct pg *pg_setup(const struct wl_env *env, const struct pg_config *c, struct 
 		if (!pg->buf_mapping)
 			SIM_BUG("out of memory for the buffer mapping locks");
 		for (unsigned int k = 0; k < PG_NUM_BUFFER_PARTITIONS; k++)
-			pg_lwlock_init(&pg->buf_mapping[k], "BufferMapping");
-		pg_lwlock_init(&pg->proc_array_lock, "ProcArrayLock");
+			pg_lwlock_init(&pg->buf_mapping[k], pg, "BufferMapping");
+		pg_lwlock_init(&pg->proc_array_lock, pg, "ProcArrayLock");
 	}
 	if (c->tlb_misses) {
 		pg->tlb = calloc((size_t)sim_ncpus(pg->sim) * c->tlb_entries, sizeof(*pg->tlb));
@@ -1048,6 +1054,7 @@ void pg_start_tasks(struct pg *pg)
 	start_task(pg, &pg->bgwriter, sim_task_kind(pg->sim, "bgwriter"), "bgwriter", pg_bgwriter_main);
 	start_task(pg, &pg->walwriter, sim_task_kind(pg->sim, "walwriter"), "walwriter", pg_walwriter_main);
 	kind = sim_task_kind(pg->sim, "backend");
+	pg->backend_kind = kind;
 	for (uint32_t i = 0; i < pg->nbackends; i++) {
 		char name[32];
 
@@ -1153,6 +1160,38 @@ void pg_checkpoint_figures(const struct wl_stats *st, const struct pg_ckpt *c, s
 	wl_report_figure(out, "tps_before_checkpoint", tps_window_mean(&before), "TPS");
 }
 
+/*
+ * The client backends' time by wait event, in % of their time since they
+ * started (at 0): what sampling pg_stat_activity's wait_event_type and
+ * wait_event over the run gives (scenarios/real/pgbench-local), "cpu"
+ * being no wait event (running, or waiting for a CPU after a
+ * preemption).  A wait still in progress counts up to now.
+ */
+static void pg_wait_figures(const struct pg *pg, struct wl_report *out)
+{
+	static const char *const names[PG_WAIT_NR] = {
+#define PG_WAIT_NAME(e, name) "wait_" name "_pct",
+		PG_WAIT_EVENTS(PG_WAIT_NAME)
+#undef PG_WAIT_NAME
+	};
+	sim_time_t now = sim_now(pg->sim);
+	uint64_t ns[PG_WAIT_NR], waited = 0;
+	double total = (double)now * pg->nbackends;
+
+	if (!pg->nbackends || !now)
+		return;
+	memcpy(ns, pg->wait_ns, sizeof(ns));
+	for (uint32_t i = 0; i < pg->nbackends; i++)
+		if (pg->backends[i].wait_event != PG_WAIT_CPU)
+			ns[pg->backends[i].wait_event] += now - pg->backends[i].wait_start;
+	for (int e = 1; e < PG_WAIT_NR; e++)
+		waited += ns[e];
+	ns[PG_WAIT_CPU] = (uint64_t)total > waited ? (uint64_t)total - waited : 0;
+	for (int e = 0; e < PG_WAIT_NR; e++)
+		if (ns[e])
+			wl_report_figure(out, names[e], 100.0 * (double)ns[e] / total, "%");
+}
+
 static void pg_report(void *state, struct wl_report *out)
 {
 	struct pg *pg = state;
@@ -1214,6 +1253,13 @@ static void pg_report(void *state, struct wl_report *out)
 	wl_report_figure(out, "wal_writes_per_s", (double)x->writes / secs, "");
 	wl_report_figure(out, "wal_write_kib_avg", x->writes ? (double)x->write_bytes / (double)x->writes / 1024 : 0, "KiB");
 	wl_report_figure(out, "wal_fsyncs_per_s", (double)x->fsyncs / secs, "");
+	/* pg_stat_wal with track_wal_io_timing: calls per transaction and
+	 * the mean time of one */
+	wl_report_figure(out, "wal_writes_per_tx", (double)x->writes / (double)tx, "");
+	wl_report_figure(out, "wal_syncs_per_tx", (double)x->fsyncs / (double)tx, "");
+	wl_report_figure(out, "wal_write_ms_avg", x->writes ? (double)x->write_ns / 1e6 / (double)x->writes : 0, "ms");
+	wl_report_figure(out, "wal_sync_ms_avg", x->fsyncs ? (double)x->sync_ns / 1e6 / (double)x->fsyncs : 0, "ms");
+	pg_wait_figures(pg, out);
 	wl_report_figure(out, "commits_per_flush", x->leader_flushes ? (double)tx / (double)x->leader_flushes : 0, "");
 	wl_report_figure(out, "wal_buffer_full_waits", (double)x->buffer_full_waits, "");
 	wl_report_figure(out, "wal_segments_zero_filled", (double)x->segs_zeroed, "");
@@ -1241,6 +1287,27 @@ static void pg_report(void *state, struct wl_report *out)
 		busy += cs.busy_ns;
 	}
 	wl_report_figure(out, "machine_cpu_us_per_tx", (double)busy / 1e3 / (double)tx, "us");
+	/* the CPU (spinning included) of PostgreSQL's processes and of
+	 * pgbench's threads (client=local) per transaction: a recording's
+	 * figures of the same names come from /proc/PID/stat and `times` */
+	uint64_t server = 0, client = 0;
+	int k_client = pg->cfg.client == PG_CLIENT_LOCAL ? sim_task_kind(pg->sim, "pgbench") : -2;
+
+	for (uint32_t i = 0; i < sim_nr_tasks(pg->sim); i++) {
+		const struct sim_task *t = sim_task_get(pg->sim, i);
+		const char *kind = sim_task_kind_name(pg->sim, sim_task_kind_of(t));
+		struct sim_task_stats ts;
+
+		sim_task_stats(t, &ts);
+		if (sim_task_kind_of(t) == k_client)
+			client += ts.cpu_ns + ts.spin_ns;
+		else if (sim_task_kind_of(t) == pg->backend_kind || !strcmp(kind, "checkpointer") ||
+			 !strcmp(kind, "bgwriter") || !strcmp(kind, "walwriter"))
+			server += ts.cpu_ns + ts.spin_ns;
+	}
+	wl_report_figure(out, "server_cpu_us_per_tx", (double)server / 1e3 / (double)tx, "us");
+	if (k_client >= 0)
+		wl_report_figure(out, "client_cpu_us_per_tx", (double)client / 1e3 / (double)tx, "us");
 	if (pg->tlb) {
 		wl_report_figure(out, "tlb_misses_4k_per_tx", (double)pg->tlb_misses_4k / (double)tx, "");
 		wl_report_figure(out, "tlb_misses_2m_per_tx", (double)pg->tlb_misses_2m / (double)tx, "");

@@ -1435,3 +1435,101 @@ TEST(checkpoint_dip_figures)
 	ASSERT_NEAR(report_figure(&r, "checkpoint_dip_share"), 17.0 / 90, 1e-9);
 	ASSERT_NEAR(report_figure(&r, "tps_before_checkpoint"), 155.0, 1e-9);
 }
+
+struct wait_case {
+	struct pgt	*t;
+	sim_time_t	got;
+};
+
+/* the backends' tasks get their pg_proc as arg (pg_my_backend reads it),
+ * so the case is here */
+static struct wait_case *wait_c;
+
+/* Backend 0 holds WALWriteLock 0..2 ms; backend 1 asks for it at 0.5 ms
+ * and, once it has it, reads a block that is not in the page cache
+ * (data_cached=0). */
+static void wait_holder(struct sim *sim, void *arg)
+{
+	struct wait_case *c = wait_c;
+
+	(void)arg;
+	pg_lwlock_acquire(sim, &c->t->pg->xlog.write_lock);
+	sim_sleep(sim, 2 * MS);
+	pg_lwlock_release(sim, &c->t->pg->xlog.write_lock);
+}
+
+static void wait_waiter(struct sim *sim, void *arg)
+{
+	struct wait_case *c = wait_c;
+
+	sim_sleep_until(sim, 500 * SIM_NSEC_PER_USEC);
+	pg_lwlock_acquire(sim, &c->t->pg->xlog.write_lock);
+	c->got = sim_now(sim);
+	pg_lwlock_release(sim, &c->t->pg->xlog.write_lock);
+	pg_mdread(arg, 7);
+}
+
+/* A task that is not a backend (an auxiliary process, here a test's
+ * task) waits for the lock too, at 0.6 ms. */
+static void wait_other(struct sim *sim, void *arg)
+{
+	struct wait_case *c = arg;
+
+	sim_sleep_until(sim, 600 * SIM_NSEC_PER_USEC);
+	pg_lwlock_acquire(sim, &c->t->pg->xlog.write_lock);
+	pg_lwlock_release(sim, &c->t->pg->xlog.write_lock);
+}
+
+/* A test of the wait events (pgstat_report_wait_start/_end): two backends
+ * and the scenario above, 10 ms.  Expect backend 1's wait for the lock
+ * (from 0.5 ms until it runs with the lock) under LWLock:WALWrite, the
+ * read (the 100-us device) under IO:DataFileRead, the other task's wait
+ * under nothing, and the figures to be those times over the backends'
+ * time (2 x the clock, which stops at the last event), with "cpu" the
+ * rest: the shares sum to 100. */
+TEST(wait_events_of_backends)
+{
+	static const char *const kv[] = { "clients", "2", "data_cached", "0", NULL };
+	struct pgt t;
+	struct wait_case c = { .t = &t };
+	struct wl_report r = { 0 };
+	int kind;
+	double sum = 0;
+
+	ASSERT_EQ(pgt_create(&t, NULL, kv), 0);
+	kind = sim_task_kind(t.e.sim, "backend");
+	t.pg->backend_kind = kind;
+	{
+		struct sim_task_config b0 = { .name = "b0", .kind = kind, .cpu = SIM_CPU_ANY };
+		struct sim_task_config b1 = { .name = "b1", .kind = kind, .cpu = SIM_CPU_ANY };
+
+		/* the tasks' arg is their pg_proc, as pg_start_tasks gives it */
+		wait_c = &c;
+		sim_task_create(t.e.sim, &b0, wait_holder, &t.pg->backends[0], 0);
+		sim_task_create(t.e.sim, &b1, wait_waiter, &t.pg->backends[1], 0);
+	}
+	pgt_task(&t, "other", wait_other, &c, 0);
+	sim_run(t.e.sim, 10 * MS);
+	ASSERT_TRUE(c.got >= 2 * MS && c.got < 2 * MS + 50 * SIM_NSEC_PER_USEC);
+	/* from its try (0.5 ms and its wake-up's cost) to the instant it runs with the lock */
+	ASSERT_TRUE(t.pg->wait_ns[PG_WAIT_LWLOCK_WALWRITE] <= c.got - 500 * SIM_NSEC_PER_USEC &&
+		    t.pg->wait_ns[PG_WAIT_LWLOCK_WALWRITE] >= c.got - 510 * SIM_NSEC_PER_USEC);
+	ASSERT_TRUE(t.pg->wait_ns[PG_WAIT_IO_DATAFILEREAD] >= 100 * SIM_NSEC_PER_USEC &&
+		    t.pg->wait_ns[PG_WAIT_IO_DATAFILEREAD] < 200 * SIM_NSEC_PER_USEC);
+	for (int e = 0; e < PG_WAIT_NR; e++)
+		if (e != PG_WAIT_LWLOCK_WALWRITE && e != PG_WAIT_IO_DATAFILEREAD)
+			ASSERT_U64_EQ(t.pg->wait_ns[e], 0);
+	ASSERT_EQ(t.pg->backends[0].wait_event, PG_WAIT_CPU);
+	ASSERT_EQ(t.pg->backends[1].wait_event, PG_WAIT_CPU);
+	pgbench_workload.report(t.pg, &r);
+	ASSERT_NEAR(report_figure(&r, "wait_lwlock_walwrite_pct"),
+		    100.0 * (double)t.pg->wait_ns[PG_WAIT_LWLOCK_WALWRITE] / (2.0 * (double)sim_now(t.e.sim)),
+		    1e-9);
+	for (unsigned int i = 0; i < r.nr_figures; i++)
+		if (!strncmp(r.figures[i].name, "wait_", 5))
+			sum += r.figures[i].value;
+	ASSERT_NEAR(sum, 100.0, 1e-9);
+	ASSERT_TRUE(report_figure(&r, "wait_cpu_pct") > 0.0);
+	ASSERT_NEAR(report_figure(&r, "wait_client_clientread_pct"), -1, 0);	/* none: not reported */
+	pgt_destroy(&t);
+}

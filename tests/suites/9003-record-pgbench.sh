@@ -9,7 +9,11 @@
 # and the server's and pgbench's CPU per transaction, positive and plausible;
 # and the disk probe's (fio, 1 s per job): six positive figures; and the
 # wake-up probe's, the IPIs per transaction and the machine's CPU per
-# transaction, present.
+# transaction, present; and PostgreSQL's own view of the run: the server's
+# and pgbench's CPU per transaction positive, pg_stat_wal's syncs per
+# transaction positive and the mean sync time positive, the wait-event
+# sampler's samples (about 100 a second) whose shares sum to 100 %, with
+# ClientRead among them.
 # Without PostgreSQL binaries the suite says "skipped" and counts nothing
 # as passed.  CI installs PostgreSQL (scripts/install-deps.sh).
 #
@@ -76,6 +80,17 @@ positive "$(probe wake_local_us)" && nonneg "$(probe wake_ipi_us)" &&
 	nonneg "$(sed -n 's/^    "ipis_per_tx": \([0-9.]*\),\{0,1\}$/\1/p' "$r")" &&
 	positive "$(sed -n 's/^    "machine_cpu_us_per_tx": \([0-9.]*\),\{0,1\}$/\1/p' "$r")"
 check wake-probe-figures $?
+# PostgreSQL's view: the per-side CPU, pg_stat_wal, the wait events
+fig() { sed -n "s/^    \"$1\": \([0-9.]*\),\{0,1\}\$/\1/p" "$r"; }
+positive "$(fig server_cpu_us_per_tx)" && positive "$(fig client_cpu_us_per_tx)" &&
+	positive "$(fig wal_syncs_per_tx)" && positive "$(fig wal_sync_ms_avg)" &&
+	nonneg "$(fig wal_writes_per_tx)"
+check server-client-and-wal-figures $?
+awk -v n="$(fig wait_samples)" 'BEGIN { exit !(n >= 500 && n <= 1100) }' &&
+	positive "$(fig wait_client_clientread_pct)" &&
+	sed -n 's/^    "wait_[a-z0-9_]*_pct": \([0-9.]*\),\{0,1\}$/\1/p' "$r" |
+	awk '{ s += $1; n++ } END { exit !(n >= 2 && s > 99.999 && s < 100.001) }'
+check wait-event-shares $?
 echo "pgbench: tps $tps, transactions $tx, nr_written delta $written pages;" \
      "probe: $(probe tps) tps, CPU per tx $(probe server_cpu_us_per_tx) us server," \
      "$(probe client_cpu_us_per_tx) us client"

@@ -369,7 +369,8 @@ static int run_setup(struct run *r)
 	const struct cost_table *costs = scn_config(s, "costs", NULL);
 	const struct scn_kernel *kern = scn_config(s, "kernel", NULL);
 	struct sim_config sc = { .ncpus = (unsigned int)mc->cpus, .seed = r->seed, .costs = costs,
-				 .preempt = kern->preempt, .tick_ns = SIM_NSEC_PER_SEC / mc->hz };
+				 .preempt = kern->preempt, .tick_ns = SIM_NSEC_PER_SEC / mc->hz,
+				 .rwsem_steal = kern->rwsem == 1 };
 	struct mm_policy policy;
 	struct wl_env env;
 	char err[1024], place[300];

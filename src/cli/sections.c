@@ -170,6 +170,7 @@ void scn_policy_resolve(struct scenario *s)
 
 /* order of enum sim_preempt */
 static const char *const preempt_names[] = { "slice", "none", "voluntary", "full", "lazy", NULL };
+static const char *const rwsem_names[] = { "fifo", "steal", NULL };
 
 #define K(f) offsetof(struct scn_kernel, f)
 static const struct opt_def scn_kernel_options[] = {
@@ -190,6 +191,13 @@ static const struct opt_def scn_kernel_options[] = {
 		  "CONFIG_LRU_GEN_ENABLED=y (/sys/kernel/mm/lru_gen/enabled 0x0007, Debian's 6.12); "
 		  "off = the classic active/inactive LRU.  [sysctl] /sys/kernel/mm/lru_gen/min_ttl_ms "
 		  "is its one tunable" },
+	{ .key = "rwsem", .type = OPT_ENUM, .offset = K(rwsem), .def = "steal",
+	  .enum_names = rwsem_names,
+	  .help = "reader-writer semaphores (an inode's i_rwsem): steal = as kernel/locking/rwsem.c "
+		  "(6.12): a release wakes a waiting writer without granting, whoever runs first takes "
+		  "the lock, and only a writer that waited RWSEM_WAIT_TIMEOUT (4 ms) gets it handed "
+		  "off; fifo = the model's original direct hand-off to the first waiter at the release "
+		  "(docs/engine.md \"Locks and wait queues\")" },
 	OPT_END
 };
 

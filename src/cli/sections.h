@@ -42,6 +42,7 @@ struct scn_kernel {
 	int		preempt;		/* enum sim_preempt, in preempt_names[] order */
 	bool		slab;			/* the slab allocator model (mm/slub.c) */
 	bool		lru_gen;		/* the multi-gen LRU (CONFIG_LRU_GEN_ENABLED) */
+	int		rwsem;			/* 0 fifo, 1 steal (sim_config.rwsem_steal) */
 };
 
 extern const struct opt_def scn_global_options[];

@@ -62,6 +62,7 @@ struct sim *sim_create(const struct sim_config *cfg)
 	sim->slice_ns = cfg->slice_ns ? cfg->slice_ns : 3 * SIM_NSEC_PER_MSEC;
 	sim->preempt = cfg->preempt;
 	sim->tick_ns = cfg->tick_ns ? cfg->tick_ns : 4 * SIM_NSEC_PER_MSEC;
+	sim->rwsem_steal = cfg->rwsem_steal;
 	/* sysctl_sched_base_slice: 0.75 ms x (1 + ilog2(min(ncpus, 8)))
 	 * (SCHED_TUNABLESCALING_LOG, kernel/sched/fair.c) */
 	{

@@ -85,6 +85,7 @@ struct sim_task {
 	bool		uspin_preempted;	/* taken off its CPU mid-spin (lock.c resumes) */
 	sim_time_t	uspin_end;	/* user spin: when its spin budget runs out */
 	sim_time_t	uspin_left;	/* preempted user spin: budget it had left */
+	sim_time_t	lock_since;	/* rwsem_steal: when it queued for the rwsem it waits for */
 	uint64_t	spin_charged;	/* spin time since mark already accounted */
 	uint64_t	spin_evt_seq;	/* seq of a user spinner's tick/IPI event, 0 = none */
 
@@ -201,6 +202,7 @@ struct sim {
 	int		preempt;	/* enum sim_preempt */
 	sim_time_t	base_slice;	/* EEVDF request size (sysctl_sched_base_slice) */
 	sim_time_t	tick_ns;	/* scheduler tick (TICK_NSEC) */
+	bool		rwsem_steal;	/* sim_config's */
 	sim_time_t	tick_next;	/* first tick after `now` when last computed (now only grows) */
 	uint64_t	*idle_map;	/* bit per CPU: 1 = idle */
 	unsigned int	ncpus;

@@ -31,6 +31,22 @@
  * MAX_READERS_WAKEUP cap of 256 is not modelled).  hold_ns counts the time
  * the rwsem is held in any mode.
  *
+ * With sim_config.rwsem_steal ([kernel] rwsem=steal) an rwsem behaves as
+ * kernel/locking/rwsem.c (Linux 6.12) does instead: a released lock
+ * whose first waiter is a writer only wakes it; the lock goes to whoever
+ * takes it first — a writer or reader that arrives meanwhile (the fast
+ * path, and a reader's optimistic lock stealing, which needs no writer
+ * and, when others wait, no other reader) or the woken writer once it
+ * runs (rwsem_try_write_lock).  A woken writer that finds it taken goes
+ * back to the head of the queue and sleeps; once it has waited
+ * RWSEM_WAIT_TIMEOUT (DIV_ROUND_UP(HZ, 250) jiffies, 4 ms at HZ 250 or
+ * 1000) since it first queued, it sets the hand-off flag: nobody else may
+ * take the lock, and its release grants it to that writer directly.
+ * Readers at the queue's head are granted at the wake-up, as before.
+ * Simplified: no optimistic spinning on a running owner (a contended
+ * acquirer sleeps at once), and the timeout is checked when the writer
+ * runs, not by jiffies.
+ *
  * Statistics per lock: acquisitions (all successful ones), contended (had
  * to wait), wait_ns (request to grant, contended only), hold_ns (grant to
  * release), trylock_fail.  Named locks are listed in registration order.
@@ -412,7 +428,8 @@ static void rwsem_grant(struct sim *sim, struct sim_rwsem *s, struct sim_task *w
 	else
 		s->writer = w->id + 1;
 	s->stats.acquisitions++;
-	s->stats.wait_ns += when - w->mark;
+	/* a writer under rwsem_steal may have slept more than once */
+	s->stats.wait_ns += when - (sim->rwsem_steal && w->wait_mode == WAIT_EXCL ? w->lock_since : w->mark);
 	sim_task_wake(sim, w, when);
 }
 
@@ -422,13 +439,20 @@ static void rwsem_wake(struct sim *sim, struct sim_rwsem *s)
 	struct sim_task *w;
 	uint32_t ref, next;
 
-	if (!s->waiters.head || s->writer)
+	/* rwsem_steal: the first waiter is a writer that is awake already */
+	if (!s->waiters.head || s->writer || s->woken)
 		return;
 	w = sim_task_by_ref(sim, s->waiters.head);
 	if (w->wait_mode == WAIT_EXCL) {
 		if (s->readers)
 			return;
 		sim_waiters_remove(sim, &s->waiters, w);
+		if (sim->rwsem_steal && !s->handoff) {	/* woken, not granted */
+			s->woken = w->id + 1;
+			sim_task_wake(sim, w, sim_now(sim));
+			return;
+		}
+		s->handoff = false;
 		rwsem_grant(sim, s, w, sim_now(sim));
 		return;
 	}
@@ -461,7 +485,10 @@ void sim_down_read(struct sim *sim, struct sim_rwsem *s)
 	sim_sync(sim);
 	if (unlikely(sim->preempt == SIM_PREEMPT_VOLUNTARY))
 		sim_might_resched(sim);	/* might_sleep() */
-	if (!s->writer && !s->waiters.head) {
+	/* rwsem_steal: a reader steals a lock no writer holds, unless it is
+	 * reserved or, with others waiting, other readers hold it */
+	if (!s->writer && (!s->waiters.head ||
+			   (sim->rwsem_steal && !s->handoff && !s->readers))) {
 		if (!s->readers)
 			s->held_since = sim->now;
 		s->readers++;
@@ -482,18 +509,71 @@ void sim_up_read(struct sim *sim, struct sim_rwsem *s)
 	}
 }
 
+static void rwsem_take_write(struct sim *sim, struct sim_rwsem *s)
+{
+	s->writer = owner_ref(sim);
+	s->held_since = sim->now;
+	s->stats.acquisitions++;
+}
+
+/* RWSEM_WAIT_TIMEOUT: DIV_ROUND_UP(HZ, 250) jiffies */
+static sim_time_t rwsem_wait_timeout(const struct sim *sim)
+{
+	uint64_t hz = SIM_NSEC_PER_SEC / sim->tick_ns;
+
+	return (sim_time_t)((hz + 249) / 250) * sim->tick_ns;
+}
+
+/*
+ * rwsem_down_write_slowpath with rwsem_steal: queue, sleep; woken, take
+ * the lock if it is free (the hand-off granted it already if it was
+ * reserved for this writer), else go back to the head and sleep again,
+ * reserving the lock once the writer has waited RWSEM_WAIT_TIMEOUT.
+ */
+static void rwsem_wait_write_steal(struct sim *sim, struct sim_rwsem *s)
+{
+	struct sim_task *t = sim->current;
+	uint32_t me = t->id + 1;
+
+	t->lock_since = sim->now;
+	rwsem_wait(sim, s, WAIT_EXCL);
+	while (s->writer != me) {
+		SIM_ASSERT_INTERNAL(s->woken == me);
+		s->woken = 0;
+		sim_sync(sim);
+		if (!s->writer && !s->readers && !s->handoff) {
+			s->stats.wait_ns += sim->now - t->lock_since;
+			rwsem_take_write(sim, s);
+			return;
+		}
+		if (sim->now - t->lock_since >= rwsem_wait_timeout(sim))
+			s->handoff = true;
+		/* back to the head, where it was (rwsem.c never dequeues it) */
+		t->wait_mode = WAIT_EXCL;
+		t->wait_prev = 0;
+		t->wait_next = s->waiters.head;
+		if (s->waiters.head)
+			sim_task_by_ref(sim, s->waiters.head)->wait_prev = me;
+		else
+			s->waiters.tail = me;
+		s->waiters.head = me;
+		sim_task_block(sim, BLOCK_LOCK);
+	}
+}
+
 void sim_down_write(struct sim *sim, struct sim_rwsem *s)
 {
 	sim_sync(sim);
 	if (unlikely(sim->preempt == SIM_PREEMPT_VOLUNTARY))
 		sim_might_resched(sim);	/* might_sleep() */
-	if (!s->writer && !s->readers && !s->waiters.head) {
-		s->writer = owner_ref(sim);
-		s->held_since = sim->now;
-		s->stats.acquisitions++;
+	if (!s->writer && !s->readers && (!s->waiters.head || (sim->rwsem_steal && !s->handoff))) {
+		rwsem_take_write(sim, s);
 		return;
 	}
-	rwsem_wait(sim, s, WAIT_EXCL);
+	if (sim->rwsem_steal && sim->current)
+		rwsem_wait_write_steal(sim, s);
+	else
+		rwsem_wait(sim, s, WAIT_EXCL);
 }
 
 void sim_up_write(struct sim *sim, struct sim_rwsem *s)

@@ -81,6 +81,7 @@ struct sim_config {
 	sim_time_t	slice_ns;	/* SIM_PREEMPT_SLICE's time slice (0: default 3 ms) */
 	int		preempt;	/* enum sim_preempt */
 	sim_time_t	tick_ns;	/* scheduler tick, 1/HZ (0: 4 ms, HZ=250) */
+	bool		rwsem_steal;	/* rwsems as rwsem.c: no hand-off until a writer starves */
 	const struct cost_table *costs;	/* NULL: defaults */
 };
 
@@ -356,6 +357,8 @@ struct sim_rwsem {
 	uint32_t	readers;	/* active readers */
 	uint32_t	writer;		/* task id + 1 of the writer, 0 if none */
 	struct sim_waiter_list waiters;	/* FIFO; a waiting writer blocks new readers */
+	bool		handoff;	/* rwsem_steal: reserved for the first waiter (RWSEM_FLAG_HANDOFF) */
+	uint32_t	woken;		/* rwsem_steal: the writer woken, not yet back (task id + 1) */
 	sim_time_t	held_since;	/* start of the current held period (any mode) */
 	struct sim_lock_stats stats;	/* hold_ns: time held in any mode */
 	struct sim_rwsem *next_registered;

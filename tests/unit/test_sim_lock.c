@@ -297,6 +297,120 @@ TEST(lock_rwsem_release_wakes_all_readers)
 	sim_destroy(sim);
 }
 
+/* st_sim_exact with rwsem_steal: rwsems as kernel/locking/rwsem.c */
+static struct sim *st_sim_exact_steal(unsigned int ncpus)
+{
+	struct cost_table c;
+	struct sim_config cfg = { .ncpus = ncpus, .seed = 1, .rwsem_steal = true };
+
+	cost_table_init(&c);
+	c.ps[COST_context_switch] = 0;
+	c.ps[COST_wakeup] = 0;
+	c.ps[COST_spin_handoff] = 0;
+	c.ps[COST_pg_tas_handoff] = 0;
+	cfg.costs = &c;
+	return sim_create(&cfg);
+}
+
+/* A task that keeps its CPU busy for `hold` ns without the lock. */
+static void hog_fn(struct sim *sim, void *p)
+{
+	sim_charge(sim, ((struct rw *)p)->hold);
+}
+
+/* The steal schedule: V (CPU 0) writes 0..1000; W (pinned to CPU 1) asks
+ * to write at 100 and sleeps; B (pinned to CPU 1) keeps CPU 1 busy
+ * 500..2500; S (CPU 0) asks to write at 1050, holding 500.  V's release
+ * at 1000 wakes W, which cannot run before 2500. */
+static void run_rwsem_steal_schedule(struct sim *sim, struct lk *k)
+{
+	static struct rw r[4];
+
+	r[0] = (struct rw){ k, 'V', true, 1000 };
+	r[1] = (struct rw){ k, 'W', true, 100 };
+	r[2] = (struct rw){ k, 'B', false, 2000 };
+	r[3] = (struct rw){ k, 'S', true, 500 };
+	sim_rwsem_init(sim, &k->rw, NULL);
+	st_task(sim, "V", 0, false, rw_fn, &r[0], 0);
+	st_task(sim, "W", 1, true, rw_fn, &r[1], 100);
+	st_task(sim, "B", 1, true, hog_fn, &r[2], 500);
+	st_task(sim, "S", 0, false, rw_fn, &r[3], 1050);
+	sim_run(sim, SIM_TIME_NEVER);
+}
+
+/* A test of rwsem lock stealing (rwsem_steal) on the schedule above:
+ * V's release only wakes W, so S, running at 1050, takes the free lock
+ * and W takes it when it runs at 2500.  Expect V@0 S@1050 W@2500; one
+ * contended acquisition (W, 2400 ns from its request); and under the
+ * model's FIFO hand-off instead W granted at 1000 (running at 2500) and
+ * S after it: V@0 W@2500 S@2600. */
+TEST(lock_rwsem_steal_woken_writer_loses_to_a_running_one)
+{
+	const int tag_steal[3] = { 'V', 'S', 'W' }, tag_fifo[3] = { 'V', 'W', 'S' };
+	const sim_time_t t_steal[3] = { 0, 1050, 2500 }, t_fifo[3] = { 0, 2500, 2600 };
+
+	for (int steal = 0; steal < 2; steal++) {
+		struct sim *sim = steal ? st_sim_exact_steal(2) : st_sim_exact(2);
+		struct lk k = { 0 };
+
+		run_rwsem_steal_schedule(sim, &k);
+		ASSERT_EQ(k.log.n, 3);
+		for (int i = 0; i < 3; i++) {
+			ASSERT_EQ(k.log.tag[i], steal ? tag_steal[i] : tag_fifo[i]);
+			ASSERT_U64_EQ(k.log.t[i], steal ? t_steal[i] : t_fifo[i]);
+		}
+		ASSERT_U64_EQ(k.rw.stats.acquisitions, 3);
+		ASSERT_U64_EQ(k.rw.stats.contended, steal ? 1 : 2);
+		if (steal)
+			ASSERT_U64_EQ(k.rw.stats.wait_ns, 2400);
+		ASSERT_EQ(k.rw.writer, 0);
+		ASSERT_TRUE(!k.rw.handoff && !k.rw.woken);
+		sim_destroy(sim);
+	}
+}
+
+/* A test of the hand-off after RWSEM_WAIT_TIMEOUT (4 ms at the default
+ * HZ 250), in ms: V (CPU 0) writes 0..1; W (pinned to CPU 1) asks at 0.1;
+ * B keeps CPU 1 busy 0.5..5; S (CPU 0) asks at 1.05 and, the lock free
+ * while W waits for its CPU, takes it until 6.  W runs at 5, finds it
+ * held after 4.9 ms of waiting and reserves it.  B2 keeps CPU 1 busy
+ * 5.5..7.5; R (CPU 0) asks to write at 6.5.  Expect S's release at 6 to
+ * grant the lock to W (running at 7.5) although R, running at 6.5, could
+ * have taken it: V@0 S@1.05 W@7.5 R@7.6; contended 2, waits W 5.9 ms
+ * (request to grant) and R 1.1 ms. */
+TEST(lock_rwsem_handoff_after_the_wait_timeout)
+{
+	const sim_time_t ms = SIM_NSEC_PER_MSEC, us = SIM_NSEC_PER_USEC;
+	struct sim *sim = st_sim_exact_steal(2);
+	struct lk k = { 0 };
+	struct rw r[6] = {
+		{ &k, 'V', true, 1 * ms }, { &k, 'W', true, 100 * us },
+		{ &k, 'B', false, 4500 * us }, { &k, 'S', true, 4950 * us },
+		{ &k, 'b', false, 2 * ms }, { &k, 'R', true, 100 * us },
+	};
+	const int tag_expect[4] = { 'V', 'S', 'W', 'R' };
+	const sim_time_t t_expect[4] = { 0, 1050 * us, 7500 * us, 7600 * us };
+
+	sim_rwsem_init(sim, &k.rw, NULL);
+	st_task(sim, "V", 0, false, rw_fn, &r[0], 0);
+	st_task(sim, "W", 1, true, rw_fn, &r[1], 100 * us);
+	st_task(sim, "B", 1, true, hog_fn, &r[2], 500 * us);
+	st_task(sim, "S", 0, false, rw_fn, &r[3], 1050 * us);
+	st_task(sim, "B2", 1, true, hog_fn, &r[4], 5500 * us);
+	st_task(sim, "R", 0, false, rw_fn, &r[5], 6500 * us);
+	sim_run(sim, SIM_TIME_NEVER);
+	ASSERT_EQ(k.log.n, 4);
+	for (int i = 0; i < 4; i++) {
+		ASSERT_EQ(k.log.tag[i], tag_expect[i]);
+		ASSERT_U64_EQ(k.log.t[i], t_expect[i]);
+	}
+	ASSERT_U64_EQ(k.rw.stats.acquisitions, 4);
+	ASSERT_U64_EQ(k.rw.stats.contended, 2);
+	ASSERT_U64_EQ(k.rw.stats.wait_ns, 5900 * us + 1100 * us);
+	ASSERT_TRUE(!k.rw.handoff && !k.rw.woken && !k.rw.writer);
+	sim_destroy(sim);
+}
+
 struct wq {
 	struct sim_waitq q;
 	struct st_log	log;

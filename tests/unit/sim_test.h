@@ -16,11 +16,11 @@
 #include "sim/sim.h"
 
 /* A sim whose engine costs (context switch, wake-up, hand-offs) are zero,
- * so constructed schedules have exact, hand-computable times. */
-static inline struct sim *st_sim_exact(unsigned int ncpus)
+ * so constructed schedules have exact, hand-computable times; `cfg` gives
+ * the rest of its configuration (ncpus at least). */
+static inline struct sim *st_sim_exact_cfg(struct sim_config cfg)
 {
 	struct cost_table c;
-	struct sim_config cfg = { .ncpus = ncpus, .seed = 1 };
 
 	cost_table_init(&c);
 	c.ps[COST_context_switch] = 0;
@@ -29,6 +29,11 @@ static inline struct sim *st_sim_exact(unsigned int ncpus)
 	c.ps[COST_pg_tas_handoff] = 0;
 	cfg.costs = &c;
 	return sim_create(&cfg);
+}
+
+static inline struct sim *st_sim_exact(unsigned int ncpus)
+{
+	return st_sim_exact_cfg((struct sim_config){ .ncpus = ncpus, .seed = 1 });
 }
 
 static inline struct sim_task *st_task(struct sim *sim, const char *name, int cpu, bool pinned,

@@ -236,6 +236,17 @@ static void rw_fn(struct sim *sim, void *p)
 		sim_up_read(sim, &r->k->rw);
 }
 
+/* The log holds exactly these n (tag, time) records, in order. */
+static bool log_is(const struct st_log *log, unsigned int n, const int *tag, const sim_time_t *t)
+{
+	if (log->n != n)
+		return false;
+	for (unsigned int i = 0; i < n; i++)
+		if (log->tag[i] != tag[i] || log->t[i] != t[i])
+			return false;
+	return true;
+}
+
 /* A test of rwsem writer preference: R1 reads 0..1000; W asks to write at
  * 100; R2 and R3 ask to read at 200 and 300.  A waiting writer blocks new
  * readers, so R2 and R3 must not join R1.  Expect grants R1@0 W@1000
@@ -256,11 +267,7 @@ TEST(lock_rwsem_waiting_writer_blocks_readers)
 	for (int i = 0; i < 4; i++)
 		st_task(sim, "rw", i, false, rw_fn, &r[i], (sim_time_t)i * 100);
 	sim_run(sim, SIM_TIME_NEVER);
-	ASSERT_EQ(k.log.n, 4);
-	for (int i = 0; i < 4; i++) {
-		ASSERT_EQ(k.log.tag[i], tag_expect[i]);
-		ASSERT_U64_EQ(k.log.t[i], t_expect[i]);
-	}
+	ASSERT_TRUE(log_is(&k.log, 4, tag_expect, t_expect));
 	ASSERT_U64_EQ(k.rw.stats.acquisitions, 4);
 	ASSERT_U64_EQ(k.rw.stats.contended, 3);
 	ASSERT_U64_EQ(k.rw.stats.wait_ns, 3400);
@@ -289,27 +296,14 @@ TEST(lock_rwsem_release_wakes_all_readers)
 	for (int i = 0; i < 4; i++)
 		st_task(sim, "rw", i, false, rw_fn, &r[i], (sim_time_t)i * 100);
 	sim_run(sim, SIM_TIME_NEVER);
-	ASSERT_EQ(k.log.n, 4);
-	for (int i = 0; i < 4; i++) {
-		ASSERT_EQ(k.log.tag[i], tag_expect[i]);
-		ASSERT_U64_EQ(k.log.t[i], t_expect[i]);
-	}
+	ASSERT_TRUE(log_is(&k.log, 4, tag_expect, t_expect));
 	sim_destroy(sim);
 }
 
 /* st_sim_exact with rwsem_steal: rwsems as kernel/locking/rwsem.c */
 static struct sim *st_sim_exact_steal(unsigned int ncpus)
 {
-	struct cost_table c;
-	struct sim_config cfg = { .ncpus = ncpus, .seed = 1, .rwsem_steal = true };
-
-	cost_table_init(&c);
-	c.ps[COST_context_switch] = 0;
-	c.ps[COST_wakeup] = 0;
-	c.ps[COST_spin_handoff] = 0;
-	c.ps[COST_pg_tas_handoff] = 0;
-	cfg.costs = &c;
-	return sim_create(&cfg);
+	return st_sim_exact_cfg((struct sim_config){ .ncpus = ncpus, .seed = 1, .rwsem_steal = true });
 }
 
 /* A task that keeps its CPU busy for `hold` ns without the lock. */
@@ -354,11 +348,7 @@ TEST(lock_rwsem_steal_woken_writer_loses_to_a_running_one)
 		struct lk k = { 0 };
 
 		run_rwsem_steal_schedule(sim, &k);
-		ASSERT_EQ(k.log.n, 3);
-		for (int i = 0; i < 3; i++) {
-			ASSERT_EQ(k.log.tag[i], steal ? tag_steal[i] : tag_fifo[i]);
-			ASSERT_U64_EQ(k.log.t[i], steal ? t_steal[i] : t_fifo[i]);
-		}
+		ASSERT_TRUE(log_is(&k.log, 3, steal ? tag_steal : tag_fifo, steal ? t_steal : t_fifo));
 		ASSERT_U64_EQ(k.rw.stats.acquisitions, 3);
 		ASSERT_U64_EQ(k.rw.stats.contended, steal ? 1 : 2);
 		if (steal)
@@ -399,11 +389,7 @@ TEST(lock_rwsem_handoff_after_the_wait_timeout)
 	st_task(sim, "B2", 1, true, hog_fn, &r[4], 5500 * us);
 	st_task(sim, "R", 0, false, rw_fn, &r[5], 6500 * us);
 	sim_run(sim, SIM_TIME_NEVER);
-	ASSERT_EQ(k.log.n, 4);
-	for (int i = 0; i < 4; i++) {
-		ASSERT_EQ(k.log.tag[i], tag_expect[i]);
-		ASSERT_U64_EQ(k.log.t[i], t_expect[i]);
-	}
+	ASSERT_TRUE(log_is(&k.log, 4, tag_expect, t_expect));
 	ASSERT_U64_EQ(k.rw.stats.acquisitions, 4);
 	ASSERT_U64_EQ(k.rw.stats.contended, 2);
 	ASSERT_U64_EQ(k.rw.stats.wait_ns, 5900 * us + 1100 * us);

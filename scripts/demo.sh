@@ -59,6 +59,9 @@ jq -r '
 	stat("hmean"; "tps"), stat("amean"; "latency_p50_ms"), stat("amean"; "latency_p99_ms"),
 	stat("amean"; "pagetables_share"), stat("amean"; "checkpoint_tps_ratio"),
 	stat("amean"; "wal_write_kib_avg"),
+	# where the backends wait, as pg_stat_activity would say (docs/pgbench.md "Wait events")
+	stat("amean"; "wait_lwlock_walwrite_pct"), stat("amean"; "wait_client_clientread_pct"),
+	stat("amean"; "wait_cpu_pct"),
 	(.ops[] | select(.name == "Allocation stalls" or .name == "Compaction stalls" or
 			 .name == "Compaction failures") | ["ops \(.name)"] + [.values[] | num]),
 	(.per_million_written[] | ["per-M-written \(.name)"] + [.results[] | .amean | num] +

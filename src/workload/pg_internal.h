@@ -172,6 +172,7 @@ struct pg_proc_stats {
 	X(IO_DATAFILEFLUSH, "io_datafileflush")				\
 	X(IPC_BUFFERIO, "ipc_bufferio")					\
 	X(IPC_PROCARRAYGROUPUPDATE, "ipc_procarraygroupupdate")		\
+	X(LOCK_EXTEND, "lock_extend")					\
 	X(TIMEOUT_SPINDELAY, "timeout_spindelay")
 
 enum pg_wait_event {

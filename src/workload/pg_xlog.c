@@ -534,7 +534,10 @@ static uint64_t wait_insertions_to_finish(struct pg *pg, uint64_t upto)
 			if (!l->holder || (x->inserting_at[k] && x->inserting_at[k] >= upto))
 				break;
 			x->insert_waits++;
+			/* LWLockWaitForVar: under the lock's tranche, WALInsert */
+			pgstat_report_wait_start(pg_my_backend(pg), l->wait_event);
 			sim_wait(pg->sim, &l->until_free, SIM_TIME_NEVER);
+			pgstat_report_wait_end(pg_my_backend(pg));
 		}
 		if (l->holder && x->inserting_at[k] && x->inserting_at[k] < finished)
 			finished = x->inserting_at[k];

@@ -485,7 +485,9 @@ static uint32_t history_extend(struct pg_proc *p, uint32_t *blkp)
 	for (uint32_t i = 0; i < n; i++)
 		bufs[i] = pg_get_victim_buffer(p);
 	pg->hist_ext_waiters++;
+	pgstat_report_wait_start(p, PG_WAIT_LOCK_EXTEND);	/* a heavyweight lock's ProcSleep */
 	sim_mutex_lock(pg->sim, &pg->hist_ext_lock);	/* LockRelationForExtension */
+	pgstat_report_wait_end(p);
 	pg->hist_ext_waiters--;
 	first = rel->first + rel->nblocks;
 	pg_mdzeroextend(p, PG_REL_HISTORY, n);

@@ -66,8 +66,8 @@ struct wl_figure {
 	const char	*unit;		/* static string, may be "" */
 };
 
-/* pgbench reports the most: up to 99 (58 single figures, 7 s_lock
- * preemption counts, 16 WAL write-size buckets, 18 wait events) */
+/* pgbench reports the most: up to 100 (58 single figures, 7 s_lock
+ * preemption counts, 16 WAL write-size buckets, 19 wait events) */
 #define WL_MAX_FIGURES	128
 
 struct wl_report {

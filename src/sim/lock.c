@@ -433,6 +433,23 @@ static void rwsem_grant(struct sim *sim, struct sim_rwsem *s, struct sim_task *w
 	sim_task_wake(sim, w, when);
 }
 
+/*
+ * rwsem_steal's invariants, checked in debug builds where a waiter
+ * blocks and after a release: nobody waits for a free lock unless a
+ * woken writer is on its way; a reserved lock's owner-to-be is the first
+ * waiter, a writer, and no other writer is awake.
+ */
+static void rwsem_check(const struct sim *sim, const struct sim_rwsem *s)
+{
+	if (!sim->rwsem_steal || SIM_DEBUG < 2)
+		return;
+	if (s->waiters.head && !s->writer && !s->readers && !s->woken)
+		SIM_BUG("rwsem %s: free, with waiters and nobody woken", s->name);
+	if (s->handoff && (!s->waiters.head || s->woken ||
+			   sim_task_by_ref(sim, s->waiters.head)->wait_mode != WAIT_EXCL))
+		SIM_BUG("rwsem %s: reserved, but its first waiter is not a sleeping writer", s->name);
+}
+
 /* The lock became free (or reader-only): hand it to the queue head(s). */
 static void rwsem_wake(struct sim *sim, struct sim_rwsem *s)
 {
@@ -507,6 +524,7 @@ void sim_up_read(struct sim *sim, struct sim_rwsem *s)
 		s->stats.hold_ns += sim->now - s->held_since;
 		rwsem_wake(sim, s);
 	}
+	rwsem_check(sim, s);
 }
 
 static void rwsem_take_write(struct sim *sim, struct sim_rwsem *s)
@@ -538,9 +556,12 @@ static void rwsem_wait_write_steal(struct sim *sim, struct sim_rwsem *s)
 	t->lock_since = sim->now;
 	rwsem_wait(sim, s, WAIT_EXCL);
 	while (s->writer != me) {
+		/* still the woken writer while it syncs: a release meanwhile
+		 * wakes nobody else (it is the first waiter, as in rwsem.c) */
+		SIM_ASSERT_INTERNAL(s->woken == me);
+		sim_sync(sim);
 		SIM_ASSERT_INTERNAL(s->woken == me);
 		s->woken = 0;
-		sim_sync(sim);
 		if (!s->writer && !s->readers && !s->handoff) {
 			s->stats.wait_ns += sim->now - t->lock_since;
 			rwsem_take_write(sim, s);
@@ -557,6 +578,7 @@ static void rwsem_wait_write_steal(struct sim *sim, struct sim_rwsem *s)
 		else
 			s->waiters.tail = me;
 		s->waiters.head = me;
+		rwsem_check(sim, s);
 		sim_task_block(sim, BLOCK_LOCK);
 	}
 }
@@ -584,4 +606,5 @@ void sim_up_write(struct sim *sim, struct sim_rwsem *s)
 	s->writer = 0;
 	s->stats.hold_ns += sim->now - s->held_since;
 	rwsem_wake(sim, s);
+	rwsem_check(sim, s);
 }

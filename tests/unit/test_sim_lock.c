@@ -5,6 +5,7 @@
  * wait-queue timeouts, engine context. */
 #include "harness.h"
 #include "sim_test.h"
+#include "sim/rng.h"
 
 enum { SPIN, MUTEX };
 
@@ -394,6 +395,163 @@ TEST(lock_rwsem_handoff_after_the_wait_timeout)
 	ASSERT_U64_EQ(k.rw.stats.contended, 2);
 	ASSERT_U64_EQ(k.rw.stats.wait_ns, 5900 * us + 1100 * us);
 	ASSERT_TRUE(!k.rw.handoff && !k.rw.woken && !k.rw.writer);
+	sim_destroy(sim);
+}
+
+struct rw_random {
+	struct sim_rwsem	*rw;
+	struct sim_rng		rng;
+	unsigned int		*done;
+	uint32_t		*writers_in, *readers_in;
+	bool			*overlap;
+};
+
+/* 100 random operations: read or write the rwsem, hold 0-50 us, sleep or
+ * compute 0-50 us between them; flags any reader/writer overlap. */
+static void rw_random_fn(struct sim *sim, void *p)
+{
+	struct rw_random *r = p;
+
+	for (int i = 0; i < 100; i++) {
+		bool write = rng_below(&r->rng, 2);
+		sim_time_t hold = rng_below(&r->rng, 50) * SIM_NSEC_PER_USEC;
+
+		if (write) {
+			sim_down_write(sim, r->rw);
+			if (*r->writers_in || *r->readers_in)
+				*r->overlap = true;
+			(*r->writers_in)++;
+		} else {
+			sim_down_read(sim, r->rw);
+			if (*r->writers_in)
+				*r->overlap = true;
+			(*r->readers_in)++;
+		}
+		sim_charge(sim, hold);
+		if (write) {
+			(*r->writers_in)--;
+			sim_up_write(sim, r->rw);
+		} else {
+			(*r->readers_in)--;
+			sim_up_read(sim, r->rw);
+		}
+		if (rng_below(&r->rng, 2))
+			sim_sleep(sim, rng_below(&r->rng, 50) * SIM_NSEC_PER_USEC);
+		else
+			sim_charge(sim, rng_below(&r->rng, 50) * SIM_NSEC_PER_USEC);
+	}
+	(*r->done)++;
+}
+
+/* A test that random programs finish under both rwsem rules: 100 tasks on
+ * 2 CPUs, 100 operations each, queues long enough that writers wait past
+ * RWSEM_WAIT_TIMEOUT and hand-offs happen, with the engine's own costs
+ * (a woken writer's context switch is a window for other releases).
+ * Expect every task to finish, never a writer beside anybody, the lock
+ * free with nobody queued, reserved or woken at the end. */
+TEST(lock_rwsem_random_programs_finish)
+{
+	for (int steal = 0; steal < 2; steal++) {
+		struct sim_config cfg = { .ncpus = 2, .seed = 7, .rwsem_steal = steal };
+		struct sim *sim = sim_create(&cfg);
+		struct sim_rwsem rw;
+		struct rw_random r[100];
+		unsigned int done = 0;
+		uint32_t writers_in = 0, readers_in = 0;
+		bool overlap = false;
+
+		sim_rwsem_init(sim, &rw, "random");
+		for (int i = 0; i < 100; i++) {
+			r[i] = (struct rw_random){ .rw = &rw, .done = &done, .writers_in = &writers_in,
+						   .readers_in = &readers_in, .overlap = &overlap };
+			rng_init(&r[i].rng, 7, (uint64_t)i);
+			st_task(sim, "rw", i % 2, false, rw_random_fn, &r[i], (sim_time_t)i * 1000);
+		}
+		sim_run(sim, SIM_TIME_NEVER);
+		ASSERT_EQ(done, 100);
+		ASSERT_TRUE(!overlap);
+		ASSERT_TRUE(!rw.writer && !rw.readers && !rw.waiters.head && !rw.handoff && !rw.woken);
+		ASSERT_U64_EQ(rw.stats.acquisitions, 100 * 100);
+		sim_rwsem_release(sim, &rw);
+		sim_destroy(sim);
+	}
+}
+
+struct race {
+	struct sim_rwsem	*rw;
+	struct st_log		*log;
+	sim_time_t		before;		/* compute (writer) or sleep (waiter) this long first */
+	sim_time_t		hold;
+	int			tag;
+};
+
+static void race_write(struct sim *sim, struct race *r)
+{
+	sim_down_write(sim, r->rw);
+	st_log_add(r->log, sim_now(sim), r->tag);
+	sim_charge(sim, r->hold);
+	sim_up_write(sim, r->rw);
+}
+
+static void race_writer(struct sim *sim, void *p)
+{
+	sim_charge(sim, ((struct race *)p)->before);
+	race_write(sim, p);
+}
+
+static void race_waiter(struct sim *sim, void *p)
+{
+	sim_sleep_until(sim, ((struct race *)p)->before);
+	race_write(sim, p);
+}
+
+/* A test of releases while a woken writer is still switching in
+ * (rwsem_steal, context switches of 10 us, 5 CPUs, in ms): A (CPU 0)
+ * writes 0..5.  B (CPU 1) asks at 0.1 and C (CPU 2) at 0.2; a hog keeps
+ * CPU 2 busy 1..10.  A's release wakes B, which starts 10 us later.
+ * Meanwhile D (CPU 3, computing since 4) takes the free lock at 5.003
+ * for 1 us, and E (CPU 4) takes it at 5.005 for 2 ms.  B, still the
+ * woken first waiter, finds it held after 4.9 ms of waiting, reserves it
+ * and sleeps at the head; D's release must not have woken C meanwhile,
+ * or C, running at 10 with the lock free but reserved, would queue in
+ * front of B with nobody left to wake either.  Expect E's release to
+ * hand the lock to B, then C to take it when it runs: A D E B C, all
+ * done, the lock free and nobody waiting. */
+TEST(lock_rwsem_release_while_the_woken_writer_switches_in)
+{
+	const sim_time_t ms = SIM_NSEC_PER_MSEC, us = SIM_NSEC_PER_USEC;
+	struct cost_table c;
+	struct sim_config cfg = { .ncpus = 5, .seed = 1, .rwsem_steal = true, .costs = &c };
+	struct sim *sim;
+	struct sim_rwsem rw;
+	struct st_log log = { 0 };
+	struct race r[5] = {
+		{ &rw, &log, 0, 5 * ms, 'A' },
+		{ &rw, &log, 100 * us, 100 * us, 'B' },
+		{ &rw, &log, 200 * us, 100 * us, 'C' },
+		{ &rw, &log, 1003 * us, 1 * us, 'D' },
+		{ &rw, &log, 1005 * us, 2 * ms, 'E' },
+	};
+	struct rw hog = { NULL, 'h', false, 9 * ms };
+	const int tags[5] = { 'A', 'D', 'E', 'B', 'C' };
+
+	cost_table_init(&c);
+	c.ps[COST_context_switch] = 10 * 1000 * 1000;	/* 10 us */
+	c.ps[COST_wakeup] = 0;
+	sim = sim_create(&cfg);
+	sim_rwsem_init(sim, &rw, "race");
+	st_task(sim, "A", 0, true, race_writer, &r[0], 0);
+	st_task(sim, "B", 1, true, race_waiter, &r[1], 0);
+	st_task(sim, "C", 2, true, race_waiter, &r[2], 0);
+	st_task(sim, "hog", 2, true, hog_fn, &hog, 1 * ms);
+	st_task(sim, "D", 3, true, race_writer, &r[3], 4 * ms);
+	st_task(sim, "E", 4, true, race_writer, &r[4], 4 * ms);
+	sim_run(sim, SIM_TIME_NEVER);
+	ASSERT_EQ(log.n, 5);
+	for (int i = 0; i < 5; i++)
+		ASSERT_EQ(log.tag[i], tags[i]);
+	ASSERT_TRUE(!rw.writer && !rw.waiters.head && !rw.handoff && !rw.woken);
+	sim_rwsem_release(sim, &rw);
 	sim_destroy(sim);
 }
 

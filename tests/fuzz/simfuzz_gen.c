@@ -232,16 +232,38 @@ static int extreme(const struct opt_def *o, char *buf, size_t len)
 }
 
 /* Set about pct % of the section's numeric keys to edge values. */
-static void fuzz_keys(struct gen_section *g, unsigned int pct)
+static void fuzz_key(struct gen_section *g, size_t i, unsigned int pct)
 {
 	char buf[64];
 
-	for (size_t i = 0; i < g->nr; i++) {
-		if (!chance(pct) || extreme(&g->type->options[i], buf, sizeof(buf)))
-			continue;
-		free(g->val[i]);
-		g->val[i] = strdup(buf);
-	}
+	if (!chance(pct) || extreme(&g->type->options[i], buf, sizeof(buf)))
+		return;
+	free(g->val[i]);
+	g->val[i] = strdup(buf);
+}
+
+/* Keys after `late` (NULL: none) are left for fuzz_late_keys. */
+static void fuzz_keys_upto(struct gen_section *g, unsigned int pct, const char *late)
+{
+	for (size_t i = 0; i < g->nr && !(late && !strcmp(g->type->options[i].key, late)); i++)
+		fuzz_key(g, i, pct);
+}
+
+static void fuzz_keys(struct gen_section *g, unsigned int pct)
+{
+	fuzz_keys_upto(g, pct, NULL);
+}
+
+/* Keys added to a section after its seeds were in use draw last, after
+ * every other section, so that each seed keeps the scenario it had. */
+static void fuzz_late_keys(struct gen_section *g, unsigned int pct, const char *late)
+{
+	size_t i = 0;
+
+	while (i < g->nr && strcmp(g->type->options[i].key, late))
+		i++;
+	for (; i < g->nr; i++)
+		fuzz_key(g, i, pct);
 }
 
 static int has_key(const struct gen_section *g, const char *key)
@@ -329,7 +351,7 @@ static char *generate(const struct scn_schema *schema)
 					     "DMA32:rest", "DMA:4m,DMA32:4m,Normal:rest" };
 	static const char *const cpus[] = { "1", "1", "2", "3", "7", "64" };
 	struct gen_section secs[MAX_SECTIONS];
-	size_t ns = 0, nw;
+	size_t ns = 0, nw, kernel;
 	int nr_devices = 1 + (int)chance(25), pgbench_used = 0;
 	char buf[64], *text = NULL;
 	size_t len = 0;
@@ -372,7 +394,8 @@ static char *generate(const struct scn_schema *schema)
 	/* [kernel]: the preemption models (with user-space spinners under
 	 * pgbench's locks), slab, the LRU flavour */
 	sec_init(&secs[ns], type_of(schema, "kernel"), "");
-	fuzz_keys(&secs[ns], 60);
+	fuzz_keys_upto(&secs[ns], 60, "rwsem");	/* rwsem and after: fuzz_late_keys */
+	kernel = ns;
 	ns++;
 
 	/* [costs]: as they are, all zero, some zero, or some at edges */
@@ -433,6 +456,8 @@ static char *generate(const struct scn_schema *schema)
 		string_keys(&secs[ns], nr_devices);
 		ns++;
 	}
+
+	fuzz_late_keys(&secs[kernel], 60, "rwsem");
 
 	out = open_memstream(&text, &len);
 	if (!out)

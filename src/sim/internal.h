@@ -272,6 +272,7 @@ static inline uint32_t sim_event_task_ref(const struct sim *sim, const struct si
 
 /* lock.c / waitq.c: FIFO waiter lists */
 void sim_waiters_append(struct sim *sim, struct sim_waiter_list *l, struct sim_task *t);
+void sim_waiters_prepend(struct sim *sim, struct sim_waiter_list *l, struct sim_task *t);
 struct sim_task *sim_waiters_pop(struct sim *sim, struct sim_waiter_list *l);
 void sim_waiters_remove(struct sim *sim, struct sim_waiter_list *l, struct sim_task *t);
 

@@ -571,13 +571,7 @@ static void rwsem_wait_write_steal(struct sim *sim, struct sim_rwsem *s)
 			s->handoff = true;
 		/* back to the head, where it was (rwsem.c never dequeues it) */
 		t->wait_mode = WAIT_EXCL;
-		t->wait_prev = 0;
-		t->wait_next = s->waiters.head;
-		if (s->waiters.head)
-			sim_task_by_ref(sim, s->waiters.head)->wait_prev = me;
-		else
-			s->waiters.tail = me;
-		s->waiters.head = me;
+		sim_waiters_prepend(sim, &s->waiters, t);
 		rwsem_check(sim, s);
 		sim_task_block(sim, BLOCK_LOCK);
 	}

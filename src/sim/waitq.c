@@ -31,6 +31,19 @@ void sim_waiters_append(struct sim *sim, struct sim_waiter_list *l, struct sim_t
 	l->tail = ref;
 }
 
+void sim_waiters_prepend(struct sim *sim, struct sim_waiter_list *l, struct sim_task *t)
+{
+	uint32_t ref = t->id + 1;
+
+	t->wait_prev = 0;
+	t->wait_next = l->head;
+	if (l->head)
+		sim_task_by_ref(sim, l->head)->wait_prev = ref;
+	else
+		l->tail = ref;
+	l->head = ref;
+}
+
 void sim_waiters_remove(struct sim *sim, struct sim_waiter_list *l, struct sim_task *t)
 {
 	if (t->wait_prev)

@@ -232,6 +232,6 @@ void pg_client_start(struct pg *pg)
 
 		snprintf(name, sizeof(name), "pgbench/%u", i);
 		tc.name = name;
-		sim_task_create(pg->sim, &tc, client_thread_main, &pg->threads[i], 0);
+		pg->threads[i].task = sim_task_create(pg->sim, &tc, client_thread_main, &pg->threads[i], 0);
 	}
 }

@@ -186,6 +186,7 @@ enum pg_wait_event {
  * auxiliary process (checkpointer, bgwriter, walwriter). */
 struct pg_proc {
 	struct pg		*pg;
+	struct sim_task		*task;		/* once started (pg_start_tasks) */
 	/* pgstat_report_wait_start: the event it waits under (PG_WAIT_CPU:
 	 * none), since when; backends add the time to pg->wait_ns */
 	uint8_t			wait_event;
@@ -359,6 +360,7 @@ struct pg_client_thread {
 	uint32_t		*ready;		/* ring of backends whose result waits */
 	uint32_t		head, tail, cap;
 	struct page_frag	frag;		/* slab=on: the thread's task page fragment */
+	struct sim_task		*task;
 };
 
 struct pg {

@@ -236,6 +236,7 @@ bool pg_lwlock_conditional_acquire(struct sim *sim, struct pg_lwlock *l)
 bool pg_lwlock_acquire_or_wait(struct sim *sim, struct pg_lwlock *l)
 {
 	sim_time_t t0;
+	struct pg_proc *me;
 
 	sim_sync(sim);
 	if (!l->holder && !l->shared) {
@@ -244,9 +245,10 @@ bool pg_lwlock_acquire_or_wait(struct sim *sim, struct pg_lwlock *l)
 	}
 	l->contended++;
 	t0 = sim_now(sim);
-	pgstat_report_wait_start(pg_my_backend(l->pg), l->wait_event);
+	me = pg_my_backend(l->pg);
+	pgstat_report_wait_start(me, l->wait_event);
 	sim_wait(sim, &l->until_free, SIM_TIME_NEVER);
-	pgstat_report_wait_end(pg_my_backend(l->pg));
+	pgstat_report_wait_end(me);
 	l->wait_ns += sim_now(sim) - t0;
 	return false;
 }
@@ -519,6 +521,7 @@ static void insert_lock_update(struct pg *pg, int k, uint64_t at)
 static uint64_t wait_insertions_to_finish(struct pg *pg, uint64_t upto)
 {
 	struct pg_xlog *x = &pg->xlog;
+	struct pg_proc *me;
 	uint64_t finished;
 
 	if (upto > x->insert)
@@ -526,6 +529,7 @@ static uint64_t wait_insertions_to_finish(struct pg *pg, uint64_t upto)
 	finished = upto;
 	if (!pg->cfg.locks)
 		return finished;
+	me = pg_my_backend(pg);
 	for (unsigned int k = 0; k < PG_XLOG_INSERT_LOCKS; k++) {
 		struct pg_lwlock *l = &x->insert_locks[k];
 
@@ -535,9 +539,9 @@ static uint64_t wait_insertions_to_finish(struct pg *pg, uint64_t upto)
 				break;
 			x->insert_waits++;
 			/* LWLockWaitForVar: under the lock's tranche, WALInsert */
-			pgstat_report_wait_start(pg_my_backend(pg), l->wait_event);
+			pgstat_report_wait_start(me, l->wait_event);
 			sim_wait(pg->sim, &l->until_free, SIM_TIME_NEVER);
-			pgstat_report_wait_end(pg_my_backend(pg));
+			pgstat_report_wait_end(me);
 		}
 		if (l->holder && x->inserting_at[k] && x->inserting_at[k] < finished)
 			finished = x->inserting_at[k];

@@ -853,7 +853,7 @@ static void start_task(struct pg *pg, struct pg_proc *p, int kind, const char *n
 {
 	struct sim_task_config tc = { .name = name, .kind = kind, .cpu = SIM_CPU_ANY };
 
-	sim_task_create(pg->sim, &tc, fn, p, 0);
+	p->task = sim_task_create(pg->sim, &tc, fn, p, 0);
 }
 
 struct pg *pg_setup(const struct wl_env *env, const struct pg_config *c, struct wl_stats *stats,
@@ -1194,6 +1194,17 @@ static void pg_wait_figures(const struct pg *pg, struct wl_report *out)
 			wl_report_figure(out, names[e], 100.0 * (double)ns[e] / total, "%");
 }
 
+/* A task's CPU time, spinning included (0 for a task never started). */
+static uint64_t task_cpu_ns(const struct sim_task *t)
+{
+	struct sim_task_stats ts;
+
+	if (!t)
+		return 0;
+	sim_task_stats(t, &ts);
+	return ts.cpu_ns + ts.spin_ns;
+}
+
 static void pg_report(void *state, struct wl_report *out)
 {
 	struct pg *pg = state;
@@ -1292,24 +1303,17 @@ static void pg_report(void *state, struct wl_report *out)
 	/* the CPU (spinning included) of PostgreSQL's processes and of
 	 * pgbench's threads (client=local) per transaction: a recording's
 	 * figures of the same names come from /proc/PID/stat and `times` */
-	uint64_t server = 0, client = 0;
-	int k_client = pg->cfg.client == PG_CLIENT_LOCAL ? sim_task_kind(pg->sim, "pgbench") : -2;
+	uint64_t server = task_cpu_ns(pg->checkpointer.task) + task_cpu_ns(pg->bgwriter.task) +
+			  task_cpu_ns(pg->walwriter.task), client = 0;
 
-	for (uint32_t i = 0; i < sim_nr_tasks(pg->sim); i++) {
-		const struct sim_task *t = sim_task_get(pg->sim, i);
-		const char *kind = sim_task_kind_name(pg->sim, sim_task_kind_of(t));
-		struct sim_task_stats ts;
-
-		sim_task_stats(t, &ts);
-		if (sim_task_kind_of(t) == k_client)
-			client += ts.cpu_ns + ts.spin_ns;
-		else if (sim_task_kind_of(t) == pg->backend_kind || !strcmp(kind, "checkpointer") ||
-			 !strcmp(kind, "bgwriter") || !strcmp(kind, "walwriter"))
-			server += ts.cpu_ns + ts.spin_ns;
-	}
+	for (uint32_t i = 0; i < pg->nbackends; i++)
+		server += task_cpu_ns(pg->backends[i].task);
 	wl_report_figure(out, "server_cpu_us_per_tx", (double)server / 1e3 / (double)tx, "us");
-	if (k_client >= 0)
+	if (pg->cfg.client == PG_CLIENT_LOCAL) {
+		for (uint32_t i = 0; i < pg->nthreads; i++)
+			client += task_cpu_ns(pg->threads[i].task);
 		wl_report_figure(out, "client_cpu_us_per_tx", (double)client / 1e3 / (double)tx, "us");
+	}
 	if (pg->tlb) {
 		wl_report_figure(out, "tlb_misses_4k_per_tx", (double)pg->tlb_misses_4k / (double)tx, "");
 		wl_report_figure(out, "tlb_misses_2m_per_tx", (double)pg->tlb_misses_2m / (double)tx, "");

@@ -666,6 +666,19 @@ static int run_write(struct run *r)
 		res->has_transactions = true;
 		wl_stats_merge(&r->total, w->report.stats ? w->report.stats : &w->stats);
 	}
+	/* waits.csv from the first workload that keeps wait events (pgbench) */
+	for (unsigned int i = 0; i < r->nr_wl && !rc; i++) {
+		const struct wl_report *wr = &r->wl[i].report;
+
+		if (!wr->nr_wait_rows)
+			continue;
+		if (rpt_write_waits_csv(r->dir, wr->wait_cols, wr->nr_wait_cols, wr->nr_wait_rows, wr->wait_end_s,
+					wr->wait_pct, err, sizeof(err))) {
+			fprintf(stderr, "slowpath run: %s\n", err);
+			rc = 1;
+		}
+		break;
+	}
 	if (!rc && ((res->has_transactions &&
 		     (rpt_write_tps_csv(r->dir, &r->total, g->ramp_time, g->duration, g->tps_interval,
 					err, sizeof(err)) ||

@@ -139,6 +139,14 @@ struct rec_metrics {
 	size_t		nr_iv, cap_iv;
 	struct rpt_figure *fig;		/* owned name/unit strings */
 	size_t		nr_fig, cap_fig;
+	/* "waits" lines (waits.csv): the event names in first-seen order
+	 * (owned), each row's end, and the (row, column, %) cells given */
+	char		**wait_col;
+	size_t		nr_wait_col, cap_wait_col;
+	double		*wait_end;
+	size_t		nr_wait_row, cap_wait_row;
+	struct rec_wait_cell { size_t row, col; double pct; } *wait_cell;
+	size_t		nr_wait_cell, cap_wait_cell;
 };
 
 /* Parse a metrics file (format in docs/record.md).  0 or -1 with

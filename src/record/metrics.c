@@ -19,6 +19,10 @@
  *                                interval_end_s tps lat_avg_ms lat_max_ms
  *   figure scale_factor 1        any named figure -> result.json "figures"
  *   figure init_seconds 0.71 s     (an optional unit after the value)
+ *   waits 10 cpu=20.5 client_clientread=51.2 ...
+ *                                one line per interval -> waits.csv: its end
+ *                                in s, each wait event's % of the backends'
+ *                                time (names as in "figure"; absent: 0)
  *
  * Unknown keys, duplicates, numbers that are not finite decimals and an
  * incomplete transaction block are errors with "path:line: message".
@@ -191,9 +195,52 @@ int rec_metrics_parse(const char *path, const char *text, struct rec_metrics *m,
 			m->fig[m->nr_fig++] = fg;
 			if (!fg.name || !fg.unit)
 				FAIL("out of memory");
+		} else if (strcmp(key, "waits") == 0) {
+			double end;
+			size_t row = m->nr_wait_row, first = m->nr_wait_cell;
+
+			w = word(&p);
+			if (!w)
+				FAIL("'waits' wants: end_s name=pct ...");
+			if (number(w, false, &end))
+				FAIL("invalid number '%s' in 'waits'", w);
+			if (row && end <= m->wait_end[row - 1])
+				FAIL("waits end %g is not after the previous one (%g)", end, m->wait_end[row - 1]);
+			if (grow((void **)&m->wait_end, &m->cap_wait_row, row, sizeof(*m->wait_end)))
+				FAIL("out of memory");
+			m->wait_end[m->nr_wait_row++] = end;
+			while ((w = word(&p))) {
+				char *eq = strchr(w, '=');
+				struct rec_wait_cell c = { .row = row };
+
+				if (!eq)
+					FAIL("'%s' in 'waits' is not name=pct", w);
+				*eq = '\0';
+				if (!valid_name(w))
+					FAIL("invalid wait event name '%s' (use a-z, 0-9, _)", w);
+				if (number(eq + 1, false, &c.pct))
+					FAIL("invalid share '%s' for '%s' in 'waits'", eq + 1, w);
+				for (c.col = 0; c.col < m->nr_wait_col; c.col++)
+					if (strcmp(m->wait_col[c.col], w) == 0)
+						break;
+				for (size_t i = first; i < m->nr_wait_cell; i++)
+					if (m->wait_cell[i].col == c.col)
+						FAIL("second '%s' in one 'waits' line", w);
+				if (c.col == m->nr_wait_col) {
+					if (grow((void **)&m->wait_col, &m->cap_wait_col, m->nr_wait_col,
+						 sizeof(*m->wait_col)) ||
+					    !(m->wait_col[m->nr_wait_col] = strdup(w)))
+						FAIL("out of memory");
+					m->nr_wait_col++;
+				}
+				if (grow((void **)&m->wait_cell, &m->cap_wait_cell, m->nr_wait_cell,
+					 sizeof(*m->wait_cell)))
+					FAIL("out of memory");
+				m->wait_cell[m->nr_wait_cell++] = c;
+			}
 		} else {
 			FAIL("unknown key '%s' (tps, transactions, latency_{avg,p50,p95,p99,max}_ms, "
-			     "interval, figure)", key);
+			     "interval, figure, waits)", key);
 		}
 	}
 	if (seen_n > 0 && seen_n < NR_M) {
@@ -230,5 +277,10 @@ void rec_metrics_release(struct rec_metrics *m)
 	}
 	free(m->fig);
 	free(m->iv);
+	for (size_t i = 0; i < m->nr_wait_col; i++)
+		free(m->wait_col[i]);
+	free(m->wait_col);
+	free(m->wait_end);
+	free(m->wait_cell);
 	memset(m, 0, sizeof(*m));
 }

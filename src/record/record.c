@@ -489,6 +489,27 @@ static int write_series(struct rec_run *r, const struct rec_metrics *m, char *er
 	return rpt_file_commit(&f, err, errlen);
 }
 
+/* waits.csv from the metrics' "waits" lines (report/result.h) */
+static int write_waits(struct rec_run *r, const struct rec_metrics *m, char *err, size_t errlen)
+{
+	double *pct;
+	int rc;
+
+	if (m->nr_wait_row == 0)
+		return 0;
+	pct = calloc(m->nr_wait_row * (m->nr_wait_col ? m->nr_wait_col : 1), sizeof(*pct));
+	if (!pct) {
+		snprintf(err, errlen, "out of memory for waits.csv");
+		return -1;
+	}
+	for (size_t i = 0; i < m->nr_wait_cell; i++)
+		pct[m->wait_cell[i].row * m->nr_wait_col + m->wait_cell[i].col] = m->wait_cell[i].pct;
+	rc = rpt_write_waits_csv(r->o.out, (const char *const *)m->wait_col, (unsigned int)m->nr_wait_col,
+				 m->nr_wait_row, m->wait_end, pct, err, errlen);
+	free(pct);
+	return rc;
+}
+
 static int write_result(struct rec_run *r, const struct rec_metrics *m, bool have_metrics,
 			int exit_status, char *err, size_t errlen)
 {
@@ -667,7 +688,7 @@ static void run_release(struct rec_run *r)
 static void clear_old_results(const char *dir)
 {
 	static const char *const names[] = {
-		"result.json", "tps.csv", "proc-vmstat", "proc-buddyinfo", "proc-pagetypeinfo",
+		"result.json", "tps.csv", "waits.csv", "proc-vmstat", "proc-buddyinfo", "proc-pagetypeinfo",
 		"proc-zoneinfo", "proc-meminfo",
 	};
 	char path[4096];
@@ -805,7 +826,7 @@ int rec_main(int argc, char **argv)
 	}
 	clear_old_results(r.o.out);
 	if (commit_monitors(&r, err, sizeof(err)) ||
-	    write_series(&r, &m, err, sizeof(err)) ||
+	    write_series(&r, &m, err, sizeof(err)) || write_waits(&r, &m, err, sizeof(err)) ||
 	    write_result(&r, &m, have_metrics, exit_status, err, sizeof(err))) {
 		fprintf(stderr, "record: %s\n", err);
 		goto out;

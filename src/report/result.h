@@ -116,6 +116,18 @@ int rpt_file_open_path(struct rpt_file *rf, const char *path, char *err, size_t 
 int rpt_file_commit(struct rpt_file *rf, char *err, size_t errlen);	/* fclose + rename */
 void rpt_file_abort(struct rpt_file *rf);				/* fclose + unlink */
 
+/*
+ * waits.csv (docs/results.md): where a PostgreSQL run's client backends
+ * spent each interval, by wait event as pg_stat_activity names them —
+ * a header "interval_end_s,cpu,client_clientread,..." (the names given,
+ * type_event in lower case, cpu for none), then one row per interval: its
+ * end in s and each event's share of the backends' time in %.  A
+ * simulated run and a recorded one (scenarios/real/pgbench-local) write
+ * the same file.  pct is nrows x ncols.  0, or -1 with err.
+ */
+int rpt_write_waits_csv(const char *dir, const char *const *names, unsigned int ncols, size_t nrows,
+			const double *end_s, const double *pct, char *err, size_t errlen);
+
 /* Monitors in mmtests layout: "time: <t>\n" followed by the text (a final
  * newline is added when the text lacks one). */
 void rpt_monitor_sample(FILE *f, const char *time_text, const char *text);

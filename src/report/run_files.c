@@ -37,6 +37,26 @@ int rpt_write_tps_csv(const char *dir, const struct wl_stats *st, sim_time_t ram
 	return rpt_file_commit(&rf, err, errlen);
 }
 
+int rpt_write_waits_csv(const char *dir, const char *const *names, unsigned int ncols, size_t nrows,
+			const double *end_s, const double *pct, char *err, size_t errlen)
+{
+	struct rpt_file rf;
+
+	if (rpt_file_open(&rf, dir, "waits.csv", err, errlen))
+		return -1;
+	fputs("interval_end_s", rf.f);
+	for (unsigned int c = 0; c < ncols; c++)
+		fprintf(rf.f, ",%s", names[c]);
+	fputc('\n', rf.f);
+	for (size_t r = 0; r < nrows; r++) {
+		fprintf(rf.f, "%.3f", end_s[r]);
+		for (unsigned int c = 0; c < ncols; c++)
+			fprintf(rf.f, ",%.4f", pct[r * ncols + c]);
+		fputc('\n', rf.f);
+	}
+	return rpt_file_commit(&rf, err, errlen);
+}
+
 /* One locks.csv row; the name is quoted (RFC 4180) when it needs to be. */
 static void lock_row(FILE *f, const char *name, const struct sim_lock_stats *st)
 {

@@ -433,6 +433,13 @@ struct pg {
 	uint64_t		tx_total;
 	unsigned long		pt_peak;	/* NR_PAGETABLE peak (pages) */
 	uint64_t		*pt_samples;	/* NR_PAGETABLE at each sample */
+	/* the client backends' cumulative time by wait event at each sample,
+	 * waits in progress included (pg_wait_snapshot), and what pg_report
+	 * hands over as waits.csv: the columns used, each row's end and % */
+	uint64_t		(*wait_samples)[PG_WAIT_NR];
+	sim_time_t		*sample_t;
+	const char		*wait_cols[PG_WAIT_NR];
+	double			*wait_end_s, *wait_pct;
 
 	/* test hooks (NULL in runs): every touch, every data-block write */
 	void			(*on_touch)(struct pg_proc *p, unsigned long addr, bool write);
@@ -447,6 +454,10 @@ struct pg {
 	uint64_t		wait_ns[PG_WAIT_NR];
 	int			backend_kind;	/* their task kind, -1 before they start */
 };
+
+/* Sample page tables, transactions and wait times from the measurement
+ * start, every stats interval (pg_start_tasks; tests). */
+void pg_sample_start(struct pg *pg);
 
 /* pgstat_report_wait_start / _end (utils/wait_event.h): `p` waits under
  * `e` until it goes on.  Waits do not nest, as in PostgreSQL. */

@@ -825,10 +825,26 @@ void pg_free(struct pg *pg)
 	free(pg->hist_fsm);
 	free(pg->pt_samples);
 	free(pg->tps_tx);
+	free(pg->wait_samples);
+	free(pg->sample_t);
+	free(pg->wait_end_s);
+	free(pg->wait_pct);
 	free(pg);
 }
 
-/* Page-table pages every interval (engine callback). */
+/* The client backends' time under each wait event since they started,
+ * the waits in progress counted up to now; PG_WAIT_CPU is left 0. */
+static void pg_wait_snapshot(const struct pg *pg, sim_time_t now, uint64_t ns[PG_WAIT_NR])
+{
+	memcpy(ns, pg->wait_ns, sizeof(pg->wait_ns));
+	for (uint32_t i = 0; i < pg->nbackends; i++)
+		if (pg->backends[i].wait_event != PG_WAIT_CPU)
+			ns[pg->backends[i].wait_event] += now - pg->backends[i].wait_start;
+	ns[PG_WAIT_CPU] = 0;
+}
+
+/* Page-table pages, transactions and wait times every interval (engine
+ * callback). */
 static void pg_sample(struct sim *sim, void *arg)
 {
 	struct pg *pg = arg;
@@ -838,15 +854,24 @@ static void pg_sample(struct sim *sim, void *arg)
 		pg->cap_tps = pg->cap_tps ? pg->cap_tps * 2 : 256;
 		pg->pt_samples = realloc(pg->pt_samples, pg->cap_tps * sizeof(*pg->pt_samples));
 		pg->tps_tx = realloc(pg->tps_tx, pg->cap_tps * sizeof(*pg->tps_tx));
-		if (!pg->pt_samples || !pg->tps_tx)
+		pg->wait_samples = realloc(pg->wait_samples, pg->cap_tps * sizeof(*pg->wait_samples));
+		pg->sample_t = realloc(pg->sample_t, pg->cap_tps * sizeof(*pg->sample_t));
+		if (!pg->pt_samples || !pg->tps_tx || !pg->wait_samples || !pg->sample_t)
 			SIM_BUG("out of memory for pgbench samples");
 	}
 	pg->pt_samples[pg->nr_tps] = pt;
 	pg->tps_tx[pg->nr_tps] = pg->tx_total;
+	pg->sample_t[pg->nr_tps] = sim_now(sim);
+	pg_wait_snapshot(pg, sim_now(sim), pg->wait_samples[pg->nr_tps]);
 	pg->nr_tps++;
 	if (pt > pg->pt_peak)
 		pg->pt_peak = pt;
 	sim_call_at(sim, sim_now(sim) + pg->stats->interval_ns, pg_sample, pg);
+}
+
+void pg_sample_start(struct pg *pg)
+{
+	sim_call_at(pg->sim, pg->stats->measure_start, pg_sample, pg);
 }
 
 static void start_task(struct pg *pg, struct pg_proc *p, int kind, const char *name, sim_task_fn fn)
@@ -1065,7 +1090,7 @@ void pg_start_tasks(struct pg *pg)
 	}
 	if (pg->cfg.client == PG_CLIENT_LOCAL)
 		pg_client_start(pg);
-	sim_call_at(pg->sim, pg->stats->measure_start, pg_sample, pg);
+	pg_sample_start(pg);
 }
 
 static void *pg_start_env(const struct wl_env *env, const void *config, const char *instance,
@@ -1169,7 +1194,26 @@ void pg_checkpoint_figures(const struct wl_stats *st, const struct pg_ckpt *c, s
  * being no wait event (running, or waiting for a CPU after a
  * preemption).  A wait still in progress counts up to now.
  */
-static void pg_wait_figures(const struct pg *pg, struct wl_report *out)
+static const char *const pg_wait_names[PG_WAIT_NR] = {
+#define PG_WAIT_NAME(e, name) name,
+	PG_WAIT_EVENTS(PG_WAIT_NAME)
+#undef PG_WAIT_NAME
+};
+
+/* ns[] of a snapshot (or a difference of two) as % of `total` backend
+ * time, the rest under cpu */
+static void pg_wait_shares(const uint64_t ns[PG_WAIT_NR], uint64_t total, double pct[PG_WAIT_NR])
+{
+	uint64_t waited = 0;
+
+	for (int e = 1; e < PG_WAIT_NR; e++)
+		waited += ns[e];
+	for (int e = 1; e < PG_WAIT_NR; e++)
+		pct[e] = 100.0 * (double)ns[e] / (double)total;
+	pct[PG_WAIT_CPU] = total > waited ? 100.0 * (double)(total - waited) / (double)total : 0;
+}
+
+static void pg_wait_figures(struct pg *pg, struct wl_report *out)
 {
 	static const char *const names[PG_WAIT_NR] = {
 #define PG_WAIT_NAME(e, name) "wait_" name "_pct",
@@ -1177,21 +1221,62 @@ static void pg_wait_figures(const struct pg *pg, struct wl_report *out)
 #undef PG_WAIT_NAME
 	};
 	sim_time_t now = sim_now(pg->sim);
-	uint64_t ns[PG_WAIT_NR], waited = 0;
-	double total = (double)now * pg->nbackends;
+	uint64_t ns[PG_WAIT_NR];
+	double pct[PG_WAIT_NR];
+	bool used[PG_WAIT_NR] = { true };	/* cpu always */
+	uint32_t rows = 0, k0;
+	unsigned int ncols = 0;
 
 	if (!pg->nbackends || !now)
 		return;
-	memcpy(ns, pg->wait_ns, sizeof(ns));
-	for (uint32_t i = 0; i < pg->nbackends; i++)
-		if (pg->backends[i].wait_event != PG_WAIT_CPU)
-			ns[pg->backends[i].wait_event] += now - pg->backends[i].wait_start;
-	for (int e = 1; e < PG_WAIT_NR; e++)
-		waited += ns[e];
-	ns[PG_WAIT_CPU] = (uint64_t)total > waited ? (uint64_t)total - waited : 0;
+	pg_wait_snapshot(pg, now, ns);
+	pg_wait_shares(ns, now * pg->nbackends, pct);
 	for (int e = 0; e < PG_WAIT_NR; e++)
-		if (ns[e])
-			wl_report_figure(out, names[e], 100.0 * (double)ns[e] / total, "%");
+		if (pct[e] > 0)
+			wl_report_figure(out, names[e], pct[e], "%");
+
+	/* waits.csv: each interval between samples (the first from the
+	 * backends' start at 0), and a last one to now if it is longer than
+	 * nothing; the columns of the events that occur */
+	k0 = pg->nr_tps && pg->sample_t[0] == 0 ? 1 : 0;
+	rows = pg->nr_tps - k0 + (!pg->nr_tps || pg->sample_t[pg->nr_tps - 1] < now);
+	free(pg->wait_end_s);
+	free(pg->wait_pct);
+	pg->wait_end_s = calloc(rows ? rows : 1, sizeof(*pg->wait_end_s));
+	pg->wait_pct = calloc((size_t)(rows ? rows : 1) * PG_WAIT_NR, sizeof(*pg->wait_pct));
+	if (!pg->wait_end_s || !pg->wait_pct)
+		SIM_BUG("out of memory for the wait-event series");
+	for (uint32_t r = 0; r < rows; r++) {
+		uint32_t k = k0 + r;
+		sim_time_t t1 = k < pg->nr_tps ? pg->sample_t[k] : now, t0 = k ? pg->sample_t[k - 1] : 0;
+		uint64_t d[PG_WAIT_NR];
+		double row[PG_WAIT_NR];
+
+		for (int e = 0; e < PG_WAIT_NR; e++)
+			d[e] = (k < pg->nr_tps ? pg->wait_samples[k][e] : ns[e]) - (k ? pg->wait_samples[k - 1][e] : 0);
+		pg_wait_shares(d, (t1 - t0) * pg->nbackends, row);
+		pg->wait_end_s[r] = (double)t1 / 1e9;
+		for (int e = 0; e < PG_WAIT_NR; e++) {
+			pg->wait_pct[(size_t)r * PG_WAIT_NR + e] = row[e];
+			used[e] |= row[e] > 0;
+		}
+	}
+	/* keep the used columns only, in PG_WAIT_EVENTS order */
+	for (int e = 0; e < PG_WAIT_NR; e++)
+		if (used[e])
+			pg->wait_cols[ncols++] = pg_wait_names[e];
+	for (uint32_t r = 0; r < rows; r++) {
+		unsigned int c = 0;
+
+		for (int e = 0; e < PG_WAIT_NR; e++)
+			if (used[e])
+				pg->wait_pct[(size_t)r * ncols + c++] = pg->wait_pct[(size_t)r * PG_WAIT_NR + e];
+	}
+	out->wait_cols = pg->wait_cols;
+	out->nr_wait_cols = ncols;
+	out->wait_end_s = pg->wait_end_s;
+	out->wait_pct = pg->wait_pct;
+	out->nr_wait_rows = rows;
 }
 
 /* A task's CPU time, spinning included (0 for a task never started). */

@@ -75,6 +75,14 @@ struct wl_report {
 	const struct wl_stats *stats;
 	struct wl_figure figures[WL_MAX_FIGURES];
 	unsigned int	nr_figures;
+	/* optional (pgbench): where the processes' time went in each interval,
+	 * as pg_stat_activity's wait events (waits.csv): nr_wait_cols event
+	 * names, and per row its end (s) and each event's % of the time */
+	const char *const *wait_cols;
+	unsigned int	nr_wait_cols;
+	size_t		nr_wait_rows;
+	const double	*wait_end_s;
+	const double	*wait_pct;		/* nr_wait_rows x nr_wait_cols */
 };
 
 void wl_report_figure(struct wl_report *r, const char *name, double value, const char *unit);

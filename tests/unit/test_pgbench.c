@@ -1469,6 +1469,12 @@ static void wait_waiter(struct sim *sim, void *arg)
 	pg_mdread(arg, 7);
 }
 
+static void wait_run_end(struct sim *sim, void *arg)
+{
+	(void)sim;
+	(void)arg;
+}
+
 /* A task that is not a backend (an auxiliary process, here a test's
  * task) waits for the lock too, at 0.6 ms. */
 static void wait_other(struct sim *sim, void *arg)
@@ -1509,7 +1515,10 @@ TEST(wait_events_of_backends)
 		sim_task_create(t.e.sim, &b1, wait_waiter, &t.pg->backends[1], 0);
 	}
 	pgt_task(&t, "other", wait_other, &c, 0);
-	sim_run(t.e.sim, 10 * MS);
+	t.stats.interval_ns = MS;	/* samples every 1 ms: waits.csv's rows */
+	pg_sample_start(t.pg);
+	sim_call_at(t.e.sim, 10 * MS + 500 * SIM_NSEC_PER_USEC, wait_run_end, NULL);	/* the clock's end */
+	sim_run(t.e.sim, 10 * MS + 500 * SIM_NSEC_PER_USEC);
 	ASSERT_TRUE(c.got >= 2 * MS && c.got < 2 * MS + 50 * SIM_NSEC_PER_USEC);
 	/* from its try (0.5 ms and its wake-up's cost) to the instant it runs with the lock */
 	ASSERT_TRUE(t.pg->wait_ns[PG_WAIT_LWLOCK_WALWRITE] <= c.got - 500 * SIM_NSEC_PER_USEC &&
@@ -1531,5 +1540,29 @@ TEST(wait_events_of_backends)
 	ASSERT_NEAR(sum, 100.0, 1e-9);
 	ASSERT_TRUE(report_figure(&r, "wait_cpu_pct") > 0.0);
 	ASSERT_NEAR(report_figure(&r, "wait_client_clientread_pct"), -1, 0);	/* none: not reported */
+
+	/* waits.csv: rows ending at 1, 2, ... 10 ms and the last half
+	 * interval to 10.5 ms; the columns of the events that occurred; each
+	 * row sums to 100 %; in (1, 2] ms backend 1 waits for the lock
+	 * throughout (50 % of two backends' time); the rows weighted by their
+	 * length give the whole run's figures */
+	ASSERT_EQ(r.nr_wait_rows, 11);
+	ASSERT_EQ(r.nr_wait_cols, 3);
+	ASSERT_STR_EQ(r.wait_cols[0], "cpu");
+	ASSERT_STR_EQ(r.wait_cols[1], "lwlock_walwrite");
+	ASSERT_STR_EQ(r.wait_cols[2], "io_datafileread");
+	ASSERT_NEAR(r.wait_end_s[0], 0.001, 1e-12);
+	ASSERT_NEAR(r.wait_end_s[10], 0.0105, 1e-12);
+	ASSERT_NEAR(r.wait_pct[1 * 3 + 1], 50.0, 1e-9);
+	for (unsigned int c2 = 0; c2 < 3; c2++) {
+		double whole = 0;
+
+		for (size_t k = 0; k < r.nr_wait_rows; k++)
+			whole += r.wait_pct[k * 3 + c2] * (k < 10 ? 1.0 : 0.5) / 10.5;
+		ASSERT_NEAR(whole, report_figure(&r, c2 == 0 ? "wait_cpu_pct" : c2 == 1 ? "wait_lwlock_walwrite_pct" :
+						      "wait_io_datafileread_pct"), 1e-9);
+	}
+	for (size_t k = 0; k < r.nr_wait_rows; k++)
+		ASSERT_NEAR(r.wait_pct[k * 3] + r.wait_pct[k * 3 + 1] + r.wait_pct[k * 3 + 2], 100.0, 1e-9);
 	pgt_destroy(&t);
 }

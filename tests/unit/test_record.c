@@ -121,7 +121,14 @@ static const struct {
 	{ "tps 1\ntransactions 2\n",
 	  "m:2: no 'latency_avg_ms' line: tps, transactions and the five latency_*_ms lines go together" },
 	{ "iops 1\n", "m:1: unknown key 'iops' (tps, transactions, latency_{avg,p50,p95,p99,max}_ms, "
-		      "interval, figure)" },
+		      "interval, figure, waits)" },
+	{ "waits\n", "m:1: 'waits' wants: end_s name=pct ..." },
+	{ "waits x cpu=1\n", "m:1: invalid number 'x' in 'waits'" },
+	{ "waits 2 cpu=1\nwaits 2 cpu=1\n", "m:2: waits end 2 is not after the previous one (2)" },
+	{ "waits 1 cpu\n", "m:1: 'cpu' in 'waits' is not name=pct" },
+	{ "waits 1 Cpu=1\n", "m:1: invalid wait event name 'Cpu' (use a-z, 0-9, _)" },
+	{ "waits 1 cpu=-1\n", "m:1: invalid share '-1' for 'cpu' in 'waits'" },
+	{ "waits 1 cpu=1 a=2 cpu=3\n", "m:1: second 'cpu' in one 'waits' line" },
 	{ "interval 1 2 3\n", "m:1: 'interval' wants: end_s tps lat_avg_ms lat_max_ms" },
 	{ "interval 2 1 1 1\ninterval 1 1 1 1\n", "m:2: interval end 1 is not after the previous one (2)" },
 	{ "interval 1 1 1 1 1\n", "m:1: unexpected text '1' after 'interval'" },
@@ -144,7 +151,30 @@ TEST(metrics_errors)
 		ASSERT_EQ(rec_metrics_parse("m", bad_metrics[i].text, &m, err, sizeof(err)), -1);
 		ASSERT_STR_EQ(err, bad_metrics[i].msg);
 		ASSERT_EQ(m.nr_fig, 0);		/* released on error */
+		ASSERT_EQ(m.nr_wait_row, 0);
 	}
+}
+
+/* A test that "waits" lines give waits.csv's rows: columns in first-seen
+ * order, an event a line leaves out at 0.  Expect 2 rows, 3 columns and
+ * each cell where its line put it. */
+TEST(metrics_waits)
+{
+	struct rec_metrics m;
+	char err[256] = "";
+
+	ASSERT_EQ(rec_metrics_parse("m", "waits 1 cpu=20 client_clientread=80\n"
+				   "waits 2 lwlock_walwrite=10 cpu=30 client_clientread=60\n", &m, err, sizeof(err)), 0);
+	ASSERT_EQ(m.nr_wait_row, 2);
+	ASSERT_EQ(m.nr_wait_col, 3);
+	ASSERT_STR_EQ(m.wait_col[2], "lwlock_walwrite");
+	ASSERT_NEAR(m.wait_end[1], 2, 0);
+	ASSERT_EQ(m.nr_wait_cell, 5);
+	ASSERT_EQ(m.wait_cell[2].row, 1);
+	ASSERT_EQ(m.wait_cell[2].col, 2);
+	ASSERT_NEAR(m.wait_cell[3].pct, 30, 0);
+	ASSERT_EQ(m.wait_cell[3].col, 0);
+	rec_metrics_release(&m);
 }
 
 /* ---- sources ------------------------------------------------------------ */

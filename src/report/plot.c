@@ -317,7 +317,103 @@ static void load_tps(const struct rpt_run *r, struct tab *t, bool *have)
 	memcpy(t->v, r->series.tps, r->series.n * sizeof(double));
 }
 
-enum source { SRC_TPS, SRC_VMSTAT, SRC_BUDDY, SRC_PAGETYPE, NR_SRC };
+/*
+ * waits.csv (report/result.h): "interval_end_s,NAME,..." then rows of
+ * numbers >= 0 with increasing ends.  No file: have false.  Errors at
+ * path:line.
+ */
+#define WAITS_MAX_COLS	64
+
+static int load_waits(const char *dir, struct tab *t, bool *have, char *err, size_t errlen)
+{
+	size_t plen = strlen(dir) + sizeof("/waits.csv");
+	char *path = xzalloc(plen), *text, *line, *next, *p;
+	size_t len, m = 0, n = 0, rows = 0;
+	char *names[WAITS_MAX_COLS];
+	unsigned int lineno = 1;
+	int rc = -1;
+
+	snprintf(path, plen, "%s/waits.csv", dir);
+	*have = false;
+	if (access(path, F_OK) != 0) {
+		free(path);
+		return 0;
+	}
+	if (!(text = rpt_read_file(path, &len, err, errlen))) {
+		free(path);
+		return -1;
+	}
+	for (p = text; *p; p++)
+		rows += *p == '\n';
+	next = strchr(text, '\n');
+	if (next)
+		*next++ = '\0';
+	if (strncmp(text, "interval_end_s,", 15) != 0) {
+		rpt_errf(err, errlen, "%s:1: header does not start 'interval_end_s,'", path);
+		goto out;
+	}
+	for (p = text + 15; p; m++) {
+		char *c = strchr(p, ',');
+
+		if (c)
+			*c++ = '\0';
+		if (m == WAITS_MAX_COLS || !*p || strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(p)) {
+			rpt_errf(err, errlen, m == WAITS_MAX_COLS ? "%s:1: more than %d wait events" :
+				 "%s:1: invalid wait event name '%.*s'", path,
+				 m == WAITS_MAX_COLS ? WAITS_MAX_COLS : (int)strlen(p), p);
+			goto out;
+		}
+		names[m] = p;
+		p = c;
+	}
+	tab_init(t, rows, m);
+	for (size_t j = 0; j < m; j++)
+		t->names[j] = xstrdup(names[j]);
+	for (line = next; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		p = line;
+		for (size_t j = 0; j <= m; j++) {
+			char *end;
+			double v;
+
+			errno = 0;
+			v = strtod(p, &end);
+			if (end == p || errno || !isfinite(v) || v < 0 || (j < m && *end != ',') ||
+			    (j == m && *end != '\0')) {
+				rpt_errf(err, errlen, "%s:%u: field %zu: expected a number >= 0 in '%s'", path,
+					 lineno, j + 1, line);
+				goto out_tab;
+			}
+			if (j == 0 && n && v <= t->t[n - 1]) {
+				rpt_errf(err, errlen, "%s:%u: interval_end_s %g does not increase", path, lineno, v);
+				goto out_tab;
+			}
+			if (j == 0)
+				t->t[n] = v;
+			else
+				t->v[n * m + j - 1] = v;
+			p = end + 1;
+		}
+		n++;
+	}
+	t->n = n;
+	*have = n > 0;
+	rc = 0;
+	if (!*have)
+		tab_release(t);
+	goto out;
+out_tab:
+	tab_release(t);
+out:
+	free(text);
+	free(path);
+	return rc;
+}
+
+enum source { SRC_TPS, SRC_VMSTAT, SRC_BUDDY, SRC_PAGETYPE, SRC_WAITS, NR_SRC };
 
 /* Per set and source: the combined table and how it was combined. */
 struct set_data {
@@ -352,6 +448,9 @@ static int load_set(const struct rpt_set *s, const struct vm_cols *cols, struct 
 				break;
 			case SRC_PAGETYPE:
 				rc = load_pagetypeinfo(dir, &runs[r], &have[r], err, errlen);
+				break;
+			case SRC_WAITS:
+				rc = load_waits(dir, &runs[r], &have[r], err, errlen);
 				break;
 			}
 		}
@@ -802,26 +901,28 @@ static int plot_buddy_heatmap(struct writer *w)
 	return 0;
 }
 
-/* Pageblock migratetype mix: one stacked-area panel per set. */
-static int plot_migratetype_mix(struct writer *w)
+/* A stacked-area panel per set of a source whose columns are shares in
+ * % (each row's columns sum to 100): PLOT.gp and PLOT-<set>.dat. */
+static int stacked_panels(struct writer *w, enum source src, const char *plot, const char *caption,
+			  const char *title, const char *ylabel, const char *what)
 {
 	struct rpt_file rf;
 	FILE *f;
-	char note[1024];
-	int panels = any_have(w, SRC_PAGETYPE), row = 0;
+	char note[1024], gp[300];
+	int panels = any_have(w, src), row = 0;
 
 	if (!panels)
 		return 0;
 	for (int s = 0; s < w->nr_sets; s++) {
-		const struct tab *t = &w->data[s].tab[SRC_PAGETYPE];
-		char name[64];
+		const struct tab *t = &w->data[s].tab[src];
+		char name[300];
 
-		if (!w->data[s].have[SRC_PAGETYPE])
+		if (!w->data[s].have[src])
 			continue;
-		snprintf(name, sizeof(name), "migratetype-mix-%d.dat", s + 1);
+		snprintf(name, sizeof(name), "%s-%d.dat", plot, s + 1);
 		if (!(f = open_in(w, name, &rf)))
 			return -1;
-		fputs("# time then cumulative % of pageblocks:", f);
+		fprintf(f, "# time then cumulative %% of %s:", what);
 		for (size_t j = 0; j < t->m; j++)
 			fprintf(f, " %s", t->names[j]);
 		fputc('\n', f);
@@ -839,16 +940,20 @@ static int plot_migratetype_mix(struct writer *w)
 		if (commit(w, &rf))
 			return -1;
 	}
-	if (!(f = open_in(w, "migratetype-mix.gp", &rf)))
+	snprintf(gp, sizeof(gp), "%s.gp", plot);
+	if (!(f = open_in(w, gp, &rf)))
 		return -1;
-	fprintf(f, "reset\nset ylabel '%% of pageblocks'\nset yrange [0:100]\nset grid front\n"
+	fputs("reset\nset ylabel ", f);
+	gp_quote(f, ylabel);
+	fprintf(f, "\nset yrange [0:100]\nset grid front\n"
 		"set key outside right\nset style fill solid 0.85 noborder\n"
-		"set multiplot layout %d,1 title 'Pageblock migratetype mix over time (proc-pagetypeinfo)'\n",
-		panels);
+		"set multiplot layout %d,1 title ", panels);
+	gp_quote(f, title);
+	fputc('\n', f);
 	for (int s = 0; s < w->nr_sets; s++) {
-		const struct tab *t = &w->data[s].tab[SRC_PAGETYPE];
+		const struct tab *t = &w->data[s].tab[src];
 
-		if (!w->data[s].have[SRC_PAGETYPE])
+		if (!w->data[s].have[src])
 			continue;
 		row++;
 		fprintf(f, "set title ");
@@ -857,7 +962,7 @@ static int plot_migratetype_mix(struct writer *w)
 		fprintf(f, row == panels ? "set xlabel 'time since the first sample (s)'\n" : "unset xlabel\n");
 		fputs("plot ", f);
 		for (size_t j = 0; j < t->m; j++) {
-			fprintf(f, "%s'migratetype-mix-%d.dat' using 1:", j ? ", \\\n     " : "", s + 1);
+			fprintf(f, "%s'%s-%d.dat' using 1:", j ? ", \\\n     " : "", plot, s + 1);
 			if (j == 0)
 				fputs("(0)", f);
 			else
@@ -870,10 +975,26 @@ static int plot_migratetype_mix(struct writer *w)
 	fputs("unset multiplot\n", f);
 	if (commit(w, &rf))
 		return -1;
-	note_for(w, SRC_PAGETYPE, note, sizeof(note));
-	add_plot(w, "migratetype-mix", "Pageblock migratetype mix over time", note,
-		 900, 120 + 230 * panels);
+	note_for(w, src, note, sizeof(note));
+	add_plot(w, plot, caption, note, 900, 120 + 230 * panels);
 	return 0;
+}
+
+/* Pageblock migratetype mix: one stacked-area panel per set. */
+static int plot_migratetype_mix(struct writer *w)
+{
+	return stacked_panels(w, SRC_PAGETYPE, "migratetype-mix", "Pageblock migratetype mix over time",
+			      "Pageblock migratetype mix over time (proc-pagetypeinfo)", "% of pageblocks",
+			      "pageblocks");
+}
+
+/* Where PostgreSQL's backends spent each interval, by wait event
+ * (waits.csv): one stacked-area panel per set. */
+static int plot_waits(struct writer *w)
+{
+	return stacked_panels(w, SRC_WAITS, "wait-events", "Where the backends' time went, by wait event",
+			      "Where the backends' time went, by wait event (waits.csv)",
+			      "% of the client backends' time", "the backends' time");
 }
 
 /* A figure (result.json "figures") across the sets: one bar per set, the
@@ -962,7 +1083,7 @@ int rpt_plots_write(const char *dir, const struct rpt_set *sets, int nr_sets,
 		goto out;
 	w.master = master.f;
 	fputs("# slowpath plots: run `gnuplot plots.gp` in this folder\n", w.master);
-	if (plot_tps(&w) || plot_latency_cdf(&w) || plot_stalls(&w) ||
+	if (plot_tps(&w) || plot_waits(&w) || plot_latency_cdf(&w) || plot_stalls(&w) ||
 	    plot_buddy_heatmap(&w) || plot_migratetype_mix(&w)) {
 		rpt_file_abort(&master);
 		goto out;

@@ -140,4 +140,37 @@ sed '40s/ [0-9]*$/ many/' "$FIX/single/proc-vmstat" >"$TMP/bm/proc-vmstat"
 rm "$TMP/bm/proc-buddyinfo"
 expect_status "bad vmstat sample" 2 "bm/proc-vmstat:40:" \
 	$RPT report "$TMP/bm" --plots "$TMP/bmp" --no-gnuplot
+
+# waits.csv (a pgbench run's wait events per interval): a stacked panel
+# per set, the columns summed left to right; a folder without the file
+# has no panel; a malformed file is refused at its line.
+mkdir -p "$TMP/bw"
+cp "$FIX/single/result.json" "$FIX/single/tps.csv" "$TMP/bw/"
+printf 'interval_end_s,cpu,client_clientread,lwlock_walwrite\n10.000,20.0000,70.0000,10.0000\n20.000,25.5000,14.5000,60.0000\n' \
+	>"$TMP/bw/waits.csv"
+$RPT report "$FIX/single" "$TMP/bw" --plots "$TMP/bwp" --no-gnuplot >"$TMP/out" 2>&1
+if [ "$(cat "$TMP/bwp/wait-events-2.dat" 2>/dev/null)" = "# time then cumulative % of the backends' time: cpu client_clientread lwlock_walwrite
+10 20 90 100
+20 25.5 40 100" ] && [ ! -e "$TMP/bwp/wait-events-1.dat" ] &&
+   grep -q "^set multiplot layout 1,1 title 'Where the backends'' time went, by wait event (waits.csv)'" \
+	"$TMP/bwp/wait-events.gp" &&
+   grep -q "wait-events-2.dat' using 1:2:3 with filledcurves lc 2 title 'client_clientread'" "$TMP/bwp/wait-events.gp" &&
+   grep -q "load 'wait-events.gp'" "$TMP/bwp/plots.gp"; then
+	ok "waits.csv: a stacked panel of the wait events"
+else
+	cat "$TMP/out" "$TMP/bwp/wait-events-2.dat" 2>/dev/null
+	ko "waits.csv: a stacked panel of the wait events"
+fi
+printf 'end,cpu\n10,100\n' >"$TMP/bw/waits.csv"
+expect_status "waits.csv header" 2 "bw/waits.csv:1: header does not start 'interval_end_s,'" \
+	$RPT report "$TMP/bw" --plots "$TMP/bwq" --no-gnuplot
+printf 'interval_end_s,cpu,Bad\n10,100,0\n' >"$TMP/bw/waits.csv"
+expect_status "waits.csv event name" 2 "bw/waits.csv:1: invalid wait event name 'Bad'" \
+	$RPT report "$TMP/bw" --plots "$TMP/bwq" --no-gnuplot
+printf 'interval_end_s,cpu\n10,100\n10,100\n' >"$TMP/bw/waits.csv"
+expect_status "waits.csv time" 2 "bw/waits.csv:3: interval_end_s 10 does not increase" \
+	$RPT report "$TMP/bw" --plots "$TMP/bwq" --no-gnuplot
+printf 'interval_end_s,cpu\n10,-1\n' >"$TMP/bw/waits.csv"
+expect_status "waits.csv negative share" 2 "bw/waits.csv:2: field 2: expected a number >= 0 in '10,-1'" \
+	$RPT report "$TMP/bw" --plots "$TMP/bwq" --no-gnuplot
 rpt_done

@@ -351,6 +351,83 @@ void rpt_series_release(struct rpt_series *s)
 	memset(s, 0, sizeof(*s));
 }
 
+int rpt_waits_parse(const char *path, char *text, struct rpt_waits *w, char *err, size_t errlen)
+{
+	char *line, *next, *p, *names[RPT_WAITS_MAX_COLS];
+	size_t rows = 0;
+	unsigned int lineno = 1;
+
+	memset(w, 0, sizeof(*w));
+	for (p = text; *p; p++)
+		rows += *p == '\n';
+	next = strchr(text, '\n');
+	if (next)
+		*next++ = '\0';
+	if (strncmp(text, "interval_end_s,", 15) != 0)
+		return fail(err, errlen, "%s:1: header does not start 'interval_end_s,'", path);
+	for (p = text + 15; p; w->m++) {
+		char *c = strchr(p, ',');
+
+		if (c)
+			*c++ = '\0';
+		if (w->m == RPT_WAITS_MAX_COLS)
+			return fail(err, errlen, "%s:1: more than %d wait events", path, RPT_WAITS_MAX_COLS);
+		if (!*p || strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(p))
+			return fail(err, errlen, "%s:1: invalid wait event name '%s'", path, p);
+		names[w->m] = p;
+		p = c;
+	}
+	w->t = xzalloc((rows ? rows : 1) * sizeof(double));
+	w->v = xzalloc((rows ? rows : 1) * w->m * sizeof(double));
+	w->names = xzalloc(w->m * sizeof(char *));
+	for (size_t j = 0; j < w->m; j++)
+		w->names[j] = xstrdup(names[j]);
+	for (line = next; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		p = line;
+		for (size_t j = 0; j <= w->m; j++) {
+			char *end;
+			double v;
+
+			errno = 0;
+			v = strtod(p, &end);
+			if (end == p || errno || !isfinite(v) || v < 0 || (j < w->m && *end != ',') ||
+			    (j == w->m && *end != '\0')) {
+				fail(err, errlen, "%s:%u: field %zu: expected a number >= 0 in '%s'", path, lineno,
+				     j + 1, line);
+				goto bad;
+			}
+			if (j == 0 && w->n && v <= w->t[w->n - 1]) {
+				fail(err, errlen, "%s:%u: interval_end_s %g does not increase", path, lineno, v);
+				goto bad;
+			}
+			if (j == 0)
+				w->t[w->n] = v;
+			else
+				w->v[w->n * w->m + j - 1] = v;
+			p = end + 1;
+		}
+		w->n++;
+	}
+	return 0;
+bad:
+	rpt_waits_release(w);
+	return -1;
+}
+
+void rpt_waits_release(struct rpt_waits *w)
+{
+	for (size_t j = 0; j < w->m && w->names; j++)
+		free(w->names[j]);
+	free(w->names);
+	free(w->t);
+	free(w->v);
+	memset(w, 0, sizeof(*w));
+}
+
 static int hist_row(void *ctx, const double *f, const char *path, unsigned int lineno,
 		    char *err, size_t errlen)
 {

@@ -65,6 +65,21 @@ struct rpt_series {
 int rpt_series_parse(const char *path, char *text, struct rpt_series *s, char *err, size_t errlen);
 void rpt_series_release(struct rpt_series *s);
 
+/* waits.csv (report/result.h): the header's event names (at most
+ * RPT_WAITS_MAX_COLS, a-z 0-9 _) and per row its end (increasing) and
+ * each event's % (>= 0); v is n x m. */
+#define RPT_WAITS_MAX_COLS	64
+struct rpt_waits {
+	size_t	n, m;
+	double	*t, *v;
+	char	**names;
+};
+
+/* Parse waits.csv text (modified in place).  0, or -1 with "path:line: ..."
+ * and nothing to release. */
+int rpt_waits_parse(const char *path, char *text, struct rpt_waits *w, char *err, size_t errlen);
+void rpt_waits_release(struct rpt_waits *w);
+
 /* latency-hist.csv: lo_ns,hi_ns,count per non-empty bucket, ascending. */
 struct rpt_lat_hist {
 	size_t	n, cap;

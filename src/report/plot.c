@@ -317,20 +317,12 @@ static void load_tps(const struct rpt_run *r, struct tab *t, bool *have)
 	memcpy(t->v, r->series.tps, r->series.n * sizeof(double));
 }
 
-/*
- * waits.csv (report/result.h): "interval_end_s,NAME,..." then rows of
- * numbers >= 0 with increasing ends.  No file: have false.  Errors at
- * path:line.
- */
-#define WAITS_MAX_COLS	64
-
+/* waits.csv (report/result.h, load.h): no file, have false */
 static int load_waits(const char *dir, struct tab *t, bool *have, char *err, size_t errlen)
 {
-	size_t plen = strlen(dir) + sizeof("/waits.csv");
-	char *path = xzalloc(plen), *text, *line, *next, *p;
-	size_t len, m = 0, n = 0, rows = 0;
-	char *names[WAITS_MAX_COLS];
-	unsigned int lineno = 1;
+	size_t plen = strlen(dir) + sizeof("/waits.csv"), len;
+	char *path = xzalloc(plen), *text;
+	struct rpt_waits wt;
 	int rc = -1;
 
 	snprintf(path, plen, "%s/waits.csv", dir);
@@ -339,75 +331,20 @@ static int load_waits(const char *dir, struct tab *t, bool *have, char *err, siz
 		free(path);
 		return 0;
 	}
-	if (!(text = rpt_read_file(path, &len, err, errlen))) {
-		free(path);
-		return -1;
-	}
-	for (p = text; *p; p++)
-		rows += *p == '\n';
-	next = strchr(text, '\n');
-	if (next)
-		*next++ = '\0';
-	if (strncmp(text, "interval_end_s,", 15) != 0) {
-		rpt_errf(err, errlen, "%s:1: header does not start 'interval_end_s,'", path);
-		goto out;
-	}
-	for (p = text + 15; p; m++) {
-		char *c = strchr(p, ',');
-
-		if (c)
-			*c++ = '\0';
-		if (m == WAITS_MAX_COLS || !*p || strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(p)) {
-			rpt_errf(err, errlen, m == WAITS_MAX_COLS ? "%s:1: more than %d wait events" :
-				 "%s:1: invalid wait event name '%.*s'", path,
-				 m == WAITS_MAX_COLS ? WAITS_MAX_COLS : (int)strlen(p), p);
-			goto out;
+	if ((text = rpt_read_file(path, &len, err, errlen)) &&
+	    rpt_waits_parse(path, text, &wt, err, errlen) == 0) {
+		rc = 0;
+		if (wt.n) {
+			t->n = wt.n;
+			t->m = wt.m;
+			t->t = wt.t;
+			t->v = wt.v;
+			t->names = wt.names;
+			*have = true;
+		} else {
+			rpt_waits_release(&wt);
 		}
-		names[m] = p;
-		p = c;
 	}
-	tab_init(t, rows, m);
-	for (size_t j = 0; j < m; j++)
-		t->names[j] = xstrdup(names[j]);
-	for (line = next; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		lineno++;
-		p = line;
-		for (size_t j = 0; j <= m; j++) {
-			char *end;
-			double v;
-
-			errno = 0;
-			v = strtod(p, &end);
-			if (end == p || errno || !isfinite(v) || v < 0 || (j < m && *end != ',') ||
-			    (j == m && *end != '\0')) {
-				rpt_errf(err, errlen, "%s:%u: field %zu: expected a number >= 0 in '%s'", path,
-					 lineno, j + 1, line);
-				goto out_tab;
-			}
-			if (j == 0 && n && v <= t->t[n - 1]) {
-				rpt_errf(err, errlen, "%s:%u: interval_end_s %g does not increase", path, lineno, v);
-				goto out_tab;
-			}
-			if (j == 0)
-				t->t[n] = v;
-			else
-				t->v[n * m + j - 1] = v;
-			p = end + 1;
-		}
-		n++;
-	}
-	t->n = n;
-	*have = n > 0;
-	rc = 0;
-	if (!*have)
-		tab_release(t);
-	goto out;
-out_tab:
-	tab_release(t);
-out:
 	free(text);
 	free(path);
 	return rc;

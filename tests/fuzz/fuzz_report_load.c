@@ -2,14 +2,16 @@
 /*
  * fuzz_report_load.c — libFuzzer target for the result-folder readers of
  * report/load.c that take text users hand us: profile.json (jansson plus
- * our schema walk, recursion bounded) and tps.csv.
+ * our schema walk, recursion bounded), tps.csv and waits.csv.
  *
  * Input: the first byte picks the reader (even: profile.json, odd:
- * tps.csv), the rest is the file text up to the first NUL.  A reader must
+ * tps.csv when its bit 1 is clear, else waits.csv), the rest is the file
+ * text up to the first NUL.  A reader must
  * return 0 or -1 with a "f:" / "f:<line>:" message, and never read out of
  * bounds, leak or hit undefined behaviour; a parsed profile's totals must
  * be at least its self times.
- * Corpus: tests/fuzz/corpus/report_load (fixture profile and tps.csv).
+ * Corpus: tests/fuzz/corpus/report_load (fixture profile, tps.csv and
+ * waits.csv).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -40,11 +42,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					if (p.v[i].total[t] < p.v[i].self[t])
 						abort();
 		rpt_profile_release(&p);
-	} else {
+	} else if ((data[0] & 2) == 0) {
 		struct rpt_series s = { 0 };
 
 		rc = rpt_series_parse("f", text, &s, err, sizeof(err));
 		rpt_series_release(&s);
+	} else {
+		struct rpt_waits w;
+
+		rc = rpt_waits_parse("f", text, &w, err, sizeof(err));
+		if (rc == 0)
+			for (size_t i = 1; i < w.n; i++)
+				if (!(w.t[i] > w.t[i - 1]))
+					abort();
+		rpt_waits_release(&w);
 	}
 	if (rc != 0 && (rc != -1 || strncmp(err, "f:", 2) != 0))
 		abort();

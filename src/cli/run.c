@@ -666,18 +666,24 @@ static int run_write(struct run *r)
 		res->has_transactions = true;
 		wl_stats_merge(&r->total, w->report.stats ? w->report.stats : &w->stats);
 	}
-	/* waits.csv from the first workload that keeps wait events (pgbench) */
+	/* the workloads' tables (pgbench: waits.csv, checkpoints.csv); a file
+	 * name comes from the first workload that has it */
 	for (unsigned int i = 0; i < r->nr_wl && !rc; i++) {
 		const struct wl_report *wr = &r->wl[i].report;
 
-		if (!wr->nr_wait_rows)
-			continue;
-		if (rpt_write_waits_csv(r->dir, wr->wait_cols, wr->nr_wait_cols, wr->nr_wait_rows, wr->wait_end_s,
-					wr->wait_pct, err, sizeof(err))) {
-			fprintf(stderr, "slowpath run: %s\n", err);
-			rc = 1;
+		for (unsigned int k = 0; k < wr->nr_tables && !rc; k++) {
+			const struct wl_table *t = &wr->tables[k];
+			bool dup = false;
+
+			for (unsigned int j = 0; j < i; j++)
+				for (unsigned int l = 0; l < r->wl[j].report.nr_tables; l++)
+					dup |= strcmp(r->wl[j].report.tables[l].file, t->file) == 0;
+			if (!dup && rpt_write_csv_table(r->dir, t->file, t->cols, t->decimals, t->ncols, t->nrows,
+							t->cells, err, sizeof(err))) {
+				fprintf(stderr, "slowpath run: %s\n", err);
+				rc = 1;
+			}
 		}
-		break;
 	}
 	if (!rc && ((res->has_transactions &&
 		     (rpt_write_tps_csv(r->dir, &r->total, g->ramp_time, g->duration, g->tps_interval,

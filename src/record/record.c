@@ -492,21 +492,37 @@ static int write_series(struct rec_run *r, const struct rec_metrics *m, char *er
 /* waits.csv from the metrics' "waits" lines (report/result.h) */
 static int write_waits(struct rec_run *r, const struct rec_metrics *m, char *err, size_t errlen)
 {
-	double *pct;
-	int rc;
+	size_t nc = m->nr_wait_col + 1;
+	const char **cols;
+	unsigned char *dec;
+	double *cells;
+	int rc = -1;
 
 	if (m->nr_wait_row == 0)
 		return 0;
-	pct = calloc(m->nr_wait_row * (m->nr_wait_col ? m->nr_wait_col : 1), sizeof(*pct));
-	if (!pct) {
+	cols = calloc(nc, sizeof(*cols));
+	dec = calloc(nc, sizeof(*dec));
+	cells = calloc(m->nr_wait_row * nc, sizeof(*cells));
+	if (!cols || !dec || !cells) {
 		snprintf(err, errlen, "out of memory for waits.csv");
-		return -1;
+		goto out;
 	}
+	cols[0] = "interval_end_s";
+	dec[0] = 3;
+	for (size_t c = 1; c < nc; c++) {
+		cols[c] = m->wait_col[c - 1];
+		dec[c] = 4;
+	}
+	for (size_t i = 0; i < m->nr_wait_row; i++)
+		cells[i * nc] = m->wait_end[i];
 	for (size_t i = 0; i < m->nr_wait_cell; i++)
-		pct[m->wait_cell[i].row * m->nr_wait_col + m->wait_cell[i].col] = m->wait_cell[i].pct;
-	rc = rpt_write_waits_csv(r->o.out, (const char *const *)m->wait_col, (unsigned int)m->nr_wait_col,
-				 m->nr_wait_row, m->wait_end, pct, err, errlen);
-	free(pct);
+		cells[m->wait_cell[i].row * nc + m->wait_cell[i].col + 1] = m->wait_cell[i].pct;
+	rc = rpt_write_csv_table(r->o.out, "waits.csv", cols, dec, (unsigned int)nc, m->nr_wait_row, cells,
+				 err, errlen);
+out:
+	free(cols);
+	free(dec);
+	free(cells);
 	return rc;
 }
 

@@ -117,16 +117,22 @@ int rpt_file_commit(struct rpt_file *rf, char *err, size_t errlen);	/* fclose + 
 void rpt_file_abort(struct rpt_file *rf);				/* fclose + unlink */
 
 /*
- * waits.csv (docs/results.md): where a PostgreSQL run's client backends
- * spent each interval, by wait event as pg_stat_activity names them —
- * a header "interval_end_s,cpu,client_clientread,..." (the names given,
- * type_event in lower case, cpu for none), then one row per interval: its
- * end in s and each event's share of the backends' time in %.  A
- * simulated run and a recorded one (scenarios/real/pgbench-local) write
- * the same file.  pct is nrows x ncols.  0, or -1 with err.
+ * A CSV file of numbers in DIR (written as NAME.tmp, renamed): a header of
+ * the column names, then nrows rows of ncols cells (row-major), column c
+ * with decimals[c] decimals, a NaN cell empty.  Simulated and recorded
+ * runs write their tables through it, so both have one layout:
+ *   waits.csv        interval_end_s, then each wait event's share of the
+ *                    client backends' time in the interval, % (names as
+ *                    pg_stat_activity's, type_event in lower case; cpu for
+ *                    none)
+ *   checkpoints.csv  start_s,write_s,sync_s,total_s,buffers_written: each
+ *                    checkpoint (log_checkpoints), a running one's last
+ *                    four cells empty
+ * 0, or -1 with err.
  */
-int rpt_write_waits_csv(const char *dir, const char *const *names, unsigned int ncols, size_t nrows,
-			const double *end_s, const double *pct, char *err, size_t errlen);
+int rpt_write_csv_table(const char *dir, const char *name, const char *const *cols,
+			const unsigned char *decimals, unsigned int ncols, size_t nrows, const double *cells,
+			char *err, size_t errlen);
 
 /* Monitors in mmtests layout: "time: <t>\n" followed by the text (a final
  * newline is added when the text lacks one). */

@@ -3,6 +3,7 @@
  * run_files.c — tps.csv, latency-hist.csv, locks.csv, proc-slabinfo and
  * profile.json of a simulated run (run_files.h, docs/results.md).
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -37,21 +38,26 @@ int rpt_write_tps_csv(const char *dir, const struct wl_stats *st, sim_time_t ram
 	return rpt_file_commit(&rf, err, errlen);
 }
 
-int rpt_write_waits_csv(const char *dir, const char *const *names, unsigned int ncols, size_t nrows,
-			const double *end_s, const double *pct, char *err, size_t errlen)
+int rpt_write_csv_table(const char *dir, const char *name, const char *const *cols,
+			const unsigned char *decimals, unsigned int ncols, size_t nrows, const double *cells,
+			char *err, size_t errlen)
 {
 	struct rpt_file rf;
 
-	if (rpt_file_open(&rf, dir, "waits.csv", err, errlen))
+	if (rpt_file_open(&rf, dir, name, err, errlen))
 		return -1;
-	fputs("interval_end_s", rf.f);
 	for (unsigned int c = 0; c < ncols; c++)
-		fprintf(rf.f, ",%s", names[c]);
+		fprintf(rf.f, "%s%s", c ? "," : "", cols[c]);
 	fputc('\n', rf.f);
 	for (size_t r = 0; r < nrows; r++) {
-		fprintf(rf.f, "%.3f", end_s[r]);
-		for (unsigned int c = 0; c < ncols; c++)
-			fprintf(rf.f, ",%.4f", pct[r * ncols + c]);
+		for (unsigned int c = 0; c < ncols; c++) {
+			double v = cells[r * ncols + c];
+
+			if (c)
+				fputc(',', rf.f);
+			if (!isnan(v))
+				fprintf(rf.f, "%.*f", decimals[c], v);
+		}
 		fputc('\n', rf.f);
 	}
 	return rpt_file_commit(&rf, err, errlen);

@@ -434,12 +434,13 @@ struct pg {
 	unsigned long		pt_peak;	/* NR_PAGETABLE peak (pages) */
 	uint64_t		*pt_samples;	/* NR_PAGETABLE at each sample */
 	/* the client backends' cumulative time by wait event at each sample,
-	 * waits in progress included (pg_wait_snapshot), and what pg_report
-	 * hands over as waits.csv: the columns used, each row's end and % */
+	 * waits in progress included (pg_wait_snapshot); the cells of the
+	 * tables pg_report hands over (waits.csv, checkpoints.csv) */
 	uint64_t		(*wait_samples)[PG_WAIT_NR];
 	sim_time_t		*sample_t;
-	const char		*wait_cols[PG_WAIT_NR];
-	double			*wait_end_s, *wait_pct;
+	const char		*wait_cols[PG_WAIT_NR + 1];
+	unsigned char		wait_dec[PG_WAIT_NR + 1];
+	double			*wait_cells, *ckpt_cells;
 
 	/* test hooks (NULL in runs): every touch, every data-block write */
 	void			(*on_touch)(struct pg_proc *p, unsigned long addr, bool write);

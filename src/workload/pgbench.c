@@ -827,8 +827,8 @@ void pg_free(struct pg *pg)
 	free(pg->tps_tx);
 	free(pg->wait_samples);
 	free(pg->sample_t);
-	free(pg->wait_end_s);
-	free(pg->wait_pct);
+	free(pg->wait_cells);
+	free(pg->ckpt_cells);
 	free(pg);
 }
 
@@ -1236,47 +1236,87 @@ static void pg_wait_figures(struct pg *pg, struct wl_report *out)
 			wl_report_figure(out, names[e], pct[e], "%");
 
 	/* waits.csv: each interval between samples (the first from the
-	 * backends' start at 0), and a last one to now if it is longer than
-	 * nothing; the columns of the events that occur */
+	 * backends' start at 0), and a last one to now if the last sample was
+	 * before it; the columns of the events that occur */
 	k0 = pg->nr_tps && pg->sample_t[0] == 0 ? 1 : 0;
 	rows = pg->nr_tps - k0 + (!pg->nr_tps || pg->sample_t[pg->nr_tps - 1] < now);
-	free(pg->wait_end_s);
-	free(pg->wait_pct);
-	pg->wait_end_s = calloc(rows ? rows : 1, sizeof(*pg->wait_end_s));
-	pg->wait_pct = calloc((size_t)(rows ? rows : 1) * PG_WAIT_NR, sizeof(*pg->wait_pct));
-	if (!pg->wait_end_s || !pg->wait_pct)
+	free(pg->wait_cells);
+	pg->wait_cells = calloc((size_t)(rows ? rows : 1) * (PG_WAIT_NR + 1), sizeof(*pg->wait_cells));
+	if (!pg->wait_cells)
 		SIM_BUG("out of memory for the wait-event series");
 	for (uint32_t r = 0; r < rows; r++) {
 		uint32_t k = k0 + r;
 		sim_time_t t1 = k < pg->nr_tps ? pg->sample_t[k] : now, t0 = k ? pg->sample_t[k - 1] : 0;
 		uint64_t d[PG_WAIT_NR];
-		double row[PG_WAIT_NR];
+		double *row = &pg->wait_cells[(size_t)r * (PG_WAIT_NR + 1)];
 
 		for (int e = 0; e < PG_WAIT_NR; e++)
 			d[e] = (k < pg->nr_tps ? pg->wait_samples[k][e] : ns[e]) - (k ? pg->wait_samples[k - 1][e] : 0);
-		pg_wait_shares(d, (t1 - t0) * pg->nbackends, row);
-		pg->wait_end_s[r] = (double)t1 / 1e9;
-		for (int e = 0; e < PG_WAIT_NR; e++) {
-			pg->wait_pct[(size_t)r * PG_WAIT_NR + e] = row[e];
-			used[e] |= row[e] > 0;
-		}
+		row[0] = (double)t1 / 1e9;
+		pg_wait_shares(d, (t1 - t0) * pg->nbackends, row + 1);
+		for (int e = 0; e < PG_WAIT_NR; e++)
+			used[e] |= row[1 + e] > 0;
 	}
 	/* keep the used columns only, in PG_WAIT_EVENTS order */
+	pg->wait_cols[ncols] = "interval_end_s";
+	pg->wait_dec[ncols++] = 3;
 	for (int e = 0; e < PG_WAIT_NR; e++)
-		if (used[e])
-			pg->wait_cols[ncols++] = pg_wait_names[e];
+		if (used[e]) {
+			pg->wait_cols[ncols] = pg_wait_names[e];
+			pg->wait_dec[ncols++] = 4;
+		}
 	for (uint32_t r = 0; r < rows; r++) {
-		unsigned int c = 0;
+		const double *from = &pg->wait_cells[(size_t)r * (PG_WAIT_NR + 1)];
+		double *to = &pg->wait_cells[(size_t)r * ncols];
+		unsigned int c = 1;
 
+		to[0] = from[0];
 		for (int e = 0; e < PG_WAIT_NR; e++)
 			if (used[e])
-				pg->wait_pct[(size_t)r * ncols + c++] = pg->wait_pct[(size_t)r * PG_WAIT_NR + e];
+				to[c++] = from[1 + e];
 	}
-	out->wait_cols = pg->wait_cols;
-	out->nr_wait_cols = ncols;
-	out->wait_end_s = pg->wait_end_s;
-	out->wait_pct = pg->wait_pct;
-	out->nr_wait_rows = rows;
+	if (out->nr_tables < WL_MAX_TABLES)
+		out->tables[out->nr_tables++] = (struct wl_table){
+			.file = "waits.csv", .cols = pg->wait_cols, .decimals = pg->wait_dec, .ncols = ncols,
+			.nrows = rows, .cells = pg->wait_cells,
+		};
+}
+
+/*
+ * checkpoints.csv: what log_checkpoints says of each checkpoint
+ * (LogCheckpointEnd: write, sync and total time, buffers written), with
+ * its start; one still running at the end of the run has its start only.
+ */
+static void pg_checkpoint_table(struct pg *pg, struct wl_report *out)
+{
+	static const char *const cols[] = { "start_s", "write_s", "sync_s", "total_s", "buffers_written" };
+	static const unsigned char dec[] = { 3, 3, 3, 3, 0 };
+	const struct pg_ckpt *c = &pg->ckpt;
+	uint32_t rows = c->nr + (c->running ? 1 : 0);
+
+	free(pg->ckpt_cells);
+	pg->ckpt_cells = calloc((size_t)(rows ? rows : 1) * 5, sizeof(*pg->ckpt_cells));
+	if (!pg->ckpt_cells)
+		SIM_BUG("out of memory for the checkpoint table");
+	for (uint32_t i = 0; i < rows; i++) {
+		double *row = &pg->ckpt_cells[(size_t)i * 5];
+
+		if (i < c->nr) {
+			row[0] = (double)c->t_start[i] / 1e9;
+			row[1] = (double)(c->t_write_end[i] - c->t_start[i]) / 1e9;
+			row[2] = (double)(c->t_end[i] - c->t_write_end[i]) / 1e9;
+			row[3] = (double)(c->t_end[i] - c->t_start[i]) / 1e9;
+			row[4] = (double)c->buffers_written[i];
+		} else {
+			row[0] = (double)c->last_start / 1e9;
+			row[1] = row[2] = row[3] = row[4] = NAN;
+		}
+	}
+	if (out->nr_tables < WL_MAX_TABLES)
+		out->tables[out->nr_tables++] = (struct wl_table){
+			.file = "checkpoints.csv", .cols = cols, .decimals = dec, .ncols = 5, .nrows = rows,
+			.cells = pg->ckpt_cells,
+		};
 }
 
 /* A task's CPU time, spinning included (0 for a task never started). */
@@ -1327,6 +1367,7 @@ static void pg_report(void *state, struct wl_report *out)
 	wl_report_figure(out, "shared_buffers", (double)pg->bp.nbuffers * PG_BLCKSZ / (1 << 20), "MiB");
 	wl_report_figure(out, "huge_pages_used", pg->hugetlb, "");
 	pg_checkpoint_figures(pg->stats, &pg->ckpt, sim_now(pg->sim), out);
+	pg_checkpoint_table(pg, out);
 	wl_report_figure(out, "checkpoints", pg->ckpt.nr, "");
 	if (pg->ckpt.nr) {
 		double w = 0, sy = 0, all = 0;

@@ -70,19 +70,28 @@ struct wl_figure {
  * preemption counts, 16 WAL write-size buckets, 19 wait events) */
 #define WL_MAX_FIGURES	128
 
+/* A CSV table of numbers in the run folder: a header of the column names,
+ * then nrows rows of ncols cells (row-major), column c printed with
+ * decimals[c] decimals and a NaN cell left empty (report/result.h). */
+#define WL_MAX_TABLES	4
+struct wl_table {
+	const char		*file;		/* "waits.csv" */
+	const char *const	*cols;
+	const unsigned char	*decimals;
+	unsigned int		ncols;
+	size_t			nrows;
+	const double		*cells;
+};
+
 struct wl_report {
 	bool		has_transactions;	/* tps/latency are meaningful */
 	const struct wl_stats *stats;
 	struct wl_figure figures[WL_MAX_FIGURES];
 	unsigned int	nr_figures;
-	/* optional (pgbench): where the processes' time went in each interval,
-	 * as pg_stat_activity's wait events (waits.csv): nr_wait_cols event
-	 * names, and per row its end (s) and each event's % of the time */
-	const char *const *wait_cols;
-	unsigned int	nr_wait_cols;
-	size_t		nr_wait_rows;
-	const double	*wait_end_s;
-	const double	*wait_pct;		/* nr_wait_rows x nr_wait_cols */
+	/* optional tables of numbers the run folder gets as CSV files
+	 * (pgbench: waits.csv, checkpoints.csv) */
+	struct wl_table	tables[WL_MAX_TABLES];
+	unsigned int	nr_tables;
 };
 
 void wl_report_figure(struct wl_report *r, const char *name, double value, const char *unit);

@@ -85,6 +85,40 @@ if scripts/checkpoint-dips.sh "$TMP/nonexistent" >/dev/null 2>&1; then ko "dips:
 	[ $? = 2 ] && ok "dips: no result.json: exit 2" || ko "dips: no result.json: exit 2"
 fi
 
+# scripts/checkpoint-waits.sh on hand-made files: 10-s intervals to 200 s
+# (a short last one to 205 s, left out), checkpoints starting at 100 s
+# (done) and 190 s (running, empty cells).  Before: the intervals ending
+# 50-100 s (cpu 10, clientread 90, 1000 TPS), 170, 180 s (cpu 30,
+# clientread 70, 800 TPS) and 190 s (cpu 20, clientread 80, 1000 TPS);
+# after: 110-160 s and 200 s (cpu 40, walwrite 60, 500 TPS), 140-160 s
+# counted after only although they are in the minute before the second
+# checkpoint too; the rest 10-40 s (cpu 10, clientread 90, 800 TPS).
+mkdir -p "$TMP/cw/r"
+printf 'start_s,write_s,sync_s,total_s,buffers_written\n100.000,60.000,1.000,61.000,42\n190.000,,,,\n' \
+	>"$TMP/cw/r/checkpoints.csv"
+awk 'BEGIN {
+	print "interval_end_s,cpu,client_clientread,lwlock_walwrite" >"w"
+	print "interval_end_s,tps,lat_avg_ms,lat_max_ms" >"t"
+	for (e = 10; e <= 205; e += 10) {
+		if (e > 200) e = 205
+		if ((e >= 50 && e <= 100) || e == 190) { c = e == 190 ? 20 : 10; r = 100 - c; l = 0; x = 1000 }
+		else if ((e >= 110 && e <= 160) || e == 200 || e == 205) { c = 40; r = 0; l = 60; x = 500 }
+		else if (e == 170 || e == 180) { c = 30; r = 70; l = 0; x = 800 }
+		else { c = 10; r = 90; l = 0; x = 800 }
+		printf "%d.000,%d,%d,%d\n", e, c, r, l >"w"
+		printf "%d.000,%d,1,1\n", e, x >"t"
+	}
+}' && mv w "$TMP/cw/r/waits.csv" && mv t "$TMP/cw/r/tps.csv"
+scripts/checkpoint-waits.sh "$TMP/cw/r" >"$TMP/out.md" 2>&1
+check_line "checkpoint waits: TPS in each window" "| TPS (20, 9, 7 intervals) | 765 | 956 | 500 |"
+check_line "checkpoint waits: cpu" "| cpu | 23.0 | 15.6 | 40.0 |"
+check_line "checkpoint waits: an event absent after" "| client_clientread | 56.0 | 84.4 | 0.0 |"
+check_line "checkpoint waits: an event only after" "| lwlock_walwrite | 21.0 | 0.0 | 60.0 |"
+rm "$TMP/cw/r/checkpoints.csv"
+if scripts/checkpoint-waits.sh "$TMP/cw/r" >/dev/null 2>&1; then ko "checkpoint waits: no checkpoints.csv: exit 2"; else
+	[ $? = 2 ] && ok "checkpoint waits: no checkpoints.csv: exit 2" || ko "checkpoint waits: no checkpoints.csv: exit 2"
+fi
+
 # The lines of FILE (blank ones aside) that docs/calibration.md lacks:
 # each named on stderr, their count on stdout.
 missing_lines() {

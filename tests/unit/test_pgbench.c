@@ -465,6 +465,52 @@ TEST(checkpoint_schedule)
 	pgt_destroy(&t);
 }
 
+/* A test of checkpoints.csv as log_checkpoints would give it: one
+ * checkpoint done (started at 300 s, writes until 570 s, syncs until
+ * 575 s, 1234 buffers) and one running since 600 s.  Expect the first
+ * row's start, write, sync and total time and buffers, the second's start
+ * and four empty (NaN) cells. */
+TEST(checkpoint_table)
+{
+	struct pgt t;
+	struct wl_report r = { 0 };
+	const struct wl_table *c = NULL;
+	struct pg_ckpt *k;
+
+	ASSERT_EQ(pgt_create(&t, NULL, NULL), 0);
+	k = &t.pg->ckpt;
+	k->cap = 4;
+	k->t_start = calloc(4, sizeof(*k->t_start));
+	k->t_write_end = calloc(4, sizeof(*k->t_write_end));
+	k->t_end = calloc(4, sizeof(*k->t_end));
+	k->buffers_written = calloc(4, sizeof(*k->buffers_written));
+	ASSERT_TRUE(k->t_start && k->t_write_end && k->t_end && k->buffers_written);
+	k->nr = 1;
+	k->t_start[0] = 300 * SEC;
+	k->t_write_end[0] = 570 * SEC;
+	k->t_end[0] = 575 * SEC;
+	k->buffers_written[0] = 1234;
+	k->running = true;
+	k->last_start = 600 * SEC;
+	pgbench_workload.report(t.pg, &r);
+	for (unsigned int i = 0; i < r.nr_tables; i++)
+		if (!strcmp(r.tables[i].file, "checkpoints.csv"))
+			c = &r.tables[i];
+	ASSERT_TRUE(c != NULL);
+	ASSERT_EQ(c->nrows, 2);
+	ASSERT_EQ(c->ncols, 5);
+	ASSERT_STR_EQ(c->cols[4], "buffers_written");
+	ASSERT_NEAR(c->cells[0], 300, 1e-9);
+	ASSERT_NEAR(c->cells[1], 270, 1e-9);
+	ASSERT_NEAR(c->cells[2], 5, 1e-9);
+	ASSERT_NEAR(c->cells[3], 275, 1e-9);
+	ASSERT_NEAR(c->cells[4], 1234, 0);
+	ASSERT_NEAR(c->cells[5], 600, 1e-9);
+	for (int j = 6; j < 10; j++)
+		ASSERT_TRUE(isnan(c->cells[j]));
+	pgt_destroy(&t);
+}
+
 /* ---- full-page images ----------------------------------------------------------------------- */
 
 struct fpirun {
@@ -1469,12 +1515,6 @@ static void wait_waiter(struct sim *sim, void *arg)
 	pg_mdread(arg, 7);
 }
 
-static void wait_run_end(struct sim *sim, void *arg)
-{
-	(void)sim;
-	(void)arg;
-}
-
 /* A task that is not a backend (an auxiliary process, here a test's
  * task) waits for the lock too, at 0.6 ms. */
 static void wait_other(struct sim *sim, void *arg)
@@ -1517,7 +1557,7 @@ TEST(wait_events_of_backends)
 	pgt_task(&t, "other", wait_other, &c, 0);
 	t.stats.interval_ns = MS;	/* samples every 1 ms: waits.csv's rows */
 	pg_sample_start(t.pg);
-	sim_call_at(t.e.sim, 10 * MS + 500 * SIM_NSEC_PER_USEC, wait_run_end, NULL);	/* the clock's end */
+	sim_call_at(t.e.sim, 10 * MS + 500 * SIM_NSEC_PER_USEC, nothing, NULL);	/* the clock's end */
 	sim_run(t.e.sim, 10 * MS + 500 * SIM_NSEC_PER_USEC);
 	ASSERT_TRUE(c.got >= 2 * MS && c.got < 2 * MS + 50 * SIM_NSEC_PER_USEC);
 	/* from its try (0.5 ms and its wake-up's cost) to the instant it runs with the lock */
@@ -1546,23 +1586,32 @@ TEST(wait_events_of_backends)
 	 * row sums to 100 %; in (1, 2] ms backend 1 waits for the lock
 	 * throughout (50 % of two backends' time); the rows weighted by their
 	 * length give the whole run's figures */
-	ASSERT_EQ(r.nr_wait_rows, 11);
-	ASSERT_EQ(r.nr_wait_cols, 3);
-	ASSERT_STR_EQ(r.wait_cols[0], "cpu");
-	ASSERT_STR_EQ(r.wait_cols[1], "lwlock_walwrite");
-	ASSERT_STR_EQ(r.wait_cols[2], "io_datafileread");
-	ASSERT_NEAR(r.wait_end_s[0], 0.001, 1e-12);
-	ASSERT_NEAR(r.wait_end_s[10], 0.0105, 1e-12);
-	ASSERT_NEAR(r.wait_pct[1 * 3 + 1], 50.0, 1e-9);
-	for (unsigned int c2 = 0; c2 < 3; c2++) {
-		double whole = 0;
+	{
+		const struct wl_table *w = NULL;
 
-		for (size_t k = 0; k < r.nr_wait_rows; k++)
-			whole += r.wait_pct[k * 3 + c2] * (k < 10 ? 1.0 : 0.5) / 10.5;
-		ASSERT_NEAR(whole, report_figure(&r, c2 == 0 ? "wait_cpu_pct" : c2 == 1 ? "wait_lwlock_walwrite_pct" :
-						      "wait_io_datafileread_pct"), 1e-9);
+		for (unsigned int k = 0; k < r.nr_tables; k++)
+			if (!strcmp(r.tables[k].file, "waits.csv"))
+				w = &r.tables[k];
+		ASSERT_TRUE(w != NULL);
+		ASSERT_EQ(w->nrows, 11);
+		ASSERT_EQ(w->ncols, 4);
+		ASSERT_STR_EQ(w->cols[0], "interval_end_s");
+		ASSERT_STR_EQ(w->cols[1], "cpu");
+		ASSERT_STR_EQ(w->cols[2], "lwlock_walwrite");
+		ASSERT_STR_EQ(w->cols[3], "io_datafileread");
+		ASSERT_NEAR(w->cells[0], 0.001, 1e-12);
+		ASSERT_NEAR(w->cells[10 * 4], 0.0105, 1e-12);
+		ASSERT_NEAR(w->cells[1 * 4 + 2], 50.0, 1e-9);
+		for (unsigned int c2 = 1; c2 < 4; c2++) {
+			double whole = 0;
+
+			for (size_t k = 0; k < w->nrows; k++)
+				whole += w->cells[k * 4 + c2] * (k < 10 ? 1.0 : 0.5) / 10.5;
+			ASSERT_NEAR(whole, report_figure(&r, c2 == 1 ? "wait_cpu_pct" : c2 == 2 ? "wait_lwlock_walwrite_pct" :
+							      "wait_io_datafileread_pct"), 1e-9);
+		}
+		for (size_t k = 0; k < w->nrows; k++)
+			ASSERT_NEAR(w->cells[k * 4 + 1] + w->cells[k * 4 + 2] + w->cells[k * 4 + 3], 100.0, 1e-9);
 	}
-	for (size_t k = 0; k < r.nr_wait_rows; k++)
-		ASSERT_NEAR(r.wait_pct[k * 3] + r.wait_pct[k * 3 + 1] + r.wait_pct[k * 3 + 2], 100.0, 1e-9);
 	pgt_destroy(&t);
 }

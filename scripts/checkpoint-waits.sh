@@ -1,0 +1,65 @@
+#!/bin/sh
+# Where a pgbench run's backends wait around its checkpoints, as one
+# Markdown table per result folder (docs/calibration.md): each wait
+# event's share of the client backends' time (waits.csv) over the whole
+# run, in the last minute before each checkpoint starts and in the first
+# minute after it (checkpoints.csv), the windows of the checkpoint figures
+# (docs/pgbench.md: whole intervals only, every checkpoint's minutes
+# pooled; an interval in the first minute after one checkpoint and the
+# last before the next counts as after), and the TPS of the same
+# intervals (tps.csv).  Events under
+# 0.1 % in all three columns are left out.
+#
+#   scripts/checkpoint-waits.sh DIR...
+set -eu
+[ $# -ge 1 ] || { echo "usage: $0 DIR..." >&2; exit 2; }
+for d in "$@"; do
+	for f in waits.csv checkpoints.csv tps.csv; do
+		[ -f "$d/$f" ] || { echo "$0: $d: no $f" >&2; exit 2; }
+	done
+done
+for d in "$@"; do
+	echo "$(basename "$d"):"
+	echo
+	awk -F, '
+		FILENAME ~ /checkpoints.csv$/ { if (FNR > 1) start[nc++] = $1; next }
+		FILENAME ~ /tps.csv$/ { if (FNR > 1) tps[$1 + 0] = $2; next }
+		FNR == 1 { for (c = 2; c <= NF; c++) name[c] = $c; ncol = NF; next }
+		{ nr++; e[nr] = $1; for (c = 2; c <= ncol; c++) v[nr, c] = $c }
+		END {
+			# whole intervals: as long as the second row (the first may
+			# cover a ramp, the last may be shorter)
+			iv = nr > 1 ? e[2] - e[1] : e[1]
+			for (r = 1; r <= nr; r++) {
+				end = e[r]; lo = r > 1 ? e[r - 1] : 0
+				if (end - lo < iv - 1e-6 || end - lo > iv + 1e-6) continue
+				w = "all"
+				for (k = 0; k < nc; k++) {
+					s = start[k]
+					if (lo >= s - 1e-6 && end <= s + 60 + 1e-6) w = "during"
+					else if (end <= s + 1e-6 && lo + 60 >= s - 1e-6 && w == "all") w = "before"
+				}
+				for (c = 2; c <= ncol; c++) {
+					sum["all", c] += v[r, c]
+					if (w != "all") sum[w, c] += v[r, c]
+				}
+				n["all"]++; t["all"] += tps[end + 0]
+				if (w != "all") { n[w]++; t[w] += tps[end + 0] }
+			}
+			printf "| wait event | whole run | last minute before a checkpoint | first minute after |\n"
+			printf "|---|---|---|---|\n"
+			printf "| TPS (%d, %d, %d intervals) | %.0f | %s | %s |\n", n["all"], n["before"], n["during"],
+				n["all"] ? t["all"] / n["all"] : 0,
+				n["before"] ? sprintf("%.0f", t["before"] / n["before"]) : "-",
+				n["during"] ? sprintf("%.0f", t["during"] / n["during"]) : "-"
+			for (c = 2; c <= ncol; c++) {
+				a = n["all"] ? sum["all", c] / n["all"] : 0
+				b = n["before"] ? sum["before", c] / n["before"] : -1
+				u = n["during"] ? sum["during", c] / n["during"] : -1
+				if (a < 0.1 && b < 0.1 && u < 0.1) continue
+				printf "| %s | %.1f | %s | %s |\n", name[c], a,
+					b < 0 ? "-" : sprintf("%.1f", b), u < 0 ? "-" : sprintf("%.1f", u)
+			}
+		}' "$d/checkpoints.csv" "$d/tps.csv" "$d/waits.csv"
+	echo
+done

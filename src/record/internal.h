@@ -147,6 +147,10 @@ struct rec_metrics {
 	size_t		nr_wait_row, cap_wait_row;
 	struct rec_wait_cell { size_t row, col; double pct; } *wait_cell;
 	size_t		nr_wait_cell, cap_wait_cell;
+	/* "checkpoint" lines (checkpoints.csv): start, write, sync, total
+	 * (s) and buffers, the last four NaN for one still running */
+	double		(*ckpt)[5];
+	size_t		nr_ckpt, cap_ckpt;
 };
 
 /* Parse a metrics file (format in docs/record.md).  0 or -1 with

@@ -23,6 +23,10 @@
  *                                one line per interval -> waits.csv: its end
  *                                in s, each wait event's % of the backends'
  *                                time (names as in "figure"; absent: 0)
+ *   checkpoint 12.5 27.0 0.1 27.1 276
+ *                                one line per checkpoint -> checkpoints.csv:
+ *                                start_s, and when it completed write_s
+ *                                sync_s total_s buffers_written
  *
  * Unknown keys, duplicates, numbers that are not finite decimals and an
  * incomplete transaction block are errors with "path:line: message".
@@ -238,9 +242,32 @@ int rec_metrics_parse(const char *path, const char *text, struct rec_metrics *m,
 					FAIL("out of memory");
 				m->wait_cell[m->nr_wait_cell++] = c;
 			}
+		} else if (strcmp(key, "checkpoint") == 0) {
+			double c[5];
+			int nw = 0;
+
+			while (nw < 5 && (w = word(&p))) {
+				if (number(w, false, &c[nw]))
+					FAIL("invalid number '%s' in 'checkpoint'", w);
+				nw++;
+			}
+			if ((w = word(&p)))
+				FAIL("unexpected text '%s' after 'checkpoint'", w);
+			if (nw != 1 && nw != 5)
+				FAIL("'checkpoint' wants: start_s [write_s sync_s total_s buffers_written]");
+			if (nw == 5 && c[4] != floor(c[4]))
+				FAIL("buffers_written '%g' is not a whole number", c[4]);
+			if (m->nr_ckpt && c[0] < m->ckpt[m->nr_ckpt - 1][0])
+				FAIL("checkpoint start %g is before the previous one (%g)", c[0],
+				     m->ckpt[m->nr_ckpt - 1][0]);
+			for (int i = nw; i < 5; i++)
+				c[i] = NAN;
+			if (grow((void **)&m->ckpt, &m->cap_ckpt, m->nr_ckpt, sizeof(*m->ckpt)))
+				FAIL("out of memory");
+			memcpy(m->ckpt[m->nr_ckpt++], c, sizeof(c));
 		} else {
 			FAIL("unknown key '%s' (tps, transactions, latency_{avg,p50,p95,p99,max}_ms, "
-			     "interval, figure, waits)", key);
+			     "interval, figure, waits, checkpoint)", key);
 		}
 	}
 	if (seen_n > 0 && seen_n < NR_M) {
@@ -282,5 +309,6 @@ void rec_metrics_release(struct rec_metrics *m)
 	free(m->wait_col);
 	free(m->wait_end);
 	free(m->wait_cell);
+	free(m->ckpt);
 	memset(m, 0, sizeof(*m));
 }

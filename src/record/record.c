@@ -526,6 +526,18 @@ out:
 	return rc;
 }
 
+/* checkpoints.csv from the metrics' "checkpoint" lines (report/result.h) */
+static int write_checkpoints(struct rec_run *r, const struct rec_metrics *m, char *err, size_t errlen)
+{
+	static const char *const cols[] = { "start_s", "write_s", "sync_s", "total_s", "buffers_written" };
+	static const unsigned char dec[] = { 3, 3, 3, 3, 0 };
+
+	if (m->nr_ckpt == 0)
+		return 0;
+	return rpt_write_csv_table(r->o.out, "checkpoints.csv", cols, dec, 5, m->nr_ckpt, &m->ckpt[0][0], err,
+				   errlen);
+}
+
 static int write_result(struct rec_run *r, const struct rec_metrics *m, bool have_metrics,
 			int exit_status, char *err, size_t errlen)
 {
@@ -704,7 +716,7 @@ static void run_release(struct rec_run *r)
 static void clear_old_results(const char *dir)
 {
 	static const char *const names[] = {
-		"result.json", "tps.csv", "waits.csv", "proc-vmstat", "proc-buddyinfo", "proc-pagetypeinfo",
+		"result.json", "tps.csv", "waits.csv", "checkpoints.csv", "proc-vmstat", "proc-buddyinfo", "proc-pagetypeinfo",
 		"proc-zoneinfo", "proc-meminfo",
 	};
 	char path[4096];
@@ -843,6 +855,7 @@ int rec_main(int argc, char **argv)
 	clear_old_results(r.o.out);
 	if (commit_monitors(&r, err, sizeof(err)) ||
 	    write_series(&r, &m, err, sizeof(err)) || write_waits(&r, &m, err, sizeof(err)) ||
+	    write_checkpoints(&r, &m, err, sizeof(err)) ||
 	    write_result(&r, &m, have_metrics, exit_status, err, sizeof(err))) {
 		fprintf(stderr, "record: %s\n", err);
 		goto out;

@@ -11,6 +11,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,7 +122,13 @@ static const struct {
 	{ "tps 1\ntransactions 2\n",
 	  "m:2: no 'latency_avg_ms' line: tps, transactions and the five latency_*_ms lines go together" },
 	{ "iops 1\n", "m:1: unknown key 'iops' (tps, transactions, latency_{avg,p50,p95,p99,max}_ms, "
-		      "interval, figure, waits)" },
+		      "interval, figure, waits, checkpoint)" },
+	{ "checkpoint\n", "m:1: 'checkpoint' wants: start_s [write_s sync_s total_s buffers_written]" },
+	{ "checkpoint 1 2\n", "m:1: 'checkpoint' wants: start_s [write_s sync_s total_s buffers_written]" },
+	{ "checkpoint 1 2 3 4 5 6\n", "m:1: unexpected text '6' after 'checkpoint'" },
+	{ "checkpoint 1 2 3 4 5.5\n", "m:1: buffers_written '5.5' is not a whole number" },
+	{ "checkpoint 1 x\n", "m:1: invalid number 'x' in 'checkpoint'" },
+	{ "checkpoint 9\ncheckpoint 8\n", "m:2: checkpoint start 8 is before the previous one (9)" },
 	{ "waits\n", "m:1: 'waits' wants: end_s name=pct ..." },
 	{ "waits x cpu=1\n", "m:1: invalid number 'x' in 'waits'" },
 	{ "waits 2 cpu=1\nwaits 2 cpu=1\n", "m:2: waits end 2 is not after the previous one (2)" },
@@ -152,7 +159,27 @@ TEST(metrics_errors)
 		ASSERT_STR_EQ(err, bad_metrics[i].msg);
 		ASSERT_EQ(m.nr_fig, 0);		/* released on error */
 		ASSERT_EQ(m.nr_wait_row, 0);
+		ASSERT_EQ(m.nr_ckpt, 0);
 	}
+}
+
+/* A test that "checkpoint" lines give checkpoints.csv's rows: a complete
+ * one, and one still running at the end (start only).  Expect 2 rows,
+ * the first's five numbers, the second's start and NaN after it. */
+TEST(metrics_checkpoints)
+{
+	struct rec_metrics m;
+	char err[256] = "";
+
+	ASSERT_EQ(rec_metrics_parse("m", "checkpoint 12.5 27.0 0.125 27.25 276\ncheckpoint 140\n", &m, err,
+				   sizeof(err)), 0);
+	ASSERT_EQ(m.nr_ckpt, 2);
+	ASSERT_NEAR(m.ckpt[0][0], 12.5, 0);
+	ASSERT_NEAR(m.ckpt[0][3], 27.25, 0);
+	ASSERT_NEAR(m.ckpt[0][4], 276, 0);
+	ASSERT_NEAR(m.ckpt[1][0], 140, 0);
+	ASSERT_TRUE(isnan(m.ckpt[1][1]) && isnan(m.ckpt[1][4]));
+	rec_metrics_release(&m);
 }
 
 /* A test that "waits" lines give waits.csv's rows: columns in first-seen

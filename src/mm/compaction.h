@@ -142,5 +142,9 @@ void putback_movable_pages(struct machine *m, struct pfn_list *list);
 /* folio_mapped(): mapped by a process (anon always; page cache and shmem
  * when a page of the folio has a map count). */
 bool folio_mapped_model(const struct machine *m, pfn_t pfn);
+/* The CPU of rmap walks over a mapped page-cache or shmem folio's VMAs
+ * (migrate.c): `walks` over all of them, and one that stops once the
+ * folio is unmapped if `until_unmapped`.  Nothing for anon folios. */
+void rmap_walk_file_charge(struct machine *m, pfn_t pfn, unsigned int walks, bool until_unmapped);
 
 #endif

@@ -925,6 +925,8 @@ struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
 	return NULL;
 }
 
+static struct address_space *vma_mapping(const struct vm_area_struct *vma);
+
 /* vm_area_alloc() / vm_area_dup(): the VMA's vm_area_struct (slab=on;
  * a failed allocation leaves the VMA without one rather than failing the
  * mmap, a simplification), taken before the array can move. */
@@ -945,6 +947,8 @@ static struct vm_area_struct *vma_insert(struct mm_struct *mm, const struct vm_a
 	mm->vmas[i] = *v;
 	mm->vmas[i].slab = obj;
 	mm->nr_vmas++;
+	if (vma_mapping(&mm->vmas[i]))		/* vma_interval_tree_insert into i_mmap */
+		vma_mapping(&mm->vmas[i])->nr_i_mmap++;
 	return &mm->vmas[i];
 }
 
@@ -1618,6 +1622,8 @@ void mm_exit(struct mm_struct *mm)
 	free_pgtables(mm);
 	/* fput / shm detach after the tables (shared PMDs are unshared first) */
 	for (uint32_t i = 0; i < mm->nr_vmas; i++) {
+		if (vma_mapping(&mm->vmas[i]))	/* vma_interval_tree_remove */
+			vma_mapping(&mm->vmas[i])->nr_i_mmap--;
 		if (mm->vmas[i].shmem)
 			shmem_put(mm->vmas[i].shmem);
 		if (mm->vmas[i].hugetlb)

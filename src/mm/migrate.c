@@ -74,6 +74,43 @@ bool folio_mapped_model(const struct machine *m, pfn_t pfn)
 }
 
 /*
+ * The rmap walks over a mapped page-cache or shmem folio (rmap_walk_file,
+ * mm/rmap.c, 6.12): each visits the VMAs of the mapping's i_mmap tree
+ * (nr_i_mmap: every VMA of the object, each taken to span the folio) and
+ * looks the folio up in that process's page table (rmap_vma); a VMA that
+ * maps it also has its PTE changed (rmap_pte).  try_to_migrate stops once
+ * no mapping is left (folio_not_mapped): with j of the V VMAs mapping it at
+ * random places in the tree, after V*j/(j+1) visits on average (the model
+ * does not keep the tree's order); folio_referenced and
+ * remove_migration_ptes visit all V.  `walks` of the second kind, plus the
+ * first when `until_unmapped`.  PostgreSQL's shared buffers are mapped by
+ * every backend: a migrated buffer page costs two walks over ~1 000 VMAs.
+ * Not modelled: a process touching the folio meanwhile waits on the
+ * migration entry (migration_entry_wait).
+ */
+void rmap_walk_file_charge(struct machine *m, pfn_t pfn, unsigned int walks, bool until_unmapped)
+{
+	const struct page *page = pfn_to_page(m, pfn);
+	const struct address_space *mapping = page_mapping_of(m, pfn);
+	unsigned long mapped = 0, visits, v;
+
+	if (!mapping || page_type(page) == PGTY_ANON)
+		return;
+	v = mapping->nr_i_mmap;
+	for (unsigned long i = 0; i < folio_nr_pages(page); i++)
+		mapped += page_mapcount(mapping, page->index + i);
+	visits = (unsigned long)walks * v;
+	if (until_unmapped) {
+		unsigned long j = mapped < v ? mapped : v;
+
+		visits += (v * j + j) / (j + 1);	/* ceil(V*j/(j+1)) for j >= 1 */
+	}
+	mm_charge(m, COST_rmap_vma, visits);
+	mm_charge(m, COST_rmap_pte, (walks + until_unmapped) * mapped);
+	sim_stat_add(m, SIM_RMAP_VMA_VISITS, visits);
+}
+
+/*
  * One folio: 0 on success (the source is gone), -EAGAIN / -EBUSY on a
  * failure that leaves it isolated, -ENOMEM when no destination exists.
  */
@@ -125,8 +162,11 @@ static int migrate_one(struct machine *m, pfn_t src, new_folio_t get_new, free_f
 	/* move: identity, index slots and flags to dst; dst onto the LRU */
 	mm_charge(m, COST_migrate_folio, 1);
 	mm_charge(m, COST_migrate_copy, 1UL << order);
-	if (folio_mapped_model(m, src))
+	if (folio_mapped_model(m, src)) {
 		mm_charge(m, COST_rmap_walk, 1);
+		/* try_to_migrate, then remove_migration_ptes */
+		rmap_walk_file_charge(m, src, 1, true);
+	}
 	folio_migrate_mapping(m, dst, src);
 	folio_unlock(m, src);
 	folio_add_lru(m, dst);

@@ -110,6 +110,8 @@ struct address_space {
 	struct page_index	i_pages;
 	unsigned long		nr_tagged[NR_PAGECACHE_TAGS];	/* folios carrying each tag */
 	unsigned long		nrmapped;	/* pages with mapcount > 0 */
+	unsigned int		nr_i_mmap;	/* VMAs mapping it (its i_mmap tree's size;
+						 * each taken to span every page) */
 	struct sim_waitq	writeback_wait;	/* folio_wait_writeback() sleepers (the
 						 * kernel's per-folio bit waitqueues) */
 	void			*host;		/* owner object (inode, file, mm) */

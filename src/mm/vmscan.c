@@ -394,6 +394,7 @@ static unsigned long shrink_folio_list(struct machine *m, struct pfn_list *folio
 		page->flags &= (uint8_t)~PG_referenced;
 		if (folio_mapped_model(m, pfn)) {
 			mm_charge(m, COST_rmap_walk, 1);
+			rmap_walk_file_charge(m, pfn, 1, false);	/* folio_referenced */
 			page->flags |= PG_referenced;
 			if (referenced)
 				goto activate_locked;

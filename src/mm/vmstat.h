@@ -321,7 +321,8 @@
 	X(SIM_PGTABLE_ALLOC_FAIL, "sim_pgtable_alloc_fail") /* page-table allocations that failed (fault -> VM_FAULT_OOM) */ \
 	X(SIM_HUGETLB_POOL_WANTED, "sim_hugetlb_pool_wanted") /* vm.nr_hugepages asked for at start */ \
 	X(SIM_HUGETLB_POOL_SHORTFALL, "sim_hugetlb_pool_shortfall") /* of those, pages the buddy could not supply */ \
-	X(SIM_HUGETLB_PMD_SHARED, "sim_hugetlb_pmd_shared") /* huge_pmd_share found a PMD page to share */
+	X(SIM_HUGETLB_PMD_SHARED, "sim_hugetlb_pmd_shared") /* huge_pmd_share found a PMD page to share */ \
+	X(SIM_RMAP_VMA_VISITS,	"sim_rmap_vma_visits")	/* VMAs visited by rmap walks of file/shmem folios */
 
 #define VMSTAT_ENUM(e, n) e,
 enum zone_stat_item { ZONE_STAT_ITEMS(VMSTAT_ENUM) NR_VM_ZONE_STAT_ITEMS };

@@ -2,7 +2,9 @@
 /*
  * probe.c — `slowpath probe wakeup`: what a wake-up across CPUs costs on
  * this host, for a twin's costs wake_ipi and idle_exit (docs/record.md
- * "The host's CPU and disk in the twin").
+ * "The host's CPU and disk in the twin"); `slowpath probe rmap`: what an
+ * rmap walk pays per process mapping a shared page (costs rmap_vma and
+ * rmap_pte, docs/cost-model.md).
  *
  *   slowpath probe wakeup [--round-trips N]
  *
@@ -29,10 +31,12 @@
  * CPUs, 1 when a system call fails.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -143,14 +147,161 @@ static double median3(double v[PROBE_REPEATS])
 	return v[PROBE_REPEATS / 2];
 }
 
+/*
+ * `slowpath probe rmap`: the kernel's rmap walk over a page of a shared
+ * mapping visits every VMA of the object (rmap_walk_file, mm/rmap.c) and
+ * looks the page up in each process's page table.  Punching one page out
+ * of a memfd (fallocate PUNCH_HOLE) does the same walk, unmap_mapping_range
+ * zapping the page in every VMA, so the CPU time of a punch (the calling
+ * thread's, robust to other load) grows with the processes mapping the
+ * object by what one visit costs.  A memfd of REGIONS 2 MiB regions, written
+ * by the parent; N children each read the first page of every region, so
+ * each has the region's PTE table and, through fault-around, its first 16
+ * pages mapped.  Punching pages 16..511 measures a visit that finds no
+ * mapping, pages 0..15 one that unmaps the page; both with N children and
+ * with none, three times each, medians:
+ *   rmap_vma_ns  (unmapped punch with N - without) / N
+ *   rmap_pte_ns  (mapped punch with N - without) / N - rmap_vma_ns
+ */
+#define RMAP_REGIONS	8
+#define RMAP_PAGES	512
+
+static double thread_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+/* One pass with n children: mean ns per punch of a mapped and of an
+ * unmapped page.  0 or -1 (errno set). */
+static int rmap_pass(int n, double *mapped_ns, double *unmapped_ns)
+{
+	size_t ps = (size_t)sysconf(_SC_PAGESIZE), sz = (size_t)RMAP_REGIONS * RMAP_PAGES * ps;
+	double tm = 0, tu = 0;
+	long nm = 0, nu = 0;
+	int go[2], ready[2], fd, started = 0, rc = -1;
+	char *base, c = 0;
+
+	fd = memfd_create("slowpath-probe-rmap", 0);
+	if (fd < 0)
+		return -1;
+	if (ftruncate(fd, (off_t)sz) || pipe(go)) {
+		close(fd);
+		return -1;
+	}
+	if (pipe(ready)) {
+		close(go[0]);
+		close(go[1]);
+		close(fd);
+		return -1;
+	}
+	base = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (base == MAP_FAILED)
+		goto out;
+	memset(base, 1, sz);
+	for (; started < n; started++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			goto out_children;
+		if (pid == 0) {
+			volatile char sum = 0;
+
+			close(go[1]);
+			for (size_t r = 0; r < RMAP_REGIONS; r++)
+				sum = (char)(sum + base[r * RMAP_PAGES * ps]);
+			_exit(full_io(ready[1], &c, 1) || full_io(go[0], &c, 0) ? 1 : 0);
+		}
+	}
+	for (int i = 0; i < n; i++)
+		if (full_io(ready[0], &c, 0))
+			goto out_children;
+	for (size_t r = 0; r < RMAP_REGIONS; r++)
+		for (size_t i = 0; i < RMAP_PAGES; i++) {
+			double a = thread_ns(), b;
+
+			if (fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+				      (off_t)((r * RMAP_PAGES + i) * ps), (off_t)ps))
+				goto out_children;
+			b = thread_ns();
+			if (i < 16) {
+				tm += b - a;
+				nm++;
+			} else {
+				tu += b - a;
+				nu++;
+			}
+		}
+	*mapped_ns = tm / (double)nm;
+	*unmapped_ns = tu / (double)nu;
+	rc = 0;
+out_children:
+	close(go[1]);		/* EOF: the children exit */
+	go[1] = -1;
+	while (started-- > 0)
+		if (wait(NULL) < 0 && errno != EINTR)
+			break;
+	munmap(base, sz);
+out:
+	if (go[1] >= 0)
+		close(go[1]);
+	close(go[0]);
+	close(ready[0]);
+	close(ready[1]);
+	close(fd);
+	return rc;
+}
+
+static int rmap_main(int argc, char **argv)
+{
+	double m0[PROBE_REPEATS], u0[PROBE_REPEATS], mn[PROBE_REPEATS], un[PROBE_REPEATS];
+	long n = 256;
+
+	for (int i = 2; i < argc; i++) {
+		char *end;
+
+		if (!strcmp(argv[i], "--processes") && i + 1 < argc) {
+			errno = 0;
+			n = strtol(argv[++i], &end, 10);
+			if (errno || *end || end == argv[i] || n < 1 || n > 4096) {
+				fprintf(stderr, "slowpath probe: --processes: '%s' is not a whole number from 1 to 4096\n",
+					argv[i]);
+				return 2;
+			}
+		} else {
+			fprintf(stderr, "slowpath probe: unknown option '%s'\n", argv[i]);
+			return 2;
+		}
+	}
+	for (int r = 0; r < PROBE_REPEATS; r++)
+		if (rmap_pass(0, &m0[r], &u0[r]) || rmap_pass((int)n, &mn[r], &un[r])) {
+			perror("slowpath probe: rmap");
+			return 1;
+		}
+	double vma = (median3(un) - median3(u0)) / (double)n;
+	double pte = (median3(mn) - median3(m0)) / (double)n - vma;
+
+	printf("rmap_processes=%ld\n", n);
+	printf("rmap_vma_ns=%.1f\n", vma > 0 ? vma : 0);
+	printf("rmap_pte_ns=%.1f\n", pte > 0 ? pte : 0);
+	return ferror(stdout) ? 1 : 0;
+}
+
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: slowpath probe wakeup [--round-trips N]\n"
+		     "       slowpath probe rmap [--processes N]\n"
 		     "  measures what waking a task on another, idle CPU costs on this host\n"
 		     "  (pipe ping-pong across two CPUs against one; default N 20000, each\n"
 		     "  pass three times) and prints wake_local_us, wake_ipi_us and\n"
 		     "  idle_exit_us: per message, for a twin's costs wake_ipi and idle_exit\n"
-		     "  (docs/record.md)\n");
+		     "  (docs/record.md)\n"
+		     "  rmap: the CPU an rmap walk pays per process mapping a shared page, by\n"
+		     "  punching pages out of a memfd mapped by N processes (default 256) and\n"
+		     "  by none; prints rmap_vma_ns and rmap_pte_ns, the costs of those names\n"
+		     "  (docs/cost-model.md)\n");
 }
 
 int rec_probe_main(int argc, char **argv)
@@ -165,9 +316,11 @@ int rec_probe_main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
+	if (argc >= 2 && !strcmp(argv[1], "rmap"))
+		return rmap_main(argc, argv);
 	if (argc < 2 || strcmp(argv[1], "wakeup")) {
 		fprintf(stderr, "slowpath probe: %s%s\n", argc < 2 ? "which probe? " : "unknown probe ",
-			argc < 2 ? "(wakeup)" : argv[1]);
+			argc < 2 ? "(wakeup, rmap)" : argv[1]);
 		usage(stderr);
 		return 2;
 	}

@@ -3,8 +3,10 @@
 # exactly the three figures (wake_local_us, wake_ipi_us, idle_exit_us),
 # each a non-negative number, wake_local_us positive, and exits 0; with
 # one CPU allowed (taskset) it exits 2 saying so; an unknown probe, a bad
-# --round-trips and an unknown option exit 2 with a message.  No figure
-# is compared with a time: the machine's speed is not the test's.
+# --round-trips and an unknown option exit 2 with a message.  `slowpath
+# probe rmap` prints its three figures, the costs non-negative numbers,
+# and refuses a bad --processes.  No figure is compared with a time: the
+# machine's speed is not the test's.
 #
 #   tests/suites/9007-probe-wakeup.sh BUILD_DIR
 build=${1:?usage: $0 BUILD_DIR}
@@ -40,5 +42,16 @@ check unknown-option-exit-2 $?
 "$sp" probe >/dev/null 2>"$tmp/e4"
 [ $? = 2 ] && grep -q "which probe" "$tmp/e4"
 check no-probe-exit-2 $?
+
+"$sp" probe rmap --processes 16 >"$tmp/r" 2>"$tmp/re"
+rc=$?
+cat "$tmp/r"
+[ $rc = 0 ] && [ "$(cut -d= -f1 "$tmp/r" | tr '\n' ' ')" = "rmap_processes rmap_vma_ns rmap_pte_ns " ] &&
+	grep -qx 'rmap_processes=16' "$tmp/r" &&
+	awk -F= '$2 !~ /^[0-9]+(\.[0-9]+)?$/ { bad = 1 } END { exit bad }' "$tmp/r"
+check rmap-three-figures $?
+"$sp" probe rmap --processes 0 >/dev/null 2>"$tmp/e5"
+[ $? = 2 ] && grep -q "processes: '0'" "$tmp/e5"
+check rmap-bad-processes-exit-2 $?
 
 summary 9007-probe-wakeup

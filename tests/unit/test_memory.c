@@ -16,6 +16,7 @@
 #include "mm/mmzone.h"
 #include "mm/pagemap.h"
 #include "mm_test.h"
+#include "mm/compaction.h"
 #include "sim/rng.h"
 
 #define GiB (1UL << 30)
@@ -126,6 +127,61 @@ TEST(fork_pagetables_shape_shmem)
 		mm_exit(child[i]);
 	ASSERT_EQ(pgtables(m), 3);
 	ASSERT_EQ(node_page_state_exact(&m->node, NR_FILE_MAPPED), 0);
+	mm_exit(parent);
+	ASSERT_EQ(used_pages(m), 0);
+	ASSERT_MM_OK(m);
+	mm_env_destroy(&e);
+}
+
+/* A test of the rmap walks' reach over a shmem folio (rmap_walk_file:
+ * every VMA of the object's i_mmap tree): the object's VMA count follows
+ * mmap, fork and exit (1, then 6 with five children, 4 after two exit);
+ * page 0, written by the parent and read by three children, is mapped 4
+ * times.  A walk that stops once it is unmapped (try_to_migrate) visits
+ * ceil(6 x 4 / 5) = 5 VMAs on average, one over all of them (remove_
+ * migration_ptes, folio_referenced) 6; an unmapped page's full walk 6 too.
+ * Expect those visit counts in sim_rmap_vma_visits. */
+TEST(rmap_walks_visit_the_objects_vmas)
+{
+	struct mm_env e;
+	struct machine *m = mm_env_create(&e, mid);
+	struct mm_struct *parent, *child[5];
+	struct shmem_object *shm;
+	struct address_space *map;
+	unsigned long addr;
+	pfn_t pfn;
+
+	ASSERT_TRUE(m);
+	parent = mm_create(m);
+	shm = shmem_create(m, 2 * MiB, "sb");
+	map = shmem_mapping(shm);
+	addr = mm_mmap(parent, 2 * MiB, VM_READ | VM_WRITE | VM_SHARED, shm, NULL, NULL, 0, PMD_SIZE);
+	shmem_put(shm);
+	ASSERT_EQ(map->nr_i_mmap, 1);
+	ASSERT_EQ(mm_touch(parent, addr, true), 0);
+	for (unsigned int i = 0; i < 5; i++) {
+		child[i] = mm_fork(parent);
+		ASSERT_TRUE(child[i]);
+		if (i < 3)
+			ASSERT_EQ(mm_touch(child[i], addr, false), 0);
+	}
+	ASSERT_EQ(map->nr_i_mmap, 6);
+	ASSERT_EQ(page_mapcount(map, 0), 4);
+	pfn = filemap_lookup(m, map, 0);
+	ASSERT_TRUE(pfn != PFN_NONE);
+	rmap_walk_file_charge(m, pfn, 1, true);
+	ASSERT_U64_EQ(sim_stat_read(m, SIM_RMAP_VMA_VISITS), 5 + 6);
+	rmap_walk_file_charge(m, pfn, 1, false);
+	ASSERT_U64_EQ(sim_stat_read(m, SIM_RMAP_VMA_VISITS), 11 + 6);
+	ASSERT_EQ(mm_touch(parent, addr + PAGE_SIZE, true), 0);	/* page 1: the parent's only */
+	rmap_walk_file_charge(m, filemap_lookup(m, map, 1), 1, true);
+	ASSERT_U64_EQ(sim_stat_read(m, SIM_RMAP_VMA_VISITS), 17 + 6 + 3);	/* ceil(6 x 1 / 2) = 3 */
+	mm_exit(child[3]);
+	mm_exit(child[0]);
+	ASSERT_EQ(map->nr_i_mmap, 4);
+	for (unsigned int i = 1; i < 5; i++)
+		if (i != 3)
+			mm_exit(child[i]);
 	mm_exit(parent);
 	ASSERT_EQ(used_pages(m), 0);
 	ASSERT_MM_OK(m);

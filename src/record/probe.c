@@ -254,27 +254,40 @@ out:
 	return rc;
 }
 
+static void usage(FILE *out);
+
+/* A probe's only option, `name N` with N a whole number in [1, max], from
+ * argv[2] on: 0 with *n set (left as it is when absent), or -1 after a
+ * message (the caller exits 2). */
+static int count_option(int argc, char **argv, const char *name, long max, long *n)
+{
+	for (int i = 2; i < argc; i++) {
+		char *end;
+
+		if (!strcmp(argv[i], name) && i + 1 < argc) {
+			errno = 0;
+			*n = strtol(argv[++i], &end, 10);
+			if (errno || *end || end == argv[i] || *n < 1 || *n > max) {
+				fprintf(stderr, "slowpath probe: %s: '%s' is not a whole number from 1 to %ld\n",
+					name, argv[i], max);
+				return -1;
+			}
+		} else {
+			fprintf(stderr, "slowpath probe: unknown option '%s'\n", argv[i]);
+			usage(stderr);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int rmap_main(int argc, char **argv)
 {
 	double m0[PROBE_REPEATS], u0[PROBE_REPEATS], mn[PROBE_REPEATS], un[PROBE_REPEATS];
 	long n = 256;
 
-	for (int i = 2; i < argc; i++) {
-		char *end;
-
-		if (!strcmp(argv[i], "--processes") && i + 1 < argc) {
-			errno = 0;
-			n = strtol(argv[++i], &end, 10);
-			if (errno || *end || end == argv[i] || n < 1 || n > 4096) {
-				fprintf(stderr, "slowpath probe: --processes: '%s' is not a whole number from 1 to 4096\n",
-					argv[i]);
-				return 2;
-			}
-		} else {
-			fprintf(stderr, "slowpath probe: unknown option '%s'\n", argv[i]);
-			return 2;
-		}
-	}
+	if (count_option(argc, argv, "--processes", 4096, &n))
+		return 2;
 	for (int r = 0; r < PROBE_REPEATS; r++)
 		if (rmap_pass(0, &m0[r], &u0[r]) || rmap_pass((int)n, &mn[r], &un[r])) {
 			perror("slowpath probe: rmap");
@@ -324,23 +337,8 @@ int rec_probe_main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	for (int i = 2; i < argc; i++) {
-		char *end;
-
-		if (!strcmp(argv[i], "--round-trips") && i + 1 < argc) {
-			errno = 0;
-			n = strtol(argv[++i], &end, 10);
-			if (errno || *end || end == argv[i] || n < 1 || n > 100000000) {
-				fprintf(stderr, "slowpath probe: --round-trips: '%s' is not a whole number from 1 to 100000000\n",
-					argv[i]);
-				return 2;
-			}
-		} else {
-			fprintf(stderr, "slowpath probe: unknown option '%s'\n", argv[i]);
-			usage(stderr);
-			return 2;
-		}
-	}
+	if (count_option(argc, argv, "--round-trips", 100000000, &n))
+		return 2;
 	if (sched_getaffinity(0, sizeof(allowed), &allowed)) {
 		perror("slowpath probe: sched_getaffinity");
 		return 1;

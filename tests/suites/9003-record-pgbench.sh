@@ -11,7 +11,9 @@
 # wake-up probe's, the IPIs per transaction and the machine's CPU per
 # transaction, present; and PostgreSQL's own view of the run: the server's
 # and pgbench's CPU per transaction positive, pg_stat_wal's syncs per
-# transaction positive and the mean sync time positive, the wait-event
+# transaction positive and the mean sync time positive, WAL bytes per
+# transaction positive, full-page images per transaction and the HOT share
+# of pgbench_accounts' updates (0-100 %) present, the wait-event
 # sampler's samples (about 100 a second) whose shares sum to 100 %, with
 # ClientRead among them, and the same per second in waits.csv: 9 to 12
 # rows a second apart, the first ending within 1 s of the first
@@ -87,7 +89,8 @@ check wake-probe-figures $?
 fig() { sed -n "s/^    \"$1\": \([0-9.]*\),\{0,1\}\$/\1/p" "$r"; }
 positive "$(fig server_cpu_us_per_tx)" && positive "$(fig client_cpu_us_per_tx)" &&
 	positive "$(fig wal_syncs_per_tx)" && positive "$(fig wal_sync_ms_avg)" &&
-	nonneg "$(fig wal_writes_per_tx)"
+	nonneg "$(fig wal_writes_per_tx)" && positive "$(fig wal_bytes_per_tx)" && nonneg "$(fig fpi_per_tx)" &&
+	awk -v h="$(fig accounts_hot_update_pct)" 'BEGIN { exit !(h != "" && h >= 0 && h <= 100) }'
 check server-client-and-wal-figures $?
 awk -v n="$(fig wait_samples)" 'BEGIN { exit !(n >= 500 && n <= 1100) }' &&
 	positive "$(fig wait_client_clientread_pct)" &&

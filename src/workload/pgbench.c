@@ -1223,7 +1223,7 @@ static void pg_wait_figures(struct pg *pg, struct wl_report *out)
 	sim_time_t now = sim_now(pg->sim);
 	uint64_t ns[PG_WAIT_NR];
 	double pct[PG_WAIT_NR];
-	bool used[PG_WAIT_NR] = { true };	/* cpu always */
+	int col[PG_WAIT_NR];		/* the event of waits.csv's column c + 1 */
 	uint32_t rows = 0, k0;
 	unsigned int ncols = 0;
 
@@ -1237,43 +1237,35 @@ static void pg_wait_figures(struct pg *pg, struct wl_report *out)
 
 	/* waits.csv: each interval between samples (the first from the
 	 * backends' start at 0), and a last one to now if the last sample was
-	 * before it; the columns of the events that occur */
+	 * before it; the columns of the events that occur — those with time in
+	 * the whole run, since the intervals partition it — and cpu */
+	pg->wait_cols[0] = "interval_end_s";
+	pg->wait_dec[0] = 3;
+	for (int e = 0; e < PG_WAIT_NR; e++)
+		if (!e || ns[e]) {
+			col[ncols++] = e;
+			pg->wait_cols[ncols] = pg_wait_names[e];
+			pg->wait_dec[ncols] = 4;
+		}
+	ncols++;			/* the time column */
 	k0 = pg->nr_tps && pg->sample_t[0] == 0 ? 1 : 0;
 	rows = pg->nr_tps - k0 + (!pg->nr_tps || pg->sample_t[pg->nr_tps - 1] < now);
 	free(pg->wait_cells);
-	pg->wait_cells = calloc((size_t)(rows ? rows : 1) * (PG_WAIT_NR + 1), sizeof(*pg->wait_cells));
+	pg->wait_cells = calloc((size_t)(rows ? rows : 1) * ncols, sizeof(*pg->wait_cells));
 	if (!pg->wait_cells)
 		SIM_BUG("out of memory for the wait-event series");
 	for (uint32_t r = 0; r < rows; r++) {
 		uint32_t k = k0 + r;
 		sim_time_t t1 = k < pg->nr_tps ? pg->sample_t[k] : now, t0 = k ? pg->sample_t[k - 1] : 0;
 		uint64_t d[PG_WAIT_NR];
-		double *row = &pg->wait_cells[(size_t)r * (PG_WAIT_NR + 1)];
+		double share[PG_WAIT_NR], *row = &pg->wait_cells[(size_t)r * ncols];
 
 		for (int e = 0; e < PG_WAIT_NR; e++)
 			d[e] = (k < pg->nr_tps ? pg->wait_samples[k][e] : ns[e]) - (k ? pg->wait_samples[k - 1][e] : 0);
+		pg_wait_shares(d, (t1 - t0) * pg->nbackends, share);
 		row[0] = (double)t1 / 1e9;
-		pg_wait_shares(d, (t1 - t0) * pg->nbackends, row + 1);
-		for (int e = 0; e < PG_WAIT_NR; e++)
-			used[e] |= row[1 + e] > 0;
-	}
-	/* keep the used columns only, in PG_WAIT_EVENTS order */
-	pg->wait_cols[ncols] = "interval_end_s";
-	pg->wait_dec[ncols++] = 3;
-	for (int e = 0; e < PG_WAIT_NR; e++)
-		if (used[e]) {
-			pg->wait_cols[ncols] = pg_wait_names[e];
-			pg->wait_dec[ncols++] = 4;
-		}
-	for (uint32_t r = 0; r < rows; r++) {
-		const double *from = &pg->wait_cells[(size_t)r * (PG_WAIT_NR + 1)];
-		double *to = &pg->wait_cells[(size_t)r * ncols];
-		unsigned int c = 1;
-
-		to[0] = from[0];
-		for (int e = 0; e < PG_WAIT_NR; e++)
-			if (used[e])
-				to[c++] = from[1 + e];
+		for (unsigned int c = 1; c < ncols; c++)
+			row[c] = share[col[c - 1]];
 	}
 	if (out->nr_tables < WL_MAX_TABLES)
 		out->tables[out->nr_tables++] = (struct wl_table){

@@ -139,12 +139,16 @@ int migrate_pages(struct machine *m, struct pfn_list *from, new_folio_t get_new,
 /* putback_movable_pages(): return isolated folios to the LRU (or free the
  * ones whose owner freed them meanwhile: folio_putback_lru). */
 void putback_movable_pages(struct machine *m, struct pfn_list *list);
-/* folio_mapped(): mapped by a process (anon always; page cache and shmem
- * when a page of the folio has a map count). */
+/* folio_mapcount(): the page-table entries mapping the folio (anon: 1;
+ * page cache and shmem: the sum of its pages' map counts). */
+unsigned long folio_mapcount_model(const struct machine *m, pfn_t pfn);
+/* folio_mapped(): mapped by a process (folio_mapcount_model > 0). */
 bool folio_mapped_model(const struct machine *m, pfn_t pfn);
 /* The CPU of rmap walks over a mapped page-cache or shmem folio's VMAs
- * (migrate.c): `walks` over all of them, and one that stops once the
- * folio is unmapped if `until_unmapped`.  Nothing for anon folios. */
-void rmap_walk_file_charge(struct machine *m, pfn_t pfn, unsigned int walks, bool until_unmapped);
+ * (migrate.c), `mapped` its map count: `walks` over all of them, and one
+ * that stops once the folio is unmapped if `until_unmapped`.  Nothing for
+ * anon folios. */
+void rmap_walk_file_charge(struct machine *m, pfn_t pfn, unsigned long mapped, unsigned int walks,
+			   bool until_unmapped);
 
 #endif

@@ -55,22 +55,28 @@ void putback_movable_pages(struct machine *m, struct pfn_list *list)
 	}
 }
 
-/* folio_mapped(): is the folio mapped by a process?  Anonymous memory is
- * (its owner is a process); page cache and shmem when some page of it has
- * a map count (memory.c's side table). */
-bool folio_mapped_model(const struct machine *m, pfn_t pfn)
+/* folio_mapcount(): how many page-table entries map the folio.  An
+ * anonymous folio is its owner's, once; page cache and shmem count their
+ * pages' map counts (memory.c's side table). */
+unsigned long folio_mapcount_model(const struct machine *m, pfn_t pfn)
 {
 	const struct page *page = pfn_to_page(m, pfn);
 	const struct address_space *mapping = page_mapping_of(m, pfn);
+	unsigned long n = 0;
 
 	if (page_type(page) == PGTY_ANON)
-		return true;
+		return 1;
 	if (!mapping)
-		return false;
+		return 0;
 	for (unsigned long i = 0; i < folio_nr_pages(page); i++)
-		if (page_mapcount(mapping, page->index + i))
-			return true;
-	return false;
+		n += page_mapcount(mapping, page->index + i);
+	return n;
+}
+
+/* folio_mapped(): is the folio mapped by a process? */
+bool folio_mapped_model(const struct machine *m, pfn_t pfn)
+{
+	return folio_mapcount_model(m, pfn) != 0;
 }
 
 /*
@@ -83,22 +89,21 @@ bool folio_mapped_model(const struct machine *m, pfn_t pfn)
  * random places in the tree, after V*j/(j+1) visits on average (the model
  * does not keep the tree's order); folio_referenced and
  * remove_migration_ptes visit all V.  `walks` of the second kind, plus the
- * first when `until_unmapped`.  PostgreSQL's shared buffers are mapped by
+ * first when `until_unmapped`; `mapped` is the folio's map count
+ * (folio_mapcount_model).  PostgreSQL's shared buffers are mapped by
  * every backend: a migrated buffer page costs two walks over ~1 000 VMAs.
  * Not modelled: a process touching the folio meanwhile waits on the
  * migration entry (migration_entry_wait).
  */
-void rmap_walk_file_charge(struct machine *m, pfn_t pfn, unsigned int walks, bool until_unmapped)
+void rmap_walk_file_charge(struct machine *m, pfn_t pfn, unsigned long mapped, unsigned int walks,
+			   bool until_unmapped)
 {
-	const struct page *page = pfn_to_page(m, pfn);
 	const struct address_space *mapping = page_mapping_of(m, pfn);
-	unsigned long mapped = 0, visits, v;
+	unsigned long visits, v;
 
-	if (!mapping || page_type(page) == PGTY_ANON)
+	if (!mapping || page_type(pfn_to_page(m, pfn)) == PGTY_ANON)
 		return;
 	v = mapping->nr_i_mmap;
-	for (unsigned long i = 0; i < folio_nr_pages(page); i++)
-		mapped += page_mapcount(mapping, page->index + i);
 	visits = (unsigned long)walks * v;
 	if (until_unmapped) {
 		unsigned long j = mapped < v ? mapped : v;
@@ -120,6 +125,7 @@ static int migrate_one(struct machine *m, pfn_t src, new_folio_t get_new, free_f
 	struct page *s = pfn_to_page(m, src);
 	struct address_space *mapping;
 	unsigned int order = page_order(s);
+	unsigned long mapped;
 	pfn_t dst;
 
 	if (!s->mapping)		/* being torn down by its owner: leave it */
@@ -162,10 +168,11 @@ static int migrate_one(struct machine *m, pfn_t src, new_folio_t get_new, free_f
 	/* move: identity, index slots and flags to dst; dst onto the LRU */
 	mm_charge(m, COST_migrate_folio, 1);
 	mm_charge(m, COST_migrate_copy, 1UL << order);
-	if (folio_mapped_model(m, src)) {
+	mapped = folio_mapcount_model(m, src);
+	if (mapped) {
 		mm_charge(m, COST_rmap_walk, 1);
 		/* try_to_migrate, then remove_migration_ptes */
-		rmap_walk_file_charge(m, src, 1, true);
+		rmap_walk_file_charge(m, src, mapped, 1, true);
 	}
 	folio_migrate_mapping(m, dst, src);
 	folio_unlock(m, src);

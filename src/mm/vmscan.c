@@ -355,6 +355,7 @@ static unsigned long shrink_folio_list(struct machine *m, struct pfn_list *folio
 		pfn_t pfn = folio_list->head;
 		struct page *page = pfn_to_page(m, pfn);
 		unsigned long nr_pages = folio_nr_pages(page);
+		unsigned long mapped;
 		bool dirty, writeback, referenced, file = folio_is_file_lru(page);
 
 		pfn_list_del(m->mem_map, folio_list, pfn);
@@ -392,9 +393,10 @@ static unsigned long shrink_folio_list(struct machine *m, struct pfn_list *folio
 		 * which spares a dirty folio (RECLAIM_CLEAN) but not a clean one */
 		referenced = page->flags & PG_referenced;
 		page->flags &= (uint8_t)~PG_referenced;
-		if (folio_mapped_model(m, pfn)) {
+		mapped = folio_mapcount_model(m, pfn);
+		if (mapped) {
 			mm_charge(m, COST_rmap_walk, 1);
-			rmap_walk_file_charge(m, pfn, 1, false);	/* folio_referenced */
+			rmap_walk_file_charge(m, pfn, mapped, 1, false);	/* folio_referenced */
 			page->flags |= PG_referenced;
 			if (referenced)
 				goto activate_locked;

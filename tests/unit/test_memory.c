@@ -169,12 +169,13 @@ TEST(rmap_walks_visit_the_objects_vmas)
 	ASSERT_EQ(page_mapcount(map, 0), 4);
 	pfn = filemap_lookup(m, map, 0);
 	ASSERT_TRUE(pfn != PFN_NONE);
-	rmap_walk_file_charge(m, pfn, 1, true);
+	rmap_walk_file_charge(m, pfn, folio_mapcount_model(m, pfn), 1, true);
 	ASSERT_U64_EQ(sim_stat_read(m, SIM_RMAP_VMA_VISITS), 5 + 6);
-	rmap_walk_file_charge(m, pfn, 1, false);
+	rmap_walk_file_charge(m, pfn, folio_mapcount_model(m, pfn), 1, false);
 	ASSERT_U64_EQ(sim_stat_read(m, SIM_RMAP_VMA_VISITS), 11 + 6);
 	ASSERT_EQ(mm_touch(parent, addr + PAGE_SIZE, true), 0);	/* page 1: the parent's only */
-	rmap_walk_file_charge(m, filemap_lookup(m, map, 1), 1, true);
+	pfn = filemap_lookup(m, map, 1);
+	rmap_walk_file_charge(m, pfn, folio_mapcount_model(m, pfn), 1, true);
 	ASSERT_U64_EQ(sim_stat_read(m, SIM_RMAP_VMA_VISITS), 17 + 6 + 3);	/* ceil(6 x 1 / 2) = 3 */
 	mm_exit(child[3]);
 	mm_exit(child[0]);

@@ -90,7 +90,11 @@ fig() { sed -n "s/^    \"$1\": \([0-9.]*\),\{0,1\}\$/\1/p" "$r"; }
 positive "$(fig server_cpu_us_per_tx)" && positive "$(fig client_cpu_us_per_tx)" &&
 	positive "$(fig wal_syncs_per_tx)" && positive "$(fig wal_sync_ms_avg)" &&
 	nonneg "$(fig wal_writes_per_tx)" && positive "$(fig wal_bytes_per_tx)" && nonneg "$(fig fpi_per_tx)" &&
-	awk -v h="$(fig accounts_hot_update_pct)" 'BEGIN { exit !(h != "" && h >= 0 && h <= 100) }'
+	nonneg "$(fig accounts_heap_blocks_added)" &&
+	# scale 1 (1 639 blocks) takes several updates per block in 10 s:
+	# most are HOT once the first one's old version is pruned, unless
+	# a session holds the xmin horizon back (the sampler once did: 0 %)
+	awk -v h="$(fig accounts_hot_update_pct)" 'BEGIN { exit !(h != "" && h >= 30 && h <= 100) }'
 check server-client-and-wal-figures $?
 awk -v n="$(fig wait_samples)" 'BEGIN { exit !(n >= 500 && n <= 1100) }' &&
 	positive "$(fig wait_client_clientread_pct)" &&

@@ -122,6 +122,45 @@ struct pg_relation {
 	uint32_t	nsegs, cap_segs;
 };
 
+/* The end of a relation that grows: the blocks a bulk extension added
+ * that are nobody's target yet (the FSM's view of them, FIFO) and the
+ * relation extension lock. */
+struct pg_heap_tail {
+	uint32_t		*fsm;		/* global block ids */
+	uint32_t		fsm_head, fsm_tail, fsm_cap;
+	struct sim_mutex	ext_lock;
+	uint32_t		ext_waiters;
+	uint64_t		extends, extend_blocks;
+};
+
+/* One pgbench_accounts heap page (pg_heap.c): pd_upper - pd_lower, and
+ * the dead versions pruning will reclaim, HOT ones (tuple and line
+ * pointer) and non-HOT ones (tuple only). */
+struct pg_heap_page {
+	uint16_t	free;
+	uint8_t		pend_hot, pend_dead;
+};
+
+/* Heap and btree sizes, bytes (htup_details.h, itemid.h, bufpage.h,
+ * nbtree.h; pgbench_accounts' tuple is 121 bytes, 128 aligned) */
+#define PG_ACCOUNTS_TUPLE	128u
+#define PG_HISTORY_TUPLE	48u
+#define PG_BTREE_TUPLE		16u
+#define PG_LINE_POINTER		4u
+#define PG_PAGE_HEADER		24u
+#define PG_BTREE_SPECIAL	16u
+#define PG_BKP_IMAGE_HEADER	5u	/* XLogRecordBlockImageHeader */
+#define PG_MAX_EXTEND		64u	/* MAX_BUFFERS_TO_EXTEND_BY */
+/* WAL record sizes, bytes, without images: pg_waldump --stats=record of
+ * pgbench simple-update (docs/pgbench.md "WAL records") */
+#define PG_REC_HOT_UPDATE	72u	/* Heap/HOT_UPDATE */
+#define PG_REC_INSERT		79u	/* Heap/INSERT */
+#define PG_REC_COMMIT		34u	/* Transaction/COMMIT */
+#define PG_REC_UPDATE		171u	/* Heap/UPDATE: the whole new tuple */
+#define PG_REC_LOCK		54u	/* Heap/LOCK: the old version, before its page is unlocked */
+#define PG_REC_PRUNE		58u	/* Heap2/PRUNE (mean of 54 308) */
+#define PG_REC_BTREE_LEAF	64u	/* Btree/INSERT_LEAF */
+
 /* Pending writeback requests of one process (WritebackContext, bufmgr.c). */
 struct pg_wb_context {
 	uint32_t	*tags;			/* global block ids */
@@ -221,6 +260,8 @@ struct pg_proc {
 	/* backends */
 	uint32_t		hist_blk;	/* relcache target block of pgbench_history */
 	uint32_t		hist_rows;	/* rows on it */
+	uint32_t		acct_blk;	/* ... and of pgbench_accounts (relation block) */
+	uint32_t		upd_blk;	/* accounts block this transaction updated */
 	unsigned long		private_base;	/* backend-local memory (palloc arenas) */
 };
 
@@ -376,7 +417,7 @@ struct pg {
 	/* derived sizes */
 	uint64_t		naccounts;	/* 100000 x scale */
 	uint32_t		rows_per_page;	/* accounts heap rows per page at the fillfactor */
-	uint32_t		heap_fpi_bytes;	/* an FPI of an accounts page: page minus hole + headers */
+	uint32_t		leaf_fpi_bytes;	/* an FPI of a pkey leaf: page minus hole + header */
 	uint32_t		leaf_tuples;	/* pkey entries per leaf */
 	uint32_t		nlevels;	/* btree levels, leaf = 0 */
 	uint32_t		level_first[PG_MAX_BTREE_LEVELS];	/* block of each level's first page */
@@ -414,11 +455,20 @@ struct pg {
 	struct pg_ckpt		ckpt;
 	struct pg_bgw		bgw;
 
-	/* pgbench_history tail (RelationGetBufferForTuple + RelationAddBlocks) */
-	uint32_t		*hist_fsm;	/* extended pages not yet anybody's target (the FSM) */
-	uint32_t		hist_fsm_head, hist_fsm_tail, hist_fsm_cap;	/* FIFO */
-	struct sim_mutex	hist_ext_lock;	/* relation extension lock */
-	uint32_t		hist_ext_waiters;
+	/* the relations' ends (RelationGetBufferForTuple + RelationAddBlocks):
+	 * pgbench_history's and, where its pages fill up, pgbench_accounts' */
+	struct pg_heap_tail	tail[PG_NR_RELS];
+	/* pgbench_accounts' heap pages (pg_heap.c): [heap_blocks_max],
+	 * relation blocks; the rows whose newest version left its loaded
+	 * page (open addressing, key row + 1, 0 = empty) */
+	struct pg_heap_page	*heap_page;
+	uint32_t		heap_blocks_max;	/* loaded blocks + room to grow */
+	uint32_t		heap_min_free;		/* heap_page_prune_opt's minfree */
+	uint32_t		heap_save_free;		/* the fillfactor's reserve */
+	uint64_t		*moved_key;
+	uint32_t		*moved_blk;
+	uint32_t		moved_mask, moved_rows;
+	uint64_t		hot_updates, nonhot_updates, heap_prunes;
 
 	/* processes */
 	struct mm_struct	*postmaster;
@@ -449,7 +499,7 @@ struct pg {
 	void			*hook_ctx;
 
 	/* model-level counters */
-	uint64_t		tx_fpi, hist_extends, hist_extend_blocks;
+	uint64_t		tx_fpi;
 	uint64_t		heap_hits, heap_accesses;
 	/* the client backends' time under each wait event (pg_proc's wait_event) */
 	uint64_t		wait_ns[PG_WAIT_NR];
@@ -503,6 +553,24 @@ void pg_shapes(struct pg *pg);
 /* One simple-update transaction of backend `p` (task context; the client
  * round trips and pg_tx_cpu are the caller's). */
 void pg_transaction(struct pg_proc *p);
+/* XLogInsert of a `len`-byte record changing global block `blk` in `buf`,
+ * with a `fpi_bytes` image at its first change after the REDO point (0:
+ * never), then MarkBufferDirty + PageSetLSN (pgbench.c) */
+void pg_log_page_change(struct pg_proc *p, uint32_t buf, uint32_t blk, uint32_t len, uint32_t fpi_bytes);
+bool pg_needs_fpi(const struct pg *pg, uint32_t blk);
+/* _bt_search for `row`'s key; leaf_write: the leaf is returned pinned for
+ * an insert (else every page is released and PG_NONE returned) */
+uint32_t pg_btree_descend(struct pg_proc *p, uint64_t row, bool leaf_write);
+
+/* pg_heap.c: the accounts heap's pages, the relations' ends */
+int pg_heap_init(struct pg *pg);
+void pg_heap_release(struct pg *pg);
+uint32_t pg_heap_block(const struct pg *pg, uint64_t row);
+void pg_heap_page_prune_opt(struct pg_proc *p, uint32_t blk, uint32_t buf);
+void pg_heap_update(struct pg_proc *p, uint64_t row, uint32_t blk, uint32_t buf);
+void pg_fsm_push(struct pg_heap_tail *t, uint32_t blk);
+bool pg_fsm_pop(struct pg_heap_tail *t, uint32_t *blk);
+uint32_t pg_relation_add_blocks(struct pg_proc *p, enum pg_rel r, uint32_t *blkp);
 /* The checkpoint-dip figures of the TPS series `st` of a run that ended at
  * `now`, around the checkpoint starts in `c` (pgbench.c; report time). */
 void pg_checkpoint_figures(const struct wl_stats *st, const struct pg_ckpt *c, sim_time_t now,

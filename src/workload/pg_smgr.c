@@ -169,10 +169,12 @@ int pg_smgr_init(struct pg *pg)
 		pg->rel[r].relfilenode = relfilenodes[r];
 	}
 	pg->rel[PG_REL_ACCOUNTS].first = 0;
-	pg->rel[PG_REL_PKEY].first = (uint32_t)((pg->naccounts + pg->rows_per_page - 1) / pg->rows_per_page);
+	/* the accounts heap's room to grow (pg_heap_init) lies before the index */
+	pg->rel[PG_REL_PKEY].first = pg->heap_blocks_max;
 	pg->rel[PG_REL_HISTORY].first = pg->rel[PG_REL_PKEY].first + index_blocks;
 	pg_blocks_reserve(pg, pg->rel[PG_REL_HISTORY].first + 1024);
-	if (md_create_existing(pg, PG_REL_ACCOUNTS, pg->rel[PG_REL_PKEY].first, &cache_ok) ||
+	if (md_create_existing(pg, PG_REL_ACCOUNTS,
+			       (uint32_t)((pg->naccounts + pg->rows_per_page - 1) / pg->rows_per_page), &cache_ok) ||
 	    md_create_existing(pg, PG_REL_PKEY, index_blocks, &cache_ok))
 		return -ENOSPC;
 	md_seg(pg, PG_REL_HISTORY, 0);

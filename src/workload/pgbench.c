@@ -70,23 +70,9 @@
 #include "workload/pg_internal.h"
 #include "workload/pgbench.h"
 
-/* WAL record sizes from pg_waldump of pgbench (pg_waldump of pgbench) */
-#define PG_REC_HOT_UPDATE	72u
-#define PG_REC_INSERT		79u
-#define PG_REC_COMMIT		34u
-#define PG_BKP_IMAGE_HEADER	5u	/* XLogRecordBlockImageHeader */
-/* tuples: pgbench_accounts 121 bytes -> 128 aligned (+4 line pointer);
- * pgbench_history 47 -> 48 (+4); btree entries (int4) 16 (+4) */
-#define PG_ACCOUNTS_TUPLE	128u
-#define PG_HISTORY_TUPLE	48u
-#define PG_BTREE_TUPLE		16u
-#define PG_LINE_POINTER		4u
-#define PG_PAGE_HEADER		24u
-#define PG_BTREE_SPECIAL	16u
 #define PG_HISTORY_ROWS		157u	/* (8168 - 52) / 52 + 1 at fillfactor 100 */
 #define PG_BTREE_LEAF_FILL	90u	/* BTREE_DEFAULT_FILLFACTOR */
 #define PG_BTREE_INNER_FILL	70u	/* BTREE_NONLEAF_FILLFACTOR */
-#define PG_MAX_EXTEND		64u	/* MAX_BUFFERS_TO_EXTEND_BY */
 
 static const char *const huge_pages_names[] = { "off", "on", "try", NULL };
 
@@ -404,7 +390,7 @@ void pg_image_touch(struct pg_proc *p)
 
 /* ---- transactions ------------------------------------------------------------------ */
 
-static bool needs_fpi(const struct pg *pg, uint32_t blk)
+bool pg_needs_fpi(const struct pg *pg, uint32_t blk)
 {
 	return pg->cfg.full_page_writes && pg->bp.blk_epoch[blk] != pg->xlog.epoch;
 }
@@ -416,13 +402,12 @@ static bool needs_fpi(const struct pg *pg, uint32_t blk)
  * been logged since the last REDO point (XLogRecordAssemble's test); then
  * MarkBufferDirty + PageSetLSN.
  */
-static void log_page_change(struct pg_proc *p, uint32_t buf, uint32_t blk, uint32_t len,
-			    uint32_t fpi_bytes)
+void pg_log_page_change(struct pg_proc *p, uint32_t buf, uint32_t blk, uint32_t len, uint32_t fpi_bytes)
 {
 	struct pg *pg = p->pg;
 	uint64_t lsn;
 
-	if (fpi_bytes && needs_fpi(pg, blk)) {
+	if (fpi_bytes && pg_needs_fpi(pg, blk)) {
 		len += fpi_bytes;
 		pg->xlog.fpi++;
 		pg->tx_fpi++;
@@ -433,76 +418,25 @@ static void log_page_change(struct pg_proc *p, uint32_t buf, uint32_t blk, uint3
 }
 
 /* _bt_search: root to leaf, each page read-locked and released before
- * the child (_bt_relandgetbuf). */
-static void btree_descend(struct pg_proc *p, uint64_t row)
+ * the child (_bt_relandgetbuf); for an insert the leaf is locked for
+ * writing and kept. */
+uint32_t pg_btree_descend(struct pg_proc *p, uint64_t row, bool leaf_write)
 {
 	struct pg *pg = p->pg;
 	uint64_t leaf = row / pg->leaf_tuples;
 
 	for (int l = (int)pg->nlevels - 1; l >= 0; l--) {
 		uint64_t idx = leaf;
+		uint32_t buf;
 
 		for (int k = 0; k < l; k++)
 			idx /= pg->fanout;
-		pg_release_buffer(p, pg_read_buffer(p, pg->level_first[l] + (uint32_t)idx, false));
+		buf = pg_read_buffer(p, pg->level_first[l] + (uint32_t)idx, leaf_write && l == 0);
+		if (leaf_write && l == 0)
+			return buf;
+		pg_release_buffer(p, buf);
 	}
-}
-
-static void hist_fsm_push(struct pg *pg, uint32_t blk)
-{
-	if (pg->hist_fsm_tail - pg->hist_fsm_head == pg->hist_fsm_cap) {
-		uint32_t cap = pg->hist_fsm_cap ? pg->hist_fsm_cap * 2 : 256;
-		uint32_t *v = malloc(cap * sizeof(*v));
-
-		if (!v)
-			SIM_BUG("out of memory for the history FSM");
-		for (uint32_t i = pg->hist_fsm_head; i != pg->hist_fsm_tail; i++)
-			v[i - pg->hist_fsm_head] = pg->hist_fsm[i % pg->hist_fsm_cap];
-		pg->hist_fsm_tail -= pg->hist_fsm_head;
-		pg->hist_fsm_head = 0;
-		free(pg->hist_fsm);
-		pg->hist_fsm = v;
-		pg->hist_fsm_cap = cap;
-	}
-	pg->hist_fsm[pg->hist_fsm_tail++ % pg->hist_fsm_cap] = blk;
-}
-
-/*
- * RelationAddBlocks() (hio.c, PostgreSQL 16+): extend pgbench_history by
- * 1 + (backends waiting for the extension lock), at most 64 blocks; the
- * victim buffers are found before the lock is taken; the first block is
- * this backend's new target (returned pinned), the others go to the FSM.
- */
-static uint32_t history_extend(struct pg_proc *p, uint32_t *blkp)
-{
-	struct pg *pg = p->pg;
-	struct pg_relation *rel = &pg->rel[PG_REL_HISTORY];
-	uint32_t n = 1 + pg->hist_ext_waiters, bufs[PG_MAX_EXTEND], first;
-
-	if (n > PG_MAX_EXTEND)
-		n = PG_MAX_EXTEND;
-	sim_path_push(pg->sim, "RelationAddBlocks");
-	for (uint32_t i = 0; i < n; i++)
-		bufs[i] = pg_get_victim_buffer(p);
-	pg->hist_ext_waiters++;
-	pgstat_report_wait_start(p, PG_WAIT_LOCK_EXTEND);	/* a heavyweight lock's ProcSleep */
-	sim_mutex_lock(pg->sim, &pg->hist_ext_lock);	/* LockRelationForExtension */
-	pgstat_report_wait_end(p);
-	pg->hist_ext_waiters--;
-	first = rel->first + rel->nblocks;
-	pg_mdzeroextend(p, PG_REL_HISTORY, n);
-	for (uint32_t i = 0; i < n; i++)
-		pg_assign_new_buffer(p, bufs[i], first + i);
-	sim_mutex_unlock(pg->sim, &pg->hist_ext_lock);
-	for (uint32_t i = 1; i < n; i++) {
-		pg_release_buffer(p, bufs[i]);
-		hist_fsm_push(pg, first + i);
-	}
-	pg->hist_extends++;
-	pg->hist_extend_blocks += n;
-	sim_path_pop(pg->sim);
-	*blkp = first;
-	return bufs[0];
+	return PG_NONE;
 }
 
 /* heap_insert into pgbench_history via RelationGetBufferForTuple. */
@@ -516,19 +450,18 @@ static void history_insert(struct pg_proc *p)
 	if (p->hist_blk != PG_NONE && p->hist_rows < PG_HISTORY_ROWS) {
 		blk = p->hist_blk;
 		buf = pg_read_buffer(p, blk, true);
-	} else if (pg->hist_fsm_head != pg->hist_fsm_tail) {
-		blk = pg->hist_fsm[pg->hist_fsm_head++ % pg->hist_fsm_cap];	/* GetPageWithFreeSpace */
+	} else if (pg_fsm_pop(&pg->tail[PG_REL_HISTORY], &blk)) {
 		buf = pg_read_buffer(p, blk, true);
 		p->hist_rows = 0;
 		init_page = true;
 	} else {
-		buf = history_extend(p, &blk);
+		buf = pg_relation_add_blocks(p, PG_REL_HISTORY, &blk);
 		p->hist_rows = 0;
 		init_page = true;
 	}
 	p->hist_blk = blk;
 	/* XLOG_HEAP_INSERT; on an empty page with XLOG_HEAP_INIT_PAGE (no image) */
-	log_page_change(p, buf, blk, PG_REC_INSERT, init_page ? 0 :
+	pg_log_page_change(p, buf, blk, PG_REC_INSERT, init_page ? 0 :
 			PG_PAGE_HEADER + p->hist_rows * (PG_HISTORY_TUPLE + PG_LINE_POINTER) +
 			PG_BKP_IMAGE_HEADER);
 	p->hist_rows++;
@@ -626,7 +559,7 @@ void pg_transaction(struct pg_proc *p)
 {
 	struct pg *pg = p->pg;
 	uint64_t row = rng_below(&p->rng, pg->naccounts);	/* aid - 1 */
-	uint32_t heap = (uint32_t)(row / pg->rows_per_page), buf;
+	uint32_t heap = pg_heap_block(pg, row), first = pg->rel[PG_REL_ACCOUNTS].first, buf;
 	uint64_t lsn, misses;
 
 	/* UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid */
@@ -634,12 +567,13 @@ void pg_transaction(struct pg_proc *p)
 	pg_stmt_begin(p);
 	if (pg->cfg.locks)
 		pg_get_snapshot(p);
-	btree_descend(p, row);
+	pg_btree_descend(p, row, false);
 	misses = p->st.buffer_misses;
-	buf = pg_read_buffer(p, heap, true);
+	buf = pg_read_buffer(p, first + heap, true);
 	pg->heap_accesses++;
 	pg->heap_hits += p->st.buffer_misses == misses;
-	log_page_change(p, buf, heap, PG_REC_HOT_UPDATE, pg->heap_fpi_bytes);	/* XLOG_HEAP_HOT_UPDATE */
+	pg_heap_page_prune_opt(p, heap, buf);
+	pg_heap_update(p, row, heap, buf);
 	pg_release_buffer(p, buf);
 	pg_stmt_end(p);
 	sim_path_pop(pg->sim);
@@ -649,8 +583,11 @@ void pg_transaction(struct pg_proc *p)
 	pg_stmt_begin(p);
 	if (pg->cfg.locks)
 		pg_get_snapshot(p);
-	btree_descend(p, row);
-	pg_release_buffer(p, pg_read_buffer(p, heap, false));
+	pg_btree_descend(p, row, false);
+	heap = pg_heap_block(pg, row);
+	buf = pg_read_buffer(p, first + heap, false);
+	pg_heap_page_prune_opt(p, heap, buf);
+	pg_release_buffer(p, buf);
 	pg_stmt_end(p);
 	sim_path_pop(pg->sim);
 
@@ -670,6 +607,7 @@ void pg_transaction(struct pg_proc *p)
 	lsn = pg_xlog_insert(p, PG_REC_COMMIT);
 	if (pg->cfg.synchronous_commit)
 		pg_xlog_flush(p, lsn);
+	p->upd_blk = PG_NONE;			/* its versions are committed */
 	if (pg->cfg.locks)
 		pg_proc_array_end_transaction(p);	/* CommitTransaction, after RecordTransactionCommit */
 	pg_stmt_end(p);
@@ -716,14 +654,16 @@ static void pg_backend_main(struct sim *sim, void *arg)
 void pg_shapes(struct pg *pg)
 {
 	uint32_t usable = PG_BLCKSZ - PG_PAGE_HEADER - PG_BTREE_SPECIAL;
-	uint64_t pages, hole;
+	uint64_t pages;
 	uint32_t l = 0;
 
 	pg->naccounts = 100000 * pg->cfg.scale;
 	pg->rows_per_page = heap_rows_per_page(pg->cfg.fillfactor);
-	hole = PG_BLCKSZ - PG_PAGE_HEADER - (uint64_t)pg->rows_per_page * (PG_ACCOUNTS_TUPLE + PG_LINE_POINTER);
-	pg->heap_fpi_bytes = (uint32_t)(PG_BLCKSZ - hole + PG_BKP_IMAGE_HEADER);
 	pg->leaf_tuples = usable * PG_BTREE_LEAF_FILL / 100 / (PG_BTREE_TUPLE + PG_LINE_POINTER);
+	/* a leaf's image: the header, the line pointers and tuples, the
+	 * special space (the hole between them left out) */
+	pg->leaf_fpi_bytes = PG_PAGE_HEADER + pg->leaf_tuples * (PG_BTREE_TUPLE + PG_LINE_POINTER) +
+			     PG_BTREE_SPECIAL + PG_BKP_IMAGE_HEADER;
 	pg->fanout = usable * PG_BTREE_INNER_FILL / 100 / (PG_BTREE_TUPLE + PG_LINE_POINTER);
 	pages = (pg->naccounts + pg->leaf_tuples - 1) / pg->leaf_tuples;
 	for (;;) {
@@ -785,6 +725,8 @@ static struct pg_proc *proc_init(struct pg *pg, struct pg_proc *p, uint32_t id, 
 	p->id = id;
 	p->is_backend = !strcmp(kind, "backend");
 	p->hist_blk = PG_NONE;
+	p->acct_blk = PG_NONE;
+	p->upd_blk = PG_NONE;
 	rng_init(&p->rng, sim_seed(pg->sim), rng_stream_id(kind, id));
 	rng_init(&p->spin_rng, sim_seed(pg->sim), rng_stream_id(kind, id) ^ rng_stream_id("s_lock", 0));
 	p->spins_per_delay = PG_DEFAULT_SPINS_PER_DELAY;
@@ -822,7 +764,7 @@ void pg_free(struct pg *pg)
 	free(pg->ckpt.t_write_end);
 	free(pg->ckpt.t_end);
 	free(pg->ckpt.buffers_written);
-	free(pg->hist_fsm);
+	pg_heap_release(pg);
 	free(pg->pt_samples);
 	free(pg->tps_tx);
 	free(pg->wait_samples);
@@ -991,6 +933,11 @@ struct pg *pg_setup(const struct wl_env *env, const struct pg_config *c, struct 
 
 	/* the database files, WAL and the buffer pool */
 	pg->sb = fs_mount(m, bdev, c->device, bdev_size(bdev));
+	if (pg_heap_init(pg)) {
+		snprintf(err, errlen, "out of host memory for pgbench_accounts' %u heap pages", pg->heap_blocks_max);
+		pg_free(pg);
+		return NULL;
+	}
 	if (pg_smgr_init(pg) || (!(wal_full = pg_xlog_init(pg) != 0) && pg_bufmgr_init(pg))) {
 		snprintf(err, errlen, "the database (%llu MiB at scale %llu) does not fit on device '%s' or in memory",
 			 (unsigned long long)((uint64_t)pg->rel[PG_REL_HISTORY].first * PG_BLCKSZ >> 20),
@@ -1010,7 +957,9 @@ struct pg *pg_setup(const struct wl_env *env, const struct pg_config *c, struct 
 		pg_free(pg);
 		return NULL;
 	}
-	sim_mutex_init(pg->sim, &pg->hist_ext_lock, "pgbench_history extension");
+	sim_mutex_init(pg->sim, &pg->tail[PG_REL_HISTORY].ext_lock, "pgbench_history extension");
+	if (pg->heap_blocks_max > pg->rel[PG_REL_ACCOUNTS].nblocks)	/* it can grow */
+		sim_mutex_init(pg->sim, &pg->tail[PG_REL_ACCOUNTS].ext_lock, "pgbench_accounts extension");
 	if (c->locks) {
 		sim_spin_init(pg->sim, &pg->strategy_lock, "buffer_strategy_lock");
 		sim_spin_init(pg->sim, &pg->xlog.insertpos_lck, "insertpos_lck");
@@ -1401,7 +1350,13 @@ static void pg_report(void *state, struct wl_report *out)
 	wl_report_figure(out, "backend_writes_per_tx", (double)sum.buffers_written / (double)tx, "");
 	wl_report_figure(out, "checkpoint_buffers_written", (double)written_ckpt, "");
 	wl_report_figure(out, "bgwriter_buffers_written", (double)written_bgw, "");
-	wl_report_figure(out, "history_extensions", (double)pg->hist_extends, "");
+	wl_report_figure(out, "history_extensions", (double)pg->tail[PG_REL_HISTORY].extends, "");
+	/* pgbench_accounts' updates that stayed on their page, the blocks its
+	 * heap grew by, and prunes per transaction (pg_heap.c) */
+	wl_report_figure(out, "accounts_hot_update_pct", pg->hot_updates + pg->nonhot_updates ?
+			 100.0 * (double)pg->hot_updates / (double)(pg->hot_updates + pg->nonhot_updates) : 0, "%");
+	wl_report_figure(out, "accounts_heap_blocks_added", (double)pg->tail[PG_REL_ACCOUNTS].extend_blocks, "");
+	wl_report_figure(out, "heap_prunes_per_tx", (double)pg->heap_prunes / (double)tx, "");
 	wl_report_figure(out, "fault_errors", (double)sum.fault_errors, "");
 	wl_report_figure(out, "read_errors", (double)sum.read_errors, "");
 	wl_report_figure(out, "write_errors", (double)sum.write_errors, "");

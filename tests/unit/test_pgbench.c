@@ -148,8 +148,8 @@ static int64_t vmstat_of(struct machine *m, const char *name)
  * (fillfactor): fillfactor 90 gives 55 rows per heap page (61 at
  * 100), 847 M rows make 15.4 M heap pages; the pkey has 366 entries per
  * leaf, a fanout of 285 and four levels (root, 2 inner, leaf); an FPI of
- * an accounts page is the page minus its 908-byte hole plus the 5-byte
- * image header.  Expect exactly those numbers. */
+ * a leaf is the page minus its hole plus the 5-byte image header.  Expect
+ * exactly those numbers. */
 TEST(shapes_at_scale_8470)
 {
 	struct pg pg;
@@ -168,7 +168,8 @@ TEST(shapes_at_scale_8470)
 	ASSERT_EQ(pg.level_pages[1], 8121);
 	ASSERT_EQ(pg.level_pages[2], 29);
 	ASSERT_EQ(pg.level_pages[3], 1);
-	ASSERT_EQ(pg.heap_fpi_bytes, 8192 - 908 + 5);
+	/* a leaf's image: 24 header + 366 x 20 + 16 special + 5 */
+	ASSERT_EQ(pg.leaf_fpi_bytes, 24 + 366 * 20 + 16 + 5);
 	pg.cfg.fillfactor = 100;
 	pg_shapes(&pg);
 	ASSERT_EQ(pg.rows_per_page, 61);
@@ -200,7 +201,9 @@ static void tx_loop(struct sim *sim, void *arg)
  * 4 levels of scale 8470), except that a history page the backend got by
  * extending the relation comes pinned from the extension (one access
  * less); 3 WAL records per transaction of 72 + 79 + 34 bytes, 8-aligned:
- * exactly 192 bytes; no full-page image; one heap update each. */
+ * exactly 192 bytes, plus a 58-byte prune record (64 aligned) before
+ * each update of a page an earlier transaction updated; no full-page
+ * image; one heap update each, all HOT at fillfactor 90. */
 TEST(transaction_mix)
 {
 	static const char *const kv[] = { "full_page_writes", "off", NULL };
@@ -216,14 +219,102 @@ TEST(transaction_mix)
 	sim_run(t.e.sim, SIM_TIME_NEVER);
 	st = &t.pg->backends[0].st;
 	ASSERT_U64_EQ(st->buffer_hits + st->buffer_misses,
-		      (2 * (per_tx_levels + 1) + 1) * r.n - t.pg->hist_extends);
-	ASSERT_U64_EQ(t.pg->xlog.records, 3 * r.n);
-	ASSERT_U64_EQ(t.pg->xlog.bytes, 192 * (uint64_t)r.n);
+		      (2 * (per_tx_levels + 1) + 1) * r.n - t.pg->tail[PG_REL_HISTORY].extends);
+	/* 3000 updates over 3637 pages: about 1 100 land on a page updated before */
+	ASSERT_TRUE(t.pg->heap_prunes > 800 && t.pg->heap_prunes < 1500);
+	ASSERT_U64_EQ(t.pg->xlog.records, 3 * r.n + t.pg->heap_prunes);
+	ASSERT_U64_EQ(t.pg->xlog.bytes, 192 * (uint64_t)r.n + 64 * t.pg->heap_prunes);
 	ASSERT_U64_EQ(t.pg->xlog.fpi, 0);
 	ASSERT_U64_EQ(t.pg->heap_accesses, r.n);
+	ASSERT_U64_EQ(t.pg->hot_updates, r.n);
+	ASSERT_U64_EQ(t.pg->nonhot_updates, 0);
+	ASSERT_EQ(t.pg->heap_blocks_max, 3637);	/* no room reserved: nothing can move */
 	/* history: 157 rows a page */
 	ASSERT_U64_EQ(t.pg->rel[PG_REL_HISTORY].nblocks >= (r.n + 156) / 157, 1);
 	ASSERT_TRUE(t.pg->xlog.flush >= t.pg->xlog.insert);	/* every commit flushed */
+	ASSERT_MM_OK(t.e.m);
+	pgt_destroy(&t);
+}
+
+/* A test of where an UPDATE's new version goes at fillfactor 100, where a
+ * loaded page has 24 + 61 x 132 = 8 076 bytes used and 116 free, one
+ * backend after the other, full_page_writes off:
+ * - backend 0 updates row 0: the 132 bytes do not fit, so the old
+ *   version is locked (54 bytes, 56 aligned), the relation grows by one
+ *   block (the first after the 3 279 loaded ones), the version goes there
+ *   (171 -> 176) and the pkey leaf gets an entry (64): 3 records, 296
+ *   bytes; page 0 keeps 116 free and one dead version; row 0 now lives on
+ *   block 3279, which has 8 168 - 132 free; its own SELECT of page 0 does
+ *   not prune (the version is its own, uncommitted);
+ * - after its commit, backend 1 fetches page 0 for row 1: it prunes (58 ->
+ *   64 bytes; the dead tuple's 128 bytes come back: 244 free), and the
+ *   update fits: HOT (72), 112 free, one HOT version pending;
+ * - backend 0 fetches page 0 again: prunes, 244 free. */
+static void heap_steps(struct sim *sim, void *arg)
+{
+	struct pgt *t = arg;
+	struct pg *pg = t->pg;
+	struct pg_proc *b0 = &pg->backends[0], *b1 = &pg->backends[1];
+	uint32_t loaded = pg->rel[PG_REL_ACCOUNTS].nblocks, buf;
+	uint64_t rec = pg->xlog.records, bytes = pg->xlog.bytes;
+
+	ASSERT_EQ(loaded, 3279);
+	ASSERT_EQ(pg->heap_page[0].free, 116);
+	buf = pg_read_buffer(b0, 0, true);
+	pg_heap_page_prune_opt(b0, 0, buf);
+	pg_heap_update(b0, 0, 0, buf);
+	pg_release_buffer(b0, buf);
+	ASSERT_U64_EQ(pg->xlog.records - rec, 3);
+	ASSERT_U64_EQ(pg->xlog.bytes - bytes, 56 + 176 + 64);
+	ASSERT_U64_EQ(pg->nonhot_updates, 1);
+	ASSERT_EQ(pg->rel[PG_REL_ACCOUNTS].nblocks, loaded + 1);
+	ASSERT_EQ(pg_heap_block(pg, 0), loaded);
+	ASSERT_EQ(pg_heap_block(pg, 1), 0);
+	ASSERT_EQ(pg->heap_page[0].free, 116);
+	ASSERT_EQ(pg->heap_page[0].pend_dead, 1);
+	ASSERT_EQ(pg->heap_page[loaded].free, 8168 - 132);
+	buf = pg_read_buffer(b0, 0, false);
+	pg_heap_page_prune_opt(b0, 0, buf);		/* its own version: kept */
+	pg_release_buffer(b0, buf);
+	ASSERT_U64_EQ(pg->heap_prunes, 0);
+	b0->upd_blk = PG_NONE;				/* commit */
+
+	rec = pg->xlog.records;
+	bytes = pg->xlog.bytes;
+	buf = pg_read_buffer(b1, 0, true);
+	pg_heap_page_prune_opt(b1, 0, buf);
+	ASSERT_U64_EQ(pg->heap_prunes, 1);
+	ASSERT_EQ(pg->heap_page[0].free, 244);
+	pg_heap_update(b1, 1, 0, buf);
+	pg_release_buffer(b1, buf);
+	ASSERT_U64_EQ(pg->xlog.records - rec, 2);
+	ASSERT_U64_EQ(pg->xlog.bytes - bytes, 64 + 72);
+	ASSERT_U64_EQ(pg->hot_updates, 1);
+	ASSERT_EQ(pg->heap_page[0].free, 112);
+	ASSERT_EQ(pg->heap_page[0].pend_hot, 1);
+	ASSERT_EQ(pg->heap_page[0].pend_dead, 0);
+	b1->upd_blk = PG_NONE;
+
+	buf = pg_read_buffer(b0, 0, false);
+	pg_heap_page_prune_opt(b0, 0, buf);
+	pg_release_buffer(b0, buf);
+	ASSERT_U64_EQ(pg->heap_prunes, 2);
+	ASSERT_EQ(pg->heap_page[0].free, 244);
+	ASSERT_EQ(pg->heap_page[0].pend_hot, 0);
+	sim_stop(sim);
+}
+
+TEST(accounts_update_hot_or_moved)
+{
+	static const char *const kv[] = { "full_page_writes", "off", "fillfactor", "100", "clients", "2",
+					  NULL };
+	struct pgt t;
+
+	ASSERT_EQ(pgt_create(&t, NULL, kv), 0);
+	/* room: 2 x 3279 / 60 + 64 x (2 + 4) + 1024 blocks */
+	ASSERT_EQ(t.pg->heap_blocks_max, 3279 + 109 + 384 + 1024);
+	pgt_task(&t, "steps", heap_steps, &t, 0);
+	sim_run(t.e.sim, SIM_TIME_NEVER);
 	ASSERT_MM_OK(t.e.m);
 	pgt_destroy(&t);
 }

@@ -37,6 +37,9 @@
 # latency), iops from 4 KiB writes at depth 32, bandwidth from 1 MiB
 # writes — and the probe runs use it.
 #
+# When it has the WAL the run found recycled (figure wal_recycled_mb), the
+# options give the twin as much (pgbench.wal_recycled).
+#
 # When it also has the wake-up probe (figures probe_wake_ipi_us,
 # probe_idle_exit_us and probe_ipis_per_tx, from `slowpath probe wakeup`
 # and /proc/interrupts), the options set idle_exit as measured and
@@ -118,6 +121,16 @@ if jq -e '.figures.probe_disk_flush_us' "$real/result.json" >/dev/null 2>&1; the
 	set -- "$@" $dev
 fi
 
+# the WAL the run found recycled ahead of its insert position (figure
+# wal_recycled_mb): the twin starts with as much, instead of zero-filling
+# new segments until its first checkpoints recycle some
+wal=""
+if jq -e '.figures.wal_recycled_mb' "$real/result.json" >/dev/null 2>&1; then
+	wal="--set pgbench.wal_recycled=$(fig wal_recycled_mb | awk '{ printf "%.0f", $1 }')m"
+	# shellcheck disable=SC2086
+	set -- "$@" $wal
+fi
+
 # what a wake-up across CPUs costs, when the recording has the wake-up
 # probe (slowpath probe wakeup): idle_exit as measured; wake_ipi as
 # measured per IPI, times the host's IPIs per one-client transaction
@@ -189,6 +202,6 @@ echo "$m $after" | awk -v rs="$real_srv" -v rc="$real_cli" -v rt="$(fig probe_tp
 	printf "  model before   %9.1f %9.1f %9.1f\n", $1, $2, $3
 	printf "  model after    %9.1f %9.1f %9.1f\n", $4, $5, $6
 }' >&2
-sets="${dev:+$dev }${wake:+$wake }$sets"
+sets="${dev:+$dev }${wal:+$wal }${wake:+$wake }$sets"
 echo "twin-costs: $sets" >&2
 echo $sets

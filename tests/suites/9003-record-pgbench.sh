@@ -90,7 +90,7 @@ fig() { sed -n "s/^    \"$1\": \([0-9.]*\),\{0,1\}\$/\1/p" "$r"; }
 positive "$(fig server_cpu_us_per_tx)" && positive "$(fig client_cpu_us_per_tx)" &&
 	positive "$(fig wal_syncs_per_tx)" && positive "$(fig wal_sync_ms_avg)" &&
 	nonneg "$(fig wal_writes_per_tx)" && positive "$(fig wal_bytes_per_tx)" && nonneg "$(fig fpi_per_tx)" &&
-	nonneg "$(fig accounts_heap_blocks_added)" &&
+	nonneg "$(fig accounts_heap_blocks_added)" && nonneg "$(fig wal_recycled_mb)" &&
 	# scale 1 (1 639 blocks) takes several updates per block in 10 s:
 	# most are HOT once the first one's old version is pruned, unless
 	# a session holds the xmin horizon back (the sampler once did: 0 %)

@@ -6,7 +6,8 @@
 # what one client and its server spent per transaction on the recorded
 # host, and probe_disk_*, fio's figures there).  Expect the script to
 # print the five device options with fio's figures (the flush less the
-# write-out at depth 1, here the read latency), which the twin then
+# write-out at depth 1, here the read latency) and the recycled WAL the
+# run found (added to a copy of the fixture), which the twin then
 # has (`slowpath check`), and the four cost options, each a positive whole
 # number of ns; a one-client run of the twin with them,
 # made here and read from its profile.json independently of the script,
@@ -30,15 +31,19 @@ cd "$(dirname "$0")/../.." || exit 1
 
 skip_in_san 9006-twin-costs
 
-fx=tests/fixtures/results/recorded-pgbench-probe
+# the fixture, with the WAL its run found recycled (figure
+# wal_recycled_mb, which newer recordings have) added
+fx=$tmp/probe
+mkdir "$fx" && jq '.figures.wal_recycled_mb = 976' tests/fixtures/results/recorded-pgbench-probe/result.json \
+	>"$fx/result.json"
 scn=scenarios/pgbench-local-s50.ini
 export SLOWPATH="$build/slowpath"
 TWIN_COSTS_SECONDS=1 scripts/twin-costs.sh "$fx" "$scn" --scale 1/32 >"$tmp/sets" 2>"$tmp/err"
 check exit-0 $?
 cat "$tmp/err"
 sets=$(cat "$tmp/sets")
-echo "$sets" | grep -Eq '^--set device\.lat_mean=[0-9.]+us --set device\.lat_p99=[0-9.]+us --set device\.flush=[0-9.]+us --set device\.iops=[1-9][0-9]* --set device\.bandwidth=[1-9][0-9]* --set costs\.pg_tx_cpu=[1-9][0-9]* --set costs\.pgbench_client_stmt=[1-9][0-9]* --set costs\.tcp_loopback_send=[1-9][0-9]* --set costs\.tcp_recv=[1-9][0-9]*$'
-check nine-options $?
+echo "$sets" | grep -Eq '^--set device\.lat_mean=[0-9.]+us --set device\.lat_p99=[0-9.]+us --set device\.flush=[0-9.]+us --set device\.iops=[1-9][0-9]* --set device\.bandwidth=[1-9][0-9]* --set pgbench\.wal_recycled=976m --set costs\.pg_tx_cpu=[1-9][0-9]* --set costs\.pgbench_client_stmt=[1-9][0-9]* --set costs\.tcp_loopback_send=[1-9][0-9]* --set costs\.tcp_recv=[1-9][0-9]*$'
+check ten-options $?
 # the device options are fio's figures as recorded, and the twin takes them
 # shellcheck disable=SC2086
 "$build/slowpath" check "$scn" $sets >"$tmp/resolved"

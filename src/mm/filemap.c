@@ -309,6 +309,10 @@ void folio_migrate_mapping(struct machine *m, pfn_t dst, pfn_t src)
 	d->mapping = s->mapping;
 	d->index = s->index;
 	d->flags = (uint8_t)(s->flags & ~(PG_lru | PG_isolated));
+	if ((s->flags & PG_dirty) && folio_nr_pages(s) > 1) {	/* the dirty range follows */
+		pfn_to_page(m, dst + 1)->next = pfn_to_page(m, src + 1)->next;
+		pfn_to_page(m, dst + 1)->prev = pfn_to_page(m, src + 1)->prev;
+	}
 	/* folio_migrate_flags(): PG_workingset follows; no generation */
 	folio_set_lru_gen_flags(m, dst, (uint8_t)(folio_lru_gen_flags(m, src) & LRU_GEN_WORKINGSET));
 	s->mapping = 0;

@@ -24,9 +24,10 @@
  * folio; a misaligned one makes the "staircase" of write size to folio order, docs/pagecache.md.
  *
  * Writeback (iomap_writepages): walk PAGECACHE_TAG_DIRTY folios in index
- * order, clear dirty + start writeback on each, and gather folios that
- * are contiguous on the device into one bio of at most 1280 KiB (the
- * block layer's default max_sectors_kb, BLK_DEF_MAX_SECTORS_CAP).
+ * order, clear dirty + start writeback on each, and gather the dirty
+ * blocks of folios (the folio's dirty range, writeback.h) that are
+ * contiguous on the device into one bio of at most 1280 KiB (the block
+ * layer's default max_sectors_kb, BLK_DEF_MAX_SECTORS_CAP).
  *
  * Simplifications: no folio locks; sub-block writes do not read the rest
  * of the block from the device (the kernel's __iomap_write_begin reads a
@@ -113,7 +114,8 @@ static long iomap_write_iter(struct machine *m, struct inode *inode, uint64_t po
 		mm_charge(m, COST_copy_user, (bytes + 1023) >> 10);
 		mm_charge(m, COST_write_begin_end, 1);
 		/* iomap_write_end -> filemap_dirty_folio */
-		if (folio_mark_dirty(m, pfn))
+		if (folio_mark_dirty_range(m, pfn, (unsigned int)((pos - fpos) >> PAGE_SHIFT),
+					   (unsigned int)((pos - fpos + bytes + PAGE_SIZE - 1) >> PAGE_SHIFT)))
 			wb_task_dirtied(m, folio_nr_pages(head));
 		if (pos + bytes > inode->i_size) {
 			inode->i_size = pos + bytes;
@@ -215,6 +217,7 @@ int iomap_writepages(struct machine *m, struct inode *inode, struct writeback_co
 		unsigned long idx = pagecache_tag_next(mapping, index, end, PAGECACHE_TAG_DIRTY);
 		struct page *page;
 		uint64_t dev, bytes;
+		unsigned int first, last;
 		pfn_t pfn;
 
 		if (idx == ULONG_MAX) {
@@ -244,11 +247,13 @@ int iomap_writepages(struct machine *m, struct inode *inode, struct writeback_co
 			index = idx + folio_nr_pages(page);
 			continue;
 		}
+		/* only the folio's dirty blocks go out (iomap_writepage_map) */
+		folio_dirty_range(m, pfn, &first, &last);
 		folio_start_writeback(m, pfn);
 		mm_charge(m, COST_writeback_folio, 1);
-		dev = fs_bmap(inode, (uint64_t)idx << PAGE_SHIFT);
+		dev = fs_bmap(inode, (uint64_t)(idx + first) << PAGE_SHIFT);
 		SIM_ASSERT(dev != UINT64_MAX);
-		bytes = (uint64_t)folio_nr_pages(page) << PAGE_SHIFT;
+		bytes = (uint64_t)(last - first) << PAGE_SHIFT;
 		if (run->nr && (dev != run->dev_start + run->bytes || run->nr == WB_MAX_BIO_FOLIOS ||
 				run->bytes + bytes > WB_MAX_BIO_BYTES))
 			wb_run_submit(m, wb, run);

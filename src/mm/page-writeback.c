@@ -82,13 +82,27 @@ static void folio_account_dirtied(struct machine *m, pfn_t pfn, long nr)
 	__mod_node_page_state(&m->node, NR_DIRTIED, nr);
 }
 
-bool folio_mark_dirty(struct machine *m, pfn_t pfn)
+bool folio_mark_dirty_range(struct machine *m, pfn_t pfn, unsigned int first, unsigned int end)
 {
 	struct page *page = pfn_to_page(m, pfn);
 	struct address_space *mapping = page_mapping_of(m, pfn);
 	long nr = (long)folio_nr_pages(page);
 	struct inode *inode;
 
+	SIM_ASSERT(first < end && end <= (unsigned long)nr);
+	if (nr > 1) {			/* the range lives in the first tail page */
+		struct page *t = pfn_to_page(m, pfn + 1);
+
+		if (!(page->flags & PG_dirty)) {
+			t->next = first;
+			t->prev = end;
+		} else {
+			if (first < t->next)
+				t->next = first;
+			if (end > t->prev)
+				t->prev = end;
+		}
+	}
 	if (page->flags & PG_dirty)
 		return false;
 	page->flags |= PG_dirty;
@@ -102,6 +116,24 @@ bool folio_mark_dirty(struct machine *m, pfn_t pfn)
 		wb_inode_dirtied(m, inode);
 	}
 	return true;
+}
+
+bool folio_mark_dirty(struct machine *m, pfn_t pfn)
+{
+	return folio_mark_dirty_range(m, pfn, 0, folio_nr_pages(pfn_to_page(m, pfn)));
+}
+
+void folio_dirty_range(const struct machine *m, pfn_t pfn, unsigned int *first, unsigned int *end)
+{
+	const struct page *page = pfn_to_page(m, pfn);
+
+	if (folio_nr_pages(page) == 1) {
+		*first = 0;
+		*end = 1;
+		return;
+	}
+	*first = pfn_to_page(m, pfn + 1)->next;
+	*end = pfn_to_page(m, pfn + 1)->prev;
 }
 
 bool folio_clear_dirty_for_io(struct machine *m, pfn_t pfn)

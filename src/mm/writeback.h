@@ -72,6 +72,18 @@ struct writeback_control {
  * Returns true if the folio was clean before.
  */
 bool folio_mark_dirty(struct machine *m, pfn_t pfn);
+/*
+ * iomap's per-block dirty state (struct iomap_folio_state's dirty bits,
+ * fs/iomap/buffered-io.c, Linux 6.6+; blocks are pages here), kept as the
+ * one range of pages [first, end) of the folio it spans, in the folio's
+ * first tail page: a buffered write dirties only the pages it covers and
+ * writeback writes only them.  folio_mark_dirty() dirties the whole
+ * folio (a write fault, a dirtier without a range).  Simplified: two
+ * dirty stretches with clean pages between count as one (writeback
+ * writes the gap too; sequential appends, the WAL's case, never make one).
+ */
+bool folio_mark_dirty_range(struct machine *m, pfn_t pfn, unsigned int first, unsigned int end);
+void folio_dirty_range(const struct machine *m, pfn_t pfn, unsigned int *first, unsigned int *end);
 /* folio_clear_dirty_for_io(): clear PG_dirty ahead of writeback
  * (dirty accounting is moved by folio_start_writeback). */
 bool folio_clear_dirty_for_io(struct machine *m, pfn_t pfn);

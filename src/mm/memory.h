@@ -198,6 +198,16 @@ static inline int mm_touch(struct mm_struct *mm, unsigned long addr, bool write)
 		return 0;
 	return mm_touch_slow(mm, addr, write);
 }
+/* A host cache hint, no effect on the model: load the flat window's
+ * present word for `addr` ahead of the mm_touch that will test it. */
+static inline void mm_touch_prefetch(const struct mm_struct *mm, unsigned long addr)
+{
+	unsigned long off = addr - mm->flat_start;
+
+	if (off < mm->flat_end - mm->flat_start && mm->flat)
+		__builtin_prefetch(&mm->flat[(off >> PMD_SHIFT) * mm->flat_stride]
+					    .present[(off >> PAGE_SHIFT) % PTRS_PER_PT / 64]);
+}
 /* handle_mm_fault() (counts pgfault; pgmajfault when it read the page). */
 int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write);
 

@@ -55,6 +55,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mm/memory.h"
 #include "mm/types.h"
 #include "sim/hostmem.h"
 #include "sim/xalloc.h"
@@ -188,6 +189,35 @@ static void buf_table_lookup_touch(struct pg_proc *p, uint32_t blk)
 	pg_touch(p, bucket_addr(pg, blk), false);
 	if (buf != PG_NONE)
 		pg_touch(p, elem_addr(pg, pg->bp.elem_of[buf]), false);
+}
+
+void pg_prefetch_block(struct pg_proc *p, uint32_t blk, bool stage2)
+{
+	struct pg *pg = p->pg;
+	struct pg_bufpool *bp = &pg->bp;
+	unsigned long h = pg->cfg.locks ? bucket_addr(pg, blk) : hash_addr(pg, blk), a;
+	uint32_t buf;
+
+	if (!stage2) {
+		__builtin_prefetch(&bp->blk_buf[blk]);
+		__builtin_prefetch(&bp->blk_epoch[blk]);
+		mm_touch_prefetch(p->mm, h);
+		return;
+	}
+	pg_tlb_prefetch(p, h);
+	buf = bp->blk_buf[blk];
+	if (buf == PG_NONE)
+		return;
+	__builtin_prefetch(&bp->desc[buf]);
+	if (pg->cfg.locks)
+		__builtin_prefetch(&bp->elem_of[buf]);
+	a = pg_buf_desc_addr(pg, buf);
+	mm_touch_prefetch(p->mm, a);
+	pg_tlb_prefetch(p, a);
+	a = pg_buf_block_addr(pg, buf);
+	mm_touch_prefetch(p->mm, a);
+	pg_tlb_prefetch(p, a);
+	pg_tlb_prefetch(p, a + PAGE_SIZE);
 }
 
 /* BufTableInsert: walk the bucket, take an element from the free list of

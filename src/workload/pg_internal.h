@@ -613,6 +613,11 @@ int pg_bufmgr_init(struct pg *pg);
 void pg_bufmgr_release(struct pg *pg);
 /* ReadBuffer: the buffer holding `blk`, pinned (loaded on a miss). */
 uint32_t pg_read_buffer(struct pg_proc *p, uint32_t blk, bool write);
+/* Host cache hints for a coming pg_read_buffer of `blk` (no effect on the
+ * model): stage 1 what the block id alone locates, stage 2 what its
+ * buffer locates; pg_tlb_prefetch: the TLB model's slot of an address. */
+void pg_prefetch_block(struct pg_proc *p, uint32_t blk, bool stage2);
+void pg_tlb_prefetch(struct pg_proc *p, unsigned long addr);
 void pg_release_buffer(struct pg_proc *p, uint32_t buf);
 /* GetVictimBuffer: a clean buffer out of the mapping, pinned once. */
 uint32_t pg_get_victim_buffer(struct pg_proc *p);

@@ -555,16 +555,54 @@ void pg_proc_array_end_transaction(struct pg_proc *p)
 	sim_path_pop(sim);
 }
 
-void pg_transaction(struct pg_proc *p)
+/*
+ * Host cache hints for a transaction's two random blocks, the heap page
+ * and the pkey leaf of `row` (pg_prefetch_block); they change nothing in
+ * the model.  Stage 1 when the row is drawn, a client round trip or the
+ * round-trip sleep before the statement; stage 2 when the UPDATE arrives.
+ */
+static void pg_prefetch_tx(struct pg_proc *p, uint64_t row, bool stage2)
 {
 	struct pg *pg = p->pg;
-	uint64_t row = rng_below(&p->rng, pg->naccounts);	/* aid - 1 */
+	uint32_t heap = pg_heap_block(pg, row);
+
+	pg_prefetch_block(p, pg->rel[PG_REL_ACCOUNTS].first + heap, stage2);
+	pg_prefetch_block(p, pg->level_first[0] + (uint32_t)(row / pg->leaf_tuples), stage2);
+	if (!stage2)
+		__builtin_prefetch(&pg->heap_page[heap]);
+}
+
+/* pg_tlb_access's slot for `addr` on the running CPU, as a host hint. */
+void pg_tlb_prefetch(struct pg_proc *p, unsigned long addr)
+{
+	struct pg *pg = p->pg;
+	bool huge = pg->hugetlb && addr - pg->shm_base < pg->shm_size;
+	uint64_t tag = ((uint64_t)(addr >> (huge ? 21 : PAGE_SHIFT)) << 20) | p->asid;
+	uint64_t n = pg->cfg.tlb_entries;
+
+	if (pg->tlb)
+		__builtin_prefetch(&pg->tlb[(uint64_t)sim_cpu(pg->sim) * n + (tag * 0x9e3779b97f4a7c15ULL >> 20) % n]);
+}
+
+/* The next transaction's row (aid - 1), with the stage-1 hints. */
+static uint64_t pg_next_row(struct pg_proc *p)
+{
+	uint64_t row = rng_below(&p->rng, p->pg->naccounts);
+
+	pg_prefetch_tx(p, row, false);
+	return row;
+}
+
+static void pg_transaction_row(struct pg_proc *p, uint64_t row)
+{
+	struct pg *pg = p->pg;
 	uint32_t heap = pg_heap_block(pg, row), first = pg->rel[PG_REL_ACCOUNTS].first, buf;
 	uint64_t lsn, misses;
 
 	/* UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid */
 	sim_path_push(pg->sim, "UPDATE");
 	pg_stmt_begin(p);
+	pg_prefetch_tx(p, row, true);
 	if (pg->cfg.locks)
 		pg_get_snapshot(p);
 	pg_btree_descend(p, row, false);
@@ -614,6 +652,11 @@ void pg_transaction(struct pg_proc *p)
 	sim_path_pop(pg->sim);
 }
 
+void pg_transaction(struct pg_proc *p)
+{
+	pg_transaction_row(p, pg_next_row(p));
+}
+
 static void pg_backend_main(struct sim *sim, void *arg)
 {
 	struct pg_proc *p = arg;
@@ -625,14 +668,17 @@ static void pg_backend_main(struct sim *sim, void *arg)
 	for (unsigned long off = 0; off < pg->cfg.backend_memory; off += PAGE_SIZE)
 		pg_touch(p, p->private_base + off, true);
 	while (pg->cfg.client == PG_CLIENT_LOCAL) {	/* the client measures (pg_client.c) */
+		uint64_t row = pg_next_row(p);
+
 		sim_path_push(sim, "BEGIN");
 		pg_stmt_begin(p);
 		pg_stmt_end(p);
 		sim_path_pop(sim);
-		pg_transaction(p);
+		pg_transaction_row(p, row);
 	}
 	for (;;) {
 		sim_time_t t0 = sim_now(sim);
+		uint64_t row = pg_next_row(p);
 
 		sim_path_assert_empty(sim);
 		sim_path_push(sim, "exec");
@@ -643,7 +689,7 @@ static void pg_backend_main(struct sim *sim, void *arg)
 		sim_sleep(sim, rtt);
 		pgstat_report_wait_end(p);
 		sim_path_pop(sim);
-		pg_transaction(p);
+		pg_transaction_row(p, row);
 		wl_stats_tx(pg->stats, sim_now(sim), sim_now(sim) - t0);
 		pg->tx_total++;
 	}

@@ -343,14 +343,22 @@ static int pg_scale(void *config, unsigned int n, char *err, size_t errlen)
  * is a PMD entry.  Simplified: one TLB level, no walk caches, a context
  * switch flushes nothing (ASIDs).
  */
+static uint64_t *pg_tlb_slot(struct pg_proc *p, unsigned long addr, bool *huge, uint64_t *tag)
+{
+	struct pg *pg = p->pg;
+	uint64_t n = pg->cfg.tlb_entries;
+
+	*huge = pg->hugetlb && addr - pg->shm_base < pg->shm_size;
+	*tag = ((uint64_t)(addr >> (*huge ? 21 : PAGE_SHIFT)) << 20) | p->asid;
+	return &pg->tlb[(uint64_t)sim_cpu(pg->sim) * n + (*tag * 0x9e3779b97f4a7c15ULL >> 20) % n];
+}
+
 static void pg_tlb_access(struct pg_proc *p, unsigned long addr)
 {
 	struct pg *pg = p->pg;
-	bool huge = pg->hugetlb && addr - pg->shm_base < pg->shm_size;
-	uint64_t tag = ((uint64_t)(addr >> (huge ? 21 : PAGE_SHIFT)) << 20) | p->asid;
-	uint64_t n = pg->cfg.tlb_entries, *e;
+	bool huge;
+	uint64_t tag, *e = pg_tlb_slot(p, addr, &huge, &tag);
 
-	e = &pg->tlb[(uint64_t)sim_cpu(pg->sim) * n + (tag * 0x9e3779b97f4a7c15ULL >> 20) % n];
 	if (*e == tag)
 		return;
 	*e = tag;
@@ -575,13 +583,11 @@ static void pg_prefetch_tx(struct pg_proc *p, uint64_t row, bool stage2)
 /* pg_tlb_access's slot for `addr` on the running CPU, as a host hint. */
 void pg_tlb_prefetch(struct pg_proc *p, unsigned long addr)
 {
-	struct pg *pg = p->pg;
-	bool huge = pg->hugetlb && addr - pg->shm_base < pg->shm_size;
-	uint64_t tag = ((uint64_t)(addr >> (huge ? 21 : PAGE_SHIFT)) << 20) | p->asid;
-	uint64_t n = pg->cfg.tlb_entries;
+	bool huge;
+	uint64_t tag;
 
-	if (pg->tlb)
-		__builtin_prefetch(&pg->tlb[(uint64_t)sim_cpu(pg->sim) * n + (tag * 0x9e3779b97f4a7c15ULL >> 20) % n]);
+	if (p->pg->tlb)
+		__builtin_prefetch(pg_tlb_slot(p, addr, &huge, &tag));
 }
 
 /* The next transaction's row (aid - 1), with the stage-1 hints. */

@@ -98,8 +98,8 @@ uint32_t pg_relation_add_blocks(struct pg_proc *p, enum pg_rel r, uint32_t *blkp
 	pgstat_report_wait_end(p);
 	t->ext_waiters--;
 	first = rel->first + rel->nblocks;
-	if (r == PG_REL_ACCOUNTS && rel->nblocks + n > pg->heap_blocks_max)
-		SIM_BUG("pgbench_accounts outgrew the %u blocks reserved for it", pg->heap_blocks_max);
+	if (n > rel->max_blocks - rel->nblocks)
+		SIM_BUG("%s outgrew the %u blocks reserved for it", rel->name, rel->max_blocks);
 	pg_mdzeroextend(p, r, n);
 	for (uint32_t i = 0; i < n; i++)
 		pg_assign_new_buffer(p, bufs[i], first + i);

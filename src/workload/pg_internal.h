@@ -117,6 +117,7 @@ struct pg_relation {
 	uint32_t	relfilenode;
 	uint32_t	first;			/* global id of block 0 */
 	uint32_t	nblocks;		/* blocks that exist (mdnblocks) */
+	uint32_t	max_blocks;		/* the block ids it may grow into */
 	struct inode	**seg;			/* [nsegs] */
 	uint8_t		*sync_req;		/* [nsegs]: an fsync request is pending */
 	uint32_t	nsegs, cap_segs;
@@ -462,7 +463,7 @@ struct pg {
 	 * relation blocks; the rows whose newest version left its loaded
 	 * page (open addressing, key row + 1, 0 = empty) */
 	struct pg_heap_page	*heap_page;
-	uint32_t		heap_blocks_max;	/* loaded blocks + room to grow */
+	uint32_t		heap_blocks_max;	/* loaded blocks + room to grow (rel's max_blocks) */
 	uint32_t		heap_min_free;		/* heap_page_prune_opt's minfree */
 	uint32_t		heap_save_free;		/* the fillfactor's reserve */
 	uint64_t		*moved_key;

@@ -177,6 +177,11 @@ int pg_smgr_init(struct pg *pg)
 			       (uint32_t)((pg->naccounts + pg->rows_per_page - 1) / pg->rows_per_page), &cache_ok) ||
 	    md_create_existing(pg, PG_REL_PKEY, index_blocks, &cache_ok))
 		return -ENOSPC;
+	/* accounts grows into its room, the index not at all, the history
+	 * (the last relation) without bound */
+	pg->rel[PG_REL_ACCOUNTS].max_blocks = pg->heap_blocks_max;
+	pg->rel[PG_REL_PKEY].max_blocks = index_blocks;
+	pg->rel[PG_REL_HISTORY].max_blocks = UINT32_MAX - pg->rel[PG_REL_HISTORY].first;
 	md_seg(pg, PG_REL_HISTORY, 0);
 	pg->rel[PG_REL_HISTORY].nblocks = 0;
 	pg->rel[PG_REL_HISTORY].seg[0]->i_state = 0;

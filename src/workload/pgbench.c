@@ -565,14 +565,13 @@ void pg_proc_array_end_transaction(struct pg_proc *p)
 
 /*
  * Host cache hints for a transaction's two random blocks, the heap page
- * and the pkey leaf of `row` (pg_prefetch_block); they change nothing in
+ * `heap` and the pkey leaf of `row` (pg_prefetch_block); they change nothing in
  * the model.  Stage 1 when the row is drawn, a client round trip or the
  * round-trip sleep before the statement; stage 2 when the UPDATE arrives.
  */
-static void pg_prefetch_tx(struct pg_proc *p, uint64_t row, bool stage2)
+static void pg_prefetch_tx(struct pg_proc *p, uint64_t row, uint32_t heap, bool stage2)
 {
 	struct pg *pg = p->pg;
-	uint32_t heap = pg_heap_block(pg, row);
 
 	pg_prefetch_block(p, pg->rel[PG_REL_ACCOUNTS].first + heap, stage2);
 	pg_prefetch_block(p, pg->level_first[0] + (uint32_t)(row / pg->leaf_tuples), stage2);
@@ -595,7 +594,7 @@ static uint64_t pg_next_row(struct pg_proc *p)
 {
 	uint64_t row = rng_below(&p->rng, p->pg->naccounts);
 
-	pg_prefetch_tx(p, row, false);
+	pg_prefetch_tx(p, row, pg_heap_block(p->pg, row), false);
 	return row;
 }
 
@@ -608,7 +607,7 @@ static void pg_transaction_row(struct pg_proc *p, uint64_t row)
 	/* UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid */
 	sim_path_push(pg->sim, "UPDATE");
 	pg_stmt_begin(p);
-	pg_prefetch_tx(p, row, true);
+	pg_prefetch_tx(p, row, heap, true);
 	if (pg->cfg.locks)
 		pg_get_snapshot(p);
 	pg_btree_descend(p, row, false);

@@ -130,6 +130,10 @@ struct rec_interval {
 	double		end_s, tps, lat_avg_ms, lat_max_ms;
 };
 
+/* wal.csv's columns (report/result.h), as the model writes them */
+#define REC_WAL_COLS 9
+extern const char *const rec_wal_cols[REC_WAL_COLS];
+
 struct rec_metrics {
 	bool		has_transactions;
 	uint64_t	transactions;
@@ -151,6 +155,10 @@ struct rec_metrics {
 	 * (s) and buffers, the last four NaN for one still running */
 	double		(*ckpt)[5];
 	size_t		nr_ckpt, cap_ckpt;
+	/* "wal" lines (wal.csv): each interval's end and its pg_stat_wal
+	 * differences, in rec_wal_cols' order */
+	double		(*wal)[REC_WAL_COLS];
+	size_t		nr_wal, cap_wal;
 };
 
 /* Parse a metrics file (format in docs/record.md).  0 or -1 with

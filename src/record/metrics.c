@@ -27,6 +27,13 @@
  *                                one line per checkpoint -> checkpoints.csv:
  *                                start_s, and when it completed write_s
  *                                sync_s total_s buffers_written
+ *   wal 10 4512 1203 9871234 0 812 811 40.5 210.3
+ *                                one line per interval -> wal.csv: its end
+ *                                in s, then what pg_stat_wal's counters
+ *                                grew by in it: wal_records wal_fpi
+ *                                wal_bytes wal_buffers_full wal_write
+ *                                wal_sync, and wal_write_time
+ *                                wal_sync_time in ms
  *
  * Unknown keys, duplicates, numbers that are not finite decimals and an
  * incomplete transaction block are errors with "path:line: message".
@@ -265,9 +272,30 @@ int rec_metrics_parse(const char *path, const char *text, struct rec_metrics *m,
 			if (grow((void **)&m->ckpt, &m->cap_ckpt, m->nr_ckpt, sizeof(*m->ckpt)))
 				FAIL("out of memory");
 			memcpy(m->ckpt[m->nr_ckpt++], c, sizeof(c));
+		} else if (strcmp(key, "wal") == 0) {
+			double v[REC_WAL_COLS];
+			int nw = 0;
+
+			while (nw < REC_WAL_COLS && (w = word(&p))) {
+				if (number(w, false, &v[nw]))
+					FAIL("invalid number '%s' in 'wal'", w);
+				if (nw >= 1 && nw <= 6 && v[nw] != floor(v[nw]))
+					FAIL("'%s' in 'wal' is not a whole number of %s", w, rec_wal_cols[nw]);
+				nw++;
+			}
+			if ((w = word(&p)))
+				FAIL("unexpected text '%s' after 'wal'", w);
+			if (nw != REC_WAL_COLS)
+				FAIL("'wal' wants: end_s wal_records wal_fpi wal_bytes wal_buffers_full wal_write "
+				     "wal_sync wal_write_time wal_sync_time");
+			if (m->nr_wal && v[0] <= m->wal[m->nr_wal - 1][0])
+				FAIL("wal end %g is not after the previous one (%g)", v[0], m->wal[m->nr_wal - 1][0]);
+			if (grow((void **)&m->wal, &m->cap_wal, m->nr_wal, sizeof(*m->wal)))
+				FAIL("out of memory");
+			memcpy(m->wal[m->nr_wal++], v, sizeof(v));
 		} else {
 			FAIL("unknown key '%s' (tps, transactions, latency_{avg,p50,p95,p99,max}_ms, "
-			     "interval, figure, waits, checkpoint)", key);
+			     "interval, figure, waits, checkpoint, wal)", key);
 		}
 	}
 	if (seen_n > 0 && seen_n < NR_M) {
@@ -310,5 +338,6 @@ void rec_metrics_release(struct rec_metrics *m)
 	free(m->wait_end);
 	free(m->wait_cell);
 	free(m->ckpt);
+	free(m->wal);
 	memset(m, 0, sizeof(*m));
 }

@@ -538,6 +538,22 @@ static int write_checkpoints(struct rec_run *r, const struct rec_metrics *m, cha
 				   errlen);
 }
 
+const char *const rec_wal_cols[REC_WAL_COLS] = {
+	"interval_end_s", "wal_records", "wal_fpi", "wal_bytes", "wal_buffers_full",
+	"wal_write", "wal_sync", "wal_write_time", "wal_sync_time",
+};
+
+/* wal.csv from the metrics' "wal" lines (report/result.h) */
+static int write_wal(struct rec_run *r, const struct rec_metrics *m, char *err, size_t errlen)
+{
+	static const unsigned char dec[REC_WAL_COLS] = { 3, 0, 0, 0, 0, 0, 0, 3, 3 };
+
+	if (m->nr_wal == 0)
+		return 0;
+	return rpt_write_csv_table(r->o.out, "wal.csv", rec_wal_cols, dec, REC_WAL_COLS, m->nr_wal, &m->wal[0][0],
+				   err, errlen);
+}
+
 static int write_result(struct rec_run *r, const struct rec_metrics *m, bool have_metrics,
 			int exit_status, char *err, size_t errlen)
 {
@@ -716,7 +732,7 @@ static void run_release(struct rec_run *r)
 static void clear_old_results(const char *dir)
 {
 	static const char *const names[] = {
-		"result.json", "tps.csv", "waits.csv", "checkpoints.csv", "proc-vmstat", "proc-buddyinfo", "proc-pagetypeinfo",
+		"result.json", "tps.csv", "waits.csv", "checkpoints.csv", "wal.csv", "proc-vmstat", "proc-buddyinfo", "proc-pagetypeinfo",
 		"proc-zoneinfo", "proc-meminfo",
 	};
 	char path[4096];
@@ -855,7 +871,7 @@ int rec_main(int argc, char **argv)
 	clear_old_results(r.o.out);
 	if (commit_monitors(&r, err, sizeof(err)) ||
 	    write_series(&r, &m, err, sizeof(err)) || write_waits(&r, &m, err, sizeof(err)) ||
-	    write_checkpoints(&r, &m, err, sizeof(err)) ||
+	    write_checkpoints(&r, &m, err, sizeof(err)) || write_wal(&r, &m, err, sizeof(err)) ||
 	    write_result(&r, &m, have_metrics, exit_status, err, sizeof(err))) {
 		fprintf(stderr, "record: %s\n", err);
 		goto out;

@@ -128,6 +128,10 @@ void rpt_file_abort(struct rpt_file *rf);				/* fclose + unlink */
  *   checkpoints.csv  start_s,write_s,sync_s,total_s,buffers_written: each
  *                    checkpoint (log_checkpoints), a running one's last
  *                    four cells empty
+ *   wal.csv          interval_end_s, then pg_stat_wal's growth in the
+ *                    interval: wal_records, wal_fpi, wal_bytes,
+ *                    wal_buffers_full, wal_write, wal_sync, wal_write_time
+ *                    and wal_sync_time (ms)
  * 0, or -1 with err.
  */
 int rpt_write_csv_table(const char *dir, const char *name, const char *const *cols,

@@ -222,6 +222,29 @@ enum pg_wait_event {
 	PG_WAIT_NR
 };
 
+/*
+ * pg_stat_wal's counters (PostgreSQL 14-17, pgstat_wal.c), sampled every
+ * interval for wal.csv: records, full-page images, bytes, the times a
+ * backend found wal_buffers full, XLogWrite's pwrites and
+ * issue_xlog_fsync's syncs, and the time in each (ns here, ms in the file).
+ */
+#define PG_WAL_COUNTERS(X)						\
+	X(RECORDS, "wal_records")					\
+	X(FPI, "wal_fpi")						\
+	X(BYTES, "wal_bytes")						\
+	X(BUFFERS_FULL, "wal_buffers_full")				\
+	X(WRITE, "wal_write")						\
+	X(SYNC, "wal_sync")						\
+	X(WRITE_TIME, "wal_write_time")					\
+	X(SYNC_TIME, "wal_sync_time")
+
+enum pg_wal_counter {
+#define PG_WAL_ENUM(e, name) PG_WAL_##e,
+	PG_WAL_COUNTERS(PG_WAL_ENUM)
+#undef PG_WAL_ENUM
+	PG_WAL_NR
+};
+
 /* One PostgreSQL process: a backend (one per pgbench client) or an
  * auxiliary process (checkpointer, bgwriter, walwriter). */
 struct pg_proc {
@@ -488,10 +511,12 @@ struct pg {
 	 * waits in progress included (pg_wait_snapshot); the cells of the
 	 * tables pg_report hands over (waits.csv, checkpoints.csv) */
 	uint64_t		(*wait_samples)[PG_WAIT_NR];
+	/* pg_stat_wal's counters at each sample (pg_wal_snapshot) */
+	uint64_t		(*wal_samples)[PG_WAL_NR];
 	sim_time_t		*sample_t;
 	const char		*wait_cols[PG_WAIT_NR + 1];
 	unsigned char		wait_dec[PG_WAIT_NR + 1];
-	double			*wait_cells, *ckpt_cells;
+	double			*wait_cells, *ckpt_cells, *wal_cells;
 
 	/* test hooks (NULL in runs): every touch, every data-block write */
 	void			(*on_touch)(struct pg_proc *p, unsigned long addr, bool write);

@@ -819,8 +819,10 @@ void pg_free(struct pg *pg)
 	free(pg->pt_samples);
 	free(pg->tps_tx);
 	free(pg->wait_samples);
+	free(pg->wal_samples);
 	free(pg->sample_t);
 	free(pg->wait_cells);
+	free(pg->wal_cells);
 	free(pg->ckpt_cells);
 	free(pg);
 }
@@ -836,8 +838,23 @@ static void pg_wait_snapshot(const struct pg *pg, sim_time_t now, uint64_t ns[PG
 	ns[PG_WAIT_CPU] = 0;
 }
 
-/* Page-table pages, transactions and wait times every interval (engine
- * callback). */
+/* pg_stat_wal's counters now (enum pg_wal_counter). */
+static void pg_wal_snapshot(const struct pg *pg, uint64_t v[PG_WAL_NR])
+{
+	const struct pg_xlog *x = &pg->xlog;
+
+	v[PG_WAL_RECORDS] = x->records;
+	v[PG_WAL_FPI] = x->fpi;
+	v[PG_WAL_BYTES] = x->bytes;
+	v[PG_WAL_BUFFERS_FULL] = x->buffer_full_waits;
+	v[PG_WAL_WRITE] = x->writes;
+	v[PG_WAL_SYNC] = x->fsyncs;
+	v[PG_WAL_WRITE_TIME] = x->write_ns;
+	v[PG_WAL_SYNC_TIME] = x->sync_ns;
+}
+
+/* Page-table pages, transactions, wait times and WAL counters every
+ * interval (engine callback). */
 static void pg_sample(struct sim *sim, void *arg)
 {
 	struct pg *pg = arg;
@@ -848,14 +865,16 @@ static void pg_sample(struct sim *sim, void *arg)
 		pg->pt_samples = realloc(pg->pt_samples, pg->cap_tps * sizeof(*pg->pt_samples));
 		pg->tps_tx = realloc(pg->tps_tx, pg->cap_tps * sizeof(*pg->tps_tx));
 		pg->wait_samples = realloc(pg->wait_samples, pg->cap_tps * sizeof(*pg->wait_samples));
+		pg->wal_samples = realloc(pg->wal_samples, pg->cap_tps * sizeof(*pg->wal_samples));
 		pg->sample_t = realloc(pg->sample_t, pg->cap_tps * sizeof(*pg->sample_t));
-		if (!pg->pt_samples || !pg->tps_tx || !pg->wait_samples || !pg->sample_t)
+		if (!pg->pt_samples || !pg->tps_tx || !pg->wait_samples || !pg->wal_samples || !pg->sample_t)
 			SIM_BUG("out of memory for pgbench samples");
 	}
 	pg->pt_samples[pg->nr_tps] = pt;
 	pg->tps_tx[pg->nr_tps] = pg->tx_total;
 	pg->sample_t[pg->nr_tps] = sim_now(sim);
 	pg_wait_snapshot(pg, sim_now(sim), pg->wait_samples[pg->nr_tps]);
+	pg_wal_snapshot(pg, pg->wal_samples[pg->nr_tps]);
 	pg->nr_tps++;
 	if (pt > pg->pt_peak)
 		pg->pt_peak = pt;
@@ -1275,6 +1294,58 @@ static void pg_wait_figures(struct pg *pg, struct wl_report *out)
 }
 
 /*
+ * wal.csv: what sampling pg_stat_wal every interval and taking differences
+ * gives — each interval's records, full-page images, bytes, wal_buffers
+ * full, writes and syncs, and the ms spent writing and syncing (the
+ * columns of pg_stat_wal; PostgreSQL counts the times only with
+ * track_wal_io_timing on).  The intervals are waits.csv's: the first from
+ * the backends' start at 0, a last one to now if the last sample was
+ * before it.
+ */
+static void pg_wal_table(struct pg *pg, struct wl_report *out)
+{
+	static const char *const cols[PG_WAL_NR + 1] = {
+		"interval_end_s",
+#define PG_WAL_NAME(e, name) name,
+		PG_WAL_COUNTERS(PG_WAL_NAME)
+#undef PG_WAL_NAME
+	};
+	static const unsigned char dec[PG_WAL_NR + 1] = { 3, 0, 0, 0, 0, 0, 0, 3, 3 };
+	const unsigned int ncols = PG_WAL_NR + 1;
+	sim_time_t now = sim_now(pg->sim);
+	uint64_t v[PG_WAL_NR];
+	uint32_t rows, k0;
+
+	if (!pg->nbackends || !now)
+		return;
+	pg_wal_snapshot(pg, v);
+	k0 = pg->nr_tps && pg->sample_t[0] == 0 ? 1 : 0;
+	rows = pg->nr_tps - k0 + (!pg->nr_tps || pg->sample_t[pg->nr_tps - 1] < now);
+	free(pg->wal_cells);
+	pg->wal_cells = calloc((size_t)(rows ? rows : 1) * ncols, sizeof(*pg->wal_cells));
+	if (!pg->wal_cells)
+		SIM_BUG("out of memory for the WAL series");
+	for (uint32_t r = 0; r < rows; r++) {
+		uint32_t k = k0 + r;
+		sim_time_t t1 = k < pg->nr_tps ? pg->sample_t[k] : now;
+		double *row = &pg->wal_cells[(size_t)r * ncols];
+
+		row[0] = (double)t1 / 1e9;
+		for (int c = 0; c < PG_WAL_NR; c++) {
+			uint64_t d = (k < pg->nr_tps ? pg->wal_samples[k][c] : v[c]) -
+				     (k ? pg->wal_samples[k - 1][c] : 0);
+
+			row[c + 1] = c == PG_WAL_WRITE_TIME || c == PG_WAL_SYNC_TIME ? (double)d / 1e6 : (double)d;
+		}
+	}
+	if (out->nr_tables < WL_MAX_TABLES)
+		out->tables[out->nr_tables++] = (struct wl_table){
+			.file = "wal.csv", .cols = cols, .decimals = dec, .ncols = ncols, .nrows = rows,
+			.cells = pg->wal_cells,
+		};
+}
+
+/*
  * checkpoints.csv: what log_checkpoints says of each checkpoint
  * (LogCheckpointEnd: write, sync and total time, buffers written), with
  * its start; one still running at the end of the run has its start only.
@@ -1362,6 +1433,7 @@ static void pg_report(void *state, struct wl_report *out)
 	wl_report_figure(out, "huge_pages_used", pg->hugetlb, "");
 	pg_checkpoint_figures(pg->stats, &pg->ckpt, sim_now(pg->sim), out);
 	pg_checkpoint_table(pg, out);
+	pg_wal_table(pg, out);
 	wl_report_figure(out, "checkpoints", pg->ckpt.nr, "");
 	if (pg->ckpt.nr) {
 		double w = 0, sy = 0, all = 0;

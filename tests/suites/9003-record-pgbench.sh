@@ -18,7 +18,9 @@
 # ClientRead among them, and the same per second in waits.csv: 9 to 12
 # rows a second apart, the first ending within 1 s of the first
 # transaction's start, each summing to 100 %, cpu and client_clientread
-# among the columns.
+# among the columns; and pg_stat_wal per second in wal.csv: the model's
+# columns, 8 to 12 rows a second apart, records and syncs in them, and
+# bytes summing to between half and all of the run's.
 # Without PostgreSQL binaries the suite says "skipped" and counts nothing
 # as passed.  CI installs PostgreSQL (scripts/install-deps.sh).
 #
@@ -111,6 +113,21 @@ head -n 1 "$w" 2>/dev/null | grep -q '^interval_end_s,.*cpu' &&
 			  p = $1; n++ }
 		 END { exit !(n >= 9 && n <= 12 && !bad) }' "$w"
 check wait-event-series $?
+# wal.csv: pg_stat_wal per second, the model's columns, rows a second
+# apart; its bytes are differences of a growing counter that the
+# figure's total includes, so they sum to at most the run's (and most of
+# it: the rows miss at most the second before the first and after the
+# last)
+w=$(dirname "$r")/wal.csv
+[ "$(head -n 1 "$w" 2>/dev/null)" = \
+  "interval_end_s,wal_records,wal_fpi,wal_bytes,wal_buffers_full,wal_write,wal_sync,wal_write_time,wal_sync_time" ] &&
+	awk -F, -v total="$(awk -v b="$(fig wal_bytes_per_tx)" -v t="$tx" 'BEGIN { print b * t }')" '
+		NR > 1 { if (NF != 9) bad = 1
+			 if (NR > 2 && ($1 - p < 0.999 || $1 - p > 1.001)) bad = 1
+			 p = $1; n++; rec += $2; bytes += $4; syncs += $7 }
+		END { exit !(n >= 8 && n <= 12 && !bad && rec > 0 && syncs > 0 &&
+			     bytes >= 0.5 * total && bytes <= 1.001 * total) }' "$w"
+check wal-series $?
 echo "pgbench: tps $tps, transactions $tx, nr_written delta $written pages;" \
      "probe: $(probe tps) tps, CPU per tx $(probe server_cpu_us_per_tx) us server," \
      "$(probe client_cpu_us_per_tx) us client"

@@ -602,6 +602,61 @@ TEST(checkpoint_table)
 	pgt_destroy(&t);
 }
 
+/* A test of wal.csv as sampling pg_stat_wal gives it: samples at 0, 1
+ * and 2 ms with the WAL counters set by hand in between, and the run
+ * ending at 2.5 ms with more.  Expect three rows ending at 1, 2 and
+ * 2.5 ms, each the counters' growth in its interval (the sample at 0 is
+ * the base), the times in ms, and the rows summing to the totals. */
+TEST(wal_table)
+{
+	struct pgt t;
+	struct wl_report r = { 0 };
+	const struct wl_table *w = NULL;
+	struct pg_xlog *x;
+	uint64_t base_records;
+
+	ASSERT_EQ(pgt_create(&t, NULL, NULL), 0);
+	x = &t.pg->xlog;
+	t.stats.interval_ns = MS;
+	pg_sample_start(t.pg);
+	sim_run(t.e.sim, 0);			/* the sample at 0 */
+	base_records = x->records;
+	x->records += 10, x->fpi += 2, x->bytes += 5000, x->writes += 3, x->fsyncs += 3;
+	x->write_ns += 1500000, x->sync_ns += 250000;
+	sim_run(t.e.sim, MS);			/* the sample at 1 ms */
+	x->records += 7, x->buffer_full_waits += 1, x->bytes += 700;
+	sim_run(t.e.sim, 2 * MS);
+	x->records += 1, x->bytes += 100, x->fsyncs += 1, x->sync_ns += 2000000;
+	sim_call_at(t.e.sim, 2 * MS + 500 * SIM_NSEC_PER_USEC, nothing, NULL);
+	sim_run(t.e.sim, 2 * MS + 500 * SIM_NSEC_PER_USEC);
+	ASSERT_U64_EQ(sim_now(t.e.sim), 2 * MS + 500 * SIM_NSEC_PER_USEC);
+	pgbench_workload.report(t.pg, &r);
+	for (unsigned int i = 0; i < r.nr_tables; i++)
+		if (!strcmp(r.tables[i].file, "wal.csv"))
+			w = &r.tables[i];
+	ASSERT_TRUE(w != NULL);
+	ASSERT_EQ(w->ncols, 9);
+	ASSERT_EQ(w->nrows, 3);
+	ASSERT_STR_EQ(w->cols[0], "interval_end_s");
+	ASSERT_STR_EQ(w->cols[2], "wal_fpi");
+	ASSERT_STR_EQ(w->cols[8], "wal_sync_time");
+	ASSERT_NEAR(w->cells[0], 0.001, 1e-12);
+	ASSERT_NEAR(w->cells[1], 10, 0);
+	ASSERT_NEAR(w->cells[2], 2, 0);
+	ASSERT_NEAR(w->cells[3], 5000, 0);
+	ASSERT_NEAR(w->cells[5], 3, 0);
+	ASSERT_NEAR(w->cells[7], 1.5, 1e-12);
+	ASSERT_NEAR(w->cells[8], 0.25, 1e-12);
+	ASSERT_NEAR(w->cells[9 + 0], 0.002, 1e-12);
+	ASSERT_NEAR(w->cells[9 + 1], 7, 0);
+	ASSERT_NEAR(w->cells[9 + 4], 1, 0);
+	ASSERT_NEAR(w->cells[18 + 0], 0.0025, 1e-12);
+	ASSERT_NEAR(w->cells[18 + 6], 1, 0);
+	ASSERT_NEAR(w->cells[18 + 8], 2.0, 1e-12);
+	ASSERT_NEAR(w->cells[1] + w->cells[10] + w->cells[19], (double)(x->records - base_records), 0);
+	pgt_destroy(&t);
+}
+
 /* ---- full-page images ----------------------------------------------------------------------- */
 
 struct fpirun {

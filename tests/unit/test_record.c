@@ -122,7 +122,13 @@ static const struct {
 	{ "tps 1\ntransactions 2\n",
 	  "m:2: no 'latency_avg_ms' line: tps, transactions and the five latency_*_ms lines go together" },
 	{ "iops 1\n", "m:1: unknown key 'iops' (tps, transactions, latency_{avg,p50,p95,p99,max}_ms, "
-		      "interval, figure, waits, checkpoint)" },
+		      "interval, figure, waits, checkpoint, wal)" },
+	{ "wal 1 2 3\n", "m:1: 'wal' wants: end_s wal_records wal_fpi wal_bytes wal_buffers_full wal_write "
+			"wal_sync wal_write_time wal_sync_time" },
+	{ "wal 1 2 3 4 5 6 7 8 9 10\n", "m:1: unexpected text '10' after 'wal'" },
+	{ "wal 1 2.5 3 4 5 6 7 8 9\n", "m:1: '2.5' in 'wal' is not a whole number of wal_records" },
+	{ "wal 1 2 3 4 5 6 7 8 -9\n", "m:1: invalid number '-9' in 'wal'" },
+	{ "wal 2 0 0 0 0 0 0 0 0\nwal 2 0 0 0 0 0 0 0 0\n", "m:2: wal end 2 is not after the previous one (2)" },
 	{ "checkpoint\n", "m:1: 'checkpoint' wants: start_s [write_s sync_s total_s buffers_written]" },
 	{ "checkpoint 1 2\n", "m:1: 'checkpoint' wants: start_s [write_s sync_s total_s buffers_written]" },
 	{ "checkpoint 1 2 3 4 5 6\n", "m:1: unexpected text '6' after 'checkpoint'" },
@@ -160,7 +166,29 @@ TEST(metrics_errors)
 		ASSERT_EQ(m.nr_fig, 0);		/* released on error */
 		ASSERT_EQ(m.nr_wait_row, 0);
 		ASSERT_EQ(m.nr_ckpt, 0);
+		ASSERT_EQ(m.nr_wal, 0);
 	}
+}
+
+/* A test that "wal" lines give wal.csv's rows, pg_stat_wal's differences
+ * per interval with the times in ms.  Expect 2 rows of 9 numbers, each
+ * where its line put it. */
+TEST(metrics_wal)
+{
+	struct rec_metrics m;
+	char err[256] = "";
+
+	ASSERT_EQ(rec_metrics_parse("m", "wal 1 4512 1203 9871234 0 812 811 40.5 210.25\n"
+				   "wal 2.5 10 0 800 1 2 2 0.125 0.5\n", &m, err, sizeof(err)), 0);
+	ASSERT_EQ(m.nr_wal, 2);
+	ASSERT_STR_EQ(rec_wal_cols[2], "wal_fpi");
+	ASSERT_NEAR(m.wal[0][0], 1, 0);
+	ASSERT_NEAR(m.wal[0][3], 9871234, 0);
+	ASSERT_NEAR(m.wal[0][8], 210.25, 0);
+	ASSERT_NEAR(m.wal[1][0], 2.5, 0);
+	ASSERT_NEAR(m.wal[1][4], 1, 0);
+	ASSERT_NEAR(m.wal[1][7], 0.125, 0);
+	rec_metrics_release(&m);
 }
 
 /* A test that "checkpoint" lines give checkpoints.csv's rows: a complete

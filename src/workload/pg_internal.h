@@ -384,7 +384,8 @@ struct pg_xlog {
 	uint64_t	writes, write_bytes, fsyncs, flush_calls, leader_flushes;
 	uint64_t	write_ns, sync_ns;	/* in pwrite and issue_xlog_fsync (pg_stat_wal's times) */
 	uint64_t	segs_zeroed, segs_recycled, segs_removed, segs_opened;
-	uint64_t	buffer_full_waits;
+	uint64_t	buffer_full_waits;	/* found the ring slot unwritten */
+	uint64_t	buffers_full;		/* ... and wrote it (wal_buffers_full) */
 	uint64_t	write_hist[16];		/* pwrite sizes: bucket k = [2^k, 2^(k+1)) pages */
 };
 

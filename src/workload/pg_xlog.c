@@ -598,8 +598,10 @@ static uint64_t xlog_insert(struct pg_proc *p, uint32_t len, uint64_t *startp)
 		pg_lwlock_acquire(pg->sim, &x->buf_mapping_lock);
 		if (x->write < need) {
 			pg_lwlock_acquire(pg->sim, &x->write_lock);
-			if (x->write < need)
+			if (x->write < need) {
 				xlog_write(p, need, false);
+				x->buffers_full++;	/* pg_stat_wal's wal_buffers_full */
+			}
 			write_lock_release(pg);
 		}
 		pg_lwlock_release(pg->sim, &x->buf_mapping_lock);

@@ -846,7 +846,7 @@ static void pg_wal_snapshot(const struct pg *pg, uint64_t v[PG_WAL_NR])
 	v[PG_WAL_RECORDS] = x->records;
 	v[PG_WAL_FPI] = x->fpi;
 	v[PG_WAL_BYTES] = x->bytes;
-	v[PG_WAL_BUFFERS_FULL] = x->buffer_full_waits;
+	v[PG_WAL_BUFFERS_FULL] = x->buffers_full;
 	v[PG_WAL_WRITE] = x->writes;
 	v[PG_WAL_SYNC] = x->fsyncs;
 	v[PG_WAL_WRITE_TIME] = x->write_ns;

@@ -624,7 +624,7 @@ TEST(wal_table)
 	x->records += 10, x->fpi += 2, x->bytes += 5000, x->writes += 3, x->fsyncs += 3;
 	x->write_ns += 1500000, x->sync_ns += 250000;
 	sim_run(t.e.sim, MS);			/* the sample at 1 ms */
-	x->records += 7, x->buffer_full_waits += 1, x->bytes += 700;
+	x->records += 7, x->buffers_full += 1, x->bytes += 700;
 	sim_run(t.e.sim, 2 * MS);
 	x->records += 1, x->bytes += 100, x->fsyncs += 1, x->sync_ns += 2000000;
 	sim_call_at(t.e.sim, 2 * MS + 500 * SIM_NSEC_PER_USEC, nothing, NULL);

@@ -1232,6 +1232,25 @@ static void pg_wait_shares(const uint64_t ns[PG_WAIT_NR], uint64_t total, double
 	pct[PG_WAIT_CPU] = total > waited ? 100.0 * (double)(total - waited) / (double)total : 0;
 }
 
+/* The rows of a series over the samples (waits.csv, wal.csv): each
+ * interval between samples, the first from the backends' start at 0 (a
+ * sample at 0 is only the base, *k0 = 1), and a last one to now if the
+ * last sample was before it. */
+static uint32_t pg_series_rows(const struct pg *pg, sim_time_t now, uint32_t *k0)
+{
+	*k0 = pg->nr_tps && pg->sample_t[0] == 0 ? 1 : 0;
+	return pg->nr_tps - *k0 + (!pg->nr_tps || pg->sample_t[pg->nr_tps - 1] < now);
+}
+
+static double *pg_series_cells(uint32_t rows, unsigned int ncols)
+{
+	double *cells = calloc((size_t)(rows ? rows : 1) * ncols, sizeof(*cells));
+
+	if (!cells)
+		SIM_BUG("out of memory for a pgbench series");
+	return cells;
+}
+
 static void pg_wait_figures(struct pg *pg, struct wl_report *out)
 {
 	static const char *const names[PG_WAIT_NR] = {
@@ -1267,12 +1286,9 @@ static void pg_wait_figures(struct pg *pg, struct wl_report *out)
 			pg->wait_dec[ncols] = 4;
 		}
 	ncols++;			/* the time column */
-	k0 = pg->nr_tps && pg->sample_t[0] == 0 ? 1 : 0;
-	rows = pg->nr_tps - k0 + (!pg->nr_tps || pg->sample_t[pg->nr_tps - 1] < now);
+	rows = pg_series_rows(pg, now, &k0);
 	free(pg->wait_cells);
-	pg->wait_cells = calloc((size_t)(rows ? rows : 1) * ncols, sizeof(*pg->wait_cells));
-	if (!pg->wait_cells)
-		SIM_BUG("out of memory for the wait-event series");
+	pg->wait_cells = pg_series_cells(rows, ncols);
 	for (uint32_t r = 0; r < rows; r++) {
 		uint32_t k = k0 + r;
 		sim_time_t t1 = k < pg->nr_tps ? pg->sample_t[k] : now, t0 = k ? pg->sample_t[k - 1] : 0;
@@ -1319,12 +1335,9 @@ static void pg_wal_table(struct pg *pg, struct wl_report *out)
 	if (!pg->nbackends || !now)
 		return;
 	pg_wal_snapshot(pg, v);
-	k0 = pg->nr_tps && pg->sample_t[0] == 0 ? 1 : 0;
-	rows = pg->nr_tps - k0 + (!pg->nr_tps || pg->sample_t[pg->nr_tps - 1] < now);
+	rows = pg_series_rows(pg, now, &k0);
 	free(pg->wal_cells);
-	pg->wal_cells = calloc((size_t)(rows ? rows : 1) * ncols, sizeof(*pg->wal_cells));
-	if (!pg->wal_cells)
-		SIM_BUG("out of memory for the WAL series");
+	pg->wal_cells = pg_series_cells(rows, ncols);
 	for (uint32_t r = 0; r < rows; r++) {
 		uint32_t k = k0 + r;
 		sim_time_t t1 = k < pg->nr_tps ? pg->sample_t[k] : now;

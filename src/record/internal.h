@@ -167,7 +167,12 @@ int rec_metrics_parse(const char *path, const char *text, struct rec_metrics *m,
 		      char *err, size_t errlen);
 void rec_metrics_release(struct rec_metrics *m);
 
-/* ---- record.c: durations --------------------------------------------- */
+/* ---- record.c: time stamps and durations ------------------------------ */
+
+/* A monitor sample's time stamp for epoch time e (ns), given the sample
+ * before's (prev_ns, -1 for none): whole seconds when `whole`, unless
+ * that second is the previous stamp's, then to the ns. */
+void rec_monitor_stamp(int64_t prev_ns, int64_t e, bool whole, char *buf, size_t len);
 
 /* "1s", "250ms", "2m", "1.5" (seconds): ns > 0.  0 or -1. */
 int rec_parse_duration(const char *s, uint64_t *ns);

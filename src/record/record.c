@@ -113,6 +113,7 @@ struct rec_run {
 	unsigned int	samples;
 	uint64_t	t_first, t_last, t_end;
 	int64_t		epoch_first_ns;
+	int64_t		last_stamp_ns;	/* the last sample's epoch time, -1 before the first */
 	char		*command;
 };
 
@@ -298,12 +299,30 @@ static char *join_command(char **argv)
 
 /* ---- time ------------------------------------------------------------- */
 
-static void epoch_text(const struct rec_run *r, uint64_t t, char *buf, size_t len)
+/*
+ * A monitor's time stamp: epoch seconds, whole when the interval is — but
+ * the last sample, taken when the command ends, falls between two of the
+ * interval's and may share its whole second with the one before; it is
+ * then given to the ns, so that the stamps still increase (the report
+ * refuses a file whose times do not).
+ */
+void rec_monitor_stamp(int64_t prev_ns, int64_t e, bool whole, char *buf, size_t len)
+{
+	uint64_t u = e > 0 ? (uint64_t)e : 0;
+
+	if (whole && prev_ns >= 0 && (uint64_t)prev_ns / NS_PER_SEC == u / NS_PER_SEC)
+		snprintf(buf, len, "%llu.%09llu", (unsigned long long)(u / NS_PER_SEC),
+			 (unsigned long long)(u % NS_PER_SEC));
+	else
+		rpt_format_monitor_time(buf, len, u, whole);
+}
+
+static void epoch_text(struct rec_run *r, uint64_t t, char *buf, size_t len)
 {
 	int64_t e = r->src.epoch_ns + (int64_t)t;
 
-	rpt_format_monitor_time(buf, len, e > 0 ? (uint64_t)e : 0,
-				r->o.interval_ns % NS_PER_SEC == 0);
+	rec_monitor_stamp(r->last_stamp_ns, e, r->o.interval_ns % NS_PER_SEC == 0, buf, len);
+	r->last_stamp_ns = e;
 }
 
 /* ---- samples ---------------------------------------------------------- */
@@ -762,6 +781,7 @@ int rec_main(int argc, char **argv)
 	double cpu0 = cpu_seconds();
 
 	memset(&r, 0, sizeof(r));
+	r.last_stamp_ns = -1;
 	rc = parse_options(argc, argv, &r.o);
 	if (rc)
 		return rc == 1 ? 0 : 2;

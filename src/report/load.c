@@ -351,7 +351,10 @@ void rpt_series_release(struct rpt_series *s)
 	memset(s, 0, sizeof(*s));
 }
 
-int rpt_waits_parse(const char *path, char *text, struct rpt_waits *w, char *err, size_t errlen)
+/* A table of interval_end_s and named columns of numbers >= 0 (waits.csv,
+ * wal.csv); `what` names a column in messages. */
+static int interval_table_parse(const char *path, char *text, const char *what, struct rpt_waits *w,
+				char *err, size_t errlen)
 {
 	char *line, *next, *p, *names[RPT_WAITS_MAX_COLS];
 	size_t rows = 0;
@@ -371,9 +374,9 @@ int rpt_waits_parse(const char *path, char *text, struct rpt_waits *w, char *err
 		if (c)
 			*c++ = '\0';
 		if (w->m == RPT_WAITS_MAX_COLS)
-			return fail(err, errlen, "%s:1: more than %d wait events", path, RPT_WAITS_MAX_COLS);
+			return fail(err, errlen, "%s:1: more than %d %ss", path, RPT_WAITS_MAX_COLS, what);
 		if (!*p || strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(p))
-			return fail(err, errlen, "%s:1: invalid wait event name '%s'", path, p);
+			return fail(err, errlen, "%s:1: invalid %s name '%s'", path, what, p);
 		names[w->m] = p;
 		p = c;
 	}
@@ -416,6 +419,30 @@ int rpt_waits_parse(const char *path, char *text, struct rpt_waits *w, char *err
 bad:
 	rpt_waits_release(w);
 	return -1;
+}
+
+int rpt_waits_parse(const char *path, char *text, struct rpt_waits *w, char *err, size_t errlen)
+{
+	return interval_table_parse(path, text, "wait event", w, err, errlen);
+}
+
+int rpt_wal_parse(const char *path, char *text, struct rpt_waits *w, char *err, size_t errlen)
+{
+	static const char *const need[] = { "wal_fpi", "wal_bytes" };
+
+	if (interval_table_parse(path, text, "column", w, err, errlen))
+		return -1;
+	for (size_t k = 0; k < sizeof(need) / sizeof(need[0]); k++) {
+		size_t j = 0;
+
+		while (j < w->m && strcmp(w->names[j], need[k]) != 0)
+			j++;
+		if (j == w->m) {
+			rpt_waits_release(w);
+			return fail(err, errlen, "%s:1: no column '%s'", path, need[k]);
+		}
+	}
+	return 0;
 }
 
 void rpt_waits_release(struct rpt_waits *w)

@@ -350,7 +350,58 @@ static int load_waits(const char *dir, struct tab *t, bool *have, char *err, siz
 	return rc;
 }
 
-enum source { SRC_TPS, SRC_VMSTAT, SRC_BUDDY, SRC_PAGETYPE, SRC_WAITS, NR_SRC };
+/*
+ * wal.csv (report/result.h): pg_stat_wal's growth per interval, as rates:
+ * column 0 the WAL written in MB/s, column 1 the full-page images per
+ * second.  An interval's length is the time since the row before; the
+ * first row's is the second row's (a recording's first second starts
+ * before the clock's 0), or its end for a lone row.  No file: have false.
+ */
+static int load_wal(const char *dir, struct tab *t, bool *have, char *err, size_t errlen)
+{
+	size_t plen = strlen(dir) + sizeof("/wal.csv"), len;
+	char *path = xzalloc(plen), *text;
+	struct rpt_waits wt;
+	int rc = -1;
+
+	snprintf(path, plen, "%s/wal.csv", dir);
+	*have = false;
+	if (access(path, F_OK) != 0) {
+		free(path);
+		return 0;
+	}
+	if ((text = rpt_read_file(path, &len, err, errlen)) &&
+	    rpt_wal_parse(path, text, &wt, err, errlen) == 0) {
+		size_t fpi = 0, bytes = 0;
+
+		rc = 0;
+		for (size_t j = 0; j < wt.m; j++) {
+			if (!strcmp(wt.names[j], "wal_fpi"))
+				fpi = j;
+			if (!strcmp(wt.names[j], "wal_bytes"))
+				bytes = j;
+		}
+		if (wt.n) {
+			tab_init(t, wt.n, 2);
+			t->names[0] = xstrdup("wal_mb_per_s");
+			t->names[1] = xstrdup("fpi_per_s");
+			for (size_t i = 0; i < wt.n; i++) {
+				double dt = i ? wt.t[i] - wt.t[i - 1] : wt.n > 1 ? wt.t[1] - wt.t[0] : wt.t[0];
+
+				t->t[i] = wt.t[i];
+				t->v[i * 2] = dt > 0 ? wt.v[i * wt.m + bytes] / dt / 1e6 : NAN;
+				t->v[i * 2 + 1] = dt > 0 ? wt.v[i * wt.m + fpi] / dt : NAN;
+			}
+			*have = true;
+		}
+		rpt_waits_release(&wt);
+	}
+	free(text);
+	free(path);
+	return rc;
+}
+
+enum source { SRC_TPS, SRC_VMSTAT, SRC_BUDDY, SRC_PAGETYPE, SRC_WAITS, SRC_WAL, NR_SRC };
 
 /* Per set and source: the combined table and how it was combined. */
 struct set_data {
@@ -388,6 +439,9 @@ static int load_set(const struct rpt_set *s, const struct vm_cols *cols, struct 
 				break;
 			case SRC_WAITS:
 				rc = load_waits(dir, &runs[r], &have[r], err, errlen);
+				break;
+			case SRC_WAL:
+				rc = load_wal(dir, &runs[r], &have[r], err, errlen);
 				break;
 			}
 		}
@@ -580,6 +634,16 @@ static int plot_tps(struct writer *w)
 		return 0;
 	return line_plot(w, "tps", SRC_TPS, 0, "Transactions per second over time (tps.csv)",
 			 "TPS per interval", "fsteps");
+}
+
+static int plot_wal(struct writer *w)
+{
+	if (!any_have(w, SRC_WAL))
+		return 0;
+	return line_plot(w, "wal-mb", SRC_WAL, 0, "WAL written over time (wal.csv: wal_bytes)", "MB per second",
+			 "fsteps") ||
+	       line_plot(w, "wal-fpi", SRC_WAL, 1, "Full-page images over time (wal.csv: wal_fpi)",
+			 "images per second", "fsteps");
 }
 
 static int plot_stalls(struct writer *w)
@@ -1020,7 +1084,7 @@ int rpt_plots_write(const char *dir, const struct rpt_set *sets, int nr_sets,
 		goto out;
 	w.master = master.f;
 	fputs("# slowpath plots: run `gnuplot plots.gp` in this folder\n", w.master);
-	if (plot_tps(&w) || plot_waits(&w) || plot_latency_cdf(&w) || plot_stalls(&w) ||
+	if (plot_tps(&w) || plot_waits(&w) || plot_wal(&w) || plot_latency_cdf(&w) || plot_stalls(&w) ||
 	    plot_buddy_heatmap(&w) || plot_migratetype_mix(&w)) {
 		rpt_file_abort(&master);
 		goto out;

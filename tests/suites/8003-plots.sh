@@ -173,4 +173,31 @@ expect_status "waits.csv time" 2 "bw/waits.csv:3: interval_end_s 10 does not inc
 printf 'interval_end_s,cpu\n10,-1\n' >"$TMP/bw/waits.csv"
 expect_status "waits.csv negative share" 2 "bw/waits.csv:2: field 2: expected a number >= 0 in '10,-1'" \
 	$RPT report "$TMP/bw" --plots "$TMP/bwq" --no-gnuplot
+
+# wal.csv (pg_stat_wal per interval): WAL MB/s and images per second, one
+# line per set; an interval's length is the time since the row before,
+# the first row's the second's; a folder without the file has no line; a
+# file without wal_bytes is refused.
+rm "$TMP/bw/waits.csv"
+printf 'interval_end_s,wal_records,wal_fpi,wal_bytes\n1.5,10,400,3000000\n2.5,10,200,1000000\n4.5,10,100,500000\n' \
+	>"$TMP/bw/wal.csv"
+$RPT report "$FIX/single" "$TMP/bw" --plots "$TMP/bwl" --no-gnuplot >"$TMP/out" 2>&1
+if [ "$(cat "$TMP/bwl/wal-mb-2.dat" 2>/dev/null)" = "# wal-mb: bw
+1.5 3
+2.5 1
+4.5 0.25" ] && [ "$(sed -n 2,4p "$TMP/bwl/wal-fpi-2.dat" 2>/dev/null | tr '\n' ' ')" = "1.5 400 2.5 200 4.5 50 " ] &&
+   [ ! -e "$TMP/bwl/wal-mb-1.dat" ] &&
+   grep -q "^set title 'WAL written over time (wal.csv: wal_bytes)'" "$TMP/bwl/wal-mb.gp" &&
+   grep -q "load 'wal-fpi.gp'" "$TMP/bwl/plots.gp"; then
+	ok "wal.csv: WAL and images per second"
+else
+	cat "$TMP/out" "$TMP/bwl/wal-mb-2.dat" "$TMP/bwl/wal-fpi-2.dat" 2>/dev/null
+	ko "wal.csv: WAL and images per second"
+fi
+printf 'interval_end_s,wal_records,wal_fpi\n1,10,400\n' >"$TMP/bw/wal.csv"
+expect_status "wal.csv without wal_bytes" 2 "bw/wal.csv:1: no column 'wal_bytes'" \
+	$RPT report "$TMP/bw" --plots "$TMP/bwq" --no-gnuplot
+printf 'interval_end_s,wal_fpi,wal_bytes\n1,10,-4\n' >"$TMP/bw/wal.csv"
+expect_status "wal.csv negative count" 2 "bw/wal.csv:2: field 3: expected a number >= 0 in '1,10,-4'" \
+	$RPT report "$TMP/bw" --plots "$TMP/bwq" --no-gnuplot
 rpt_done

@@ -232,6 +232,27 @@ TEST(metrics_waits)
 	rec_metrics_release(&m);
 }
 
+/* A test of the monitors' time stamps: whole epoch seconds with a
+ * whole-second interval, ms otherwise, and a last sample in the same
+ * whole second as the one before (the command ended 0.6 s after it) to
+ * the ns, so that the stamps increase.  Expect each text. */
+TEST(monitor_stamps_increase)
+{
+	const int64_t s = 1796391004LL * 1000000000LL;
+	char buf[48];
+
+	rec_monitor_stamp(-1, s + 200000000, true, buf, sizeof(buf));
+	ASSERT_STR_EQ(buf, "1796391004");
+	rec_monitor_stamp(s - 800000000, s + 200000000, true, buf, sizeof(buf));
+	ASSERT_STR_EQ(buf, "1796391004");
+	rec_monitor_stamp(s + 200000000, s + 800000123, true, buf, sizeof(buf));
+	ASSERT_STR_EQ(buf, "1796391004.800000123");
+	rec_monitor_stamp(s + 200000000, s + 1200000000, true, buf, sizeof(buf));
+	ASSERT_STR_EQ(buf, "1796391005");
+	rec_monitor_stamp(s, s + 250000000, false, buf, sizeof(buf));
+	ASSERT_STR_EQ(buf, "1796391004.250");
+}
+
 /* ---- sources ------------------------------------------------------------ */
 
 #define REPLAY "tests/fixtures/proc/replay/"

@@ -37,8 +37,9 @@
 # latency), iops from 4 KiB writes at depth 32, bandwidth from 1 MiB
 # writes — and the probe runs use it.
 #
-# When it has the WAL the run found recycled (figure wal_recycled_mb), the
-# options give the twin as much (pgbench.wal_recycled).
+# When it has the WAL the run found recycled (figure wal_recycled_mb) and
+# the WAL since the last REDO point (wal_since_redo_mb), the options give
+# the twin as much (pgbench.wal_recycled, pgbench.wal_since_redo).
 #
 # When it also has the wake-up probe (figures probe_wake_ipi_us,
 # probe_idle_exit_us and probe_ipis_per_tx, from `slowpath probe wakeup`
@@ -129,6 +130,15 @@ if jq -e '.figures.wal_recycled_mb' "$real/result.json" >/dev/null 2>&1; then
 	wal="--set pgbench.wal_recycled=$(fig wal_recycled_mb | awk '{ printf "%.0f", $1 }')m"
 	# shellcheck disable=SC2086
 	set -- "$@" $wal
+fi
+# and the WAL since the last REDO point (figure wal_since_redo_mb): the
+# twin's first checkpoint comes as soon as the machine's (in KiB: a
+# few MB are common, and whole MB would round them away)
+if jq -e '.figures.wal_since_redo_mb' "$real/result.json" >/dev/null 2>&1; then
+	redo="--set pgbench.wal_since_redo=$(fig wal_since_redo_mb | awk '{ printf "%.0f", $1 * 1024 }')k"
+	# shellcheck disable=SC2086
+	set -- "$@" $redo
+	wal="${wal:+$wal }$redo"
 fi
 
 # what a wake-up across CPUs costs, when the recording has the wake-up

@@ -105,6 +105,7 @@ struct pg_config {
 	char		*device;		/* [device NAME] holding the data directory */
 	uint64_t	data_cached;		/* ppm of data-file blocks in the page cache at start */
 	uint64_t	wal_recycled;		/* bytes of recycled WAL segments waiting at start */
+	uint64_t	wal_since_redo;		/* bytes of WAL since the last REDO point at start */
 	uint64_t	backend_memory;		/* private memory each backend touches, bytes */
 	uint64_t	image_regions;		/* 2 MiB regions of the process image every process maps */
 	uint64_t	progress_interval;	/* ns between TPS samples for the checkpoint figures */
@@ -694,6 +695,9 @@ bool pg_lwlock_conditional_acquire(struct sim *sim, struct pg_lwlock *l);
 void pg_lwlock_acquire_shared(struct sim *sim, struct pg_lwlock *l);
 void pg_lwlock_release_shared(struct sim *sim, struct pg_lwlock *l);
 int pg_xlog_init(struct pg *pg);
+/* The segment files the WAL takes at start besides the current one:
+ * wal_recycled's ahead of it and wal_since_redo's behind it. */
+uint64_t pg_wal_start_segments(const struct pg_config *c);
 void pg_xlog_release(struct pg *pg);
 /* XLogInsertRecord: reserve and copy `len` bytes; returns the end LSN. */
 uint64_t pg_xlog_insert(struct pg_proc *p, uint32_t len);

@@ -118,20 +118,29 @@ static int seg_existing(struct pg *pg, uint64_t segno)
 	return 0;
 }
 
+uint64_t pg_wal_start_segments(const struct pg_config *c)
+{
+	uint64_t seg = c->wal_segment_size;
+
+	return (c->wal_recycled + seg - 1) / seg + (c->wal_since_redo + seg - 1) / seg;
+}
+
 int pg_xlog_init(struct pg *pg)
 {
 	struct pg_xlog *x = &pg->xlog;
 	const struct pg_config *c = &pg->cfg;
 	uint64_t recycled = c->wal_recycled / c->wal_segment_size;
+	uint64_t past = (c->wal_since_redo + c->wal_segment_size - 1) / c->wal_segment_size;
 	double segs;
 
 	x->seg_size = c->wal_segment_size;
 	x->seg_pages = x->seg_size / PG_XLOG_BLCKSZ;
 	x->nslots = (uint32_t)(c->wal_buffers / PG_XLOG_BLCKSZ);
-	/* the run starts at the beginning of segment 1, just after a
-	 * checkpoint whose REDO point is there */
-	x->insert = x->rqst_write = x->write = x->flush = x->seg_size;
-	x->redo = x->prior_redo = x->insert;
+	/* the run starts at the beginning of segment 1 + past, wal_since_redo
+	 * after the REDO point of the last checkpoint (just after it when 0);
+	 * segments 1 .. past hold that WAL, written and synced before */
+	x->insert = x->rqst_write = x->write = x->flush = (1 + past) * x->seg_size;
+	x->redo = x->prior_redo = x->insert - c->wal_since_redo;
 	x->epoch = 1;		/* every page's last change predates it */
 	x->open_seg = UINT64_MAX;
 	x->oldest_seg = 1;
@@ -142,7 +151,7 @@ int pg_xlog_init(struct pg *pg)
 	pg_lwlock_init(&x->buf_mapping_lock, pg, "WALBufMappingLock");
 	for (unsigned int k = 0; k < PG_XLOG_INSERT_LOCKS; k++)
 		pg_lwlock_init(&x->insert_locks[k], pg, "WALInsertLock");
-	for (uint64_t s = 1; s <= 1 + recycled; s++)
+	for (uint64_t s = 1; s <= 1 + past + recycled; s++)
 		if (seg_existing(pg, s))
 			return -1;
 	return 0;

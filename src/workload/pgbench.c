@@ -166,6 +166,10 @@ static const struct opt_def pg_options[] = {
 	  "2 MiB regions of the process image (the postgres binary, its shared libraries, locale "
 	  "files, vdso) in which every PostgreSQL process has pages mapped, so a PTE page each: 22 "
 	  "for a backend of Debian's PostgreSQL 15 on x86-64 (/proc/PID/smaps, docs/pgbench.md)" },
+	{ "wal_since_redo", OPT_SIZE, C(wal_since_redo), "0", 0, 0, NULL, 0,
+	  "WAL written since the last checkpoint's REDO point at start, in segment files behind the "
+	  "insert position: the first checkpoint max_wal_size asks for comes this much sooner "
+	  "(a recording's wal_since_redo_mb); --scale divides it" },
 	OPT_END
 };
 #undef C
@@ -249,6 +253,18 @@ static uint32_t heap_rows_per_page(uint64_t ff)
  * and 1t on a 32 MiB machine once kept the start busy for minutes on 2 GiB
  * of host bookkeeping (simulation fuzzer).  0 (a quarter of memory) fits.
  */
+/* "wal_recycled=N MiB[ and wal_since_redo=M MiB]": the WAL at start, for
+ * messages */
+static const char *pg_wal_start_what(const struct pg_config *c, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "wal_recycled=%llu MiB", (unsigned long long)(c->wal_recycled >> 20));
+
+	if (c->wal_since_redo && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, " and wal_since_redo=%llu MiB",
+			 (unsigned long long)(c->wal_since_redo >> 20));
+	return buf;
+}
+
 static int pg_validate_env(const void *config, const struct wl_check_env *env, const char **bad_key,
 			   char *err, size_t errlen)
 {
@@ -283,14 +299,16 @@ static int pg_validate_env(const void *config, const struct wl_check_env *env, c
 	if (dev && dev->size_bytes && c->wal_segment_size) {
 		/* the recycled segments at start: each file takes whole
 		 * allocation granules (pg_xlog_init; the run says the same) */
-		uint64_t nseg = (c->wal_recycled + c->wal_segment_size - 1) / c->wal_segment_size;
+		uint64_t nseg = pg_wal_start_segments(c);
 		uint64_t per = (c->wal_segment_size + FS_ALLOC_GRANULE - 1) / FS_ALLOC_GRANULE * FS_ALLOC_GRANULE;
 
 		if (nseg > dev->size_bytes / per) {
 			*bad_key = "wal_recycled";
-			snprintf(err, errlen, "the WAL at start (wal_recycled=%llu MiB in %llu-MiB segments, "
-				 "each taking a %llu-MiB allocation granule) does not fit on device '%s' "
-				 "(%llu GiB)", (unsigned long long)(c->wal_recycled >> 20),
+			char what[96];
+
+			snprintf(err, errlen, "the WAL at start (%s in %llu-MiB segments, each taking a %llu-MiB "
+				 "allocation granule) does not fit on device '%s' (%llu GiB)",
+				 pg_wal_start_what(c, what, sizeof(what)),
 				 (unsigned long long)(c->wal_segment_size >> 20),
 				 (unsigned long long)(FS_ALLOC_GRANULE >> 20), c->device,
 				 (unsigned long long)(dev->size_bytes >> 30));
@@ -323,6 +341,7 @@ static int pg_scale(void *config, unsigned int n, char *err, size_t errlen)
 	c->max_wal_size = div_min(c->max_wal_size, n, 2 * c->wal_segment_size);
 	c->min_wal_size = div_min(c->min_wal_size, n, 2 * c->wal_segment_size);
 	c->wal_recycled /= n;
+	c->wal_since_redo /= n;
 	c->wal_writer_flush_after /= n;
 	if (c->bgwriter_lru_maxpages)
 		c->bgwriter_lru_maxpages = div_min(c->bgwriter_lru_maxpages, n, 1);
@@ -1017,10 +1036,11 @@ struct pg *pg_setup(const struct wl_env *env, const struct pg_config *c, struct 
 	}
 	if (wal_full) {
 		/* each segment file takes at least one allocation granule */
-		snprintf(err, errlen, "the WAL at start (wal_recycled=%llu MiB in %llu-MiB segments, each "
-			 "taking a %llu-MiB allocation granule) does not fit on device '%s' (%llu GiB) "
-			 "beside the database",
-			 (unsigned long long)(c->wal_recycled >> 20),
+		char what[96];
+
+		snprintf(err, errlen, "the WAL at start (%s in %llu-MiB segments, each taking a %llu-MiB "
+			 "allocation granule) does not fit on device '%s' (%llu GiB) beside the database",
+			 pg_wal_start_what(c, what, sizeof(what)),
 			 (unsigned long long)(c->wal_segment_size >> 20),
 			 (unsigned long long)(FS_ALLOC_GRANULE >> 20), c->device,
 			 (unsigned long long)(bdev_size(bdev) >> 30));

@@ -352,7 +352,7 @@ static char *generate(const struct scn_schema *schema)
 	static const char *const cpus[] = { "1", "1", "2", "3", "7", "64" };
 	struct gen_section secs[MAX_SECTIONS];
 	size_t ns = 0, nw, kernel;
-	int nr_devices = 1 + (int)chance(25), pgbench_used = 0;
+	int nr_devices = 1 + (int)chance(25), pgbench_used = 0, pg_sec = -1;
 	char buf[64], *text = NULL;
 	size_t len = 0;
 	FILE *out;
@@ -452,12 +452,20 @@ static char *generate(const struct scn_schema *schema)
 		snprintf(buf, sizeof(buf), "w%zu", w + 1);
 		sec_init(&secs[ns], t, wt->multiple ? buf : "");
 		apply_body(&secs[ns], small_bodies[k].body);
-		fuzz_keys(&secs[ns], 30);
+		/* pgbench's keys from wal_since_redo on draw last (fuzz_late_keys) */
+		if (!strcmp(small_bodies[k].kind, "pgbench")) {
+			fuzz_keys_upto(&secs[ns], 30, "wal_since_redo");
+			pg_sec = (int)ns;
+		} else {
+			fuzz_keys(&secs[ns], 30);
+		}
 		string_keys(&secs[ns], nr_devices);
 		ns++;
 	}
 
 	fuzz_late_keys(&secs[kernel], 60, "rwsem");
+	if (pg_sec >= 0)
+		fuzz_late_keys(&secs[pg_sec], 30, "wal_since_redo");
 
 	out = open_memstream(&text, &len);
 	if (!out)

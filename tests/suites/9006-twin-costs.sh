@@ -6,9 +6,10 @@
 # what one client and its server spent per transaction on the recorded
 # host, and probe_disk_*, fio's figures there).  Expect the script to
 # print the five device options with fio's figures (the flush less the
-# write-out at depth 1, here the read latency) and the recycled WAL the
-# run found (added to a copy of the fixture), which the twin then
-# has (`slowpath check`), and the four cost options, each a positive whole
+# write-out at depth 1, here the read latency), the recycled WAL the
+# run found and the WAL since its last REDO point (301.5 MB: 308 736 KiB;
+# both added to a copy of the fixture), which the twin then has
+# (`slowpath check`), and the four cost options, each a positive whole
 # number of ns; a one-client run of the twin with them,
 # made here and read from its profile.json independently of the script,
 # to charge the server and pgbench within 3 % of the recorded CPU per
@@ -31,10 +32,12 @@ cd "$(dirname "$0")/../.." || exit 1
 
 skip_in_san 9006-twin-costs
 
-# the fixture, with the WAL its run found recycled (figure
-# wal_recycled_mb, which newer recordings have) added
+# the fixture, with the WAL its run found recycled and the WAL since the
+# last REDO point (figures wal_recycled_mb and wal_since_redo_mb, which
+# newer recordings have) added
 fx=$tmp/probe
-mkdir "$fx" && jq '.figures.wal_recycled_mb = 976' tests/fixtures/results/recorded-pgbench-probe/result.json \
+mkdir "$fx" && jq '.figures.wal_recycled_mb = 976 | .figures.wal_since_redo_mb = 301.5' \
+	tests/fixtures/results/recorded-pgbench-probe/result.json \
 	>"$fx/result.json"
 scn=scenarios/pgbench-local-s50.ini
 export SLOWPATH="$build/slowpath"
@@ -42,8 +45,8 @@ TWIN_COSTS_SECONDS=1 scripts/twin-costs.sh "$fx" "$scn" --scale 1/32 >"$tmp/sets
 check exit-0 $?
 cat "$tmp/err"
 sets=$(cat "$tmp/sets")
-echo "$sets" | grep -Eq '^--set device\.lat_mean=[0-9.]+us --set device\.lat_p99=[0-9.]+us --set device\.flush=[0-9.]+us --set device\.iops=[1-9][0-9]* --set device\.bandwidth=[1-9][0-9]* --set pgbench\.wal_recycled=976m --set costs\.pg_tx_cpu=[1-9][0-9]* --set costs\.pgbench_client_stmt=[1-9][0-9]* --set costs\.tcp_loopback_send=[1-9][0-9]* --set costs\.tcp_recv=[1-9][0-9]*$'
-check ten-options $?
+echo "$sets" | grep -Eq '^--set device\.lat_mean=[0-9.]+us --set device\.lat_p99=[0-9.]+us --set device\.flush=[0-9.]+us --set device\.iops=[1-9][0-9]* --set device\.bandwidth=[1-9][0-9]* --set pgbench\.wal_recycled=976m --set pgbench\.wal_since_redo=308736k --set costs\.pg_tx_cpu=[1-9][0-9]* --set costs\.pgbench_client_stmt=[1-9][0-9]* --set costs\.tcp_loopback_send=[1-9][0-9]* --set costs\.tcp_recv=[1-9][0-9]*$'
+check eleven-options $?
 # the device options are fio's figures as recorded, and the twin takes them
 # shellcheck disable=SC2086
 "$build/slowpath" check "$scn" $sets >"$tmp/resolved"

@@ -602,6 +602,29 @@ TEST(checkpoint_table)
 	pgt_destroy(&t);
 }
 
+/* A test of the WAL a run starts with: 2.5 MiB since the last REDO point
+ * and 3 MiB recycled, in 1-MiB segments.  Expect the insert position at
+ * the start of segment 4 (segments 1-3 hold the WAL since the REDO
+ * point), the REDO point 2.5 MiB before it, files for segments 1 to 7
+ * and none for 8, and 3 + 3 segments besides the current one. */
+TEST(wal_since_redo_at_start)
+{
+	static const char *const kv[] = { "wal_since_redo", "2560k", "wal_recycled", "3m", NULL };
+	struct pgt t;
+	const struct pg_xlog *x;
+
+	ASSERT_EQ(pgt_create(&t, NULL, kv), 0);
+	x = &t.pg->xlog;
+	ASSERT_U64_EQ(x->insert, 4ULL << 20);
+	ASSERT_U64_EQ(x->write, 4ULL << 20);
+	ASSERT_U64_EQ(x->redo, (4ULL << 20) - (2560ULL << 10));
+	ASSERT_U64_EQ(pg_wal_start_segments(&t.pg->cfg), 6);
+	for (uint64_t s = 1; s <= 7; s++)
+		ASSERT_TRUE(s < x->nseg && x->seg[s] != NULL);
+	ASSERT_TRUE(x->nseg <= 8 || x->seg[8] == NULL);
+	pgt_destroy(&t);
+}
+
 /* A test of wal.csv as sampling pg_stat_wal gives it: samples at 0, 1
  * and 2 ms with the WAL counters set by hand in between, and the run
  * ending at 2.5 ms with more.  Expect three rows ending at 1, 2 and

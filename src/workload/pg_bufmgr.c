@@ -695,6 +695,11 @@ uint32_t pg_read_buffer(struct pg_proc *p, uint32_t blk, bool write)
 		bp->desc[buf].state |= BM_VALID;
 		io_done(pg, buf);
 		p->st.buffer_misses++;
+		{
+			uint32_t relblk;
+
+			pg->rel_reads[pg_blk_rel(pg, blk, &relblk)]++;	/* pg_statio's *_blks_read */
+		}
 		return buf;
 	}
 }

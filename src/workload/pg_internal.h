@@ -503,6 +503,9 @@ struct pg {
 	struct pg_proc		checkpointer, bgwriter, walwriter;
 	struct sim_waitq	ckpt_latch;	/* the checkpointer's latch */
 
+	/* blocks read into shared buffers per relation (pg_statio_user_tables'
+	 * heap_blks_read and idx_blks_read) */
+	uint64_t		rel_reads[PG_NR_RELS];
 	/* TPS samples for the checkpoint figures (every cfg.progress_interval) */
 	uint64_t		*tps_tx;
 	uint32_t		nr_tps, cap_tps;

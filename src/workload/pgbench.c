@@ -1504,6 +1504,8 @@ static void pg_report(void *state, struct wl_report *out)
 	wl_report_figure(out, "wal_segments_recycled", (double)x->segs_recycled, "");
 	wl_report_figure(out, "wal_segments_removed", (double)x->segs_removed, "");
 	wl_report_figure(out, "backend_writes_per_tx", (double)sum.buffers_written / (double)tx, "");
+	wl_report_figure(out, "accounts_heap_reads_per_tx", (double)pg->rel_reads[PG_REL_ACCOUNTS] / (double)tx, "");
+	wl_report_figure(out, "accounts_pkey_reads_per_tx", (double)pg->rel_reads[PG_REL_PKEY] / (double)tx, "");
 	wl_report_figure(out, "checkpoint_buffers_written", (double)written_ckpt, "");
 	wl_report_figure(out, "bgwriter_buffers_written", (double)written_bgw, "");
 	wl_report_figure(out, "history_extensions", (double)pg->tail[PG_REL_HISTORY].extends, "");

@@ -66,7 +66,7 @@ struct wl_figure {
 	const char	*unit;		/* static string, may be "" */
 };
 
-/* pgbench reports the most: up to 100 (58 single figures, 7 s_lock
+/* pgbench reports the most: up to 102 (60 single figures, 7 s_lock
  * preemption counts, 16 WAL write-size buckets, 19 wait events) */
 #define WL_MAX_FIGURES	128
 

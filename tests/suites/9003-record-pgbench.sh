@@ -15,7 +15,8 @@
 # transaction positive, full-page images per transaction and the HOT share
 # of pgbench_accounts' updates (0-100 %) present, the recycled WAL and the
 # WAL since the last REDO point at the start present, the buffers the
-# checkpointer, the bgwriter and the backends wrote present, the wait-event
+# checkpointer, the bgwriter and the backends wrote present, the heap and
+# index blocks of pgbench_accounts read per transaction present, the wait-event
 # sampler's samples (about 100 a second) whose shares sum to 100 %, with
 # ClientRead among them, and the same per second in waits.csv: 9 to 12
 # rows a second apart, the first ending within 1 s of the first
@@ -97,6 +98,7 @@ positive "$(fig server_cpu_us_per_tx)" && positive "$(fig client_cpu_us_per_tx)"
 	nonneg "$(fig accounts_heap_blocks_added)" && nonneg "$(fig wal_recycled_mb)" &&
 	nonneg "$(fig wal_since_redo_mb)" && nonneg "$(fig checkpoint_buffers_written)" &&
 	nonneg "$(fig bgwriter_buffers_written)" && nonneg "$(fig backend_writes_per_tx)" &&
+	nonneg "$(fig accounts_heap_reads_per_tx)" && nonneg "$(fig accounts_pkey_reads_per_tx)" &&
 	# scale 1 (1 639 blocks) takes several updates per block in 10 s:
 	# most are HOT once the first one's old version is pruned, unless
 	# a session holds the xmin horizon back (the sampler once did: 0 %)

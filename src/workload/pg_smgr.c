@@ -171,6 +171,12 @@ int pg_smgr_init(struct pg *pg)
 	pg->rel[PG_REL_ACCOUNTS].first = 0;
 	/* the accounts heap's room to grow (pg_heap_init) lies before the index */
 	pg->rel[PG_REL_PKEY].first = pg->heap_blocks_max;
+	/* the index's levels in its file: the metapage (block 0), the leaves,
+	 * then each level above (a sorted build writes the leaves in key
+	 * order; its interleaving of inner pages among them is left out) */
+	for (uint32_t l = 0; l < pg->nlevels; l++)
+		pg->level_first[l] = l ? pg->level_first[l - 1] + pg->level_pages[l - 1] :
+					 pg->rel[PG_REL_PKEY].first + 1;
 	pg->rel[PG_REL_HISTORY].first = pg->rel[PG_REL_PKEY].first + index_blocks;
 	pg_blocks_reserve(pg, pg->rel[PG_REL_HISTORY].first + 1024);
 	if (md_create_existing(pg, PG_REL_ACCOUNTS,

@@ -317,37 +317,51 @@ static void load_tps(const struct rpt_run *r, struct tab *t, bool *have)
 	memcpy(t->v, r->series.tps, r->series.n * sizeof(double));
 }
 
-/* waits.csv (report/result.h, load.h): no file, have false */
-static int load_waits(const char *dir, struct tab *t, bool *have, char *err, size_t errlen)
+/* DIR/NAME parsed by `parse` (waits.csv, wal.csv): 0 with *found false
+ * when there is no such file, 0 with the table, or -1 with err. */
+static int load_interval_csv(const char *dir, const char *name,
+			     int (*parse)(const char *, char *, struct rpt_waits *, char *, size_t),
+			     struct rpt_waits *wt, bool *found, char *err, size_t errlen)
 {
-	size_t plen = strlen(dir) + sizeof("/waits.csv"), len;
+	size_t plen = strlen(dir) + strlen(name) + 2, len;
 	char *path = xzalloc(plen), *text;
-	struct rpt_waits wt;
 	int rc = -1;
 
-	snprintf(path, plen, "%s/waits.csv", dir);
-	*have = false;
-	if (access(path, F_OK) != 0) {
+	snprintf(path, plen, "%s/%s", dir, name);
+	*found = access(path, F_OK) == 0;
+	if (!*found) {
 		free(path);
 		return 0;
 	}
-	if ((text = rpt_read_file(path, &len, err, errlen)) &&
-	    rpt_waits_parse(path, text, &wt, err, errlen) == 0) {
+	if ((text = rpt_read_file(path, &len, err, errlen)) && parse(path, text, wt, err, errlen) == 0)
 		rc = 0;
-		if (wt.n) {
-			t->n = wt.n;
-			t->m = wt.m;
-			t->t = wt.t;
-			t->v = wt.v;
-			t->names = wt.names;
-			*have = true;
-		} else {
-			rpt_waits_release(&wt);
-		}
-	}
 	free(text);
 	free(path);
 	return rc;
+}
+
+/* waits.csv (report/result.h, load.h): no file, have false */
+static int load_waits(const char *dir, struct tab *t, bool *have, char *err, size_t errlen)
+{
+	struct rpt_waits wt;
+	bool found;
+
+	*have = false;
+	if (load_interval_csv(dir, "waits.csv", rpt_waits_parse, &wt, &found, err, errlen))
+		return -1;
+	if (!found)
+		return 0;
+	if (wt.n) {
+		t->n = wt.n;
+		t->m = wt.m;
+		t->t = wt.t;
+		t->v = wt.v;
+		t->names = wt.names;
+		*have = true;
+	} else {
+		rpt_waits_release(&wt);
+	}
+	return 0;
 }
 
 /*
@@ -359,46 +373,36 @@ static int load_waits(const char *dir, struct tab *t, bool *have, char *err, siz
  */
 static int load_wal(const char *dir, struct tab *t, bool *have, char *err, size_t errlen)
 {
-	size_t plen = strlen(dir) + sizeof("/wal.csv"), len;
-	char *path = xzalloc(plen), *text;
 	struct rpt_waits wt;
-	int rc = -1;
+	size_t fpi = 0, bytes = 0;
+	bool found;
 
-	snprintf(path, plen, "%s/wal.csv", dir);
 	*have = false;
-	if (access(path, F_OK) != 0) {
-		free(path);
+	if (load_interval_csv(dir, "wal.csv", rpt_wal_parse, &wt, &found, err, errlen))
+		return -1;
+	if (!found)
 		return 0;
+	for (size_t j = 0; j < wt.m; j++) {
+		if (!strcmp(wt.names[j], "wal_fpi"))
+			fpi = j;
+		if (!strcmp(wt.names[j], "wal_bytes"))
+			bytes = j;
 	}
-	if ((text = rpt_read_file(path, &len, err, errlen)) &&
-	    rpt_wal_parse(path, text, &wt, err, errlen) == 0) {
-		size_t fpi = 0, bytes = 0;
+	if (wt.n) {
+		tab_init(t, wt.n, 2);
+		t->names[0] = xstrdup("wal_mb_per_s");
+		t->names[1] = xstrdup("fpi_per_s");
+		for (size_t i = 0; i < wt.n; i++) {
+			double dt = i ? wt.t[i] - wt.t[i - 1] : wt.n > 1 ? wt.t[1] - wt.t[0] : wt.t[0];
 
-		rc = 0;
-		for (size_t j = 0; j < wt.m; j++) {
-			if (!strcmp(wt.names[j], "wal_fpi"))
-				fpi = j;
-			if (!strcmp(wt.names[j], "wal_bytes"))
-				bytes = j;
+			t->t[i] = wt.t[i];
+			t->v[i * 2] = dt > 0 ? wt.v[i * wt.m + bytes] / dt / 1e6 : NAN;
+			t->v[i * 2 + 1] = dt > 0 ? wt.v[i * wt.m + fpi] / dt : NAN;
 		}
-		if (wt.n) {
-			tab_init(t, wt.n, 2);
-			t->names[0] = xstrdup("wal_mb_per_s");
-			t->names[1] = xstrdup("fpi_per_s");
-			for (size_t i = 0; i < wt.n; i++) {
-				double dt = i ? wt.t[i] - wt.t[i - 1] : wt.n > 1 ? wt.t[1] - wt.t[0] : wt.t[0];
-
-				t->t[i] = wt.t[i];
-				t->v[i * 2] = dt > 0 ? wt.v[i * wt.m + bytes] / dt / 1e6 : NAN;
-				t->v[i * 2 + 1] = dt > 0 ? wt.v[i * wt.m + fpi] / dt : NAN;
-			}
-			*have = true;
-		}
-		rpt_waits_release(&wt);
+		*have = true;
 	}
-	free(text);
-	free(path);
-	return rc;
+	rpt_waits_release(&wt);
+	return 0;
 }
 
 enum source { SRC_TPS, SRC_VMSTAT, SRC_BUDDY, SRC_PAGETYPE, SRC_WAITS, SRC_WAL, NR_SRC };

@@ -279,6 +279,7 @@ int rec_metrics_parse(const char *path, const char *text, struct rec_metrics *m,
 			while (nw < REC_WAL_COLS && (w = word(&p))) {
 				if (number(w, false, &v[nw]))
 					FAIL("invalid number '%s' in 'wal'", w);
+				/* the six counts, wal_records .. wal_sync, are whole */
 				if (nw >= 1 && nw <= 6 && v[nw] != floor(v[nw]))
 					FAIL("'%s' in 'wal' is not a whole number of %s", w, rec_wal_cols[nw]);
 				nw++;

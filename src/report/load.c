@@ -426,9 +426,11 @@ int rpt_waits_parse(const char *path, char *text, struct rpt_waits *w, char *err
 	return interval_table_parse(path, text, "wait event", w, err, errlen);
 }
 
-int rpt_wal_parse(const char *path, char *text, struct rpt_waits *w, char *err, size_t errlen)
+int rpt_wal_parse(const char *path, char *text, struct rpt_waits *w, size_t *fpi_col, size_t *bytes_col,
+		  char *err, size_t errlen)
 {
 	static const char *const need[] = { "wal_fpi", "wal_bytes" };
+	size_t *col[] = { fpi_col, bytes_col };
 
 	if (interval_table_parse(path, text, "column", w, err, errlen))
 		return -1;
@@ -441,6 +443,7 @@ int rpt_wal_parse(const char *path, char *text, struct rpt_waits *w, char *err, 
 			rpt_waits_release(w);
 			return fail(err, errlen, "%s:1: no column '%s'", path, need[k]);
 		}
+		*col[k] = j;
 	}
 	return 0;
 }

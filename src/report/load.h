@@ -79,8 +79,10 @@ struct rpt_waits {
  * and nothing to release. */
 int rpt_waits_parse(const char *path, char *text, struct rpt_waits *w, char *err, size_t errlen);
 /* wal.csv (report/result.h): the same layout, pg_stat_wal's counters per
- * interval; wal_fpi and wal_bytes must be among the columns. */
-int rpt_wal_parse(const char *path, char *text, struct rpt_waits *w, char *err, size_t errlen);
+ * interval; wal_fpi and wal_bytes must be among the columns, and their
+ * indexes in w->names are returned. */
+int rpt_wal_parse(const char *path, char *text, struct rpt_waits *w, size_t *fpi_col, size_t *bytes_col,
+		  char *err, size_t errlen);
 void rpt_waits_release(struct rpt_waits *w);
 
 /* latency-hist.csv: lo_ns,hi_ns,count per non-empty bucket, ascending. */

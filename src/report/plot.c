@@ -317,27 +317,22 @@ static void load_tps(const struct rpt_run *r, struct tab *t, bool *have)
 	memcpy(t->v, r->series.tps, r->series.n * sizeof(double));
 }
 
-/* DIR/NAME parsed by `parse` (waits.csv, wal.csv): 0 with *found false
- * when there is no such file, 0 with the table, or -1 with err. */
-static int load_interval_csv(const char *dir, const char *name,
-			     int (*parse)(const char *, char *, struct rpt_waits *, char *, size_t),
-			     struct rpt_waits *wt, bool *found, char *err, size_t errlen)
+/* Read DIR/NAME (waits.csv, wal.csv): NULL with *found false when there
+ * is no such file, NULL with err when it cannot be read, else its text
+ * (the caller parses it, then frees it) and *path (freed by the caller). */
+static char *read_interval_csv(const char *dir, const char *name, char **path, bool *found,
+			       char *err, size_t errlen)
 {
 	size_t plen = strlen(dir) + strlen(name) + 2, len;
-	char *path = xzalloc(plen), *text;
-	int rc = -1;
+	char *text;
 
-	snprintf(path, plen, "%s/%s", dir, name);
-	*found = access(path, F_OK) == 0;
-	if (!*found) {
-		free(path);
-		return 0;
-	}
-	if ((text = rpt_read_file(path, &len, err, errlen)) && parse(path, text, wt, err, errlen) == 0)
-		rc = 0;
-	free(text);
-	free(path);
-	return rc;
+	*path = xzalloc(plen);
+	snprintf(*path, plen, "%s/%s", dir, name);
+	*found = access(*path, F_OK) == 0;
+	if (!*found)
+		return NULL;
+	text = rpt_read_file(*path, &len, err, errlen);
+	return text;
 }
 
 /* waits.csv (report/result.h, load.h): no file, have false */
@@ -345,23 +340,26 @@ static int load_waits(const char *dir, struct tab *t, bool *have, char *err, siz
 {
 	struct rpt_waits wt;
 	bool found;
+	char *path, *text = read_interval_csv(dir, "waits.csv", &path, &found, err, errlen);
+	int rc = found ? -1 : 0;
 
 	*have = false;
-	if (load_interval_csv(dir, "waits.csv", rpt_waits_parse, &wt, &found, err, errlen))
-		return -1;
-	if (!found)
-		return 0;
-	if (wt.n) {
-		t->n = wt.n;
-		t->m = wt.m;
-		t->t = wt.t;
-		t->v = wt.v;
-		t->names = wt.names;
-		*have = true;
-	} else {
-		rpt_waits_release(&wt);
+	if (text && rpt_waits_parse(path, text, &wt, err, errlen) == 0) {
+		rc = 0;
+		if (wt.n) {
+			t->n = wt.n;
+			t->m = wt.m;
+			t->t = wt.t;
+			t->v = wt.v;
+			t->names = wt.names;
+			*have = true;
+		} else {
+			rpt_waits_release(&wt);
+		}
 	}
-	return 0;
+	free(text);
+	free(path);
+	return rc;
 }
 
 /*
@@ -374,35 +372,32 @@ static int load_waits(const char *dir, struct tab *t, bool *have, char *err, siz
 static int load_wal(const char *dir, struct tab *t, bool *have, char *err, size_t errlen)
 {
 	struct rpt_waits wt;
-	size_t fpi = 0, bytes = 0;
+	size_t fpi, bytes;
 	bool found;
+	char *path, *text = read_interval_csv(dir, "wal.csv", &path, &found, err, errlen);
+	int rc = found ? -1 : 0;
 
 	*have = false;
-	if (load_interval_csv(dir, "wal.csv", rpt_wal_parse, &wt, &found, err, errlen))
-		return -1;
-	if (!found)
-		return 0;
-	for (size_t j = 0; j < wt.m; j++) {
-		if (!strcmp(wt.names[j], "wal_fpi"))
-			fpi = j;
-		if (!strcmp(wt.names[j], "wal_bytes"))
-			bytes = j;
-	}
-	if (wt.n) {
-		tab_init(t, wt.n, 2);
-		t->names[0] = xstrdup("wal_mb_per_s");
-		t->names[1] = xstrdup("fpi_per_s");
-		for (size_t i = 0; i < wt.n; i++) {
-			double dt = i ? wt.t[i] - wt.t[i - 1] : wt.n > 1 ? wt.t[1] - wt.t[0] : wt.t[0];
+	if (text && rpt_wal_parse(path, text, &wt, &fpi, &bytes, err, errlen) == 0) {
+		rc = 0;
+		if (wt.n) {
+			tab_init(t, wt.n, 2);
+			t->names[0] = xstrdup("wal_mb_per_s");
+			t->names[1] = xstrdup("fpi_per_s");
+			for (size_t i = 0; i < wt.n; i++) {
+				double dt = i ? wt.t[i] - wt.t[i - 1] : wt.n > 1 ? wt.t[1] - wt.t[0] : wt.t[0];
 
-			t->t[i] = wt.t[i];
-			t->v[i * 2] = dt > 0 ? wt.v[i * wt.m + bytes] / dt / 1e6 : NAN;
-			t->v[i * 2 + 1] = dt > 0 ? wt.v[i * wt.m + fpi] / dt : NAN;
+				t->t[i] = wt.t[i];
+				t->v[i * 2] = dt > 0 ? wt.v[i * wt.m + bytes] / dt / 1e6 : NAN;
+				t->v[i * 2 + 1] = dt > 0 ? wt.v[i * wt.m + fpi] / dt : NAN;
+			}
+			*have = true;
 		}
-		*have = true;
+		rpt_waits_release(&wt);
 	}
-	rpt_waits_release(&wt);
-	return 0;
+	free(text);
+	free(path);
+	return rc;
 }
 
 enum source { SRC_TPS, SRC_VMSTAT, SRC_BUDDY, SRC_PAGETYPE, SRC_WAITS, SRC_WAL, NR_SRC };

@@ -118,11 +118,16 @@ static int seg_existing(struct pg *pg, uint64_t segno)
 	return 0;
 }
 
+/* The segments `bytes` of WAL take, a partial one counted whole. */
+static uint64_t wal_segments(uint64_t bytes, uint64_t seg)
+{
+	return (bytes + seg - 1) / seg;
+}
+
 uint64_t pg_wal_start_segments(const struct pg_config *c)
 {
-	uint64_t seg = c->wal_segment_size;
-
-	return (c->wal_recycled + seg - 1) / seg + (c->wal_since_redo + seg - 1) / seg;
+	return wal_segments(c->wal_recycled, c->wal_segment_size) +
+	       wal_segments(c->wal_since_redo, c->wal_segment_size);
 }
 
 int pg_xlog_init(struct pg *pg)
@@ -130,7 +135,7 @@ int pg_xlog_init(struct pg *pg)
 	struct pg_xlog *x = &pg->xlog;
 	const struct pg_config *c = &pg->cfg;
 	uint64_t recycled = c->wal_recycled / c->wal_segment_size;
-	uint64_t past = (c->wal_since_redo + c->wal_segment_size - 1) / c->wal_segment_size;
+	uint64_t past = wal_segments(c->wal_since_redo, c->wal_segment_size);
 	double segs;
 
 	x->seg_size = c->wal_segment_size;

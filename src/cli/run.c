@@ -430,7 +430,7 @@ static int run_setup(struct run *r)
 	/* 3. workloads.  Each started workload keeps a pointer to its stats
 	 * inside wl[], so the array is sized once, before the first start,
 	 * and never moves. */
-	env = (struct wl_env){ r->m, r->sim, r->bdevs, r->bdev_names, r->nr_bdevs };
+	env = (struct wl_env){ r->m, r->sim, r->bdevs, r->bdev_names, r->nr_bdevs, r->dir };
 	r->wl = calloc(scn_nr_instances(s) ? scn_nr_instances(s) : 1, sizeof(*r->wl));
 	if (!r->wl)
 		SIM_BUG("out of memory");
@@ -661,6 +661,10 @@ static int run_write(struct run *r)
 		struct workload_run *w = &r->wl[i];
 
 		w->wt->report(w->state, &w->report);
+		if (w->report.error && !rc) {
+			fprintf(stderr, "slowpath run: %s\n", w->report.error);
+			rc = 1;
+		}
 		if (!w->report.has_transactions)
 			continue;
 		res->has_transactions = true;

@@ -211,8 +211,7 @@ static void client_thread_main(struct sim *sim, void *arg)
 		loopback_recv(sim);
 		consume_skb(pg->m, &p->to_client);
 		if (p->stmt == PG_STATEMENTS - 1) {	/* END's result: the transaction is done */
-			wl_stats_tx(pg->stats, sim_now(sim), sim_now(sim) - p->tx_start);
-			pg->tx_total++;
+			pg_tx_done(pg, p, sim_now(sim) - p->tx_start);
 			p->stmt = 0;
 			p->tx_start = sim_now(sim);
 		} else {

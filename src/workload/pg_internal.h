@@ -26,6 +26,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "mm/slub.h"
 #include "sim/rng.h"
@@ -106,6 +107,8 @@ struct pg_config {
 	uint64_t	data_cached;		/* ppm of data-file blocks in the page cache at start */
 	uint64_t	wal_recycled;		/* bytes of recycled WAL segments waiting at start */
 	uint64_t	wal_since_redo;		/* bytes of WAL since the last REDO point at start */
+	bool		log;			/* pgbench -l: the per-transaction log */
+	uint64_t	sampling_rate;		/* pgbench --sampling-rate, ppm */
 	uint64_t	backend_memory;		/* private memory each backend touches, bytes */
 	uint64_t	image_regions;		/* 2 MiB regions of the process image every process maps */
 	uint64_t	progress_interval;	/* ns between TPS samples for the checkpoint figures */
@@ -267,6 +270,7 @@ struct pg_proc {
 	bool			stmt_ready;
 	uint8_t			stmt;		/* statement the client sent last, 0..4 */
 	sim_time_t		tx_start;	/* when the client sent its BEGIN */
+	uint64_t		tx_no;		/* its client's transactions so far (pgbench -l) */
 	/* [kernel] slab=on (pg_client.c): the connection's kernel objects —
 	 * the backend's socket (TCP sock, socket inode) and, with
 	 * client=local, pgbench's end; the backend's task page fragment; the
@@ -436,6 +440,11 @@ struct pg {
 	struct sim		*sim;
 	struct super_block	*sb;
 	struct wl_stats		*stats;
+	FILE			*txlog;		/* [pgbench] log: pgbench_log in the run folder */
+	char			*txlog_path;	/* its path; NULL: no log */
+	bool			txlog_failed;	/* creating or writing it failed */
+	char			txlog_error[600];
+	struct sim_rng		log_rng;	/* sampling_rate's draws, a stream of their own */
 	double			lru_multiplier;
 	uint32_t		relseg_blocks;	/* RELSEG_SIZE: blocks per relation segment file */
 	struct sim_rng		init_rng;	/* start state choices (data_cached) */
@@ -608,6 +617,9 @@ void pg_checkpoint_figures(const struct wl_stats *st, const struct pg_ckpt *c, s
 			   struct wl_report *out);
 /* A process touches shared or private memory at `addr` (the MMU; faults). */
 void pg_touch(struct pg_proc *p, unsigned long addr, bool write);
+/* A transaction of `p`'s client ended now after `latency`: the stats, and
+ * the per-transaction log ([pgbench] log). */
+void pg_tx_done(struct pg *pg, struct pg_proc *p, sim_time_t latency);
 /* A process's start: one access to each region of the process image. */
 void pg_image_touch(struct pg_proc *p);
 static inline unsigned long pg_buf_block_addr(const struct pg *pg, uint32_t buf)

@@ -170,6 +170,13 @@ static const struct opt_def pg_options[] = {
 	  "WAL written since the last checkpoint's REDO point at start, in segment files behind the "
 	  "insert position: the first checkpoint max_wal_size asks for comes this much sooner "
 	  "(a recording's wal_since_redo_mb); --scale divides it" },
+	{ "log", OPT_BOOL, C(log), "off", 0, 0, NULL, 0,
+	  "pgbench -l: write each measured transaction to pgbench_log in the result folder, in "
+	  "pgbench's format (client_id transaction_no time script_no time_epoch time_us; the "
+	  "latency in us, the end in simulated s and us since the run's start)" },
+	{ "sampling_rate", OPT_PERCENT, C(sampling_rate), "100%", 1, 1000000, NULL, 0,
+	  "pgbench --sampling-rate: the share of transactions `log` writes, drawn from a "
+	  "stream of its own (no other draw moves)" },
 	OPT_END
 };
 #undef C
@@ -714,9 +721,41 @@ static void pg_backend_main(struct sim *sim, void *arg)
 		pgstat_report_wait_end(p);
 		sim_path_pop(sim);
 		pg_transaction_row(p, row);
-		wl_stats_tx(pg->stats, sim_now(sim), sim_now(sim) - t0);
-		pg->tx_total++;
+		pg_tx_done(pg, p, sim_now(sim) - t0);
 	}
+}
+
+/*
+ * pgbench's per-transaction log (pgbench -l, doLog in pgbench.c): one line
+ * per transaction, "client_id transaction_no time script_no time_epoch
+ * time_us", the latency in microseconds and the end as whole seconds and
+ * microseconds.  Here the end is simulated time since the run's start (no
+ * wall clock), the script is always 0 (simple-update), only transactions
+ * the statistics count are written (after ramp_time), and --sampling-rate's
+ * draw uses a stream of its own, so logging moves no other result.
+ */
+void pg_tx_done(struct pg *pg, struct pg_proc *p, sim_time_t latency)
+{
+	sim_time_t now = sim_now(pg->sim);
+	uint64_t no = p->tx_no++;
+
+	wl_stats_tx(pg->stats, now, latency);
+	pg->tx_total++;
+	if (!pg->txlog_path || pg->txlog_failed || now < pg->stats->measure_start)
+		return;
+	if (pg->cfg.sampling_rate < 1000000 && rng_below(&pg->log_rng, 1000000) >= pg->cfg.sampling_rate)
+		return;
+	if (!pg->txlog && !(pg->txlog = fopen(pg->txlog_path, "w"))) {
+		snprintf(pg->txlog_error, sizeof(pg->txlog_error), "pgbench: log: cannot create %s: %s",
+			 pg->txlog_path, strerror(errno));
+		pg->txlog_failed = true;
+		return;
+	}
+	if (fprintf(pg->txlog, "%u %llu %llu 0 %llu %06llu\n", (unsigned int)(p - pg->backends),
+		    (unsigned long long)no, (unsigned long long)(latency / 1000),
+		    (unsigned long long)(now / SIM_NSEC_PER_SEC),
+		    (unsigned long long)(now % SIM_NSEC_PER_SEC / 1000)) < 0)
+		pg->txlog_failed = true;
 }
 
 /* ---- start -------------------------------------------------------------------------- */
@@ -1100,6 +1139,15 @@ struct pg *pg_setup(const struct wl_env *env, const struct pg_config *c, struct 
 	if (c->client == PG_CLIENT_LOCAL && pg_client_init(pg))
 		SIM_BUG("out of memory for the pgbench threads");
 	pg_client_connect(pg);
+	if (c->log && env->dir) {	/* created at the first transaction: the folder comes later */
+		size_t n = strlen(env->dir) + sizeof("/pgbench_log");
+
+		pg->txlog_path = malloc(n);
+		if (!pg->txlog_path)
+			SIM_BUG("out of memory");
+		snprintf(pg->txlog_path, n, "%s/pgbench_log", env->dir);
+		rng_init(&pg->log_rng, sim_seed(pg->sim), rng_stream_id("pgbench-log", 0));
+	}
 
 	return pg;
 
@@ -1439,6 +1487,18 @@ static void pg_report(void *state, struct wl_report *out)
 	uint64_t tx = pg->tx_total ? pg->tx_total : 1;
 	uint64_t written_ckpt = pg->checkpointer.st.buffers_written, written_bgw = pg->bgwriter.st.buffers_written;
 
+	if (pg->txlog) {	/* the per-transaction log is complete, or the run fails */
+		pg->txlog_failed |= ferror(pg->txlog) != 0;
+		pg->txlog_failed |= fclose(pg->txlog) != 0;
+		pg->txlog = NULL;
+	}
+	if (pg->txlog_failed) {
+		if (!pg->txlog_error[0])
+			snprintf(pg->txlog_error, sizeof(pg->txlog_error), "pgbench: log: writing %s failed",
+				 pg->txlog_path);
+		out->error = pg->txlog_error;
+	}
+
 	for (uint32_t i = 0; i < pg->nbackends; i++) {
 		const struct pg_proc_stats *s = &pg->backends[i].st;
 
@@ -1637,7 +1697,12 @@ static void pg_report(void *state, struct wl_report *out)
 
 static void pg_destroy(void *state)
 {
-	pg_free(state);
+	struct pg *pg = state;
+
+	if (pg->txlog)		/* a run stopped before its report */
+		fclose(pg->txlog);
+	free(pg->txlog_path);
+	pg_free(pg);
 }
 
 /* Tasks at once: the backends, checkpointer, bgwriter and walwriter. */

@@ -92,6 +92,9 @@ struct wl_report {
 	 * (pgbench: waits.csv, checkpoints.csv) */
 	struct wl_table	tables[WL_MAX_TABLES];
 	unsigned int	nr_tables;
+	/* a file the workload wrote during the run is incomplete (a write
+	 * failed): the message, and the run fails instead of looking whole */
+	const char	*error;
 };
 
 void wl_report_figure(struct wl_report *r, const char *name, double value, const char *unit);
@@ -108,6 +111,9 @@ struct wl_env {
 	struct bdev *const	*bdevs;
 	const char *const	*bdev_names;
 	unsigned int		nr_bdevs;
+	/* the run's result folder, being written (files a workload streams
+	 * during the run go here); NULL where there is none (tests, benches) */
+	const char		*dir;
 };
 
 /* The device named `name`, or NULL. */

@@ -61,7 +61,7 @@ static void run(const char *mode, unsigned int ms)
 		exit(1);
 	}
 	b = bdev_create(sim, &bc);
-	env = (struct wl_env){ m, sim, &b, &name, 1 };
+	env = (struct wl_env){ m, sim, &b, &name, 1, NULL };
 	wl_stats_init(&stats, SIM_NSEC_PER_MSEC, SIM_NSEC_PER_MSEC);
 	st = fio_workload.start_env(&env, fc, "", &stats, err, sizeof(err));
 	if (!st) {

@@ -99,7 +99,7 @@ static int fio_run_on(const char *const *kv, const char *mode, unsigned int cpus
 	if (!e.m)
 		goto fail_env;
 	b = bdev_create(e.sim, &bc);
-	env = (struct wl_env){ e.m, e.sim, &b, &name, 1 };
+	env = (struct wl_env){ e.m, e.sim, &b, &name, 1, NULL };
 	wl_stats_init(&r->stats, (sim_time_t)ramp_ms * SIM_NSEC_PER_MSEC, SIM_NSEC_PER_MSEC);
 	st = fio_workload.start_env(&env, cfg, "t", &r->stats, r->err, sizeof(r->err));
 	if (!st)

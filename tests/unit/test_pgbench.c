@@ -69,7 +69,7 @@ static int pgt_create(struct pgt *t, const char *const *mkv, const char *const *
 	machine_start(t->e.m);		/* kernel threads; the hugetlb pool */
 	t->bdev = bdev_create(t->e.sim, &dev);
 	t->bdev_name = "d0";
-	t->env = (struct wl_env){ t->e.m, t->e.sim, &t->bdev, &t->bdev_name, 1 };
+	t->env = (struct wl_env){ t->e.m, t->e.sim, &t->bdev, &t->bdev_name, 1, NULL };
 	if (opt_apply_defaults(pgbench_workload.options, &t->cfg))
 		return -1;
 	for (int pass = 0; pass < 2; pass++)

@@ -37,7 +37,7 @@ static int run(const char *const *kv, uint64_t seed, unsigned int ncpus, unsigne
 	void *cfg = make_config(kv), *st;
 	struct bdev *b = NULL;
 	const char *name = dev ? dev->name : NULL;
-	struct wl_env env = { NULL, sim, &b, &name, dev ? 1 : 0 };
+	struct wl_env env = { NULL, sim, &b, &name, dev ? 1 : 0, NULL };
 	struct wl_report rep = { 0 };
 	char err[256];
 

@@ -270,9 +270,11 @@ const struct opt_def scn_device_options[] = {
 		  "AWS instance-type documentation)" },
 	{ .key = "write_cache", .type = OPT_ENUM, .offset = D(write_cache), .def = "write back",
 	  .enum_names = write_cache_names,
-	  .help = "as /sys/block/DEV/queue/write_cache: 'write back' = a volatile cache, a flush waits "
-		  "for each member's last write plus `flush`; 'write through' = none, a flush completes "
-		  "at submission (submit_bio_noacct strips REQ_PREFLUSH; EBS/Nitro NVMe volumes)" },
+	  .help = "as /sys/block/DEV/queue/write_cache: 'write back' = a volatile cache, each member "
+		  "runs one flush command of `flush` at a time and a flush arriving while one runs waits "
+		  "for the next (block/blk-flush.c), writes in flight are not waited for; 'write through' "
+		  "= none, a flush completes at submission (submit_bio_noacct strips REQ_PREFLUSH; "
+		  "EBS/Nitro NVMe volumes)" },
 	{ .key = "nr_requests", .type = OPT_U32, .offset = D(nr_requests), .def = "0",
 	  .max = 1u << 16,
 	  .help = "requests in flight per member, as each member's blk-mq tags (queue/nr_requests; "

@@ -37,13 +37,20 @@
  * write cache (write_cache = "write through"): submit_bio_noacct() strips PREFLUSH and
  * ends the empty bio at once (block/blk-core.c, 6.12), so the flush
  * completes at submission, touches no member and is not counted in
- * `flushes`.  With a write cache, every member flushes; member m
- * completes at max(now, completion of the last write submitted to m) +
- * flush_ns, and the flush completes when all members have.  Simplification:
- * the kernel's flush does not wait for writes still in flight (the caller's
- * writeback wait does that); waiting here folds the common "write, wait,
- * flush" sequence of fsync into the device.  Flushes use no IOPS or
- * bandwidth budget and are not counted in busy_ns.
+ * `flushes`.  With a write cache, every member flushes (md sends the
+ * flush to each member) and the flush completes when all members have.
+ * On a member, block/blk-flush.c (6.12) sequences flushes: one flush
+ * command runs at a time (its rule C1), and a request that arrives while
+ * one runs waits in the pending half of its double buffer for the next,
+ * which is issued when the running one completes and serves every request
+ * pending by then.  A flush command takes flush_ns.  It does not wait for
+ * other writes in flight: an empty PREFLUSH is ordered against nothing
+ * but other flushes (rule C2 defers a flush only for flush sequences
+ * carrying data), and fsync waits for its own file's writeback itself
+ * before it flushes.  (Until this rule the model completed a member's
+ * flush flush_ns after the last write submitted to it, so a WAL fdatasync
+ * waited for every other file's writeback in flight.)  Flushes use no IOPS
+ * or bandwidth budget and are not counted in busy_ns.
  *
  * Statistics are booked when a request is submitted, including its future
  * service; busy_ns is the union of each member's service intervals (the
@@ -65,7 +72,9 @@
 struct bdev_member {
 	uint64_t	slot_ps;	/* earliest start of the next request */
 	sim_time_t	busy_until;	/* end of the busy union so far */
-	sim_time_t	last_write_done;
+	/* the last flush command issued or pending (blk-flush's sequence):
+	 * it runs over [flush_start, flush_end) */
+	sim_time_t	flush_start, flush_end;
 };
 
 struct bdev {
@@ -275,8 +284,6 @@ static sim_time_t member_io(struct sim *sim, struct bdev *b, struct bdev_member 
 		b->stats.busy_ns += done - m->busy_until;
 	if (done > m->busy_until)
 		m->busy_until = done;
-	if (op == BIO_WRITE && done > m->last_write_done)
-		m->last_write_done = done;
 	return done;
 }
 
@@ -341,13 +348,19 @@ static sim_time_t submit_flush(struct sim *sim, struct bdev *b)
 	b->stats.flushes++;
 	for (uint32_t i = 0; i < b->cfg.members; i++) {
 		struct bdev_member *m = &b->m[i];
-		sim_time_t start = m->last_write_done > sim->now ? m->last_write_done : sim->now;
 
 		b->stats.member_ios++;
-		b->stats.queue_ns += start - sim->now;
+		if (sim->now >= m->flush_end) {		/* none running: issue one now */
+			m->flush_start = sim->now;
+			m->flush_end = sim->now + b->cfg.flush_ns;
+		} else if (sim->now >= m->flush_start) {	/* one runs: the next is pending behind it */
+			m->flush_start = m->flush_end;
+			m->flush_end += b->cfg.flush_ns;
+		}					/* else: join the pending one */
+		b->stats.queue_ns += m->flush_start - sim->now;
 		b->stats.service_ns += b->cfg.flush_ns;
-		if (start + b->cfg.flush_ns > done)
-			done = start + b->cfg.flush_ns;
+		if (m->flush_end > done)
+			done = m->flush_end;
 	}
 	return done;
 }

@@ -224,37 +224,69 @@ TEST(bdev_total_iops_cap)
 	sim_destroy(sim);
 }
 
-/* A test of flush ordering: a flush waits for earlier writes on each
- * member, then takes flush_ns (200 us).  One member with a 1 ms write:
- * flush done at 1.2 ms, after the write.  A RAID0 of two where only
- * member 0 has a write in flight: done at 1.2 ms (member 1 flushes at
- * once).  An idle device: 200 us.  Expect those, writes first. */
-TEST(bdev_flush_after_earlier_writes)
+/* A flush submitted at a later instant (sim_call_at). */
+struct later_flush {
+	struct bdev	*dev;
+	struct io_tag	*tag;
+};
+
+static void submit_flush_now(struct sim *sim, void *arg)
+{
+	struct later_flush *lf = arg;
+
+	bdev_submit(sim, lf->dev, BIO_FLUSH, 0, 0, io_end, lf->tag);
+}
+
+/* A test of flush sequencing (block/blk-flush.c, 6.12; flush_ns 200 us):
+ * a flush does not wait for a write in flight, one flush command runs at
+ * a time, and requests arriving while it runs wait for the next command,
+ * which serves all of them.  One member: a 1 ms write and a flush at 0
+ * (the flush done at 200 us, before the write), flushes at 100 and 150 us
+ * (both done at 400 us, by the one command pending behind the first) and
+ * at 450 us (a command of its own: 650 us).  A RAID0 of two with a write
+ * in flight on member 0: its flush at 0 is done at 200 us on both.
+ * Expect those times; on the one member 4 flushes, 5 member requests
+ * (the write and the flushes) and 150 us of queueing (the flush at 100 us
+ * waits 100, the one at 150 us 50; the write none); on the pair 1 flush
+ * and 3 member requests. */
+TEST(bdev_flush_sequencing)
 {
 	struct sim *sim = st_sim_exact(1);
 	struct bdev *one = mkdev(sim, "one", 0, 0, MS, 1, 0);
 	struct bdev *two = mkdev(sim, "two", 0, 0, MS, 2, 64 * KiB);
-	struct bdev *idle = mkdev(sim, "idle", 0, 0, MS, 1, 0);
 	struct done_log log = { 0 };
-	struct io_tag t[5] = { { &log, 'w' }, { &log, 'f' }, { &log, 'W' }, { &log, 'F' }, { &log, 'i' } };
+	struct io_tag t[7] = { { &log, 'w' }, { &log, 'a' }, { &log, 'b' }, { &log, 'c' }, { &log, 'd' },
+			       { &log, 'W' }, { &log, 'F' } };
+	struct later_flush lb = { one, &t[2] }, lc = { one, &t[3] }, ld = { one, &t[4] };
 	struct bdev_stats st;
 
 	bdev_submit(sim, one, BIO_WRITE, 0, 4 * KiB, io_end, &t[0]);
 	bdev_submit(sim, one, BIO_FLUSH, 0, 0, io_end, &t[1]);
-	bdev_submit(sim, two, BIO_WRITE, 0, 4 * KiB, io_end, &t[2]);
-	bdev_submit(sim, two, BIO_FLUSH, 0, 0, io_end, &t[3]);
-	bdev_submit(sim, idle, BIO_FLUSH, 0, 0, io_end, &t[4]);
+	sim_call_at(sim, 100 * US, submit_flush_now, &lb);
+	sim_call_at(sim, 150 * US, submit_flush_now, &lc);
+	sim_call_at(sim, 450 * US, submit_flush_now, &ld);
+	bdev_submit(sim, two, BIO_WRITE, 0, 4 * KiB, io_end, &t[5]);
+	bdev_submit(sim, two, BIO_FLUSH, 0, 0, io_end, &t[6]);
 	sim_run(sim, SIM_TIME_NEVER);
-	ASSERT_EQ(log.n, 5);
-	ASSERT_EQ(log.tag[0], 'i');
+	ASSERT_EQ(log.n, 7);
+	ASSERT_EQ(log.tag[0], 'a');
 	ASSERT_U64_EQ(log.t[0], 200 * US);
-	ASSERT_EQ(log.tag[1], 'w');
-	ASSERT_U64_EQ(log.t[1], MS);
-	ASSERT_EQ(log.tag[2], 'W');
-	ASSERT_EQ(log.tag[3], 'f');
-	ASSERT_U64_EQ(log.t[3], MS + 200 * US);
-	ASSERT_EQ(log.tag[4], 'F');
-	ASSERT_U64_EQ(log.t[4], MS + 200 * US);
+	ASSERT_EQ(log.tag[1], 'F');
+	ASSERT_U64_EQ(log.t[1], 200 * US);
+	ASSERT_EQ(log.tag[2], 'b');
+	ASSERT_U64_EQ(log.t[2], 400 * US);
+	ASSERT_EQ(log.tag[3], 'c');
+	ASSERT_U64_EQ(log.t[3], 400 * US);
+	ASSERT_EQ(log.tag[4], 'd');
+	ASSERT_U64_EQ(log.t[4], 650 * US);
+	ASSERT_EQ(log.tag[5], 'w');
+	ASSERT_U64_EQ(log.t[5], MS);
+	ASSERT_EQ(log.tag[6], 'W');
+	ASSERT_U64_EQ(log.t[6], MS);
+	bdev_get_stats(one, &st);
+	ASSERT_U64_EQ(st.flushes, 4);
+	ASSERT_U64_EQ(st.member_ios, 5);
+	ASSERT_U64_EQ(st.queue_ns, 150 * US);
 	bdev_get_stats(two, &st);
 	ASSERT_U64_EQ(st.flushes, 1);
 	ASSERT_U64_EQ(st.member_ios, 3);

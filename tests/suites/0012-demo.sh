@@ -24,8 +24,8 @@ hm=$(jq -r '.metrics[] | select(.name == "tps") | .results | map(.hmean) | @tsv'
 check "the selected rows: Hmean tps as compare.json has it" "[ -s '$TMP/demo/compare.txt' ] &&
 	grep -Eq '^hmean tps +$hm ' '$TMP/demo.out'"
 FULL=docs/calibration/runs
-b=$(jq -r '.tps' "$FULL/full-baseline/result.json")
-n=$(jq -r '.tps' "$FULL/full-noretry-nonblocking/result.json")
+b=$(jq -r '.tps' "$FULL/full-idx-none-1200/result.json")
+n=$(jq -r '.tps' "$FULL/full-idx-fix-1200/result.json")
 check "the full-scale table shows the stored runs" "sed -n '/the same case at full scale/,\$p' '$TMP/demo.out' >'$TMP/full' &&
 	grep -Eq \"^baseline +$(printf '%.0f' "$b") \" '$TMP/full' &&
 	grep -Eq \"^noretry-nonblocking +$(printf '%.0f' "$n") \" '$TMP/full'"

@@ -42,7 +42,7 @@ done
 case $thr in ''|*[!0-9.]*|*.*.*) [ -z "$thr" ] || { echo "pgbench-stalls: -t: not a number of ms: $thr" >&2; exit 2; } ;; esac
 case $need in ''|*[!0-9]*) [ -z "$need" ] || { echo "pgbench-stalls: -c: not a whole number: $need" >&2; exit 2; } ;; esac
 tmp=$(mktemp "${TMPDIR:-/tmp}/pgbench-stalls.XXXXXX")
-trap 'rm -f "$tmp" "$tmp.max"' EXIT
+trap 'rm -f "$tmp" "$tmp.raw" "$tmp.max"' EXIT
 
 # end time (s), latency (ms), client: one line per transaction, by end
 awk '{
@@ -51,9 +51,8 @@ awk '{
 		bad = 1; exit 2
 	}
 	printf "%d.%06d %.3f %d\n", $5, $6, $3 / 1000.0, $1
-} END { if (bad) exit 2 }' "$@" >"$tmp.max" || exit 2
-sort -k1,1n "$tmp.max" >"$tmp"
-: >"$tmp.max"
+} END { if (bad) exit 2 }' "$@" >"$tmp.raw" || exit 2
+sort -k1,1n "$tmp.raw" >"$tmp"
 [ -s "$tmp" ] || { echo "pgbench-stalls: no transaction in $*" >&2; exit 2; }
 
 if [ -z "$thr" ]; then

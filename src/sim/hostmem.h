@@ -13,6 +13,24 @@
 
 #include <stddef.h>
 
+/*
+ * host_prefetch(): ask the host CPU to bring the cache line at `p` in,
+ * a hint with no effect on any result.  An asm statement, because GCC 12
+ * deletes a __builtin_prefetch that sits under a condition in a loop
+ * (measured on compaction.c's skip-bit walk: none was emitted at -O2).
+ * The asm names the byte at `p` as an input but reads nothing.
+ */
+static inline void host_prefetch(const void *p)
+{
+#if defined(__x86_64__)
+	__asm__ volatile("prefetcht0 %0" : : "m"(*(const char *)p));
+#elif defined(__aarch64__)
+	__asm__ volatile("prfm pldl1keep, %0" : : "Q"(*(const char *)p));
+#else
+	__builtin_prefetch(p);
+#endif
+}
+
 /* `bytes` of zeroed memory, or NULL when the host refuses. */
 void *host_huge_alloc(size_t bytes);
 /* Give back what host_huge_alloc(bytes) returned (NULL is a no-op). */

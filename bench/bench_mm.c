@@ -12,6 +12,13 @@
  *   while a remote drain holds it: rmqueue_buddy / free_one_page);
  *   order-9 alloc+free pairs (THP-sized, pcp order-9 lists);
  *   one drain_all_pages of 96 CPUs after each CPU cached pages;
+ *   the same cold, as in a checkpoint's dip at full scale: memory filled,
+ *     half of it freed in random order, then rounds in which each of the
+ *     96 CPUs allocates 2 048 pages (rmqueue_bulk refills from scattered
+ *     buddy lists), then each frees them (to its pcp lists, a bulk free
+ *     past pcp->high) and drain_all_pages returns them
+ *     (free_pcppages_bulk merging with scattered buddies): host time per
+ *     page for each of the three;
  *   one mm_check of the whole machine (debug tool, for scale).
  *
  * Wall-clock time is measured here and only here (never in tests).
@@ -43,6 +50,75 @@ static void pairs(struct machine *m, const char *what, gfp_t gfp, unsigned int o
 	dt = now_s() - t0;
 	printf("%-44s %8.2f M pairs/s  (%.1f ns per alloc+free)\n", what, (double)n / dt / 1e6,
 	       dt / (double)n * 1e9);
+}
+
+/* The drains of a checkpoint's dip: cold, scattered pcp and buddy lists. */
+static void cold_drains(struct machine *m, struct sim *sim)
+{
+	enum { PER_CPU = 2048, ROUNDS = 10 };
+	size_t cap = m->nr_pfns, n = 0;
+	pfn_t *all = malloc(cap * sizeof(*all)), *cached = malloc(96 * PER_CPU * sizeof(*cached));
+	uint64_t x = 88172645463325252ULL;
+	double t_alloc = 0, t_free = 0, t_drain = 0, t0;
+	size_t pages = 0;
+
+	if (!all || !cached) {
+		fprintf(stderr, "bench_mm: out of host memory\n");
+		exit(1);
+	}
+	sim_set_engine_cpu(sim, 0);
+	for (pfn_t pfn; n < cap && (pfn = __alloc_pages(m, __GFP_NOWARN, 0, NULL)) != PFN_NONE;)
+		all[n++] = pfn;
+	for (size_t i = n - 1; i > 0; i--) {	/* xorshift64 shuffle */
+		size_t j;
+		pfn_t t;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		j = (size_t)(x % (i + 1));
+		t = all[i], all[i] = all[j], all[j] = t;
+	}
+	for (size_t i = 0; i < n / 2; i++) {
+		sim_set_engine_cpu(sim, (unsigned int)(i % 96));
+		__free_pages(m, all[i], 0);
+	}
+	drain_all_pages(m, NULL);
+	for (int r = 0; r < ROUNDS; r++) {
+		t0 = now_s();
+		for (unsigned int cpu = 0; cpu < 96; cpu++) {
+			sim_set_engine_cpu(sim, cpu);
+			for (int i = 0; i < PER_CPU; i++) {
+				cached[cpu * PER_CPU + (unsigned)i] = __alloc_pages(m, __GFP_NOWARN, 0, NULL);
+				if (cached[cpu * PER_CPU + (unsigned)i] == PFN_NONE) {
+					fprintf(stderr, "bench_mm: cold drains: allocation failed\n");
+					exit(1);
+				}
+			}
+		}
+		t_alloc += now_s() - t0;
+		t0 = now_s();
+		for (unsigned int cpu = 0; cpu < 96; cpu++) {
+			sim_set_engine_cpu(sim, cpu);
+			for (int i = 0; i < PER_CPU; i++)
+				__free_pages(m, cached[cpu * PER_CPU + (unsigned)i], 0);
+		}
+		t_free += now_s() - t0;
+		t0 = now_s();
+		drain_all_pages(m, NULL);
+		t_drain += now_s() - t0;
+		pages += 96 * PER_CPU;
+	}
+	sim_set_engine_cpu(sim, 0);
+	printf("cold: 2048 allocations on each CPU (refills)   %8.1f ns per page\n",
+	       t_alloc / (double)pages * 1e9);
+	printf("cold: their frees, to the pcp lists            %8.1f ns per page\n",
+	       t_free / (double)pages * 1e9);
+	printf("cold: drain_all_pages of what they cached      %8.1f ns per page  (%zu pages)\n",
+	       t_drain / (double)pages * 1e9, pages);
+	for (size_t i = n / 2; i < n; i++)
+		__free_pages(m, all[i], 0);
+	drain_all_pages(m, NULL);
+	free(all);
+	free(cached);
 }
 
 int main(int argc, char **argv)
@@ -128,6 +204,7 @@ int main(int argc, char **argv)
 		       (unsigned long)pages, dt * 1e6);
 	}
 	free(held);
+	cold_drains(m, sim);
 
 	t0 = now_s();
 	if (mm_check(m))

@@ -146,53 +146,91 @@ static const char *list_name(char *buf, size_t len, enum page_type type, unsigne
 }
 
 /*
- * Walk one free or pcp list: every entry a `type` head of `order` with
- * `index`, naturally aligned, inside the zone, on no other list, linked
- * both ways; free blocks also on pageblocks of their list's migratetype
- * (block_mt >= 0).  Returns the number of entries in *n.
+ * One entry of a free list or a pcp ring: a `type` head of `order` with
+ * `index`, naturally aligned, inside the zone, on no other list; a free
+ * block also on pageblocks of its list's migratetype (block_mt >= 0).
+ */
+static int check_entry(struct checker *c, const struct zone *zone, pfn_t pfn, unsigned int cpu,
+		       enum page_type type, unsigned int order, uint32_t index, int block_mt)
+{
+	const struct machine *m = c->m;
+	const struct page *p;
+	char name[64];
+#define LIST_NAME list_name(name, sizeof(name), type, cpu, order, index)
+
+	if (!zone_spans_pfn(zone, pfn))
+		return violation(c, pfn < m->nr_pfns ? pfn : PFN_NONE,
+				 "zone %s %s: pfn %u outside the zone", zone->name, LIST_NAME, pfn);
+	p = pfn_to_page(m, pfn);
+	if (page_type(p) != type || page_order(p) != order || p->index != index)
+		return violation(c, pfn, "zone %s %s: pfn %u is not a %s head of order %u with "
+				 "index %u", zone->name, LIST_NAME, pfn, page_type_names[type], order, index);
+	if (pfn & ((1u << order) - 1))
+		return violation(c, pfn, "zone %s %s: pfn %u not aligned to its order", zone->name,
+				 LIST_NAME, pfn);
+	for (pfn_t b = pfn; block_mt >= 0 && b < pfn + (1u << order); b += pageblock_nr_pages)
+		if (get_pfnblock_migratetype(m, b) != block_mt)
+			return violation(c, b, "zone %s %s: block at pfn %u lies in a %s pageblock",
+					 zone->name, LIST_NAME, pfn,
+					 migratetype_names[get_pfnblock_migratetype(m, b)]);
+	if (test_and_set(c->listed, pfn))
+		return violation(c, pfn, "pfn %u is on two lists (or twice on one)", pfn);
+	return 0;
+#undef LIST_NAME
+}
+
+/*
+ * Walk one free list: every entry as check_entry() says, linked both
+ * ways.  Returns the number of entries in *n.
  */
 static int check_list(struct checker *c, const struct zone *zone, const struct pfn_list *list,
-		      unsigned int cpu, enum page_type type, unsigned int order, uint32_t index,
-		      int block_mt, unsigned long *n)
+		      unsigned int order, int migratetype, unsigned long *n)
 {
 	const struct machine *m = c->m;
 	pfn_t prev = PFN_NONE, pfn = list->head;
 	char name[64];
-#define LIST_NAME list_name(name, sizeof(name), type, cpu, order, index)
+#define LIST_NAME list_name(name, sizeof(name), PGTY_BUDDY, 0, order, (uint32_t)migratetype)
 
 	*n = 0;
 	while (pfn != PFN_NONE) {
-		const struct page *p;
-
-		if (!zone_spans_pfn(zone, pfn))
-			return violation(c, pfn < m->nr_pfns ? pfn : PFN_NONE,
-					 "zone %s %s: pfn %u outside the zone", zone->name, LIST_NAME, pfn);
-		p = pfn_to_page(m, pfn);
-		if (page_type(p) != type || page_order(p) != order || p->index != index)
-			return violation(c, pfn, "zone %s %s: pfn %u is not a %s head of order %u with "
-					 "index %u", zone->name, LIST_NAME, pfn, page_type_names[type], order, index);
-		if (pfn & ((1u << order) - 1))
-			return violation(c, pfn, "zone %s %s: pfn %u not aligned to its order", zone->name,
-					 LIST_NAME, pfn);
-		for (pfn_t b = pfn; block_mt >= 0 && b < pfn + (1u << order); b += pageblock_nr_pages)
-			if (get_pfnblock_migratetype(m, b) != block_mt)
-				return violation(c, b, "zone %s %s: block at pfn %u lies in a %s pageblock",
-						 zone->name, LIST_NAME, pfn,
-						 migratetype_names[get_pfnblock_migratetype(m, b)]);
-		if (p->prev != prev)
+		if (check_entry(c, zone, pfn, 0, PGTY_BUDDY, order, (uint32_t)migratetype, migratetype))
+			return -1;
+		if (pfn_to_page(m, pfn)->prev != prev)
 			return violation(c, pfn, "zone %s %s: bad prev link at pfn %u", zone->name, LIST_NAME, pfn);
-		if (test_and_set(c->listed, pfn))
-			return violation(c, pfn, "pfn %u is on two lists (or twice on one)", pfn);
 		if (++*n > zone->spanned_pages)
 			return violation(c, pfn, "zone %s %s: cycle", zone->name, LIST_NAME);
 		prev = pfn;
-		pfn = p->next;
+		pfn = pfn_to_page(m, pfn)->next;
 	}
 	if (list->tail != prev)
 		return violation(c, prev, "zone %s %s: tail is %d, last entry %d", zone->name, LIST_NAME,
 				 list->tail == PFN_NONE ? -1 : (int)list->tail, prev == PFN_NONE ? -1 : (int)prev);
 	return 0;
 #undef LIST_NAME
+}
+
+/* One pcp ring: every entry as check_entry() says, unlinked. */
+static int check_ring(struct checker *c, const struct zone *zone, const struct pfn_ring *ring,
+		      unsigned int cpu, unsigned int order, uint32_t pindex)
+{
+	char name[64];
+
+	if (ring->n > (ring->v ? ring->mask + 1 : 0) || ring->first > ring->mask)
+		return violation(c, PFN_NONE, "zone %s %s: ring of %u entries, capacity %u, first %u",
+				 zone->name, list_name(name, sizeof(name), PGTY_PCP, cpu, order, pindex),
+				 ring->n, ring->v ? ring->mask + 1 : 0, ring->first);
+	for (uint32_t i = 0; i < ring->n; i++) {
+		pfn_t pfn = pfn_ring_at(ring, i);
+		const struct page *p;
+
+		if (check_entry(c, zone, pfn, cpu, PGTY_PCP, order, pindex, -1))
+			return -1;
+		p = pfn_to_page(c->m, pfn);
+		if (p->next != PFN_NONE || p->prev != PFN_NONE)
+			return violation(c, pfn, "zone %s %s: pfn %u carries list links", zone->name,
+					 list_name(name, sizeof(name), PGTY_PCP, cpu, order, pindex), pfn);
+	}
+	return 0;
 }
 
 static int check_free_lists(struct checker *c, const struct zone *zone)
@@ -208,8 +246,7 @@ static int check_free_lists(struct checker *c, const struct zone *zone)
 			long pages;
 			char name[64];
 
-			if (check_list(c, zone, &area->free_list[mt], 0, PGTY_BUDDY, order,
-				       (uint32_t)mt, mt, &n))
+			if (check_list(c, zone, &area->free_list[mt], order, mt, &n))
 				return -1;
 			if (n != area->nr_free_mt[mt])
 				return violation(c, PFN_NONE, "zone %s %s: %lu blocks on the list, nr_free_mt "
@@ -253,11 +290,10 @@ static int check_pcp(struct checker *c, const struct zone *zone)
 
 		for (unsigned int pindex = 0; pindex < NR_PCP_LISTS; pindex++) {
 			unsigned int order = pindex_to_order(pindex);
-			unsigned long n;
 
-			if (check_list(c, zone, &pcp->lists[pindex], cpu, PGTY_PCP, order, pindex, -1, &n))
+			if (check_ring(c, zone, &pcp->lists[pindex], cpu, order, pindex))
 				return -1;
-			pages += (long)n << order;
+			pages += (long)pcp->lists[pindex].n << order;
 		}
 		if (pages != pcp->count)
 			return violation(c, PFN_NONE, "zone %s cpu %u: pcp count %d, the lists hold %ld pages",

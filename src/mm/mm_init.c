@@ -750,7 +750,7 @@ struct machine *machine_create(struct sim *sim, const struct machine_config *cfg
 
 				sim_spin_init(sim, &pcp->lock, pcp_lock_names[i]);
 				for (int l = 0; l < NR_PCP_LISTS; l++)
-					pfn_list_init(&pcp->lists[l]);
+					pfn_ring_init(&pcp->lists[l]);
 				pcp->high_min = pcp->high_max = BOOT_PAGESET_HIGH;
 				pcp->batch = BOOT_PAGESET_BATCH;
 			}
@@ -861,8 +861,11 @@ void machine_destroy(struct machine *m)
 		struct zone *zone = &m->node.node_zones[i];
 
 		if (zone->per_cpu_pageset)
-			for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++)
+			for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++) {
 				sim_spin_abandon(m->sim, &zone->per_cpu_pageset[cpu].lock);
+				for (int l = 0; l < NR_PCP_LISTS; l++)
+					pfn_ring_release(&zone->per_cpu_pageset[cpu].lists[l]);
+			}
 		sim_spin_abandon(m->sim, &zone->lock);
 		free(zone->per_cpu_pageset);
 		free(zone->per_cpu_zonestats);

@@ -138,7 +138,7 @@ struct per_cpu_pages {
 	uint8_t		flags;		/* PCPF_* */
 	uint8_t		alloc_factor;	/* refill scale: batch << alloc_factor */
 	short		free_count;	/* consecutive pages freed without allocation */
-	struct pfn_list	lists[NR_PCP_LISTS];
+	struct pfn_ring	lists[NR_PCP_LISTS];	/* list.h: the frames, not linked */
 };
 
 struct per_cpu_zonestat {

@@ -75,6 +75,7 @@
 #include "mm/swap.h"
 #include "mm/trace.h"
 #include "mm/vmscan.h"
+#include "sim/hostmem.h"
 
 /* ---- pageblocks ------------------------------------------------------------ */
 
@@ -745,6 +746,7 @@ static inline void set_pcp_page(struct machine *m, pfn_t pfn, unsigned int order
 	struct page *page = pfn_to_page(m, pfn);
 
 	set_page_type_order(page, PGTY_PCP, order);
+	page->next = page->prev = PFN_NONE;	/* on a ring, not linked */
 	page->index = pindex;
 	page->mapping = 0;
 	page->flags = 0;
@@ -770,7 +772,7 @@ static int rmqueue_bulk(struct machine *m, struct zone *zone, unsigned int order
 		if (unlikely(pfn == PFN_NONE))
 			break;
 		set_pcp_page(m, pfn, order, pindex);
-		pfn_list_add_tail(m->mem_map, &pcp->lists[pindex], pfn);
+		pfn_ring_add_tail(&pcp->lists[pindex], pfn);
 	}
 	mm_charge(m, COST_buddy_page, i);
 	/* the kernel's caller adds to pcp->count under the pcp lock; the
@@ -782,6 +784,39 @@ static int rmqueue_bulk(struct machine *m, struct zone *zone, unsigned int order
 	sim_stat_inc(m, SIM_PCP_REFILL);
 	sim_stat_add(m, SIM_PCP_REFILL_PAGES, (uint64_t)i << order);
 	return (int)i;
+}
+
+/*
+ * Host prefetch, no model effect.  free_pcppages_bulk takes frames from the
+ * ring's tail; two stages ahead of it: the frame FREE_PREFETCH_FAR from the
+ * tail and its buddy (the line __free_one_page tests first), and for the
+ * frame FREE_PREFETCH_NEAR from the tail, whose lines should have arrived,
+ * the list neighbours of its buddy if that is free (the merge unlinks it).
+ * Reads model state only as a hint: it may change before the frame's turn.
+ */
+#define FREE_PREFETCH_FAR	16
+#define FREE_PREFETCH_NEAR	8
+
+static inline void free_pcppages_prefetch(const struct machine *m, const struct pfn_ring *list,
+					  unsigned int order)
+{
+	if (list->n > FREE_PREFETCH_FAR) {
+		pfn_t far = pfn_ring_at(list, list->n - 1 - FREE_PREFETCH_FAR);
+
+		host_prefetch(pfn_to_page(m, far));
+		host_prefetch(pfn_to_page(m, far ^ (1u << order)));
+	}
+	if (list->n > FREE_PREFETCH_NEAR) {
+		pfn_t near = pfn_ring_at(list, list->n - 1 - FREE_PREFETCH_NEAR) ^ (1u << order);
+		const struct page *buddy = pfn_to_page(m, near);
+
+		if (page_is_buddy(m, near, order)) {
+			if (buddy->prev != PFN_NONE)
+				host_prefetch(pfn_to_page(m, buddy->prev));
+			if (buddy->next != PFN_NONE)
+				host_prefetch(pfn_to_page(m, buddy->next));
+		}
+	}
 }
 
 /*
@@ -803,7 +838,7 @@ static void free_pcppages_bulk(struct machine *m, struct zone *zone, int count,
 	sim_path_push(m->sim, "free_pcppages_bulk");
 	sim_spin_lock(m->sim, &zone->lock);
 	while (count > 0) {
-		struct pfn_list *list;
+		struct pfn_ring *list;
 		unsigned int order;
 		int nr_pages, tries = 0;
 
@@ -813,20 +848,22 @@ static void free_pcppages_bulk(struct machine *m, struct zone *zone, int count,
 			list = &pcp->lists[pindex];
 			tries++;
 			SIM_ASSERT(tries <= NR_PCP_LISTS + 1);	/* count says pages exist */
-		} while (pfn_list_empty(list));
+		} while (pfn_ring_empty(list));
 
 		order = pindex_to_order((unsigned int)pindex);
 		nr_pages = 1 << order;
 		do {
-			pfn_t pfn = list->tail;
-			int mt = get_pfnblock_migratetype(m, pfn);
+			pfn_t pfn;
+			int mt;
 
-			pfn_list_del(m->mem_map, list, pfn);
+			free_pcppages_prefetch(m, list, order);
+			pfn = pfn_ring_del_tail(list);
+			mt = get_pfnblock_migratetype(m, pfn);
 			count -= nr_pages;
 			pcp->count -= nr_pages;
 			freed += nr_pages;
 			__free_one_page(m, zone, pfn, order, mt, FPI_NONE);
-		} while (count > 0 && !pfn_list_empty(list));
+		} while (count > 0 && !pfn_ring_empty(list));
 	}
 	sim_spin_unlock(m->sim, &zone->lock);
 	sim_path_pop(m->sim);
@@ -1095,17 +1132,16 @@ static pfn_t __rmqueue_pcplist(struct machine *m, struct zone *zone, unsigned in
 			       int migratetype, unsigned int alloc_flags,
 			       struct per_cpu_pages *pcp, unsigned int pindex)
 {
-	struct pfn_list *list = &pcp->lists[pindex];
+	struct pfn_ring *list = &pcp->lists[pindex];
 	pfn_t pfn;
 
-	if (pfn_list_empty(list)) {
+	if (pfn_ring_empty(list)) {
 		int batch = nr_pcp_alloc(pcp, zone, order);
 		rmqueue_bulk(m, zone, order, (unsigned long)batch, pcp, pindex, migratetype, alloc_flags);
-		if (unlikely(pfn_list_empty(list)))
+		if (unlikely(pfn_ring_empty(list)))
 			return PFN_NONE;
 	}
-	pfn = list->head;
-	pfn_list_del(m->mem_map, list, pfn);
+	pfn = pfn_ring_del_head(list);
 	pcp->count -= 1 << order;
 	return pfn;
 }
@@ -2196,7 +2232,7 @@ static void free_unref_page_commit(struct machine *m, struct zone *zone, struct 
 	__count_vm_events(m, PGFREE, 1UL << order);
 	pindex = order_to_pindex(migratetype, order);
 	set_pcp_page(m, pfn, order, pindex);
-	pfn_list_add(m->mem_map, &pcp->lists[pindex], pfn);
+	pfn_ring_add(&pcp->lists[pindex], pfn);
 	pcp->count += 1 << order;
 
 	batch = pcp->batch;

@@ -202,7 +202,7 @@ TEST(pcp_orders)
 	b = __alloc_pages(m, GFP_HIGHUSER_MOVABLE, 9, NULL);
 	ASSERT_TRUE(b != PFN_NONE);
 	ASSERT_EQ(pcp->count, 512);
-	ASSERT_EQ(page_type(pfn_to_page(m, pcp->lists[NR_LOWORDER_PCP_LISTS + 1].head)), PGTY_PCP);
+	ASSERT_EQ(page_type(pfn_to_page(m, pfn_ring_head(&pcp->lists[NR_LOWORDER_PCP_LISTS + 1]))), PGTY_PCP);
 	ASSERT_TRUE(pcp_allowed_order(0) && pcp_allowed_order(3) && pcp_allowed_order(9));
 	ASSERT_FALSE(pcp_allowed_order(4) || pcp_allowed_order(8) || pcp_allowed_order(10));
 	ASSERT_EQ(order_to_pindex(MIGRATE_UNMOVABLE, 9), NR_LOWORDER_PCP_LISTS);

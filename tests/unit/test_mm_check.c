@@ -208,7 +208,7 @@ PLANT_TEST(page_on_pcp_and_free_list, "free_area[0] Movable list: pfn", {
 
 	for (unsigned int cpu = 0; cpu < 2 && p == PFN_NONE; cpu++)
 		for (int l = 0; l < NR_PCP_LISTS && p == PFN_NONE; l++)
-			p = z->per_cpu_pageset[cpu].lists[l].head;
+			p = pfn_ring_head(&z->per_cpu_pageset[cpu].lists[l]);
 	ASSERT_TRUE(p != PFN_NONE);
 	pfn_list_add(m->mem_map, &z->free_area[0].free_list[MIGRATE_MOVABLE], p);
 })
@@ -283,7 +283,7 @@ TEST(pcp_violation_names_its_list)
 	z = mm_zone(m, ZONE_NORMAL);
 	for (cpu = 0; cpu < 2 && p == PFN_NONE; cpu++)
 		for (l = 0; l < NR_PCP_LISTS && p == PFN_NONE; l++)
-			p = z->per_cpu_pageset[cpu].lists[l].head;
+			p = pfn_ring_head(&z->per_cpu_pageset[cpu].lists[l]);
 	ASSERT_TRUE(p != PFN_NONE);
 	set_page_type_order(pfn_to_page(m, p), PGTY_KERNEL, page_order(pfn_to_page(m, p)));
 	snprintf(want, sizeof(want), "cpu %u pcp list %d: pfn %u is not a pcp head", cpu - 1, l - 1, p);

@@ -512,8 +512,8 @@ TEST(bulk_back_to_normal_after_claim)
 	ASSERT_EQ(stat(m, SIM_RMQUEUE_STEAL), 0);
 	ASSERT_EQ(stat(m, SIM_PCP_REFILL_PAGES), 6);
 	ASSERT_EQ(pcp->count, 5);
-	for (pfn_t p = pcp->lists[0].head; p != PFN_NONE; p = pfn_to_page(m, p)->next)
-		ASSERT_TRUE(p < 512);
+	for (uint32_t i = 0; i < pcp->lists[0].n; i++)
+		ASSERT_TRUE(pfn_ring_at(&pcp->lists[0], i) < 512);
 	ASSERT_EQ(get_pfnblock_migratetype(m, 0), MIGRATE_UNMOVABLE);
 	ASSERT_MM_OK(m);
 	mm_env_destroy(&e);
@@ -563,8 +563,8 @@ TEST(bulk_nofragment_claims_free_order10_block)
 	ASSERT_EQ(stat(m, SIM_WAKEUP_KSWAPD), 0);
 	ASSERT_EQ(stat(m, SIM_PCP_REFILL_PAGES), 3);
 	ASSERT_EQ(pcp->count, 2);
-	ASSERT_EQ(pcp->lists[0].head, 1025);
-	ASSERT_EQ(pfn_to_page(m, 1025)->next, 1026);
+	ASSERT_EQ(pfn_ring_head(&pcp->lists[0]), 1025);
+	ASSERT_EQ(pfn_ring_at(&pcp->lists[0], 1), 1026);
 	ASSERT_EQ(get_pfnblock_migratetype(m, 0), MIGRATE_MOVABLE);
 	ASSERT_EQ(get_pfnblock_migratetype(m, 1024), MIGRATE_UNMOVABLE);
 	ASSERT_EQ(get_pfnblock_migratetype(m, 1536), MIGRATE_UNMOVABLE);

@@ -366,3 +366,74 @@ TEST(trylock_failure_falls_through)
 	ASSERT_MM_OK(m);
 	mm_env_destroy(&e);
 }
+
+/*
+ * The pcp lists are pfn_rings (list.h): the same frames in the same order
+ * as the linked pfn_list they replaced.  A random program of the four
+ * operations a pcp list sees (add at the head, add at the tail, take the
+ * head, take the tail) runs on both, through growth and wrap-around of
+ * the ring; after every step head, tail, length and the whole order agree.
+ */
+TEST(pfn_ring_is_the_list)
+{
+	enum { FRAMES = 4096, STEPS = 200000 };
+	struct page *map = calloc(FRAMES, sizeof(*map));
+	bool *on = calloc(FRAMES, sizeof(*on));
+	struct pfn_list list;
+	struct pfn_ring ring;
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	uint32_t n = 0, grown = 0, wrapped = 0;
+
+	ASSERT_TRUE(map && on);
+	pfn_list_init(&list);
+	pfn_ring_init(&ring);
+	for (int step = 0; step < STEPS; step++) {
+		unsigned int op;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		/* drift between filling (to ~3000) and emptying */
+		op = (unsigned int)(x % 8) + ((step / 20000) % 2 ? 2u : 0u);
+		if (op < 6 && n < FRAMES) {
+			pfn_t pfn = (pfn_t)((x >> 8) % FRAMES);
+			uint32_t cap = ring.v ? ring.mask + 1 : 0;
+
+			while (on[pfn])
+				pfn = (pfn + 1) % FRAMES;
+			on[pfn] = true;
+			if (op % 2) {
+				pfn_list_add(map, &list, pfn);
+				pfn_ring_add(&ring, pfn);
+			} else {
+				pfn_list_add_tail(map, &list, pfn);
+				pfn_ring_add_tail(&ring, pfn);
+			}
+			n++;
+			grown += (ring.mask + 1) != cap;
+		} else if (n) {
+			pfn_t want = op % 2 ? list.head : list.tail, got;
+
+			pfn_list_del(map, &list, want);
+			got = op % 2 ? pfn_ring_del_head(&ring) : pfn_ring_del_tail(&ring);
+			ASSERT_EQ(got, want);
+			on[got] = false;
+			n--;
+		}
+		wrapped += n && ring.first + n > ring.mask + 1;
+		ASSERT_EQ(ring.n, n);
+		ASSERT_EQ(pfn_ring_head(&ring), list.head);
+		ASSERT_EQ(pfn_ring_tail(&ring), list.tail);
+		if (step % 997 == 0) {
+			pfn_t p = list.head;
+
+			for (uint32_t i = 0; i < n; i++, p = map[p].next)
+				ASSERT_EQ(pfn_ring_at(&ring, i), p);
+			ASSERT_EQ(p, PFN_NONE);
+		}
+	}
+	ASSERT_TRUE(grown >= 8);	/* 16 .. 4096 */
+	ASSERT_TRUE(wrapped > 0);
+	pfn_ring_release(&ring);
+	ASSERT_TRUE(ring.v == NULL && ring.n == 0);
+	free(map);
+	free(on);
+}

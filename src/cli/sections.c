@@ -279,6 +279,12 @@ const struct opt_def scn_device_options[] = {
 	  .max = 1u << 16,
 	  .help = "requests in flight per member, as each member's blk-mq tags (queue/nr_requests; "
 		  "md raid0 itself has none); 0 = one pool of 128 for the whole device (BLKDEV_DEFAULT_RQ)" },
+	{ .key = "wbt_lat", .type = OPT_TIME, .offset = D(wbt_lat_ns), .def = "0",
+	  .time_unit = USEC,
+	  .help = "writeback throttling's latency target (queue/wbt_lat_usec; block/blk-wbt.c): buffered "
+		  "writes wait for an in-flight token, background writeback a quarter of a depth scaled "
+		  "every 100 ms from read latency; 0 = off; the kernel's default is 2000 us for "
+		  "non-rotational and 75000 us for rotational devices" },
 	{ .key = "completion", .type = OPT_ENUM, .offset = D(completion), .def = "kthread",
 	  .enum_names = completion_names,
 	  .help = "where writeback completions run: kthread = one completion thread per device (XFS "

@@ -250,6 +250,7 @@ static void wb_end_bio(struct sim *sim, void *arg, int error)
 	struct bdi_writeback *wb = bio->wb;
 
 	(void)error;
+	bdev_wbt_done(sim, wb->bdev);	/* the request ends: wbt_done */
 	if (bdev_completion(wb->bdev) == BDEV_COMPLETE_IRQ) {
 		sim_irq_raise(sim, bio->cpu, wb_bio_irq, bio);
 		return;
@@ -264,11 +265,22 @@ static void wb_end_bio(struct sim *sim, void *arg, int error)
 }
 
 void wb_submit_write(struct machine *m, struct bdi_writeback *wb, const pfn_t *folios,
-		     unsigned int nr_folios, uint64_t dev_offset, uint64_t bytes)
+		     unsigned int nr_folios, uint64_t dev_offset, uint64_t bytes,
+		     enum wbt_class cls)
 {
 	struct wb_bio *bio;
+	sim_time_t waited;
 
 	sim_path_push(m->sim, "submit_bio");
+	if (bdev_wbt_enabled(wb->bdev)) {
+		sim_path_push(m->sim, "wbt_wait");
+		waited = bdev_wbt_throttle(m->sim, wb->bdev, cls);
+		sim_path_pop(m->sim);
+		if (waited) {
+			sim_stat_inc(m, SIM_WBT_THROTTLE);
+			sim_stat_add(m, SIM_WBT_THROTTLE_US, waited / SIM_NSEC_PER_USEC);
+		}
+	}
 	sim_wait_event_io(m->sim, &wb->request_wait, wb_tags_free(wb, dev_offset, bytes));
 	bio = malloc(sizeof(*bio) + nr_folios * sizeof(pfn_t));
 	if (!bio)

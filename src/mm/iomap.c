@@ -174,11 +174,24 @@ struct wb_run {
 	uint64_t	dev_start, bytes;
 };
 
-static void wb_run_submit(struct machine *m, struct bdi_writeback *wb, struct wb_run *run)
+/* wbc_to_write_flags(): REQ_SYNC for data integrity writeback,
+ * REQ_BACKGROUND for the flusher's background and periodic passes. */
+static enum wbt_class wbc_to_wbt_class(const struct writeback_control *wbc)
+{
+	if (wbc->sync_mode == WB_SYNC_ALL)
+		return WBT_SYNC;
+	if (wbc->for_kupdate || wbc->for_background)
+		return WBT_BACKGROUND;
+	return WBT_NORMAL;
+}
+
+static void wb_run_submit(struct machine *m, struct bdi_writeback *wb, struct wb_run *run,
+			  const struct writeback_control *wbc)
 {
 	if (!run->nr)
 		return;
-	wb_submit_write(m, wb, run->folios, run->nr, run->dev_start, run->bytes);
+	wb_submit_write(m, wb, run->folios, run->nr, run->dev_start, run->bytes,
+			wbc_to_wbt_class(wbc));
 	run->nr = 0;
 	run->bytes = 0;
 }
@@ -238,7 +251,7 @@ int iomap_writepages(struct machine *m, struct inode *inode, struct writeback_co
 				index = idx + folio_nr_pages(page);
 				continue;
 			}
-			wb_run_submit(m, wb, run);
+			wb_run_submit(m, wb, run, wbc);
 			folio_wait_writeback(m, pfn);
 			index = idx;
 			continue;
@@ -256,7 +269,7 @@ int iomap_writepages(struct machine *m, struct inode *inode, struct writeback_co
 		bytes = (uint64_t)(last - first) << PAGE_SHIFT;
 		if (run->nr && (dev != run->dev_start + run->bytes || run->nr == WB_MAX_BIO_FOLIOS ||
 				run->bytes + bytes > WB_MAX_BIO_BYTES))
-			wb_run_submit(m, wb, run);
+			wb_run_submit(m, wb, run, wbc);
 		if (!run->nr)
 			run->dev_start = dev;
 		run->folios[run->nr++] = pfn;
@@ -267,7 +280,7 @@ int iomap_writepages(struct machine *m, struct inode *inode, struct writeback_co
 		if (wbc->nr_to_write <= 0 && wbc->sync_mode == WB_SYNC_NONE)
 			break;
 	}
-	wb_run_submit(m, wb, run);
+	wb_run_submit(m, wb, run, wbc);
 	if (wbc->range_cyclic)
 		inode->writeback_index = index;
 	if (!mapping_tagged(mapping, PAGECACHE_TAG_DIRTY) && (inode->i_state & I_DIRTY_PAGES))

@@ -363,6 +363,8 @@ static uint32_t balance_dirty_pages(struct machine *m, struct bdi_writeback *wb,
 			break;
 		sim_stat_inc(m, SIM_DIRTY_THROTTLE);
 		sim_stat_add(m, SIM_DIRTY_THROTTLE_MS, pause / SIM_NSEC_PER_MSEC);
+		if (wb)		/* bdi->last_bdp_sleep, which wbt reads */
+			bdev_wbt_bdp_sleep(m->sim, wb->bdev);
 		sim_sleep(m->sim, pause);
 		dirty = global_node_page_state(m, NR_FILE_DIRTY) + global_node_page_state(m, NR_WRITEBACK);
 		global_dirty_limits(m, &bg, &thresh);

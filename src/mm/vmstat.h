@@ -316,6 +316,8 @@
 	X(SIM_WB_BACKGROUND,	"sim_wb_background")	/* background writeback passes */ \
 	X(SIM_WB_PERIODIC,	"sim_wb_periodic")	/* periodic (kupdate) writeback passes */ \
 	X(SIM_WB_BIOS,		"sim_wb_bios")		/* writeback bios submitted */ \
+	X(SIM_WBT_THROTTLE,	"sim_wbt_throttle")	/* writeback bios that waited in wbt_wait */ \
+	X(SIM_WBT_THROTTLE_US,	"sim_wbt_throttle_us")	/* us they waited there */ \
 	X(SIM_READAHEAD_PAGES,	"sim_readahead_pages")	/* pages read by readahead */ \
 	X(SIM_PTE_PAGES_ALLOC,	"sim_pte_pages_alloc")	/* PTE pages allocated (pte_alloc_one) */ \
 	X(SIM_PGTABLE_ALLOC_FAIL, "sim_pgtable_alloc_fail") /* page-table allocations that failed (fault -> VM_FAULT_OOM) */ \

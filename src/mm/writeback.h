@@ -31,6 +31,7 @@
 
 #include "mm/types.h"
 #include "sim/sim.h"
+#include "sim/bdev.h"
 
 struct machine;
 struct pglist_data;
@@ -143,12 +144,14 @@ unsigned long wb_write_bandwidth(const struct bdi_writeback *wb);
 /*
  * Submit one writeback bio for a run of folios that are contiguous on
  * the device (iomap.c builds them): each folio must be under writeback
- * already.  The caller waits for a free request slot (nr_requests) in
- * task context; completion runs folio_end_writeback for every folio in the
- * device's completion task.
+ * already.  The caller waits, in task context, for writeback
+ * throttling's token of its class (the device's wbt_lat; sim/bdev.h)
+ * and then for a free request slot (nr_requests); completion runs
+ * folio_end_writeback for every folio in the device's completion task.
  */
 void wb_submit_write(struct machine *m, struct bdi_writeback *wb, const pfn_t *folios,
-		     unsigned int nr_folios, uint64_t dev_offset, uint64_t bytes);
+		     unsigned int nr_folios, uint64_t dev_offset, uint64_t bytes,
+		     enum wbt_class cls);
 
 /* Pages under writeback from this flusher's device (for tests). */
 unsigned long wb_inflight_bios(const struct bdi_writeback *wb);

@@ -77,6 +77,38 @@ struct bdev_member {
 	sim_time_t	flush_start, flush_end;
 };
 
+/* A submitter asleep in bdev_wbt_throttle (rq_qos_wait's wait entry). */
+struct wbt_waiter {
+	struct wbt_waiter *next;
+	struct sim_task	*task;
+	enum wbt_class	cls;
+	bool		got_token;
+};
+
+/* struct rq_wb and its rq_depth (block/blk-wbt.c, blk-rq-qos.h). */
+struct bdev_wbt {
+	sim_time_t	min_lat;	/* the target; 0 = off */
+	uint32_t	queue_depth;
+	int		scale_step;	/* > 0 throttled harder, < 0 opened up */
+	bool		scaled_max;	/* opened as far as it goes */
+	uint32_t	max_depth, wb_normal, wb_background;
+	uint32_t	inflight;	/* tracked writes between token and completion */
+	struct wbt_waiter *head, *tail;
+	uint32_t	waiting;
+	sim_time_t	last_issue, last_comp;	/* of reads */
+	sim_time_t	last_bdp_sleep;
+	bool		bdp_slept;
+	uint32_t	unknown_cnt;
+	/* the blk_stat window the controller reads */
+	bool		active;
+	sim_time_t	cur_win;
+	uint64_t	read_samples, write_samples;
+	sim_time_t	read_min;
+	/* the read wbt_issue tracks (sync_cookie): 0 = none */
+	uint64_t	sync_cookie;
+	sim_time_t	sync_issue;
+};
+
 struct bdev {
 	struct bdev	*next;
 	struct bdev_config cfg;
@@ -85,6 +117,8 @@ struct bdev {
 	struct sim_rng	rng;
 	uint64_t	dev_slot_ps;	/* whole-device limiter */
 	struct bdev_stats stats;
+	struct bdev_wbt	wbt;
+	uint64_t	next_id;	/* request ids, for wbt's sync cookie */
 	struct bdev_member m[];
 };
 
@@ -92,7 +126,13 @@ struct bio_req {
 	struct bio_req	*next;		/* free list */
 	bio_end_fn	end;
 	void		*arg;
+	struct bdev	*bdev;
+	uint64_t	id;
+	sim_time_t	issue;
+	enum bio_op	op;
 };
+
+static void wbt_init(struct bdev *b);
 
 int bdev_config_check(const struct bdev_config *cfg, char *err, size_t errlen)
 {
@@ -148,6 +188,7 @@ struct bdev *bdev_create(struct sim *sim, const struct bdev_config *cfg)
 		b->lat_mu = log((double)cfg->lat_mean_ns) - b->lat_sigma * b->lat_sigma / 2;
 	}
 	rng_init(&b->rng, sim_seed(sim), rng_stream_id("bdev", rng_stream_id(cfg->name, 0)));
+	wbt_init(b);
 	if (sim->bdev_tail)
 		sim->bdev_tail->next = b;
 	else
@@ -365,12 +406,16 @@ static sim_time_t submit_flush(struct sim *sim, struct bdev *b)
 	return done;
 }
 
+static void wbt_complete(struct sim *sim, const struct bio_req *r);
+
 static void bio_complete_event(struct sim *sim, void *arg)
 {
 	struct bio_req *r = arg;
 	bio_end_fn end = r->end;
 	void *end_arg = r->arg;
 
+	if (r->bdev->wbt.min_lat)
+		wbt_complete(sim, r);
 	r->next = sim->bio_free;
 	sim->bio_free = r;
 	end(sim, end_arg, 0);
@@ -381,8 +426,17 @@ sim_time_t bdev_submit(struct sim *sim, struct bdev *b, enum bio_op op,
 {
 	sim_time_t done;
 	struct bio_req *r;
+	uint64_t id = ++b->next_id;
 
 	sim_sync(sim);		/* submission order = virtual-time order */
+	if (op == BIO_READ && b->wbt.min_lat) {
+		/* wbt_wait (untracked read) and wbt_issue */
+		b->wbt.last_issue = sim->now;
+		if (!b->wbt.sync_cookie) {
+			b->wbt.sync_cookie = id;
+			b->wbt.sync_issue = sim->now;
+		}
+	}
 	if (op == BIO_FLUSH)
 		done = submit_flush(sim, b);
 	else if (op == BIO_READ || op == BIO_WRITE)
@@ -398,6 +452,10 @@ sim_time_t bdev_submit(struct sim *sim, struct bdev *b, enum bio_op op,
 		SIM_BUG("out of memory");
 	r->end = end;
 	r->arg = arg;
+	r->bdev = b;
+	r->id = id;
+	r->issue = sim->now;
+	r->op = op;
 	sim_evq_push(&sim->evq, done, bio_complete_event, r);
 	return done;
 }
@@ -420,4 +478,311 @@ int bdev_io_wait(struct sim *sim, struct bdev *b, enum bio_op op,
 	bdev_submit(sim, b, op, offset, len, bio_wait_end, t);
 	sim_task_block(sim, BLOCK_IO);
 	return t->io_error;
+}
+
+/* ---- writeback throttling (block/blk-wbt.c, 6.12) ------------------------------- */
+
+enum { RWB_DEF_DEPTH = 16, RWB_MIN_WRITE_SAMPLES = 3, RWB_UNKNOWN_BUMP = 5 };
+#define RWB_WINDOW_NS		(100 * SIM_NSEC_PER_MSEC)
+#define WBT_CLOSE_IO_NS		(100 * SIM_NSEC_PER_MSEC)	/* HZ / 10 */
+#define WBT_RECENT_WAIT_NS	SIM_NSEC_PER_SEC		/* HZ */
+#define WBT_DEFAULT_QUEUE_DEPTH	128				/* BLKDEV_DEFAULT_RQ */
+
+enum { LAT_OK = 1, LAT_UNKNOWN, LAT_UNKNOWN_WRITES, LAT_EXCEEDED };
+
+static uint64_t int_sqrt64(uint64_t x)
+{
+	uint64_t r = 0;
+
+	for (uint64_t bit = 1ULL << 62; bit; bit >>= 2) {
+		if (x >= r + bit) {
+			x -= r + bit;
+			r = (r >> 1) + bit;
+		} else {
+			r >>= 1;
+		}
+	}
+	return r;
+}
+
+/* rq_depth_calc_max_depth(): true when opening up reached its ceiling. */
+static bool rq_depth_calc_max_depth(struct bdev_wbt *w)
+{
+	uint32_t depth;
+	bool ret = false;
+
+	if (w->queue_depth == 1) {
+		if (w->scale_step > 0) {
+			w->max_depth = 1;
+		} else {
+			w->max_depth = 2;
+			ret = true;
+		}
+		return ret;
+	}
+	depth = RWB_DEF_DEPTH < w->queue_depth ? RWB_DEF_DEPTH : w->queue_depth;
+	if (w->scale_step > 0) {
+		depth = 1 + ((depth - 1) >> (w->scale_step < 31 ? w->scale_step : 31));
+	} else if (w->scale_step < 0) {
+		uint32_t maxd = 3 * w->queue_depth / 4;
+		int up = -w->scale_step < 32 ? -w->scale_step : 32;
+		uint64_t d = 1 + ((uint64_t)(depth - 1) << up);
+
+		if (d > maxd) {
+			d = maxd;
+			ret = true;
+		}
+		depth = (uint32_t)d;
+	}
+	w->max_depth = depth;
+	return ret;
+}
+
+static void calc_wb_limits(struct bdev_wbt *w)
+{
+	if (w->min_lat == 0) {
+		w->wb_normal = w->wb_background = 0;
+	} else if (w->max_depth <= 2) {
+		w->wb_normal = w->max_depth;
+		w->wb_background = 1;
+	} else {
+		w->wb_normal = (w->max_depth + 1) / 2;
+		w->wb_background = (w->max_depth + 3) / 4;
+	}
+}
+
+static void wbt_init(struct bdev *b)
+{
+	struct bdev_wbt *w = &b->wbt;
+
+	memset(w, 0, sizeof(*w));
+	w->min_lat = b->cfg.wbt_lat_ns;
+	if (!w->min_lat)
+		return;
+	w->queue_depth = b->cfg.nr_requests ? b->cfg.nr_requests : WBT_DEFAULT_QUEUE_DEPTH;
+	rq_depth_calc_max_depth(w);
+	calc_wb_limits(w);
+}
+
+static bool wb_recent_wait(const struct sim *sim, const struct bdev_wbt *w)
+{
+	return w->bdp_slept && sim->now < w->last_bdp_sleep + WBT_RECENT_WAIT_NS;
+}
+
+/* close_io(): a read issued or completed within the last 100 ms. */
+static bool close_io(const struct sim *sim, const struct bdev_wbt *w)
+{
+	return sim->now < w->last_issue + WBT_CLOSE_IO_NS || sim->now < w->last_comp + WBT_CLOSE_IO_NS;
+}
+
+static uint32_t get_limit(const struct sim *sim, const struct bdev_wbt *w, enum wbt_class cls)
+{
+	if (cls == WBT_SYNC || wb_recent_wait(sim, w))
+		return w->max_depth;
+	if (cls == WBT_BACKGROUND || close_io(sim, w))
+		return w->wb_background;
+	return w->wb_normal;
+}
+
+/* wake_up_all() through rq_qos_wake_function: in queue order, each
+ * waiter takes a token if its limit allows; the first that cannot ends
+ * the walk. */
+static void wbt_wake(struct sim *sim, struct bdev_wbt *w)
+{
+	struct wbt_waiter *q;
+
+	while ((q = w->head) && w->inflight < get_limit(sim, w, q->cls)) {
+		w->inflight++;
+		q->got_token = true;
+		w->head = q->next;
+		if (!w->head)
+			w->tail = NULL;
+		w->waiting--;
+		sim_task_wake(sim, q->task, sim->now);
+	}
+}
+
+static void wbt_timer_event(struct sim *sim, void *arg);
+
+/* rwb_arm_timer() with blk_stat_activate_nsecs(): a new window. */
+static void wbt_arm_timer(struct sim *sim, struct bdev *b)
+{
+	struct bdev_wbt *w = &b->wbt;
+
+	if (w->scale_step > 0)
+		w->cur_win = (sim_time_t)((RWB_WINDOW_NS << 4) /
+					  int_sqrt64((uint64_t)(w->scale_step + 1) << 8));
+	else
+		w->cur_win = RWB_WINDOW_NS;
+	w->active = true;
+	w->read_samples = w->write_samples = 0;
+	w->read_min = 0;
+	sim_evq_push(&sim->evq, sim->now + w->cur_win, wbt_timer_event, b);
+}
+
+static int latency_exceeded(const struct sim *sim, const struct bdev_wbt *w)
+{
+	sim_time_t thislat = w->sync_cookie ? sim->now - w->sync_issue : 0;
+
+	if (thislat > w->cur_win || (thislat > w->min_lat && !w->read_samples))
+		return LAT_EXCEEDED;
+	if (!(w->read_samples >= 1 && w->write_samples >= RWB_MIN_WRITE_SAMPLES)) {
+		if (w->write_samples || wb_recent_wait(sim, w) || w->inflight)
+			return LAT_UNKNOWN_WRITES;
+		return LAT_UNKNOWN;
+	}
+	if (w->read_min > w->min_lat)
+		return LAT_EXCEEDED;
+	return LAT_OK;
+}
+
+static void scale_up(struct sim *sim, struct bdev_wbt *w)
+{
+	if (w->scaled_max)
+		return;
+	w->scale_step--;
+	w->scaled_max = rq_depth_calc_max_depth(w);
+	calc_wb_limits(w);
+	w->unknown_cnt = 0;
+	wbt_wake(sim, w);
+}
+
+static void scale_down(struct bdev_wbt *w, bool hard_throttle)
+{
+	if (w->max_depth == 1)
+		return;
+	if (w->scale_step < 0 && hard_throttle)
+		w->scale_step = 0;
+	else
+		w->scale_step++;
+	w->scaled_max = false;
+	rq_depth_calc_max_depth(w);
+	calc_wb_limits(w);
+	w->unknown_cnt = 0;
+}
+
+/* wb_timer_fn(): the window ended; step the depth, re-arm while needed. */
+static void wbt_timer_event(struct sim *sim, void *arg)
+{
+	struct bdev *b = arg;
+	struct bdev_wbt *w = &b->wbt;
+
+	w->active = false;
+	switch (latency_exceeded(sim, w)) {
+	case LAT_EXCEEDED:
+		scale_down(w, true);
+		break;
+	case LAT_OK:
+	case LAT_UNKNOWN_WRITES:
+		scale_up(sim, w);
+		break;
+	case LAT_UNKNOWN:
+		if (++w->unknown_cnt < RWB_UNKNOWN_BUMP)
+			break;
+		if (w->scale_step > 0)
+			scale_up(sim, w);
+		else if (w->scale_step < 0)
+			scale_down(w, false);
+		break;
+	}
+	if (w->scale_step || w->inflight)
+		wbt_arm_timer(sim, b);
+}
+
+/* At a request's completion: wbt_done for untracked requests and the
+ * blk_stat sample of the window. */
+static void wbt_complete(struct sim *sim, const struct bio_req *r)
+{
+	struct bdev_wbt *w = &r->bdev->wbt;
+
+	if (r->op == BIO_READ) {
+		if (w->sync_cookie == r->id)
+			w->sync_cookie = 0;
+		w->last_comp = sim->now;
+	}
+	if (!w->active || r->op == BIO_FLUSH)
+		return;
+	if (r->op == BIO_READ) {
+		sim_time_t lat = sim->now - r->issue;
+
+		if (!w->read_samples || lat < w->read_min)
+			w->read_min = lat;
+		w->read_samples++;
+	} else {
+		w->write_samples++;
+	}
+}
+
+bool bdev_wbt_enabled(const struct bdev *b)
+{
+	return b->wbt.min_lat != 0;
+}
+
+sim_time_t bdev_wbt_throttle(struct sim *sim, struct bdev *b, enum wbt_class cls)
+{
+	struct bdev_wbt *w = &b->wbt;
+	struct wbt_waiter me = { .task = sim->current, .cls = cls };
+	sim_time_t t0 = sim->now;
+
+	if (!w->min_lat)
+		return 0;
+	if (!me.task)
+		SIM_BUG("bdev_wbt_throttle on %s in engine context", b->name);
+	sim_sync(sim);
+	t0 = sim->now;
+	if (!w->head && w->inflight < get_limit(sim, w, cls)) {
+		w->inflight++;
+	} else {
+		if (w->tail)
+			w->tail->next = &me;
+		else
+			w->head = &me;
+		w->tail = &me;
+		w->waiting++;
+		while (!me.got_token)
+			sim_task_block(sim, BLOCK_IO);
+	}
+	if (!w->active)
+		wbt_arm_timer(sim, b);
+	return sim->now - t0;
+}
+
+/* wbt_rqw_done(): a device with a volatile write cache drains to zero
+ * before it wakes anyone (unless a writer was dirty-throttled lately). */
+void bdev_wbt_done(struct sim *sim, struct bdev *b)
+{
+	struct bdev_wbt *w = &b->wbt;
+	uint32_t limit;
+
+	if (!w->min_lat)
+		return;
+	if (!w->inflight)
+		SIM_BUG("%s: wbt completion with nothing in flight", b->name);
+	w->inflight--;
+	if (b->cfg.write_cache == BDEV_WRITE_BACK && !wb_recent_wait(sim, w))
+		limit = 0;
+	else
+		limit = w->wb_normal;
+	if (w->inflight && w->inflight >= limit)
+		return;
+	if (w->head && (!w->inflight || limit - w->inflight >= w->wb_background / 2))
+		wbt_wake(sim, w);
+}
+
+void bdev_wbt_bdp_sleep(struct sim *sim, struct bdev *b)
+{
+	b->wbt.last_bdp_sleep = sim->now;
+	b->wbt.bdp_slept = true;
+}
+
+void bdev_wbt_get_state(const struct bdev *b, struct bdev_wbt_state *out)
+{
+	const struct bdev_wbt *w = &b->wbt;
+
+	out->scale_step = w->scale_step;
+	out->max_depth = w->max_depth;
+	out->wb_normal = w->wb_normal;
+	out->wb_background = w->wb_background;
+	out->inflight = w->inflight;
+	out->waiting = w->waiting;
 }

@@ -36,6 +36,8 @@ struct bdev_config {
 	int		completion;	/* enum bdev_completion: where writeback completes */
 	uint32_t	nr_requests;	/* requests in flight per member (its blk-mq tags);
 					 * 0 = one pool of 128 for the whole device */
+	sim_time_t	wbt_lat_ns;	/* writeback throttling's latency target
+					 * (queue/wbt_lat_usec); 0 = off */
 };
 
 /* "write back": a volatile write cache, flushes reach the members;
@@ -80,6 +82,38 @@ sim_time_t bdev_submit(struct sim *sim, struct bdev *b, enum bio_op op,
 /* Submit and block the current task until completion (task context). */
 int bdev_io_wait(struct sim *sim, struct bdev *b, enum bio_op op,
 		 uint64_t offset, uint64_t len);
+
+/*
+ * Writeback throttling (block/blk-wbt.c, 6.12) on a device whose wbt_lat
+ * is set.  Buffered writes take an in-flight token before they get a
+ * request; O_DIRECT writes and reads are not throttled.  The limit is
+ * the class's share of a depth that a 100-ms window controller scales
+ * from read latency: WBT_SYNC (fsync writeback, REQ_SYNC) the whole
+ * depth, WBT_BACKGROUND (periodic and background writeback) a quarter,
+ * other writes half (a quarter within 100 ms of a read).  Waiters queue
+ * FIFO and are woken in order while each finds its limit open; on a
+ * device with a volatile write cache a completion wakes them only once
+ * nothing is in flight.  One throttle per device (the kernel has one per
+ * request queue, so per RAID0 member); the depth it scales is the
+ * model's request count (nr_requests, or 128), where the kernel's
+ * blk_queue_depth is nr_requests (twice the tags under an I/O scheduler).
+ */
+enum wbt_class { WBT_NORMAL, WBT_BACKGROUND, WBT_SYNC };
+bool bdev_wbt_enabled(const struct bdev *b);
+/* Task context: wait for a token; returns the time waited (0 when the
+ * device has no throttle or the limit was open). */
+sim_time_t bdev_wbt_throttle(struct sim *sim, struct bdev *b, enum wbt_class cls);
+/* A throttled write completed (wbt_done): return its token. */
+void bdev_wbt_done(struct sim *sim, struct bdev *b);
+/* balance_dirty_pages() slept for this device (bdi->last_bdp_sleep):
+ * for a second every write may use the whole depth. */
+void bdev_wbt_bdp_sleep(struct sim *sim, struct bdev *b);
+/* The throttle's state, for tests and reports. */
+struct bdev_wbt_state {
+	int		scale_step;
+	uint32_t	max_depth, wb_normal, wb_background, inflight, waiting;
+};
+void bdev_wbt_get_state(const struct bdev *b, struct bdev_wbt_state *out);
 
 struct bdev_stats {
 	uint64_t	reads, writes, flushes;	/* requests submitted to the device */

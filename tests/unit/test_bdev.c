@@ -549,3 +549,202 @@ TEST(bdev_config_check_messages)
 	c.name = NULL;
 	ASSERT_EQ(bdev_config_check(&c, err, sizeof(err)), -1);
 }
+
+/* ---- writeback throttling (block/blk-wbt.c) -------------------------------- */
+
+struct wbt_io {
+	struct bdev	*d;
+	struct done_log	*log;
+	int		tag;
+};
+
+static void wbt_end(struct sim *sim, void *arg, int error)
+{
+	struct wbt_io *io = arg;
+
+	bdev_wbt_done(sim, io->d);
+	io_end(sim, &(struct io_tag){ io->log, io->tag }, error);
+}
+
+/* A task that submits `n` buffered writes of class `cls` after `delay`,
+ * each as wb_submit_write does: the throttle's token, then the bio. */
+struct wbt_writer {
+	struct bdev	*d;
+	enum wbt_class	cls;
+	int		n, first_tag;
+	sim_time_t	delay, gap;	/* before the first write, between writes */
+	struct done_log	*log;
+	struct wbt_io	io[8];
+	sim_time_t	submitted[8], waited[8];
+};
+
+static void wbt_writer_fn(struct sim *sim, void *p)
+{
+	struct wbt_writer *w = p;
+
+	if (w->delay)
+		sim_sleep(sim, w->delay);
+	for (int i = 0; i < w->n; i++) {
+		if (i && w->gap)
+			sim_sleep(sim, w->gap);
+		w->waited[i] = bdev_wbt_throttle(sim, w->d, w->cls);
+		w->submitted[i] = sim_now(sim);
+		w->io[i] = (struct wbt_io){ w->d, w->log, w->first_tag + i };
+		bdev_submit(sim, w->d, BIO_WRITE, (uint64_t)i * MiB, 64 * KiB, wbt_end, &w->io[i]);
+	}
+}
+
+static struct bdev *mkdev_wbt(struct sim *sim, sim_time_t lat, int write_cache, sim_time_t wbt_lat)
+{
+	struct bdev_config c = {
+		.name = "vda", .lat_mean_ns = lat, .flush_ns = 200 * US, .members = 1,
+		.write_cache = write_cache, .wbt_lat_ns = wbt_lat,
+	};
+
+	return bdev_create(sim, &c);
+}
+
+struct wbt_probe {
+	struct bdev		*d;
+	sim_time_t		at;
+	struct bdev_wbt_state	st;
+};
+
+static void wbt_probe_fn(struct sim *sim, void *p)
+{
+	struct wbt_probe *pr = p;
+
+	sim_sleep(sim, pr->at);
+	bdev_wbt_get_state(pr->d, &pr->st);
+}
+
+/*
+ * A test of background writeback under wbt on a device with a volatile
+ * write cache (128 requests: depth 16, normal 8, background 4): six
+ * background writes of 100 us in a row.  Expect the first four at 0, the
+ * fifth to wait until all four completed (a write-cache device wakes
+ * waiters only at zero in flight: 100 us), the sixth right after it.  The
+ * 100-ms window saw writes and no read, so the depth opens one step
+ * (31: normal 16, background 8); five empty windows later it is back at
+ * step 0, and the timer stops.
+ */
+TEST(bdev_wbt_background_waits_for_drain)
+{
+	struct sim *sim = st_sim_exact(2);
+	struct bdev *d = mkdev_wbt(sim, 100 * US, BDEV_WRITE_BACK, 2 * MS);
+	struct done_log log = { 0 };
+	struct wbt_writer w = { .d = d, .cls = WBT_BACKGROUND, .n = 6, .log = &log };
+	struct wbt_probe early = { .d = d, .at = 150 * MS }, start = { .d = d, .at = 0 };
+	struct bdev_wbt_state end;
+
+	st_task(sim, "probe0", 1, true, wbt_probe_fn, &start, 0);
+	st_task(sim, "flusher", 0, true, wbt_writer_fn, &w, 0);
+	st_task(sim, "probe", 1, true, wbt_probe_fn, &early, 0);
+	sim_run(sim, SIM_TIME_NEVER);
+	ASSERT_EQ(start.st.max_depth, 16);
+	ASSERT_EQ(start.st.wb_normal, 8);
+	ASSERT_EQ(start.st.wb_background, 4);
+	for (int i = 0; i < 4; i++) {
+		ASSERT_U64_EQ(w.submitted[i], 0);
+		ASSERT_U64_EQ(w.waited[i], 0);
+	}
+	ASSERT_U64_EQ(w.submitted[4], 100 * US);
+	ASSERT_U64_EQ(w.waited[4], 100 * US);
+	ASSERT_U64_EQ(w.submitted[5], 100 * US);
+	ASSERT_U64_EQ(w.waited[5], 0);
+	ASSERT_EQ(log.n, 6);
+	ASSERT_U64_EQ(log.t[5], 200 * US);
+	ASSERT_EQ(early.st.scale_step, -1);
+	ASSERT_EQ(early.st.max_depth, 31);
+	ASSERT_EQ(early.st.wb_normal, 16);
+	ASSERT_EQ(early.st.wb_background, 8);
+	bdev_wbt_get_state(d, &end);
+	ASSERT_EQ(end.scale_step, 0);
+	ASSERT_EQ(end.max_depth, 16);
+	ASSERT_EQ(end.inflight, 0);
+	ASSERT_U64_EQ(sim_now(sim), 600 * MS);
+	sim_destroy(sim);
+}
+
+/*
+ * A test of the classes' limits and the FIFO on a write-through device
+ * (no volatile cache: a completion wakes waiters once in flight falls
+ * below normal, 8, by at least half the background limit): the flusher
+ * submits five background writes of 100 us at 0, four go and the fifth
+ * waits; at 10 us an fsync's write (WBT_SYNC, limit 16) must queue behind
+ * it though its own limit is open.  Expect both at 100 us, the first
+ * completion: the flusher's fifth takes the fourth background token, the
+ * fsync's write the next.
+ */
+TEST(bdev_wbt_sync_queues_behind_background)
+{
+	struct sim *sim = st_sim_exact(2);
+	struct bdev *d = mkdev_wbt(sim, 100 * US, BDEV_WRITE_THROUGH, 2 * MS);
+	struct done_log log = { 0 };
+	struct wbt_writer bg = { .d = d, .cls = WBT_BACKGROUND, .n = 5, .log = &log };
+	struct wbt_writer fs = { .d = d, .cls = WBT_SYNC, .n = 1, .delay = 10 * US, .log = &log,
+				 .first_tag = 10 };
+
+	st_task(sim, "flusher", 0, true, wbt_writer_fn, &bg, 0);
+	st_task(sim, "fsync", 1, true, wbt_writer_fn, &fs, 0);
+	sim_run(sim, 50 * US);
+	{
+		struct bdev_wbt_state st;
+
+		bdev_wbt_get_state(d, &st);
+		ASSERT_EQ(st.inflight, 4);
+		ASSERT_EQ(st.waiting, 2);
+	}
+	sim_run(sim, SIM_TIME_NEVER);
+	ASSERT_U64_EQ(bg.submitted[3], 0);
+	ASSERT_U64_EQ(bg.submitted[4], 100 * US);
+	ASSERT_U64_EQ(fs.submitted[0], 100 * US);
+	ASSERT_U64_EQ(fs.waited[0], 90 * US);
+	sim_destroy(sim);
+}
+
+/* A reader for the controller test: `n` reads of 4 KiB, one at a time. */
+struct wbt_reader {
+	struct bdev	*d;
+	int		n;
+};
+
+static void wbt_reader_fn(struct sim *sim, void *p)
+{
+	struct wbt_reader *r = p;
+
+	for (int i = 0; i < r->n; i++)
+		bdev_io_wait(sim, r->d, BIO_READ, (uint64_t)i * MiB, 4 * KiB);
+}
+
+/*
+ * A test of the controller stepping down: reads of 5 ms against a 2-ms
+ * target, with a write every 20 ms, so every window has a read and at
+ * least three writes.  Expect LAT_EXCEEDED when the first window ends
+ * (100 ms): step 1, depth 1 + (15 >> 1) = 8, normal 4, background 2; the
+ * next window shortened to 100 ms * 16 / int_sqrt(2 << 8) = 72.72 ms, so
+ * step 1 still at 171 ms and step 2 (depth 4) at 175 ms.
+ */
+TEST(bdev_wbt_read_latency_scales_down)
+{
+	struct sim *sim = st_sim_exact(2);
+	struct bdev *d = mkdev_wbt(sim, 5 * MS, BDEV_WRITE_BACK, 2 * MS);
+	struct done_log log = { 0 };
+	struct wbt_writer w = { .d = d, .cls = WBT_NORMAL, .n = 8, .gap = 20 * MS, .log = &log };
+	struct wbt_reader r = { .d = d, .n = 40 };
+	struct wbt_probe p1 = { .d = d, .at = 171 * MS }, p2 = { .d = d, .at = 175 * MS };
+
+	st_task(sim, "writer", 0, true, wbt_writer_fn, &w, 0);
+	st_task(sim, "reader", 1, true, wbt_reader_fn, &r, 0);
+	st_task(sim, "probe", 1, true, wbt_probe_fn, &p1, 0);
+	st_task(sim, "probe2", 1, true, wbt_probe_fn, &p2, 0);
+	sim_run(sim, SIM_TIME_NEVER);
+	ASSERT_EQ(p1.st.scale_step, 1);
+	ASSERT_EQ(p1.st.max_depth, 8);
+	ASSERT_EQ(p1.st.wb_normal, 4);
+	ASSERT_EQ(p1.st.wb_background, 2);
+	ASSERT_EQ(p2.st.scale_step, 2);
+	ASSERT_EQ(p2.st.max_depth, 4);
+	ASSERT_EQ(log.n, 8);
+	sim_destroy(sim);
+}

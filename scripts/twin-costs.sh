@@ -118,6 +118,10 @@ if jq -e '.figures.probe_disk_flush_us' "$real/result.json" >/dev/null 2>&1; the
 		'BEGIN { d = f - w; printf "%.3f", (d > 0 ? d : 0) }')us"
 	dev="$dev --set device.iops=$(fig probe_disk_write_iops | awk '{ printf "%.0f", $1 }')"
 	dev="$dev --set device.bandwidth=$(fig probe_disk_write_mbps | awk '{ printf "%.0f", $1 * 1e6 }')"
+	# the disk's writeback throttling (queue/wbt_lat_usec; 0 = off)
+	if jq -e '.figures.probe_disk_wbt_lat_us' "$real/result.json" >/dev/null 2>&1; then
+		dev="$dev --set device.wbt_lat=$(fig probe_disk_wbt_lat_us | awk '{ printf "%.0f", $1 }')us"
+	fi
 	# shellcheck disable=SC2086
 	set -- "$@" $dev
 fi

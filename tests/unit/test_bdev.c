@@ -604,6 +604,15 @@ static struct bdev *mkdev_wbt(struct sim *sim, sim_time_t lat, int write_cache, 
 	return bdev_create(sim, &c);
 }
 
+/* The throttle's step and depths, as a probe saw them. */
+#define ASSERT_WBT(st, step, max, normal, background)		\
+	do {							\
+		ASSERT_EQ((st).scale_step, (step));		\
+		ASSERT_EQ((st).max_depth, (max));		\
+		ASSERT_EQ((st).wb_normal, (normal));		\
+		ASSERT_EQ((st).wb_background, (background));	\
+	} while (0)
+
 struct wbt_probe {
 	struct bdev		*d;
 	sim_time_t		at;
@@ -641,9 +650,7 @@ TEST(bdev_wbt_background_waits_for_drain)
 	st_task(sim, "flusher", 0, true, wbt_writer_fn, &w, 0);
 	st_task(sim, "probe", 1, true, wbt_probe_fn, &early, 0);
 	sim_run(sim, SIM_TIME_NEVER);
-	ASSERT_EQ(start.st.max_depth, 16);
-	ASSERT_EQ(start.st.wb_normal, 8);
-	ASSERT_EQ(start.st.wb_background, 4);
+	ASSERT_WBT(start.st, 0, 16, 8, 4);
 	for (int i = 0; i < 4; i++) {
 		ASSERT_U64_EQ(w.submitted[i], 0);
 		ASSERT_U64_EQ(w.waited[i], 0);
@@ -654,13 +661,9 @@ TEST(bdev_wbt_background_waits_for_drain)
 	ASSERT_U64_EQ(w.waited[5], 0);
 	ASSERT_EQ(log.n, 6);
 	ASSERT_U64_EQ(log.t[5], 200 * US);
-	ASSERT_EQ(early.st.scale_step, -1);
-	ASSERT_EQ(early.st.max_depth, 31);
-	ASSERT_EQ(early.st.wb_normal, 16);
-	ASSERT_EQ(early.st.wb_background, 8);
+	ASSERT_WBT(early.st, -1, 31, 16, 8);
 	bdev_wbt_get_state(d, &end);
-	ASSERT_EQ(end.scale_step, 0);
-	ASSERT_EQ(end.max_depth, 16);
+	ASSERT_WBT(end, 0, 16, 8, 4);
 	ASSERT_EQ(end.inflight, 0);
 	ASSERT_U64_EQ(sim_now(sim), 600 * MS);
 	sim_destroy(sim);
@@ -739,12 +742,8 @@ TEST(bdev_wbt_read_latency_scales_down)
 	st_task(sim, "probe", 1, true, wbt_probe_fn, &p1, 0);
 	st_task(sim, "probe2", 1, true, wbt_probe_fn, &p2, 0);
 	sim_run(sim, SIM_TIME_NEVER);
-	ASSERT_EQ(p1.st.scale_step, 1);
-	ASSERT_EQ(p1.st.max_depth, 8);
-	ASSERT_EQ(p1.st.wb_normal, 4);
-	ASSERT_EQ(p1.st.wb_background, 2);
-	ASSERT_EQ(p2.st.scale_step, 2);
-	ASSERT_EQ(p2.st.max_depth, 4);
+	ASSERT_WBT(p1.st, 1, 8, 4, 2);
+	ASSERT_WBT(p2.st, 2, 4, 2, 1);
 	ASSERT_EQ(log.n, 8);
 	sim_destroy(sim);
 }

@@ -430,7 +430,10 @@ sim_time_t bdev_submit(struct sim *sim, struct bdev *b, enum bio_op op,
 
 	sim_sync(sim);		/* submission order = virtual-time order */
 	if (op == BIO_READ && b->wbt.min_lat) {
-		/* wbt_wait (untracked read) and wbt_issue */
+		/* wbt_wait (untracked read) and wbt_issue.  The kernel times a
+		 * request from its dispatch to the driver (io_start_time_ns);
+		 * the model from its submission, since the device's own queue
+		 * (the limiter) is where it waits */
 		b->wbt.last_issue = sim->now;
 		if (!b->wbt.sync_cookie) {
 			b->wbt.sync_cookie = id;
@@ -722,7 +725,7 @@ sim_time_t bdev_wbt_throttle(struct sim *sim, struct bdev *b, enum wbt_class cls
 {
 	struct bdev_wbt *w = &b->wbt;
 	struct wbt_waiter me = { .task = sim->current, .cls = cls };
-	sim_time_t t0 = sim->now;
+	sim_time_t t0;
 
 	if (!w->min_lat)
 		return 0;

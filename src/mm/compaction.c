@@ -569,28 +569,17 @@ static inline bool compact_scanners_met(const struct compact_control *cc)
 /* move_freelist_head(): rotate so that `pfn` becomes the list head (the
  * entries before it go to the tail) — a future reverse search skips the
  * entries just examined. */
-static void move_freelist_head(struct page *map, struct pfn_list *l, pfn_t pfn)
+static void move_freelist_head(struct page *map, struct pfn_slots *l, pfn_t pfn)
 {
-	pfn_t old_head = l->head, old_tail = l->tail, new_tail;
-
-	if (pfn == old_head)
-		return;
-	new_tail = map[pfn].prev;
-	map[old_tail].next = old_head;
-	map[old_head].prev = old_tail;
-	map[new_tail].next = PFN_NONE;
-	map[pfn].prev = PFN_NONE;
-	l->head = pfn;
-	l->tail = new_tail;
+	pfn_slots_rotate_to_head(map, l, pfn);
 }
 
 /* move_freelist_tail(): rotate so that `pfn` becomes the last entry (the
  * entries up to it go to the tail) — a future forward search skips them;
  * the same rotation as making the entry after it the head. */
-static void move_freelist_tail(struct page *map, struct pfn_list *l, pfn_t pfn)
+static void move_freelist_tail(struct page *map, struct pfn_slots *l, pfn_t pfn)
 {
-	if (pfn != l->tail)
-		move_freelist_head(map, l, map[pfn].next);
+	pfn_slots_rotate_to_tail(map, l, pfn);
 }
 
 /* fast_isolate_around() (6.12): after the fast search, take more free
@@ -663,7 +652,7 @@ static void fast_isolate_freepages(struct compact_control *cc)
 	for (order = cc->search_order; page == PFN_NONE && order >= 0;
 	     order = next_search_order(cc, order)) {
 		struct free_area *area = &cc->zone->free_area[order];
-		struct pfn_list *freelist = &area->free_list[MIGRATE_MOVABLE];
+		struct pfn_slots *freelist = &area->free_list[MIGRATE_MOVABLE];
 		unsigned int order_scanned = 0;
 		unsigned long high_pfn = 0;
 		pfn_t freepage, stop = PFN_NONE;
@@ -671,8 +660,13 @@ static void fast_isolate_freepages(struct compact_control *cc)
 		if (!area->nr_free)
 			continue;
 		sim_spin_lock(m->sim, &cc->zone->lock);
-		for (freepage = freelist->tail; freepage != PFN_NONE; freepage = m->mem_map[freepage].prev) {
-			unsigned long pfn = freepage;
+		/* from the tail back, by slot: holes are no entries */
+		for (uint32_t seq = freelist->end; seq != freelist->first;) {
+			unsigned long pfn;
+
+			if ((freepage = pfn_slots_get(freelist, --seq)) == PFN_NONE)
+				continue;
+			pfn = freepage;
 
 			order_scanned++;
 			nr_scanned++;
@@ -1172,23 +1166,24 @@ static unsigned long fast_find_migrateblock(struct compact_control *cc)
 	for (int order = cc->order - 1; order >= PAGE_ALLOC_COSTLY_ORDER && !found_block && nr_scanned < limit;
 	     order--) {
 		struct free_area *area = &cc->zone->free_area[order];
-		struct pfn_list *freelist = &area->free_list[MIGRATE_MOVABLE];
+		struct pfn_slots *freelist = &area->free_list[MIGRATE_MOVABLE];
 
 		if (!area->nr_free)
 			continue;
 		sim_spin_lock(m->sim, &cc->zone->lock);
-		for (pfn_t freepage = freelist->head; freepage != PFN_NONE;) {
-			pfn_t next = m->mem_map[freepage].next;
+		/* from the head on, by slot: holes are no entries */
+		for (uint32_t seq = freelist->first; seq != freelist->end; seq++) {
+			pfn_t freepage = pfn_slots_get(freelist, seq);
 
+			if (freepage == PFN_NONE)
+				continue;
 			if (nr_scanned++ >= limit) {
 				move_freelist_tail(m->mem_map, freelist, freepage);
 				break;
 			}
 			if (freepage < high_pfn) {
-				if (get_pageblock_skip(m, freepage)) {
-					freepage = next;
+				if (get_pageblock_skip(m, freepage))
 					continue;
-				}
 				move_freelist_tail(m->mem_map, freelist, freepage);
 				update_fast_start_pfn(cc, freepage);
 				pfn = pageblock_start_pfn(freepage);
@@ -1198,7 +1193,6 @@ static unsigned long fast_find_migrateblock(struct compact_control *cc)
 				found_block = true;
 				break;
 			}
-			freepage = next;
 		}
 		sim_spin_unlock(m->sim, &cc->zone->lock);
 	}

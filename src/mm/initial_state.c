@@ -583,8 +583,9 @@ static void empty_zone(struct machine *m, struct zone *zone)
 {
 	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
 		for (int mt = 0; mt < MIGRATE_TYPES; mt++)
-			while (zone->free_area[o].free_list[mt].head != PFN_NONE)
-				take_free_block_off_buddy(m, zone, zone->free_area[o].free_list[mt].head, o, mt);
+			while (!pfn_slots_empty(&zone->free_area[o].free_list[mt]))
+				take_free_block_off_buddy(m, zone, pfn_slots_head(&zone->free_area[o].free_list[mt]),
+							  o, mt);
 }
 
 /* Allocated content: what each managed, non-free frame becomes. */

@@ -180,31 +180,44 @@ static int check_entry(struct checker *c, const struct zone *zone, pfn_t pfn, un
 }
 
 /*
- * Walk one free list: every entry as check_entry() says, linked both
- * ways.  Returns the number of entries in *n.
+ * Walk one free list: every entry as check_entry() says, in the slot its
+ * page records, the ends of the ring entries and the count right.  Returns
+ * the number of entries in *n.
  */
-static int check_list(struct checker *c, const struct zone *zone, const struct pfn_list *list,
-		      unsigned int order, int migratetype, unsigned long *n)
+static int check_slots(struct checker *c, const struct zone *zone, const struct pfn_slots *list,
+		       unsigned int order, int migratetype, unsigned long *n)
 {
 	const struct machine *m = c->m;
-	pfn_t prev = PFN_NONE, pfn = list->head;
+	uint32_t span = list->end - list->first;
 	char name[64];
 #define LIST_NAME list_name(name, sizeof(name), PGTY_BUDDY, 0, order, (uint32_t)migratetype)
 
 	*n = 0;
-	while (pfn != PFN_NONE) {
+	if (span > (list->v ? list->mask + 1 : 0) || list->n > span)
+		return violation(c, PFN_NONE, "zone %s %s: ring of %u entries over %u slots, capacity %u",
+				 zone->name, LIST_NAME, list->n, span, list->v ? list->mask + 1 : 0);
+	if (list->n && (pfn_slots_get(list, list->first) == PFN_NONE ||
+			pfn_slots_get(list, list->end - 1) == PFN_NONE))
+		return violation(c, PFN_NONE, "zone %s %s: a hole at an end of the ring", zone->name,
+				 LIST_NAME);
+	for (uint32_t seq = list->first; seq != list->end; seq++) {
+		pfn_t pfn = pfn_slots_get(list, seq);
+		const struct page *p;
+
+		if (pfn == PFN_NONE)
+			continue;
 		if (check_entry(c, zone, pfn, 0, PGTY_BUDDY, order, (uint32_t)migratetype, migratetype))
 			return -1;
-		if (pfn_to_page(m, pfn)->prev != prev)
-			return violation(c, pfn, "zone %s %s: bad prev link at pfn %u", zone->name, LIST_NAME, pfn);
-		if (++*n > zone->spanned_pages)
-			return violation(c, pfn, "zone %s %s: cycle", zone->name, LIST_NAME);
-		prev = pfn;
-		pfn = pfn_to_page(m, pfn)->next;
+		p = pfn_to_page(m, pfn);
+		if (p->next != seq || p->prev != PFN_NONE)
+			return violation(c, pfn, "zone %s %s: pfn %u in slot %u records slot %u (prev %d)",
+					 zone->name, LIST_NAME, pfn, seq, p->next,
+					 p->prev == PFN_NONE ? -1 : (int)p->prev);
+		++*n;
 	}
-	if (list->tail != prev)
-		return violation(c, prev, "zone %s %s: tail is %d, last entry %d", zone->name, LIST_NAME,
-				 list->tail == PFN_NONE ? -1 : (int)list->tail, prev == PFN_NONE ? -1 : (int)prev);
+	if (*n != list->n)
+		return violation(c, PFN_NONE, "zone %s %s: %lu entries in the ring, its count says %u",
+				 zone->name, LIST_NAME, *n, list->n);
 	return 0;
 #undef LIST_NAME
 }
@@ -246,7 +259,7 @@ static int check_free_lists(struct checker *c, const struct zone *zone)
 			long pages;
 			char name[64];
 
-			if (check_list(c, zone, &area->free_list[mt], order, mt, &n))
+			if (check_slots(c, zone, &area->free_list[mt], order, mt, &n))
 				return -1;
 			if (n != area->nr_free_mt[mt])
 				return violation(c, PFN_NONE, "zone %s %s: %lu blocks on the list, nr_free_mt "

@@ -736,7 +736,7 @@ struct machine *machine_create(struct sim *sim, const struct machine_config *cfg
 		sim_spin_init(sim, &zone->lock, zone_lock_names[i]);
 		for (int o = 0; o < NR_PAGE_ORDERS; o++)
 			for (int mt = 0; mt < MIGRATE_TYPES; mt++)
-				pfn_list_init(&zone->free_area[o].free_list[mt]);
+				pfn_slots_init(&zone->free_area[o].free_list[mt]);
 		if (pages) {
 			/* memmap_init(): every pageblock starts MOVABLE */
 			for (unsigned long b = pfn >> pageblock_order;
@@ -866,6 +866,9 @@ void machine_destroy(struct machine *m)
 				for (int l = 0; l < NR_PCP_LISTS; l++)
 					pfn_ring_release(&zone->per_cpu_pageset[cpu].lists[l]);
 			}
+		for (int o = 0; o < NR_PAGE_ORDERS; o++)
+			for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+				pfn_slots_release(&zone->free_area[o].free_list[mt]);
 		sim_spin_abandon(m->sim, &zone->lock);
 		free(zone->per_cpu_pageset);
 		free(zone->per_cpu_zonestats);

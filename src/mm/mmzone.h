@@ -13,7 +13,8 @@
  *        zone: [zone_start_pfn, +spanned_pages)
  *          free_area[0..10]
  *            free_list[UNMOVABLE] [MOVABLE] [RECLAIMABLE] [HIGHATOMIC] [ISOLATE]
- *               head -> pfn -> pfn -> ... (struct page.next/prev)
+ *               ring of pfns in list order, holes where frames left
+ *               (list.h pfn_slots; struct page.next = the frame's slot)
  *          per_cpu_pageset[cpu]
  *            lists[14]: (UNMOVABLE|MOVABLE|RECLAIMABLE) x order 0..3, and
  *                       order 9 x (movable, unmovable+reclaimable)
@@ -116,7 +117,7 @@ enum zone_flags {
 #define PCPF_FREE_HIGH_BATCH		(1u << 1)	/* keep batch pages when freeing high orders */
 
 struct free_area {
-	struct pfn_list	free_list[MIGRATE_TYPES];
+	struct pfn_slots free_list[MIGRATE_TYPES];	/* list.h: rings with holes */
 	unsigned long	nr_free;		/* blocks on all lists of this order */
 	/* Model-only: blocks per list, so /proc/pagetypeinfo and
 	 * free_area_empty() need no walk (mm_check compares with a walk). */
@@ -125,7 +126,7 @@ struct free_area {
 
 static inline bool free_area_empty(const struct free_area *area, int mt)
 {
-	return pfn_list_empty(&area->free_list[mt]);
+	return pfn_slots_empty(&area->free_list[mt]);
 }
 
 struct per_cpu_pages {

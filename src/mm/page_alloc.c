@@ -137,9 +137,9 @@ static inline void __add_to_free_list(struct machine *m, struct zone *zone, pfn_
 	page->index = (uint32_t)migratetype;
 	page->flags = 0;
 	if (tail)
-		pfn_list_add_tail(m->mem_map, &area->free_list[migratetype], pfn);
+		pfn_slots_add_tail(m->mem_map, &area->free_list[migratetype], pfn);
 	else
-		pfn_list_add(m->mem_map, &area->free_list[migratetype], pfn);
+		pfn_slots_add(m->mem_map, &area->free_list[migratetype], pfn);
 	area->nr_free++;
 	area->nr_free_mt[migratetype]++;
 	if (order >= pageblock_order && !is_migrate_isolate(migratetype))
@@ -153,8 +153,8 @@ static inline void move_to_free_list(struct machine *m, struct zone *zone, pfn_t
 	struct free_area *area = &zone->free_area[order];
 
 	SIM_ASSERT_INTERNAL(get_pfnblock_migratetype(m, pfn) == old_mt);
-	pfn_list_del(m->mem_map, &area->free_list[old_mt], pfn);
-	pfn_list_add_tail(m->mem_map, &area->free_list[new_mt], pfn);
+	pfn_slots_del(m->mem_map, &area->free_list[old_mt], pfn);
+	pfn_slots_add_tail(m->mem_map, &area->free_list[new_mt], pfn);
 	area->nr_free_mt[old_mt]--;
 	area->nr_free_mt[new_mt]++;
 	pfn_to_page(m, pfn)->index = (uint32_t)new_mt;
@@ -176,7 +176,7 @@ static inline void __del_page_from_free_list(struct machine *m, struct zone *zon
 	struct free_area *area = &zone->free_area[order];
 
 	SIM_ASSERT_INTERNAL(get_pfnblock_migratetype(m, pfn) == migratetype);
-	pfn_list_del(m->mem_map, &area->free_list[migratetype], pfn);
+	pfn_slots_del(m->mem_map, &area->free_list[migratetype], pfn);
 	set_page_type_order(pfn_to_page(m, pfn), PGTY_TAIL, 0);
 	area->nr_free--;
 	area->nr_free_mt[migratetype]--;
@@ -199,7 +199,7 @@ void take_free_block_off_buddy(struct machine *m, struct zone *zone, pfn_t pfn, 
 
 static inline pfn_t get_page_from_free_area(const struct free_area *area, int migratetype)
 {
-	return area->free_list[migratetype].head;
+	return pfn_slots_head(&area->free_list[migratetype]);
 }
 
 /* page_is_buddy() (mm/internal.h): a free buddy-list head of this order.
@@ -338,6 +338,8 @@ static inline void page_del_and_expand(struct machine *m, struct zone *zone, pfn
 	account_freepages(zone, -nr_pages, migratetype);
 }
 
+#define RMQUEUE_PREFETCH	8
+
 /*
  * __rmqueue_smallest() (6.12): the first block of `migratetype` at the
  * requested order or above, split down.  Caller holds zone->lock.
@@ -346,10 +348,19 @@ static pfn_t __rmqueue_smallest(struct machine *m, struct zone *zone, unsigned i
 				int migratetype)
 {
 	for (unsigned int current_order = order; current_order < NR_PAGE_ORDERS; current_order++) {
-		pfn_t pfn = get_page_from_free_area(&zone->free_area[current_order], migratetype);
+		const struct pfn_slots *fl = &zone->free_area[current_order].free_list[migratetype];
+		pfn_t pfn = pfn_slots_head(fl);
 
 		if (pfn == PFN_NONE)
 			continue;
+		/* host prefetch, no model effect: the frame a few heads on,
+		 * which a refill (rmqueue_bulk) will take next */
+		if (fl->end - fl->first > RMQUEUE_PREFETCH) {
+			pfn_t ahead = pfn_slots_get(fl, fl->first + RMQUEUE_PREFETCH);
+
+			if (ahead != PFN_NONE)
+				host_prefetch(pfn_to_page(m, ahead));
+		}
 		page_del_and_expand(m, zone, pfn, order, current_order, migratetype);
 		return pfn;
 	}
@@ -791,14 +802,14 @@ static int rmqueue_bulk(struct machine *m, struct zone *zone, unsigned int order
  * ring's tail; two stages ahead of it: the frame FREE_PREFETCH_FAR from the
  * tail and its buddy (the line __free_one_page tests first), and for the
  * frame FREE_PREFETCH_NEAR from the tail, whose lines should have arrived,
- * the list neighbours of its buddy if that is free (the merge unlinks it).
+ * the free-list slot of its buddy if that is free (the merge unlinks it).
  * Reads model state only as a hint: it may change before the frame's turn.
  */
 #define FREE_PREFETCH_FAR	16
 #define FREE_PREFETCH_NEAR	8
 
-static inline void free_pcppages_prefetch(const struct machine *m, const struct pfn_ring *list,
-					  unsigned int order)
+static inline void free_pcppages_prefetch(const struct machine *m, const struct zone *zone,
+					  const struct pfn_ring *list, unsigned int order)
 {
 	if (list->n > FREE_PREFETCH_FAR) {
 		pfn_t far = pfn_ring_at(list, list->n - 1 - FREE_PREFETCH_FAR);
@@ -810,11 +821,11 @@ static inline void free_pcppages_prefetch(const struct machine *m, const struct 
 		pfn_t near = pfn_ring_at(list, list->n - 1 - FREE_PREFETCH_NEAR) ^ (1u << order);
 		const struct page *buddy = pfn_to_page(m, near);
 
-		if (page_is_buddy(m, near, order)) {
-			if (buddy->prev != PFN_NONE)
-				host_prefetch(pfn_to_page(m, buddy->prev));
-			if (buddy->next != PFN_NONE)
-				host_prefetch(pfn_to_page(m, buddy->next));
+		if (page_is_buddy(m, near, order) && buddy->index < MIGRATE_TYPES) {
+			const struct pfn_slots *fl = &zone->free_area[order].free_list[buddy->index];
+
+			if (fl->v)
+				host_prefetch(pfn_slots_slot_of(m->mem_map, fl, near));
 		}
 	}
 }
@@ -856,7 +867,7 @@ static void free_pcppages_bulk(struct machine *m, struct zone *zone, int count,
 			pfn_t pfn;
 			int mt;
 
-			free_pcppages_prefetch(m, list, order);
+			free_pcppages_prefetch(m, zone, list, order);
 			pfn = pfn_ring_del_tail(list);
 			mt = get_pfnblock_migratetype(m, pfn);
 			count -= nr_pages;

@@ -30,14 +30,14 @@ TEST(split_and_merge)
 
 	ASSERT_TRUE(m != NULL);
 	zone = mm_zone(m, ZONE_NORMAL);
-	ASSERT_EQ(zone->free_area[10].free_list[MIGRATE_MOVABLE].head, 0);
+	ASSERT_EQ(pfn_slots_head(&zone->free_area[10].free_list[MIGRATE_MOVABLE]), 0);
 	pfn = __alloc_pages(m, GFP_HIGHUSER_MOVABLE, 4, NULL);
 	ASSERT_EQ(pfn, 0);
 	ASSERT_EQ(page_type(pfn_to_page(m, 0)), PGTY_ALLOC);
 	ASSERT_EQ(page_order(pfn_to_page(m, 0)), 4);
 	for (unsigned int o = 4; o < 10; o++) {
 		ASSERT_EQ(nr_free(m, o), 1);
-		ASSERT_EQ(zone->free_area[o].free_list[MIGRATE_MOVABLE].head, 1u << o);
+		ASSERT_EQ(pfn_slots_head(&zone->free_area[o].free_list[MIGRATE_MOVABLE]), 1u << o);
 		ASSERT_EQ(page_type(pfn_to_page(m, 1u << o)), PGTY_BUDDY);
 	}
 	ASSERT_EQ(nr_free(m, 10), 3);
@@ -49,7 +49,7 @@ TEST(split_and_merge)
 	for (unsigned int o = 0; o < 10; o++)
 		ASSERT_EQ(nr_free(m, o), 0);
 	ASSERT_EQ(nr_free(m, 10), 4);
-	ASSERT_EQ(zone->free_area[10].free_list[MIGRATE_MOVABLE].head, 0);
+	ASSERT_EQ(pfn_slots_head(&zone->free_area[10].free_list[MIGRATE_MOVABLE]), 0);
 	ASSERT_EQ(mm_free_pages(m, ZONE_NORMAL), 4096);
 	ASSERT_MM_OK(m);
 	mm_env_destroy(&e);
@@ -103,13 +103,13 @@ TEST(tail_placement)
 		ASSERT_TRUE(take_page_off_buddy(m, p));
 	mm_hold_pcp(m, ZONE_NORMAL, 1);
 	__free_pages(m, 1, 0);
-	ASSERT_EQ(area[0].free_list[MIGRATE_MOVABLE].head, 1);
-	ASSERT_EQ(area[0].free_list[MIGRATE_MOVABLE].tail, 1024);
-	ASSERT_EQ(area[1].free_list[MIGRATE_MOVABLE].head, 1026);
+	ASSERT_EQ(pfn_slots_head(&area[0].free_list[MIGRATE_MOVABLE]), 1);
+	ASSERT_EQ(pfn_slots_tail(&area[0].free_list[MIGRATE_MOVABLE]), 1024);
+	ASSERT_EQ(pfn_slots_head(&area[1].free_list[MIGRATE_MOVABLE]), 1026);
 	__free_pages(m, 0, 0);
 	ASSERT_EQ(page_order(pfn_to_page(m, 0)), 1);
-	ASSERT_EQ(area[1].free_list[MIGRATE_MOVABLE].head, 1026);
-	ASSERT_EQ(area[1].free_list[MIGRATE_MOVABLE].tail, 0);
+	ASSERT_EQ(pfn_slots_head(&area[1].free_list[MIGRATE_MOVABLE]), 1026);
+	ASSERT_EQ(pfn_slots_tail(&area[1].free_list[MIGRATE_MOVABLE]), 0);
 	mm_hold_pcp(m, ZONE_NORMAL, 0);
 	ASSERT_MM_OK(m);
 	mm_env_destroy(&e);

@@ -50,9 +50,9 @@ static pfn_t first_free(struct machine *m, unsigned int order, int *mt)
 	struct free_area *area = &mm_zone(m, ZONE_NORMAL)->free_area[order];
 
 	for (int t = 0; t < MIGRATE_TYPES; t++)
-		if (!pfn_list_empty(&area->free_list[t])) {
+		if (!pfn_slots_empty(&area->free_list[t])) {
 			*mt = t;
-			return area->free_list[t].head;
+			return pfn_slots_head(&area->free_list[t]);
 		}
 	return PFN_NONE;
 }
@@ -81,7 +81,7 @@ PLANT_TEST(leaked_free_block, "is on no list", {
 	pfn_t p = first_free(m, 10, &mt);
 
 	ASSERT_TRUE(p != PFN_NONE);
-	pfn_list_del(m->mem_map, &z->free_area[10].free_list[mt], p);
+	pfn_slots_del(m->mem_map, &z->free_area[10].free_list[mt], p);
 	z->free_area[10].nr_free--;
 	z->free_area[10].nr_free_mt[mt]--;
 	__mod_zone_page_state(z, NR_FREE_PAGES, -1024);
@@ -106,13 +106,13 @@ PLANT_TEST(unmerged_buddies, "(order 8) were not merged", {
 	struct free_area *fa = z->free_area;
 	static const unsigned int off[3] = { 0, 256, 512 }, ord[3] = { 8, 8, 9 };
 
-	pfn_list_del(m->mem_map, &fa[10].free_list[mt], p);
+	pfn_slots_del(m->mem_map, &fa[10].free_list[mt], p);
 	fa[10].nr_free--;
 	fa[10].nr_free_mt[mt]--;
 	for (int i = 0; i < 3; i++) {
 		set_page_type_order(pfn_to_page(m, p + off[i]), PGTY_BUDDY, ord[i]);
 		pfn_to_page(m, p + off[i])->index = (uint32_t)mt;
-		pfn_list_add(m->mem_map, &fa[ord[i]].free_list[mt], p + off[i]);
+		pfn_slots_add(m->mem_map, &fa[ord[i]].free_list[mt], p + off[i]);
 		fa[ord[i]].nr_free++;
 		fa[ord[i]].nr_free_mt[mt]++;
 	}
@@ -191,13 +191,15 @@ PLANT_TEST(highatomic_reserve_mismatch, "nr_reserved_highatomic", {
 	z->nr_reserved_highatomic = pageblock_nr_pages;
 })
 
-/* A test that a broken back link is found.  Expect "bad prev link". */
-PLANT_TEST(broken_prev_link, "bad prev link", {
+/* A test that a free list's ring with a hole at its head is found (the
+ * head would read as empty).  Expect "a hole at an end". */
+PLANT_TEST(free_list_hole_at_head, "a hole at an end", {
 	int mt;
 	pfn_t p = first_free(m, 10, &mt);
+	struct pfn_slots *fl = &z->free_area[10].free_list[mt];
 
-	ASSERT_TRUE(pfn_to_page(m, p)->next != PFN_NONE);
-	pfn_to_page(m, pfn_to_page(m, p)->next)->prev = PFN_NONE;
+	ASSERT_TRUE(p != PFN_NONE);
+	fl->v[fl->first & fl->mask] = PFN_NONE;
 })
 
 /* A test that a page on two lists is found: a pcp page also put on a free
@@ -210,7 +212,7 @@ PLANT_TEST(page_on_pcp_and_free_list, "free_area[0] Movable list: pfn", {
 		for (int l = 0; l < NR_PCP_LISTS && p == PFN_NONE; l++)
 			p = pfn_ring_head(&z->per_cpu_pageset[cpu].lists[l]);
 	ASSERT_TRUE(p != PFN_NONE);
-	pfn_list_add(m->mem_map, &z->free_area[0].free_list[MIGRATE_MOVABLE], p);
+	pfn_slots_add(m->mem_map, &z->free_area[0].free_list[MIGRATE_MOVABLE], p);
 })
 
 /* A test that the report names the frame: the dump shows the offending

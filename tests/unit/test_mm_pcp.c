@@ -437,3 +437,116 @@ TEST(pfn_ring_is_the_list)
 	free(map);
 	free(on);
 }
+
+/*
+ * The buddy free lists' rings with holes (list.h pfn_slots) against a
+ * linked list, by a random program: adds at both ends, deletions from
+ * anywhere (a merging buddy leaves from the middle), and the rotations of
+ * compaction's free-list searches.  The two keep their own frame arrays,
+ * since both use struct page.next/prev.
+ */
+TEST(pfn_slots_is_the_list)
+{
+	enum { FRAMES = 4096, STEPS = 300000 };
+	struct page *lmap = calloc(FRAMES, sizeof(*lmap)), *smap = calloc(FRAMES, sizeof(*smap));
+	pfn_t *on = calloc(FRAMES, sizeof(*on));	/* the frames on the lists, any order */
+	struct pfn_list list;
+	struct pfn_slots slots;
+	uint64_t x = 0x2545f4914f6cdd1dULL;
+	uint32_t n = 0, grown = 0, relaid = 0, holes = 0;
+
+	ASSERT_TRUE(lmap && smap && on);
+	pfn_list_init(&list);
+	pfn_slots_init(&slots);
+	for (int step = 0; step < STEPS; step++) {
+		unsigned int op;
+		uint32_t cap = slots.v ? slots.mask + 1 : 0;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		/* drift between filling (to ~3000) and emptying */
+		op = (unsigned int)(x % 10) + ((step / 25000) % 2 ? 3u : 0u);
+		if (op < 6 && n < FRAMES) {
+			pfn_t pfn = (pfn_t)((x >> 8) % FRAMES);
+
+			while (lmap[pfn].type_order)
+				pfn = (pfn + 1) % FRAMES;
+			lmap[pfn].type_order = 1;	/* marks "on the list" */
+			on[n++] = pfn;
+			/* full span, at least half holes: laid out again */
+			relaid += cap && slots.end - slots.first == cap && slots.n <= cap / 2;
+			if (op % 2) {
+				pfn_list_add(lmap, &list, pfn);
+				pfn_slots_add(smap, &slots, pfn);
+			} else {
+				pfn_list_add_tail(lmap, &list, pfn);
+				pfn_slots_add_tail(smap, &slots, pfn);
+			}
+		} else if (n && op < 11) {
+			uint32_t i = (uint32_t)((x >> 8) % n);
+			pfn_t pfn = on[i];
+
+			on[i] = on[--n];
+			lmap[pfn].type_order = 0;
+			pfn_list_del(lmap, &list, pfn);
+			pfn_slots_del(smap, &slots, pfn);
+		} else if (n) {
+			pfn_t pfn = on[(x >> 8) % n];
+
+			if (op == 11) {		/* move_freelist_head */
+				if (pfn != list.head) {
+					pfn_t new_tail = lmap[pfn].prev;
+
+					lmap[list.tail].next = list.head;
+					lmap[list.head].prev = list.tail;
+					lmap[new_tail].next = PFN_NONE;
+					lmap[pfn].prev = PFN_NONE;
+					list.head = pfn;
+					list.tail = new_tail;
+				}
+				pfn_slots_rotate_to_head(smap, &slots, pfn);
+			} else {		/* move_freelist_tail */
+				if (pfn != list.tail) {
+					pfn_t new_head = lmap[pfn].next;
+
+					lmap[list.tail].next = list.head;
+					lmap[list.head].prev = list.tail;
+					lmap[pfn].next = PFN_NONE;
+					lmap[new_head].prev = PFN_NONE;
+					list.head = new_head;
+					list.tail = pfn;
+				}
+				pfn_slots_rotate_to_tail(smap, &slots, pfn);
+			}
+		}
+		grown += slots.v && slots.mask + 1 > cap;
+		holes += slots.n < slots.end - slots.first;
+		ASSERT_EQ(slots.n, n);
+		ASSERT_EQ(pfn_slots_head(&slots), list.head);
+		ASSERT_EQ(pfn_slots_tail(&slots), list.tail);
+		if (step % 499 == 0) {
+			pfn_t p = list.head;
+			uint32_t seen = 0;
+
+			for (uint32_t seq = slots.first; seq != slots.end; seq++) {
+				pfn_t q = pfn_slots_get(&slots, seq);
+
+				if (q == PFN_NONE)
+					continue;
+				ASSERT_EQ(q, p);
+				ASSERT_EQ(smap[q].next, seq);
+				p = lmap[p].next;
+				seen++;
+			}
+			ASSERT_EQ(p, PFN_NONE);
+			ASSERT_EQ(seen, n);
+		}
+	}
+	ASSERT_TRUE(grown >= 8);	/* 16 .. 4096 */
+	ASSERT_TRUE(relaid > 0);
+	ASSERT_TRUE(holes > STEPS / 2);
+	pfn_slots_release(&slots);
+	ASSERT_TRUE(slots.v == NULL && slots.n == 0);
+	free(lmap);
+	free(smap);
+	free(on);
+}

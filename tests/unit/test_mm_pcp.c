@@ -438,6 +438,23 @@ TEST(pfn_ring_is_the_list)
 	free(on);
 }
 
+/* The linked list's rotation that makes `pfn` the head (compaction.c's
+ * move_freelist_head before the free lists became rings). */
+static void list_rotate_to_head(struct page *map, struct pfn_list *l, pfn_t pfn)
+{
+	pfn_t new_tail;
+
+	if (pfn == l->head)
+		return;
+	new_tail = map[pfn].prev;
+	map[l->tail].next = l->head;
+	map[l->head].prev = l->tail;
+	map[new_tail].next = PFN_NONE;
+	map[pfn].prev = PFN_NONE;
+	l->head = pfn;
+	l->tail = new_tail;
+}
+
 /*
  * The buddy free lists' rings with holes (list.h pfn_slots) against a
  * linked list, by a random program: adds at both ends, deletions from
@@ -493,28 +510,11 @@ TEST(pfn_slots_is_the_list)
 			pfn_t pfn = on[(x >> 8) % n];
 
 			if (op == 11) {		/* move_freelist_head */
-				if (pfn != list.head) {
-					pfn_t new_tail = lmap[pfn].prev;
-
-					lmap[list.tail].next = list.head;
-					lmap[list.head].prev = list.tail;
-					lmap[new_tail].next = PFN_NONE;
-					lmap[pfn].prev = PFN_NONE;
-					list.head = pfn;
-					list.tail = new_tail;
-				}
+				list_rotate_to_head(lmap, &list, pfn);
 				pfn_slots_rotate_to_head(smap, &slots, pfn);
 			} else {		/* move_freelist_tail */
-				if (pfn != list.tail) {
-					pfn_t new_head = lmap[pfn].next;
-
-					lmap[list.tail].next = list.head;
-					lmap[list.head].prev = list.tail;
-					lmap[pfn].next = PFN_NONE;
-					lmap[new_head].prev = PFN_NONE;
-					list.head = new_head;
-					list.tail = pfn;
-				}
+				if (pfn != list.tail)
+					list_rotate_to_head(lmap, &list, lmap[pfn].next);
 				pfn_slots_rotate_to_tail(smap, &slots, pfn);
 			}
 		}

@@ -277,6 +277,9 @@ static bool __reset_isolation_pfn(struct zone *zone, unsigned long pfn, bool che
 {
 	struct machine *m = zone->machine;
 	unsigned long block_pfn, end;
+	unsigned int samples, visited;
+	const uint64_t *w;
+	uint64_t found;
 
 	if (pageblock_skip_persistent(m, pfn))
 		return false;
@@ -291,29 +294,34 @@ static bool __reset_isolation_pfn(struct zone *zone, unsigned long pfn, bool che
 	end = pageblock_end_pfn(block_pfn) - 1;
 	if (end > zone_end_pfn(zone) - 1)
 		end = zone_end_pfn(zone) - 1;
-	for (pfn = block_pfn; pfn <= end; pfn += 1u << PAGE_ALLOC_COSTLY_ORDER) {
-		const struct page *page = pfn_to_page(m, (pfn_t)pfn);
-		enum page_type t = page_type(page);
-
-		mm_charge(m, COST_compact_migrate_scan, 1);
-		if (check_source && (page->flags & PG_lru) &&
-		    (t == PGTY_FILE || t == PGTY_SHMEM || t == PGTY_ANON)) {
-			clear_pageblock_skip(m, (pfn_t)pfn);
-			return true;
-		}
-		if (check_target && t == PGTY_BUDDY) {
-			clear_pageblock_skip(m, (pfn_t)pfn);
-			return true;
-		}
-	}
-	return false;
+	/*
+	 * The kernel tests every 8th frame from the block's start, a source
+	 * (an LRU folio) or a target (a free block) ending the walk; the
+	 * pageblock's summary of those frames (mmzone.h) gives the first
+	 * one without reading them.  Each frame visited is charged, one by
+	 * one as the walk would.
+	 */
+	samples = (unsigned int)((end - block_pfn) >> PAGEBLOCK_SAMPLE_SHIFT) + 1;
+	w = &m->pageblock_samples[2 * pfn_to_pageblock((pfn_t)block_pfn)];
+	found = (check_source ? w[0] : 0) | (check_target ? w[1] : 0);
+	if (samples < 64)
+		found &= (1ULL << samples) - 1;
+	visited = found ? (unsigned int)__builtin_ctzll(found) + 1 : samples;
+	if (likely(m->charging))
+		sim_charge(m->sim, visited * cost_ns(sim_costs(m->sim), COST_compact_migrate_scan, 1));
+	if (!found)
+		return false;
+	clear_pageblock_skip(m, (pfn_t)(block_pfn + ((uint64_t)(visited - 1) << PAGEBLOCK_SAMPLE_SHIFT)));
+	return true;
 }
 
 /*
- * Host prefetch, no model effect: each block's first struct page (and the
- * free side's last one) is a host cache miss the hardware cannot foresee
- * (the blocks are 8 KiB of mem_map apart), so the walk asks for the
- * blocks a few steps ahead of both scanners.
+ * Host prefetch, no model effect: pageblock_skip_persistent() reads the
+ * struct page each scanner starts its block at (the migrate side's first,
+ * the free side's last), a host cache miss the hardware cannot foresee
+ * (the blocks are 8 KiB of mem_map apart), so the walk asks for them a
+ * few blocks ahead.  (The sampled frames are not read: the pageblock's
+ * summary stands for them.)
  */
 #define RESET_PREFETCH_BLOCKS	8
 
@@ -327,7 +335,6 @@ static inline void reset_isolation_prefetch(const struct zone *zone, unsigned lo
 		return;
 	host_prefetch(pfn_to_page(m, (pfn_t)(migrate_pfn + ahead)));
 	host_prefetch(pfn_to_page(m, (pfn_t)(free_pfn - ahead)));
-	host_prefetch(pfn_to_page(m, pageblock_start_pfn((pfn_t)(free_pfn - ahead))));
 }
 
 /*

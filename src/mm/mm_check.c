@@ -382,6 +382,27 @@ static int check_frames(struct checker *c, const struct zone *zone)
 	return 0;
 }
 
+/* The pageblock's summary of its sampled frames (mmzone.h) against them. */
+static int check_pageblock_samples(struct checker *c, const struct zone *zone, pfn_t start)
+{
+	const struct machine *m = c->m;
+	const uint64_t *w = &m->pageblock_samples[2 * pfn_to_pageblock(start)];
+	uint64_t source = 0, buddy = 0;
+
+	for (unsigned int i = 0; i < pageblock_nr_pages >> PAGEBLOCK_SAMPLE_SHIFT; i++) {
+		const struct page *page = pfn_to_page(m, start + (i << PAGEBLOCK_SAMPLE_SHIFT));
+
+		source |= (uint64_t)pageblock_sample_source(page) << i;
+		buddy |= (uint64_t)(page_type(page) == PGTY_BUDDY) << i;
+	}
+	if (w[0] != source || w[1] != buddy)
+		return violation(c, start, "zone %s: pageblock at pfn %u: sampled LRU heads %016llx, "
+				 "free heads %016llx; the summary says %016llx, %016llx", zone->name, start,
+				 (unsigned long long)source, (unsigned long long)buddy,
+				 (unsigned long long)w[0], (unsigned long long)w[1]);
+	return 0;
+}
+
 static int check_pageblocks(struct checker *c, const struct zone *zone)
 {
 	const struct machine *m = c->m;
@@ -392,6 +413,8 @@ static int check_pageblocks(struct checker *c, const struct zone *zone)
 			return violation(c, (pfn_t)pfn, "pageblock at pfn %lu not marked as zone %s", pfn,
 					 zone->name);
 		count[get_pfnblock_migratetype(m, (pfn_t)pfn)]++;
+		if (check_pageblock_samples(c, zone, (pfn_t)pfn))
+			return -1;
 	}
 	for (int mt = 0; mt < MIGRATE_TYPES; mt++)
 		if (count[mt] != zone->nr_pageblocks[mt])

@@ -712,6 +712,7 @@ struct machine *machine_create(struct sim *sim, const struct machine_config *cfg
 	m->mem_map_bytes = (size_t)m->nr_pfns * sizeof(struct page);
 	m->footprint += (size_t)m->nr_pfns * sizeof(struct page);
 	m->pageblock = machine_calloc(m, m->nr_pageblocks, 1);
+	m->pageblock_samples = machine_calloc(m, 2 * m->nr_pageblocks, sizeof(uint64_t));
 	m->vm_event_states = machine_calloc(m, (size_t)m->nr_cpus * NR_VM_EVENT_ITEMS, sizeof(uint64_t));
 	m->drain_cpumask = machine_calloc(m, m->nr_cpus, sizeof(bool));
 	m->t.user_min_free_kbytes = -1;
@@ -877,6 +878,7 @@ void machine_destroy(struct machine *m)
 	free(m->drain_cpumask);
 	free(m->vm_event_states);
 	free(m->pageblock);
+	free(m->pageblock_samples);
 	host_huge_free(m->mem_map, m->mem_map_bytes);
 	free(m);
 }
@@ -950,7 +952,8 @@ size_t machine_footprint_estimate(const struct machine_config *cfg)
 {
 	size_t nr_pfns = (size_t)(cfg->memory >> PAGE_SHIFT), cpus = (size_t)cfg->cpus;
 
-	return sizeof(struct machine) + nr_pfns * sizeof(struct page) + (nr_pfns >> pageblock_order) +
+	return sizeof(struct machine) + nr_pfns * sizeof(struct page) +
+	       (nr_pfns >> pageblock_order) * (1 + 2 * sizeof(uint64_t)) +
 	       cpus * (NR_VM_EVENT_ITEMS * sizeof(uint64_t) + sizeof(bool) +
 			sizeof(struct per_cpu_nodestat) + sizeof(struct cpu_fbatches) +
 			MAX_NR_ZONES * (sizeof(struct per_cpu_pages) + sizeof(struct per_cpu_zonestat))) +

@@ -410,6 +410,11 @@ struct machine {
 						 * lists half-updated, so mm_check waits */
 	uint64_t	check_every;		/* SIM_DEBUG>=3: mm_check every N ops (0 = never) */
 	size_t		footprint;		/* bytes the machine allocated */
+	/* Model-only, host speed: per pageblock, which of the frames that
+	 * __reset_isolation_pfn samples (every 8th) head an LRU folio
+	 * ([2 * block]) or a free block ([2 * block + 1]); kept by
+	 * pageblock_sample_set(), compared by mm_check. */
+	uint64_t	*pageblock_samples;
 };
 
 /* ---- frames and pageblocks --------------------------------------------- */
@@ -454,6 +459,46 @@ static inline void set_pageblock_skip(struct machine *m, pfn_t pfn)
 static inline void clear_pageblock_skip(struct machine *m, pfn_t pfn)
 {
 	m->pageblock[pfn_to_pageblock(pfn)] &= (uint8_t)~PB_SKIP;
+}
+
+/*
+ * The frames __reset_isolation_pfn looks at (compaction.c): every
+ * 1 << PAGE_ALLOC_COSTLY_ORDER-th of a pageblock, 64 of them.  A sampled
+ * frame is a migration source when it heads an LRU folio and a target
+ * when it heads a free block.  m->pageblock_samples holds both as bits,
+ * so a restart's walk over every pageblock reads 16 bytes per block
+ * instead of up to 64 cold struct pages; call this wherever a sampled
+ * frame's type or PG_lru changes.  Host layout only.
+ */
+#define PAGEBLOCK_SAMPLE_SHIFT	PAGE_ALLOC_COSTLY_ORDER
+_Static_assert((PAGEBLOCK_NR_PAGES >> PAGEBLOCK_SAMPLE_SHIFT) == 64, "a pageblock's samples are one word");
+
+static inline bool pageblock_sample_source(const struct page *page)
+{
+	enum page_type t = page_type(page);
+
+	return (page->flags & PG_lru) && (t == PGTY_FILE || t == PGTY_SHMEM || t == PGTY_ANON);
+}
+
+/* Set the two bits of a sampled frame (the caller knows what it made). */
+static inline void pageblock_sample_set(struct machine *m, pfn_t pfn, bool source, bool buddy)
+{
+	uint64_t bit, *w;
+
+	if (pfn & ((1u << PAGEBLOCK_SAMPLE_SHIFT) - 1))
+		return;
+	w = &m->pageblock_samples[2 * pfn_to_pageblock(pfn)];
+	bit = 1ULL << ((pfn & (pageblock_nr_pages - 1)) >> PAGEBLOCK_SAMPLE_SHIFT);
+	w[0] = source ? w[0] | bit : w[0] & ~bit;
+	w[1] = buddy ? w[1] | bit : w[1] & ~bit;
+}
+
+/* The same from the frame's state, whatever changed. */
+static inline void pageblock_sample_update(struct machine *m, pfn_t pfn)
+{
+	const struct page *page = &m->mem_map[pfn];
+
+	pageblock_sample_set(m, pfn, pageblock_sample_source(page), page_type(page) == PGTY_BUDDY);
 }
 
 /* set_pageblock_migratetype(): also keeps zone->nr_pageblocks[]. */

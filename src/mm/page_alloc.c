@@ -136,6 +136,7 @@ static inline void __add_to_free_list(struct machine *m, struct zone *zone, pfn_
 	set_page_type_order(page, PGTY_BUDDY, order);
 	page->index = (uint32_t)migratetype;
 	page->flags = 0;
+	pageblock_sample_set(m, pfn, false, true);
 	if (tail)
 		pfn_slots_add_tail(m->mem_map, &area->free_list[migratetype], pfn);
 	else
@@ -178,6 +179,7 @@ static inline void __del_page_from_free_list(struct machine *m, struct zone *zon
 	SIM_ASSERT_INTERNAL(get_pfnblock_migratetype(m, pfn) == migratetype);
 	pfn_slots_del(m->mem_map, &area->free_list[migratetype], pfn);
 	set_page_type_order(pfn_to_page(m, pfn), PGTY_TAIL, 0);
+	pageblock_sample_set(m, pfn, false, false);
 	area->nr_free--;
 	area->nr_free_mt[migratetype]--;
 	if (order >= pageblock_order && !is_migrate_isolate(migratetype))
@@ -358,8 +360,10 @@ static pfn_t __rmqueue_smallest(struct machine *m, struct zone *zone, unsigned i
 		if (fl->end - fl->first > RMQUEUE_PREFETCH) {
 			pfn_t ahead = pfn_slots_get(fl, fl->first + RMQUEUE_PREFETCH);
 
-			if (ahead != PFN_NONE)
+			if (ahead != PFN_NONE) {
 				host_prefetch(pfn_to_page(m, ahead));
+				host_prefetch(&m->pageblock_samples[2 * pfn_to_pageblock(ahead)]);
+			}
 		}
 		page_del_and_expand(m, zone, pfn, order, current_order, migratetype);
 		return pfn;
@@ -800,7 +804,8 @@ static int rmqueue_bulk(struct machine *m, struct zone *zone, unsigned int order
 /*
  * Host prefetch, no model effect.  free_pcppages_bulk takes frames from the
  * ring's tail; two stages ahead of it: the frame FREE_PREFETCH_FAR from the
- * tail and its buddy (the line __free_one_page tests first), and for the
+ * tail and its buddy (the line __free_one_page tests first) and its
+ * pageblock's summary word (mmzone.h), and for the
  * frame FREE_PREFETCH_NEAR from the tail, whose lines should have arrived,
  * the free-list slot of its buddy if that is free (the merge unlinks it).
  * Reads model state only as a hint: it may change before the frame's turn.
@@ -816,6 +821,7 @@ static inline void free_pcppages_prefetch(const struct machine *m, const struct 
 
 		host_prefetch(pfn_to_page(m, far));
 		host_prefetch(pfn_to_page(m, far ^ (1u << order)));
+		host_prefetch(&m->pageblock_samples[2 * pfn_to_pageblock(far)]);
 	}
 	if (list->n > FREE_PREFETCH_NEAR) {
 		pfn_t near = pfn_ring_at(list, list->n - 1 - FREE_PREFETCH_NEAR) ^ (1u << order);

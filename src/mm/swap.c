@@ -190,6 +190,7 @@ static bool lru_gen_add_folio(struct machine *m, struct lruvec *lruvec, pfn_t pf
 	else
 		pfn_list_add(m->mem_map, &lrugen->folios[gen][type][zone], pfn);
 	page->flags |= PG_lru;
+	pageblock_sample_update(m, pfn);
 	lru_gen_update_size(m, lruvec, pfn, -1, gen);
 	return true;
 }
@@ -216,6 +217,7 @@ static bool lru_gen_del_folio(struct machine *m, struct lruvec *lruvec, pfn_t pf
 	m->lru_gen_flags[pfn] &= (uint8_t)~LRU_GEN_MASK;
 	pfn_list_del(m->mem_map, &lruvec->lrugen.folios[gen][type][zone], pfn);
 	page->flags &= (uint8_t)~PG_lru;
+	pageblock_sample_update(m, pfn);
 	lru_gen_update_size(m, lruvec, pfn, gen, -1);
 	return true;
 }
@@ -258,6 +260,7 @@ static void lruvec_add(struct machine *m, struct lruvec *lruvec, pfn_t pfn, bool
 	else
 		pfn_list_add(m->mem_map, &lruvec->lists[lru], pfn);
 	page->flags |= PG_lru;
+	pageblock_sample_update(m, pfn);
 	update_lru_size(m, lruvec, lru, pfn, (long)folio_nr_pages(page));
 }
 
@@ -281,6 +284,7 @@ void lruvec_del_folio(struct machine *m, struct lruvec *lruvec, pfn_t pfn)
 		return;
 	pfn_list_del(m->mem_map, &lruvec->lists[lru], pfn);
 	page->flags &= (uint8_t)~PG_lru;
+	pageblock_sample_update(m, pfn);
 	update_lru_size(m, lruvec, lru, pfn, -(long)folio_nr_pages(page));
 }
 

@@ -37,6 +37,7 @@ static void take_range(struct machine *m, pfn_t start, pfn_t end, enum page_type
 			SIM_BUG("take_range: pfn %u not free", p);
 		set_page_type_order(page, type, 0);
 		page->flags = lru ? PG_lru : 0;
+		pageblock_sample_update(m, p);
 	}
 }
 

@@ -180,6 +180,12 @@ dips_table() {	# SECONDS: the none and lazy runs of that length
 }
 dips_table 720
 dips_table 1200
+# ... and the one of "Huge pages for 1 200 s" (the current model's runs)
+scripts/checkpoint-dips.sh $R/full-idx-none-1200 $R/full-idx-huge-1200 >"$TMP/dips-huge.md" 2>&1
+missing=$(missing_lines "$TMP/dips-huge.md")
+[ "$missing" = 0 ] && [ "$(grep -c '^| full-idx-' "$TMP/dips-huge.md")" = 2 ] &&
+	ok "docs/calibration.md huge-pages 1200-s checkpoint table = the committed runs" ||
+	ko "docs/calibration.md huge-pages 1200-s checkpoint table = the committed runs"
 
 # ... and the window table of "Both changes, 1 200 s at full scale": the
 # means (k TPS) of the 10-s intervals by their end — whole run, before the

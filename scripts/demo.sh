@@ -102,17 +102,28 @@ FULL=docs/calibration/runs
 FULL_SCN=scenarios/pgbench-m8g-mechanisms.ini
 FULL_BASE=$FULL/full-idx-none-1200
 FULL_FIX=$FULL/full-idx-fix-1200
+FULL_HUGE=$FULL/full-idx-huge-1200	# baseline with huge_pages=on (hugetlb shared buffers)
+FULL_LAZY=$FULL/full-idx-lazy-1200	# baseline under preempt=lazy (pgbench-m8g-lazy.ini)
 if [ -f "$FULL_BASE/result.json" ] && [ -f "$FULL_FIX/result.json" ]; then
 	echo
 	echo "== the same case at full scale (96 CPUs, 384 GiB, 1200 s) with every mechanism on: stored"
-	echo "   result folders $FULL_BASE and ${FULL_FIX##*/},"
+	echo "   result folders in $FULL: ${FULL_BASE##*/}, ${FULL_FIX##*/}, ${FULL_HUGE##*/}, ${FULL_LAZY##*/},"
 	echo "   made by: slowpath run $FULL_SCN [--policy noretry-nonblocking]"
+	echo "   (huge pages: --set sysctl.vm.nr_hugepages=50669 --set pgbench.huge_pages=on;"
+	echo "    lazy: slowpath run scenarios/pgbench-m8g-lazy.ini)"
 	summary_head
 	summary_row baseline "$FULL_BASE"
 	summary_row noretry-nonblocking "$FULL_FIX"
+	[ -f "$FULL_HUGE/result.json" ] && summary_row "baseline, huge pages" "$FULL_HUGE"
+	[ -f "$FULL_LAZY/result.json" ] && summary_row "baseline, preempt=lazy" "$FULL_LAZY"
 	jq -rn --argjson a "$(jget "$FULL_BASE" "" tps)" \
 		--argjson b "$(jget "$FULL_FIX" "" tps)" \
 		'"noretry-nonblocking / baseline at full scale: \(((($b / $a) - 1) * 1000 | round) / 10) % TPS"'
+	[ -f "$FULL_HUGE/result.json" ] && jq -rn --argjson a "$(jget "$FULL_BASE" "" tps)" \
+		--argjson b "$(jget "$FULL_HUGE" "" tps)" \
+		'"huge pages / 4 KiB pages at full scale: \(((($b / $a) - 1) * 1000 | round) / 10) % TPS"'
+	echo "(published, docs/references.md: baseline 101 980 TPS on PostgreSQL 17 with PREEMPT_NONE behaviour,"
+	echo " huge pages ≈ 188 k, the fix ≈ 155 k on a 7.x kernel, 50 751 under PREEMPT_LAZY on Linux 7.0)"
 	jq -rn --argjson a "$(jget "$FULL_BASE" figures checkpoint_dip_share)" \
 		--argjson b "$(jget "$FULL_FIX" figures checkpoint_dip_share)" \
 		'"share of the 10-s intervals in a checkpoint dip: baseline \($a * 100 | round) %, noretry-nonblocking \($b * 100 | round) %"'

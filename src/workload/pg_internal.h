@@ -464,7 +464,6 @@ struct pg {
 	bool			hugetlb;
 	uint64_t		*tlb;		/* [ncpus * tlb_entries]: (vpn << 20 | proc + 1) */
 	uint64_t		tlb_misses_4k, tlb_misses_2m;
-	uint64_t		tlb_walk_ns[2];	/* costs tlb_walk_4k, tlb_walk_2m */
 	uint32_t		nr_asids;
 	struct pg_client_thread	*threads;	/* client=local: pgbench -j threads */
 	uint32_t		nthreads;

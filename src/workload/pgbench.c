@@ -379,22 +379,22 @@ static uint64_t *pg_tlb_slot(struct pg_proc *p, unsigned long addr, bool *huge, 
 	return &pg->tlb[(uint64_t)sim_cpu(pg->sim) * n + (*tag * 0x9e3779b97f4a7c15ULL >> 20) % n];
 }
 
-/* Branch-free on purpose: whether a touch hits is as good as random, so
- * a branch on it would mispredict about every other touch, each time
- * after a host cache miss on the slot, and serialise that miss with the
- * present test that follows.  Storing the tag unconditionally and
- * charging 0 ns on a hit give the same results. */
 static void pg_tlb_access(struct pg_proc *p, unsigned long addr)
 {
 	struct pg *pg = p->pg;
 	bool huge;
 	uint64_t tag, *e = pg_tlb_slot(p, addr, &huge, &tag);
-	uint64_t miss = *e != tag;
 
+	if (*e == tag)
+		return;
 	*e = tag;
-	pg->tlb_misses_2m += miss & huge;
-	pg->tlb_misses_4k += miss & !huge;
-	sim_charge(pg->sim, pg->tlb_walk_ns[huge] & -miss);
+	if (huge) {
+		pg->tlb_misses_2m++;
+		sim_charge_cost(pg->sim, COST_tlb_walk_2m, 1);
+	} else {
+		pg->tlb_misses_4k++;
+		sim_charge_cost(pg->sim, COST_tlb_walk_4k, 1);
+	}
 }
 
 /*
@@ -1108,8 +1108,6 @@ struct pg *pg_setup(const struct wl_env *env, const struct pg_config *c, struct 
 		pg->tlb = calloc((size_t)sim_ncpus(pg->sim) * c->tlb_entries, sizeof(*pg->tlb));
 		if (!pg->tlb)
 			SIM_BUG("out of memory for the TLB model");
-		pg->tlb_walk_ns[0] = cost_ns(sim_costs(pg->sim), COST_tlb_walk_4k, 1);
-		pg->tlb_walk_ns[1] = cost_ns(sim_costs(pg->sim), COST_tlb_walk_2m, 1);
 	}
 	sim_waitq_init(&pg->ckpt_latch, "checkpointer latch");
 	sim_waitq_init(&pg->bgw.latch, "bgwriter latch");

@@ -122,8 +122,9 @@ if [ -f "$FULL_BASE/result.json" ] && [ -f "$FULL_FIX/result.json" ]; then
 	[ -f "$FULL_HUGE/result.json" ] && jq -rn --argjson a "$(jget "$FULL_BASE" "" tps)" \
 		--argjson b "$(jget "$FULL_HUGE" "" tps)" \
 		'"huge pages / 4 KiB pages at full scale: \(((($b / $a) - 1) * 1000 | round) / 10) % TPS"'
-	echo "(published, docs/references.md: baseline 101 980 TPS on PostgreSQL 17 with PREEMPT_NONE behaviour,"
-	echo " huge pages ≈ 188 k, the fix ≈ 155 k on a 7.x kernel, 50 751 under PREEMPT_LAZY on Linux 7.0)"
+	echo "(published, docs/references.md: PostgreSQL 17 with PREEMPT_NONE behaviour 101 980 TPS unpatched;"
+	echo " huge pages ≈ 188 k; PostgreSQL 18.4 on next-20260707 ≈ 70 k unpatched, ≈ 155 k with the fix;"
+	echo " 50 751 under PREEMPT_LAZY on Linux 7.0)"
 	jq -rn --argjson a "$(jget "$FULL_BASE" figures checkpoint_dip_share)" \
 		--argjson b "$(jget "$FULL_FIX" figures checkpoint_dip_share)" \
 		'"share of the 10-s intervals in a checkpoint dip: baseline \($a * 100 | round) %, noretry-nonblocking \($b * 100 | round) %"'

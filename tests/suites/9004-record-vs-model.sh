@@ -32,7 +32,7 @@ check compare-names-header $?
 sed -n 1p "$tmp/cmp.txt" | grep -q 'baseline$'
 check compare-kernel-header $?
 
-num() { sed -n "s/^  \"$2\": \([0-9.]*\),\$/\1/p" "$1/result.json"; }
+num() { sed -n "s/^  \"$2\": \([0-9.eE+-]*\),\$/\1/p" "$1/result.json"; }
 rtps=$(num "$rec" tps)
 mtps=$(num "$tmp/model" tps)
 # Hmean tps: the recorded value (2 decimals) and the model's

@@ -307,8 +307,7 @@ static bool __reset_isolation_pfn(struct zone *zone, unsigned long pfn, bool che
 	if (samples < 64)
 		found &= (1ULL << samples) - 1;
 	visited = found ? (unsigned int)__builtin_ctzll(found) + 1 : samples;
-	if (likely(m->charging))
-		sim_charge(m->sim, visited * cost_ns(sim_costs(m->sim), COST_compact_migrate_scan, 1));
+	mm_charge_each(m, COST_compact_migrate_scan, visited);
 	if (!found)
 		return false;
 	clear_pageblock_skip(m, (pfn_t)(block_pfn + ((uint64_t)(visited - 1) << PAGEBLOCK_SAMPLE_SHIFT)));

@@ -477,10 +477,8 @@ unsigned int filemap_map_pages(struct machine *m, struct address_space *mapping,
 		}
 		mapped++;
 	}
-	if (likely(m->charging)) {
-		sim_charge(m->sim, lookups * cost_ns(sim_costs(m->sim), COST_xa_lookup, 1) +
-			   mapped * cost_ns(sim_costs(m->sim), COST_pte_set, 1));
-	}
+	mm_charge_each(m, COST_xa_lookup, lookups);
+	mm_charge_each(m, COST_pte_set, mapped);
 	return mapped;
 }
 

@@ -164,6 +164,14 @@ static inline void mm_charge(struct machine *m, enum cost_id id, uint64_t n)
 		sim_charge_cost(m->sim, id, n);
 }
 
+/* mm_charge for n steps done one by one: each rounded as a single unit,
+ * as n calls of mm_charge(m, id, 1) would charge, in one call. */
+static inline void mm_charge_each(struct machine *m, enum cost_id id, uint64_t n)
+{
+	if (likely(m->charging))
+		sim_charge(m->sim, n * cost_ns(sim_costs(m->sim), id, 1));
+}
+
 /*
  * The kernel's timeouts in jiffies ([machine] hz is CONFIG_HZ, one jiffy
  * TICK_NSEC): jiffies_ns(m, n), HZ/div as hz_div_ns(m, div) (HZ/10 = 100

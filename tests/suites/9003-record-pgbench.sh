@@ -94,23 +94,33 @@ check wake-probe-figures $?
 # (result.json writes a number below 1e-4 in exponent notation, as %.15g
 # does: a run with few full-page images has fpi_per_tx 6e-05)
 fig() { sed -n "s/^    \"$1\": \([0-9.eE+-]*\),\{0,1\}\$/\1/p" "$r"; }
-positive "$(fig server_cpu_us_per_tx)" && positive "$(fig client_cpu_us_per_tx)" &&
-	positive "$(fig wal_syncs_per_tx)" && positive "$(fig wal_sync_ms_avg)" &&
-	nonneg "$(fig wal_writes_per_tx)" && positive "$(fig wal_bytes_per_tx)" && nonneg "$(fig fpi_per_tx)" &&
-	nonneg "$(fig accounts_heap_blocks_added)" && nonneg "$(fig wal_recycled_mb)" &&
-	nonneg "$(fig wal_since_redo_mb)" && nonneg "$(fig checkpoint_buffers_written)" &&
-	nonneg "$(fig bgwriter_buffers_written)" && nonneg "$(fig backend_writes_per_tx)" &&
-	nonneg "$(fig accounts_heap_reads_per_tx)" && nonneg "$(fig accounts_pkey_reads_per_tx)" &&
-	# scale 1 (1 639 blocks) takes several updates per block in 10 s:
-	# most are HOT once the first one's old version is pruned, unless
-	# a session holds the xmin horizon back (the sampler once did: 0 %)
-	awk -v h="$(fig accounts_hot_update_pct)" 'BEGIN { exit !(h != "" && h >= 30 && h <= 100) }'
-rc=$?
-# a failure names its figures
-[ $rc = 0 ] || for k in server_cpu_us_per_tx client_cpu_us_per_tx wal_syncs_per_tx wal_sync_ms_avg \
-	wal_writes_per_tx wal_bytes_per_tx fpi_per_tx accounts_heap_blocks_added wal_recycled_mb \
-	wal_since_redo_mb checkpoint_buffers_written bgwriter_buffers_written backend_writes_per_tx \
-	accounts_heap_reads_per_tx accounts_pkey_reads_per_tx accounts_hot_update_pct; do
+# each figure with the test it must pass; a failure names them all
+figs='server_cpu_us_per_tx positive
+client_cpu_us_per_tx positive
+wal_syncs_per_tx positive
+wal_sync_ms_avg positive
+wal_writes_per_tx nonneg
+wal_bytes_per_tx positive
+fpi_per_tx nonneg
+accounts_heap_blocks_added nonneg
+wal_recycled_mb nonneg
+wal_since_redo_mb nonneg
+checkpoint_buffers_written nonneg
+bgwriter_buffers_written nonneg
+backend_writes_per_tx nonneg
+accounts_heap_reads_per_tx nonneg
+accounts_pkey_reads_per_tx nonneg'
+rc=0
+while read -r k test; do
+	$test "$(fig $k)" || rc=1
+done <<EOF
+$figs
+EOF
+# scale 1 (1 639 blocks) takes several updates per block in 10 s: most
+# are HOT once the first one's old version is pruned, unless a session
+# holds the xmin horizon back (the sampler once did: 0 %)
+awk -v h="$(fig accounts_hot_update_pct)" 'BEGIN { exit !(h != "" && h >= 30 && h <= 100) }' || rc=1
+[ $rc = 0 ] || for k in $(printf '%s\n' "$figs" | cut -d' ' -f1) accounts_hot_update_pct; do
 	echo "  $k: '$(fig $k)'"
 done
 check server-client-and-wal-figures $rc

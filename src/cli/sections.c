@@ -230,6 +230,7 @@ static const struct scn_moved_key costs_moved[] = {
 
 #define D(f) offsetof(struct bdev_config, f)
 static const char *const completion_names[] = { "kthread", "irq", NULL };
+static const char *const fs_names[] = { "xfs", "ext4-nojournal", NULL };	/* enum bdev_fs */
 static const char *const write_cache_names[] = { "write back", "write through", NULL };
 
 const struct opt_def scn_device_options[] = {
@@ -290,6 +291,11 @@ const struct opt_def scn_device_options[] = {
 	  .help = "where writeback completions run: kthread = one completion thread per device (XFS "
 		  "sends appending and unwritten ioends to a workqueue), irq = hard-interrupt context on "
 		  "the submitting CPU (iomap_finish_ioends from bio_endio for overwrites, blk-mq)" },
+	{ .key = "fs", .type = OPT_ENUM, .offset = D(fs), .def = "xfs", .enum_names = fs_names,
+	  .help = "the filesystem on the device, where its fsync differs: xfs (xfs_file_fsync: the data, "
+		  "a log force when logged inode changes are pending, a cache flush) or ext4-nojournal "
+		  "(ext4_fsync_nojournal: the data, sync_inode_metadata, which takes the inode off the "
+		  "flusher's expiry clock, the inode table block written synchronously, a cache flush)" },
 	OPT_END
 };
 

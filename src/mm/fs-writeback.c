@@ -25,6 +25,15 @@
  *      ago is written completely;
  *   then it sleeps until woken or until the next periodic pass.
  *
+ * After writing an inode it puts it back as requeue_inode does: clean,
+ * off the list (only here and in sync_inode_metadata is I_DIRTY_PAGES
+ * cleared; do_writepages from fsync leaves it); its chunk used up, at
+ * the tail with its dirtied_when; dirtied again meanwhile, at the tail
+ * re-dated to now if older than the newest inode there
+ * (redirty_tail_locked), so a file dirtied continuously is written by
+ * the periodic pass once every dirty_expire_centisecs or so, not at
+ * every pass.
+ *
  * Requests in flight per device are capped at nr_requests (128, the
  * block layer's BLKDEV_DEFAULT_RQ); a submitter waits for a free request
  * as blk_mq_get_tag would.  With the device's nr_requests key the cap is
@@ -34,9 +43,11 @@
  * completed pages per 200 ms interval (BANDWIDTH_INTERVAL), starting at
  * INIT_BW (100 MiB/s), as wb_update_write_bandwidth's.
  *
- * Simplifications: one b_dirty list (no b_io/b_more_io split: inodes that
- * still have dirty pages after their chunk go to the tail, keeping their
- * dirtied_when); writeback_chunk_size is the fixed MIN_WRITEBACK_PAGES;
+ * Simplifications: one b_dirty list, not kept sorted by dirtied_when
+ * (no b_io/b_more_io split; the newest inode redirty_tail compares with
+ * is the list's tail); a background chunk is the fixed
+ * MIN_WRITEBACK_PAGES and a periodic pass writes an expired inode whole
+ * (writeback_chunk_size follows the write bandwidth);
  * no cgroup writeback; no inode (metadata) writeback — XFS logs inode
  * changes, which the model does only on fsync (fs_log_force).
  */
@@ -89,6 +100,18 @@ static void wb_list_add_tail(struct bdi_writeback *wb, struct inode *inode)
 	inode->on_dirty_list = true;
 }
 
+/* redirty_tail_locked()'s date (fs/fs-writeback.c, 6.12): an inode put
+ * back on the dirty list that is older than the newest one there counts
+ * as dirtied now, so its expiry starts again.  Call with the inode off
+ * the list. */
+static void wb_redirty_date(struct machine *m, const struct bdi_writeback *wb, struct inode *inode)
+{
+	const struct inode *newest = wb->b_dirty_tail;
+
+	if (newest && inode->dirtied_when < newest->dirtied_when)
+		inode->dirtied_when = sim_now(m->sim);
+}
+
 void wb_inode_dirtied(struct machine *m, struct inode *inode)
 {
 	struct bdi_writeback *wb = inode->i_sb->wb;
@@ -105,6 +128,53 @@ void wb_inode_clean(struct machine *m, struct inode *inode)
 	(void)m;
 	inode->i_state &= ~I_DIRTY_PAGES;
 	wb_list_del(inode->i_sb->wb, inode);
+}
+
+/*
+ * sync_inode_metadata() -> writeback_single_inode() with WB_SYNC_ALL and
+ * nothing to write by count (fs/fs-writeback.c, 6.12): wait if the
+ * flusher has the inode (I_SYNC); write every dirty folio and wait
+ * (__writeback_single_inode: do_writepages ignores nr_to_write for
+ * WB_SYNC_ALL, then filemap_fdatawait); clear the timestamp and size
+ * flags.  Then, as writeback_single_inode() puts it back: left clean,
+ * the inode leaves the dirty list; dirtied again meanwhile, it goes back
+ * as redirty_tail_locked() puts it, its dirtied_when set to now when it
+ * is older than the newest inode on the list, so its expiry starts
+ * again.  The inode table block is written by the caller
+ * (ext4_write_inode, fs.c).
+ */
+void sync_inode_metadata(struct machine *m, struct inode *inode)
+{
+	struct bdi_writeback *wb = inode->i_sb->wb;
+	struct writeback_control wbc = {
+		.nr_to_write = 0,
+		.range_start = 0,
+		.range_end = UINT64_MAX,
+		.sync_mode = WB_SYNC_ALL,
+	};
+
+	sim_path_push(m->sim, "sync_inode_metadata");
+	sim_wait_event(m->sim, &inode->i_sync_wait, !inode->i_sync);
+	if (!(inode->i_state & I_DIRTY) &&
+	    !mapping_tagged(inode->i_mapping, PAGECACHE_TAG_WRITEBACK)) {
+		sim_path_pop(m->sim);
+		return;
+	}
+	inode->i_sync = true;
+	iomap_writepages(m, inode, &wbc);
+	filemap_fdatawait_range(m, inode->i_mapping, 0, ULONG_MAX - 1);
+	inode->i_state &= ~(I_DIRTY_SYNC | I_DIRTY_DATASYNC);
+	if (!mapping_tagged(inode->i_mapping, PAGECACHE_TAG_DIRTY)) {
+		inode->i_state &= ~I_DIRTY_PAGES;
+		wb_list_del(wb, inode);
+	} else {
+		wb_list_del(wb, inode);
+		wb_redirty_date(m, wb, inode);
+		wb_list_add_tail(wb, inode);
+	}
+	inode->i_sync = false;
+	sim_wake_all(m->sim, &inode->i_sync_wait);
+	sim_path_pop(m->sim);
 }
 
 unsigned long wb_write_bandwidth(const struct bdi_writeback *wb)
@@ -359,7 +429,7 @@ static bool wb_over_bg_thresh(const struct machine *m)
 static long wb_pass(struct machine *m, struct bdi_writeback *wb, long chunk, bool background,
 		    bool kupdate, sim_time_t older_than)
 {
-	long wrote = 0;
+	long wrote = 0, written;
 	unsigned int n = 0;
 
 	for (struct inode *i = wb->b_dirty; i; i = i->wb_next)
@@ -375,13 +445,29 @@ static long wb_pass(struct machine *m, struct bdi_writeback *wb, long chunk, boo
 		}
 		if (background && !wb_over_bg_thresh(m))
 			break;
+		if (inode->i_sync) {	/* an fsync's sync_inode_metadata has it: */
+			wb_list_del(wb, inode);	/* its next turn (requeue_io) */
+			wb_list_add_tail(wb, inode);
+			continue;
+		}
 		wb_list_del(wb, inode);
 		inode->i_sync = true;
-		wrote += writeback_inode(m, inode, chunk, background, kupdate);
+		written = writeback_inode(m, inode, chunk, background, kupdate);
+		wrote += written;
 		inode->i_sync = false;
 		sim_wake_all(m->sim, &inode->i_sync_wait);
-		if ((inode->i_state & I_DIRTY_PAGES) && !inode->on_dirty_list)
+		/* __writeback_single_inode + requeue_inode: clean now, it
+		 * leaves the list; its chunk used up, it waits for its next
+		 * turn keeping its dirtied_when (requeue_io); dirty for
+		 * another reason (dirtied again during the writeback), it is
+		 * re-dated as redirty_tail_locked does */
+		if (!mapping_tagged(inode->i_mapping, PAGECACHE_TAG_DIRTY)) {
+			inode->i_state &= ~I_DIRTY_PAGES;
+		} else if (!inode->on_dirty_list) {
+			if (written < chunk)
+				wb_redirty_date(m, wb, inode);
 			wb_list_add_tail(wb, inode);
+		}
 		sim_cond_resched(m->sim);
 	}
 	return wrote;
@@ -434,7 +520,8 @@ static void wb_workfn(struct sim *sim, void *arg)
 			wb->last_old_flush = now;
 			sim_stat_inc(m, SIM_WB_PERIODIC);
 			sim_path_push(sim, "wb_check_old_data_flush");
-			wb_pass(m, wb, LONG_MAX, false, true, now > expire ? now - expire : 0);
+			sim_stat_add(m, SIM_WB_PERIODIC_PAGES,
+				     (uint64_t)wb_pass(m, wb, LONG_MAX, false, true, now > expire ? now - expire : 0));
 			sim_path_pop(sim);
 		}
 	}

@@ -64,6 +64,7 @@ struct super_block *fs_mount(struct machine *m, struct bdev *bdev, const char *n
 	sb->bdev = bdev;
 	snprintf(sb->name, sizeof(sb->name), "%s", name);
 	sb->dev_size = size;
+	sb->type = bdev_fs(bdev);
 	sb->next_free = FS_LOG_BYTES;
 	sb->next_ino = 1;
 	sb->wb = wb_create(m, sb, bdev, sb->name);
@@ -207,7 +208,7 @@ static int fs_alloc_range(struct inode *inode, uint64_t pos, uint64_t len)
 
 			if (err)
 				return err;
-			inode->i_state |= I_DIRTY_DATASYNC;
+			inode->i_state |= I_DIRTY_DATASYNC | I_DIRTY_ITABLE;
 		}
 	}
 	return 0;
@@ -253,6 +254,25 @@ void fs_log_force(struct machine *m, struct super_block *sb)
 
 /* ---- system calls ---------------------------------------------------------------------- */
 
+/*
+ * file_update_time() (fs/inode.c, 6.12): a write sets mtime and ctime to
+ * current_time(), the coarse clock that moves once a tick, and dirties
+ * the inode (I_DIRTY_SYNC) only when that changes them.  So a file
+ * written continuously is dirtied once a tick, not once a write.
+ * Simplified: no multigrain timestamps (a stat() between two writes
+ * would make the second change them too).
+ */
+static void file_update_time(struct machine *m, struct inode *inode)
+{
+	sim_time_t now = sim_now(m->sim);
+	uint64_t tick = (uint64_t)now / m->tick_ns + 1;
+
+	if (inode->mtime_tick == tick)
+		return;
+	inode->mtime_tick = tick;
+	inode->i_state |= I_DIRTY_SYNC | I_DIRTY_ITABLE;
+}
+
 long ksys_pwrite64(struct machine *m, struct inode *inode, uint64_t pos, uint64_t len)
 {
 	long ret;
@@ -262,7 +282,7 @@ long ksys_pwrite64(struct machine *m, struct inode *inode, uint64_t pos, uint64_
 	mm_charge(m, COST_syscall, 1);
 	sim_path_push(m->sim, "xfs_file_buffered_write");
 	sim_down_write(m->sim, &inode->i_rwsem);
-	inode->i_state |= I_DIRTY_SYNC;		/* file_update_time */
+	file_update_time(m, inode);
 	ret = len ? iomap_file_buffered_write(m, inode, pos, len) : 0;
 	sim_up_write(m->sim, &inode->i_rwsem);
 	sim_path_pop(m->sim);
@@ -304,19 +324,69 @@ static void file_write_and_wait_range(struct machine *m, struct inode *inode, ui
 	filemap_fdatawait_range(m, inode->i_mapping, (unsigned long)(start >> PAGE_SHIFT), last);
 }
 
+/*
+ * ext4_write_inode() without a journal (fs/ext4/inode.c, 6.12) for a
+ * WB_SYNC_ALL caller: sync_dirty_buffer() of the inode table block, a
+ * synchronous 4-KiB write if the block holds changes.  The block is one
+ * of the first FS_LOG_BYTES of the device (XFS's log there), 16 inodes
+ * of 256 bytes to a block.  Simplified: the block's other inodes are
+ * not written with it; the write passes no writeback throttling.
+ */
+static void ext4_write_inode(struct machine *m, struct inode *inode)
+{
+	uint64_t off = (inode->i_ino / 16 * 4096) % FS_LOG_BYTES;
+
+	if (!(inode->i_state & I_DIRTY_ITABLE))
+		return;
+	inode->i_state &= ~I_DIRTY_ITABLE;
+	sim_path_push(m->sim, "ext4_write_inode");
+	inode->i_sb->inode_writes++;
+	mm_charge(m, COST_submit_bio, 1);
+	count_vm_events(m, PGPGOUT, 4096 >> 9);
+	bdev_io_wait(m->sim, inode->i_sb->bdev, BIO_WRITE, off, 4096);
+	mm_charge(m, COST_blk_mq_complete_irq, 1);
+	sim_path_pop(m->sim);
+}
+
+/*
+ * fsync(2)/fdatasync(2) as the filesystem on the device does them (6.12):
+ *
+ * xfs_file_fsync: the data (file_write_and_wait_range), a log force if
+ * logged inode changes are pending (timestamps count for fsync only),
+ * then a cache flush.
+ *
+ * ext4_sync_file without a journal (ext4_fsync_nojournal): the data;
+ * then, for fsync or when the size or the extents changed,
+ * sync_inode_metadata(), which writes what was dirtied meanwhile, clears
+ * the inode's dirty state and takes it off the flusher's list when it is
+ * clean or re-dates it (writeback_single_inode, fs-writeback.c); then
+ * ext4_write_inode, and a cache flush (the barrier mount option, on by
+ * default).  Re-dating is what keeps a file that is fsynced more often
+ * than dirty_expire_centisecs out of the flusher's periodic writeback,
+ * where on XFS it is written every dirty_writeback_centisecs.
+ */
 int vfs_fsync_range(struct machine *m, struct inode *inode, uint64_t start, uint64_t end,
 		    bool datasync)
 {
-	unsigned int need = datasync ? I_DIRTY_DATASYNC : (I_DIRTY_SYNC | I_DIRTY_DATASYNC);
+	bool ext4 = inode->i_sb->type == BDEV_FS_EXT4_NOJOURNAL;
 
 	sim_path_push(m->sim, datasync ? "do_fdatasync" : "do_fsync");
 	sim_kernel_enter(m->sim);
 	mm_charge(m, COST_syscall, 1);
-	sim_path_push(m->sim, "xfs_file_fsync");
+	sim_path_push(m->sim, ext4 ? "ext4_sync_file" : "xfs_file_fsync");
 	file_write_and_wait_range(m, inode, start, end);
-	if (inode->i_state & need) {
-		inode->i_state &= ~(I_DIRTY_SYNC | I_DIRTY_DATASYNC);
-		fs_log_force(m, inode->i_sb);
+	if (ext4) {
+		/* generic_buffers_fsync_noflush */
+		if ((inode->i_state & I_DIRTY) && (!datasync || (inode->i_state & I_DIRTY_DATASYNC)))
+			sync_inode_metadata(m, inode);
+		ext4_write_inode(m, inode);
+	} else {
+		unsigned int need = datasync ? I_DIRTY_DATASYNC : (I_DIRTY_SYNC | I_DIRTY_DATASYNC);
+
+		if (inode->i_state & need) {
+			inode->i_state &= ~(I_DIRTY_SYNC | I_DIRTY_DATASYNC);
+			fs_log_force(m, inode->i_sb);
+		}
 	}
 	sim_path_push(m->sim, "blkdev_issue_flush");
 	inode->i_sb->flushes++;
@@ -378,7 +448,7 @@ int vfs_fallocate(struct machine *m, struct inode *inode, uint64_t offset, uint6
 	err = fs_alloc_range(inode, offset, len);
 	if (!err && offset + len > inode->i_size) {
 		inode->i_size = offset + len;
-		inode->i_state |= I_DIRTY_DATASYNC;
+		inode->i_state |= I_DIRTY_DATASYNC | I_DIRTY_ITABLE;
 	}
 	sim_up_write(m->sim, &inode->i_rwsem);
 	sim_kernel_exit(m->sim);
@@ -413,7 +483,7 @@ int do_truncate(struct machine *m, struct inode *inode, uint64_t size)
 			wb_inode_clean(m, inode);
 	}
 	inode->i_size = size;
-	inode->i_state |= I_DIRTY_DATASYNC | I_DIRTY_SYNC;
+	inode->i_state |= I_DIRTY_DATASYNC | I_DIRTY_SYNC | I_DIRTY_ITABLE;
 	sim_up_write(m->sim, &inode->i_rwsem);
 	sim_kernel_exit(m->sim);
 	sim_path_pop(m->sim);

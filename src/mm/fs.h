@@ -36,6 +36,13 @@ struct bdi_writeback;
 #define I_DIRTY_SYNC		(1u << 0)	/* timestamps: fsync must log */
 #define I_DIRTY_DATASYNC	(1u << 1)	/* size/extents: fdatasync must log too */
 #define I_DIRTY_PAGES		(1u << 2)	/* dirty page-cache folios */
+#define I_DIRTY			(I_DIRTY_SYNC | I_DIRTY_DATASYNC | I_DIRTY_PAGES)
+/* Model only: the on-disk inode's block holds changes not yet written.
+ * ext4 without a journal copies every inode change into its inode table
+ * buffer and marks that dirty (ext4_mark_iloc_dirty); ext4_write_inode
+ * writes it.  Set with I_DIRTY_SYNC and I_DIRTY_DATASYNC; XFS logs inode
+ * changes instead and never reads it. */
+#define I_DIRTY_ITABLE		(1u << 3)
 
 /* The extent-size granule: allocation covers the whole aligned region of
  * this size around a write (stands in for XFS delayed allocation and
@@ -66,6 +73,7 @@ struct inode {
 	unsigned int		i_state;	/* I_DIRTY_* */
 	unsigned int		i_nlink;	/* 0 after unlink */
 	sim_time_t		dirtied_when;	/* when I_DIRTY_PAGES was set */
+	uint64_t		mtime_tick;	/* coarse tick of the last timestamp update, + 1 */
 	struct inode		*wb_prev, *wb_next;	/* flusher's dirty list (oldest first) */
 	bool			on_dirty_list;
 	unsigned long		writeback_index;	/* range_cyclic cursor (pages) */
@@ -89,11 +97,13 @@ struct super_block {
 	uint64_t		dev_size;	/* 0: unchecked */
 	uint64_t		next_free;	/* bump allocator (device bytes) */
 	uint64_t		log_head;	/* next log write, within [0, FS_LOG_BYTES) */
+	int			type;		/* enum bdev_fs (sim/bdev.h): whose fsync */
 	uint64_t		next_ino;
 	struct inode		*inodes, *inodes_tail;
 	struct super_block	*next;		/* machine's list, mount order */
 	/* statistics */
 	uint64_t		log_writes, flushes;
+	uint64_t		inode_writes;	/* ext4_write_inode's synchronous writes */
 };
 
 /* Mount (or find the mounted) filesystem on `bdev`.  `size` is the

@@ -119,7 +119,7 @@ static long iomap_write_iter(struct machine *m, struct inode *inode, uint64_t po
 			wb_task_dirtied(m, folio_nr_pages(head));
 		if (pos + bytes > inode->i_size) {
 			inode->i_size = pos + bytes;
-			inode->i_state |= I_DIRTY_DATASYNC;
+			inode->i_state |= I_DIRTY_DATASYNC | I_DIRTY_ITABLE;
 		}
 		pos += bytes;
 		length -= bytes;
@@ -211,11 +211,11 @@ int iomap_writepages(struct machine *m, struct inode *inode, struct writeback_co
 	 * blocked in here, and nothing would free a heap copy */
 	struct wb_run run_buf, *run = &run_buf;
 
-	if (!mapping_tagged(mapping, PAGECACHE_TAG_DIRTY)) {
-		if (inode->i_state & I_DIRTY_PAGES)
-			wb_inode_clean(m, inode);
+	/* I_DIRTY_PAGES and the inode's place on the dirty list are the
+	 * flusher's (wb_pass) and sync_inode_metadata's to clear, as
+	 * __writeback_single_inode does; do_writepages leaves them */
+	if (!mapping_tagged(mapping, PAGECACHE_TAG_DIRTY))
 		return 0;
-	}
 	memset(run, 0, sizeof(*run));
 	sim_path_push(m->sim, "iomap_writepages");
 	if (wbc->range_cyclic) {
@@ -283,8 +283,6 @@ int iomap_writepages(struct machine *m, struct inode *inode, struct writeback_co
 	wb_run_submit(m, wb, run, wbc);
 	if (wbc->range_cyclic)
 		inode->writeback_index = index;
-	if (!mapping_tagged(mapping, PAGECACHE_TAG_DIRTY) && (inode->i_state & I_DIRTY_PAGES))
-		wb_inode_clean(m, inode);
 	sim_path_pop(m->sim);
 	return 0;
 }

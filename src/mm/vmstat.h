@@ -315,6 +315,7 @@
 	X(SIM_DIRTY_THROTTLE_MS, "sim_dirty_throttle_ms") /* ms writers slept in balance_dirty_pages */ \
 	X(SIM_WB_BACKGROUND,	"sim_wb_background")	/* background writeback passes */ \
 	X(SIM_WB_PERIODIC,	"sim_wb_periodic")	/* periodic (kupdate) writeback passes */ \
+	X(SIM_WB_PERIODIC_PAGES, "sim_wb_periodic_pages")	/* pages those passes wrote */ \
 	X(SIM_WB_BIOS,		"sim_wb_bios")		/* writeback bios submitted */ \
 	X(SIM_WBT_THROTTLE,	"sim_wbt_throttle")	/* writeback bios that waited in wbt_wait */ \
 	X(SIM_WBT_THROTTLE_US,	"sim_wbt_throttle_us")	/* us they waited there */ \

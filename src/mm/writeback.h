@@ -129,6 +129,9 @@ struct bdi_writeback *wb_create(struct machine *m, struct super_block *sb, struc
 void wb_inode_dirtied(struct machine *m, struct inode *inode);
 /* The inode has no dirty pages any more: leave the dirty list. */
 void wb_inode_clean(struct machine *m, struct inode *inode);
+/* sync_inode_metadata(inode, 1): writeback_single_inode with WB_SYNC_ALL
+ * (task context; blocks).  ext4's fsync without a journal calls it. */
+void sync_inode_metadata(struct machine *m, struct inode *inode);
 /* wb_start_background_writeback() for the device that holds `inode`. */
 void wb_start_background_writeback(struct machine *m, struct bdi_writeback *wb);
 /*

@@ -227,6 +227,11 @@ int bdev_completion(const struct bdev *b)
 	return b->cfg.completion;
 }
 
+int bdev_fs(const struct bdev *b)
+{
+	return b->cfg.fs;
+}
+
 uint32_t bdev_members(const struct bdev *b)
 {
 	return b->cfg.members;

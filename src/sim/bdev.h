@@ -34,6 +34,7 @@ struct bdev_config {
 	uint64_t	total_bandwidth;	/* whole-device cap in bytes/s; 0 = none */
 	int		write_cache;	/* enum bdev_write_cache (queue/write_cache in sysfs) */
 	int		completion;	/* enum bdev_completion: where writeback completes */
+	int		fs;		/* enum bdev_fs: the filesystem mounted on it */
 	uint32_t	nr_requests;	/* requests in flight per member (its blk-mq tags);
 					 * 0 = one pool of 128 for the whole device */
 	sim_time_t	wbt_lat_ns;	/* writeback throttling's latency target
@@ -63,6 +64,10 @@ uint64_t bdev_size(const struct bdev *b);
  * on the CPU that submitted the bio (sim_irq_raise). */
 enum bdev_completion { BDEV_COMPLETE_KTHREAD, BDEV_COMPLETE_IRQ };
 int bdev_completion(const struct bdev *b);
+/* The filesystem on the device, for the paths where the model follows
+ * its kernel code (mm/fs.c): XFS, or ext4 mounted without a journal. */
+enum bdev_fs { BDEV_FS_XFS, BDEV_FS_EXT4_NOJOURNAL };
+int bdev_fs(const struct bdev *b);
 /* Members a request of `len` bytes at `offset` touches (RAID0 chunks):
  * calls fn(ctx, member) once per member, in the order first touched. */
 void bdev_for_each_member(const struct bdev *b, uint64_t offset, uint64_t len,

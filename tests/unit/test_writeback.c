@@ -35,6 +35,21 @@ struct wb_env {
 	long		v[8];
 };
 
+/* The machine, device `bc` and a file "f" on it. */
+static struct machine *wb_env_create_bdev(struct wb_env *w, const char *const *kv,
+					  const struct bdev_config *bc)
+{
+	memset(w, 0, sizeof(*w));
+	w->m = mm_env_create(&w->e, kv ? kv : small);
+	if (!w->m)
+		return NULL;
+	/* mm_check after every mm operation (SIM_DEBUG>=3), as mm_env_create sets */
+	w->dev = bdev_create(w->e.sim, bc);
+	w->sb = fs_mount(w->m, w->dev, "vol", 0);
+	w->inode = fs_create(w->sb, "f");
+	return w->m;
+}
+
 static struct machine *wb_env_create_raid(struct wb_env *w, const char *const *kv, uint64_t bw,
 					  int completion, uint32_t members, uint32_t nr_requests)
 {
@@ -44,15 +59,7 @@ static struct machine *wb_env_create_raid(struct wb_env *w, const char *const *k
 		.nr_requests = nr_requests,
 	};
 
-	memset(w, 0, sizeof(*w));
-	w->m = mm_env_create(&w->e, kv ? kv : small);
-	if (!w->m)
-		return NULL;
-	/* mm_check after every mm operation (SIM_DEBUG>=3), as mm_env_create sets */
-	w->dev = bdev_create(w->e.sim, &bc);
-	w->sb = fs_mount(w->m, w->dev, "vol", 0);
-	w->inode = fs_create(w->sb, "f");
-	return w->m;
+	return wb_env_create_bdev(w, kv, &bc);
 }
 
 static struct machine *wb_env_create_dev(struct wb_env *w, const char *const *kv, uint64_t bw,
@@ -85,7 +92,9 @@ static void fsync_task(struct sim *sim, void *p)
 	w->t1 = sim_now(sim);
 	w->v[1] = node_stat(m, NR_FILE_DIRTY) + node_stat(m, NR_WRITEBACK);
 	w->v[2] = (long)w->sb->log_writes;
-	/* overwrite in place: only timestamps changed -> fdatasync needs no log */
+	/* overwrite in place in a later tick (timestamps move once a tick):
+	 * only timestamps changed -> fdatasync needs no log */
+	sim_sleep(sim, 4 * MS);
 	w->r[2] = ksys_pwrite64(m, w->inode, 0, 65536);
 	w->r[3] = vfs_fsync(m, w->inode, true);
 	w->v[3] = (long)w->sb->log_writes;
@@ -325,6 +334,184 @@ TEST(periodic_writeback_expires_dirty_data)
 	ASSERT_EQ(node_stat(m, NR_WRITTEN), 16);
 	ASSERT_EQ(sim_stat_read(m, SIM_WB_PERIODIC), 6);
 	ASSERT_FALSE(w.inode->on_dirty_list);
+	mm_env_destroy(&w.e);
+}
+
+/* ---- the filesystem's fsync and the flusher's expiry clock ----------------------------- */
+
+/* A single-tag device with `fs` on it, and a second file. */
+static struct machine *wb_env_create_fs(struct wb_env *w, int fs, sim_time_t lat, struct inode **second)
+{
+	struct bdev_config bc = {
+		.name = "vol", .lat_mean_ns = lat, .flush_ns = 300 * US, .members = 1,
+		.nr_requests = 1, .fs = fs,
+	};
+
+	if (!wb_env_create_bdev(w, NULL, &bc))
+		return NULL;
+	*second = fs_create(w->sb, "wal");
+	return w->m;
+}
+
+struct expiry_env {
+	struct wb_env	w;
+	struct inode	*wal;
+	bool		stop;
+	long		syncs;		/* fdatasyncs of the WAL returned */
+	int		nfsync;		/* the data file's fsyncs: */
+	sim_time_t	fsync_start[8];
+	sim_time_t	fsync_dated[8];	/* its dirtied_when when the fsync returned */
+	bool		fsync_dirty[8];	/* dirtied during the fsync, still dirty */
+};
+
+/* A backend: every 10 ms one 4-KiB page of the data file (even pages of
+ * the first 128, in turn: no two are adjacent, so each is a bio of its
+ * own). */
+static void expiry_writer(struct sim *sim, void *p)
+{
+	struct expiry_env *x = p;
+
+	for (unsigned int i = 0; !x->stop; i++) {
+		sim_sleep(sim, 10 * MS);
+		ksys_pwrite64(x->w.m, x->w.inode, (uint64_t)(i % 64) * 2 * 4096, 4096);
+	}
+}
+
+/* The WAL: a page written and fdatasynced every 100 ms; and every 2 s a
+ * new file with one page (as new WAL segments and relation forks come),
+ * the newest inode on the dirty list. */
+static void expiry_wal(struct sim *sim, void *p)
+{
+	struct expiry_env *x = p;
+
+	for (unsigned int i = 1; !x->stop; i++) {
+		sim_sleep(sim, 100 * MS);
+		ksys_pwrite64(x->w.m, x->wal, 0, 4096);
+		vfs_fsync(x->w.m, x->wal, true);
+		x->syncs++;
+		if (i % 20 == 0)
+			ksys_pwrite64(x->w.m, fs_create(x->w.sb, "new"), 0, 4096);
+	}
+}
+
+/* The checkpointer: fsync of the data file every 10 s. */
+static void expiry_checkpointer(struct sim *sim, void *p)
+{
+	struct expiry_env *x = p;
+
+	while (!x->stop && x->nfsync < 8) {
+		int k = x->nfsync;
+
+		sim_sleep(sim, 10 * SEC);
+		x->fsync_start[k] = sim_now(sim);
+		vfs_fsync(x->w.m, x->w.inode, false);
+		x->fsync_dated[k] = x->w.inode->dirtied_when;
+		x->fsync_dirty[k] = x->w.inode->i_state & I_DIRTY_PAGES;
+		x->nfsync++;
+	}
+}
+
+static void expiry_run(struct expiry_env *x, int fs)
+{
+	ASSERT_TRUE(wb_env_create_fs(&x->w, fs, 20 * MS, &x->wal));
+	st_task(x->w.e.sim, "writer", SIM_CPU_ANY, false, expiry_writer, x, 0);
+	st_task(x->w.e.sim, "wal", SIM_CPU_ANY, false, expiry_wal, x, 0);
+	st_task(x->w.e.sim, "checkpointer", SIM_CPU_ANY, false, expiry_checkpointer, x, 0);
+	sim_run(x->w.e.sim, 46 * SEC);
+}
+
+/* A test of what a filesystem's fsync does to the flusher's expiry clock
+ * (fs/fs-writeback.c, fs/ext4/fsync.c, fs/xfs/xfs_file.c): a data file
+ * dirtied every 10 ms and fsynced every 10 s on a device slow enough
+ * (20 ms a request, one at a time) that every fsync returns with pages
+ * dirtied during it, beside a WAL fdatasynced every 100 ms and a new
+ * one-page file every 2 s.  On XFS the fsync leaves the data file's
+ * dirtied_when alone: it is still its first dirtying's (10 ms) after the
+ * fsyncs at 10 and 20 s, the file is 30 s old at the periodic pass at
+ * 30 s, and the flusher writes it and re-dates it as the pass ends with
+ * pages dirtied meanwhile (redirty_tail: the new files are newer).  On
+ * ext4 without a journal every fsync ends in sync_inode_metadata, which
+ * re-dates it the same way at the fsync's end, so no pass finds it 30 s
+ * old.  Expect: XFS: fsyncs 1 and 2 return dirty and dated 10 ms,
+ * periodic pages > 0, dirtied_when after 30 s at the end, no inode table
+ * write; ext4: every fsync returns dirty and dated after its start, no
+ * log write, and one inode table write per WAL fdatasync at least. */
+TEST(fsync_expiry_clock_xfs_and_ext4)
+{
+	struct expiry_env x;
+	struct machine *m;
+
+	memset(&x, 0, sizeof(x));
+	expiry_run(&x, BDEV_FS_XFS);
+	m = x.w.m;
+	ASSERT_TRUE(x.nfsync >= 4);
+	for (int k = 0; k < 2; k++) {
+		ASSERT_TRUE(x.fsync_dirty[k]);
+		ASSERT_EQ(x.fsync_dated[k], x.fsync_dated[0]);
+		ASSERT_TRUE(x.fsync_dated[k] < 20 * MS);
+	}
+	ASSERT_TRUE(sim_stat_read(m, SIM_WB_PERIODIC_PAGES) > 0);
+	ASSERT_TRUE(x.w.inode->dirtied_when > 30 * SEC);
+	ASSERT_EQ(x.w.sb->inode_writes, 0);
+	x.stop = true;
+	mm_env_destroy(&x.w.e);
+
+	memset(&x, 0, sizeof(x));
+	expiry_run(&x, BDEV_FS_EXT4_NOJOURNAL);
+	m = x.w.m;
+	ASSERT_TRUE(x.nfsync >= 3);
+	for (int k = 0; k < x.nfsync; k++) {
+		ASSERT_TRUE(x.fsync_dirty[k]);
+		ASSERT_TRUE(x.fsync_dated[k] > x.fsync_start[k]);
+	}
+	ASSERT_EQ(x.w.sb->log_writes, 0);
+	ASSERT_TRUE(x.syncs > 100);
+	ASSERT_TRUE(x.w.sb->inode_writes >= (uint64_t)x.syncs);
+	x.stop = true;
+	mm_env_destroy(&x.w.e);
+}
+
+static void itable_task(struct sim *sim, void *p)
+{
+	struct wb_env *w = p;
+
+	/* two overwrites and fdatasyncs in one 4-ms tick, one in the next */
+	w->r[0] = ksys_pwrite64(w->m, w->inode, 0, 4096);
+	w->r[1] = vfs_fsync(w->m, w->inode, true);
+	w->v[0] = (long)w->sb->inode_writes;
+	w->r[2] = ksys_pwrite64(w->m, w->inode, 0, 4096);
+	w->r[3] = vfs_fsync(w->m, w->inode, true);
+	w->v[1] = (long)w->sb->inode_writes;
+	w->t0 = sim_now(sim);
+	sim_sleep_until(sim, 4 * MS);
+	w->r[4] = ksys_pwrite64(w->m, w->inode, 0, 4096);
+	w->r[5] = vfs_fsync(w->m, w->inode, true);
+	w->v[2] = (long)w->sb->inode_writes;
+	w->v[3] = (long)w->sb->log_writes;
+}
+
+/* A test of ext4 fdatasync without a journal: an overwrite changes only
+ * timestamps, which move once a tick (file_update_time, coarse clock,
+ * HZ=250 here), so fdatasync writes the inode table block after the
+ * first write of a tick and not after a second one in the same tick.
+ * Expect inode writes 1, 1, 2 after the three fdatasyncs (the first two
+ * end within the first tick: 500-us writes, a 300-us flush), never a log
+ * write. */
+TEST(ext4_fdatasync_writes_the_inode_once_a_tick)
+{
+	struct wb_env w;
+	struct inode *other;
+	struct machine *m = wb_env_create_fs(&w, BDEV_FS_EXT4_NOJOURNAL, 500 * US, &other);
+
+	ASSERT_TRUE(m);
+	st_task(w.e.sim, "writer", SIM_CPU_ANY, false, itable_task, &w, 0);
+	sim_run(w.e.sim, 1 * SEC);
+	ASSERT_EQ(w.r[0], 4096);
+	ASSERT_EQ(w.r[4], 4096);
+	ASSERT_EQ(w.v[0], 1);
+	ASSERT_EQ(w.v[1], 1);
+	ASSERT_EQ(w.v[2], 2);
+	ASSERT_EQ(w.v[3], 0);
 	mm_env_destroy(&w.e);
 }
 

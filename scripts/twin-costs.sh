@@ -122,6 +122,11 @@ if jq -e '.figures.probe_disk_flush_us' "$real/result.json" >/dev/null 2>&1; the
 	if jq -e '.figures.probe_disk_wbt_lat_us' "$real/result.json" >/dev/null 2>&1; then
 		dev="$dev --set device.wbt_lat=$(fig probe_disk_wbt_lat_us | awk '{ printf "%.0f", $1 }')us"
 	fi
+	# ext4 without a journal: its fsync ([device] fs); 0 keeps the
+	# scenario's filesystem
+	if [ "$(jq -r '.figures.probe_disk_fs_ext4_nojournal // 0' "$real/result.json")" = 1 ]; then
+		dev="$dev --set device.fs=ext4-nojournal"
+	fi
 	# shellcheck disable=SC2086
 	set -- "$@" $dev
 fi

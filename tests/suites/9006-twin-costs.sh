@@ -6,7 +6,8 @@
 # what one client and its server spent per transaction on the recorded
 # host, and probe_disk_*, fio's figures there).  Expect the script to
 # print the five device options with fio's figures (the flush less the
-# write-out at depth 1, here the read latency), the recycled WAL the
+# write-out at depth 1, here the read latency), `fs=ext4-nojournal` when
+# the recording says its file system is one, the recycled WAL the
 # run found and the WAL since its last REDO point (301.5 MB: 308 736 KiB;
 # both added to a copy of the fixture), which the twin then has
 # (`slowpath check`), and the four cost options, each a positive whole
@@ -55,6 +56,14 @@ grep -qx "lat_mean=$(us read_lat_us)ns" "$tmp/resolved" && grep -qx "lat_p99=$(u
 	grep -qx "flush=$(jq -r '.figures | (.probe_disk_flush_us - (.probe_disk_write_lat_us // .probe_disk_read_lat_us)) * 1000 | round' "$fx/result.json")ns" "$tmp/resolved" &&
 	grep -qx "iops=$(jq -r '.figures.probe_disk_write_iops | round' "$fx/result.json")" "$tmp/resolved"
 check device-from-fio $?
+
+# the file system as recorded: probe_disk_fs_ext4_nojournal=1 gives
+# [device] fs=ext4-nojournal, a recording without it (or 0) none
+fx4=$tmp/probe-ext4
+mkdir "$fx4" && jq '.figures.probe_disk_fs_ext4_nojournal = 1' "$fx/result.json" >"$fx4/result.json"
+TWIN_COSTS_SECONDS=1 scripts/twin-costs.sh "$fx4" "$scn" --scale 1/32 >"$tmp/sets4" 2>/dev/null
+grep -q -- '--set device\.fs=ext4-nojournal' "$tmp/sets4" && ! grep -q 'device\.fs' "$tmp/sets"
+check fs-from-probe $?
 
 fig() { jq -r --arg k "$1" '.figures[$k]' "$fx/result.json"; }
 # per_tx DIR: server and client CPU per transaction (us) of a run

@@ -65,6 +65,15 @@ while read -r name _; do
 	rc=$(cat "$dir/$k.rc" 2>/dev/null || echo 127)
 	report "$name" "$dir/$k.log" "$rc"
 done <"$dir/list"
+# a suite (NNNN-name.sh; the others are sourced libraries) without its
+# executable bit would never run: it fails instead
+for s in tests/suites/[0-9][0-9][0-9][0-9]-*.sh; do
+	if [ ! -x "$s" ]; then
+		echo "$(basename "$s"): not executable, so never run (chmod +x)"
+		total_fail=$((total_fail + 1))
+		failed_progs="$failed_progs $(basename "$s")"
+	fi
+done
 [ -n "$failed_progs" ] && echo "failing:$failed_progs"
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

@@ -100,16 +100,18 @@ static void wb_list_add_tail(struct bdi_writeback *wb, struct inode *inode)
 	inode->on_dirty_list = true;
 }
 
-/* redirty_tail_locked()'s date (fs/fs-writeback.c, 6.12): an inode put
- * back on the dirty list that is older than the newest one there counts
- * as dirtied now, so its expiry starts again.  Call with the inode off
- * the list. */
-static void wb_redirty_date(struct machine *m, const struct bdi_writeback *wb, struct inode *inode)
+/* redirty_tail_locked() (fs/fs-writeback.c, 6.12): the inode goes back
+ * to the tail of the dirty list, and if it is older than the newest one
+ * there it counts as dirtied now, so its expiry starts again. */
+static void wb_redirty_tail(struct machine *m, struct bdi_writeback *wb, struct inode *inode)
 {
-	const struct inode *newest = wb->b_dirty_tail;
+	const struct inode *newest;
 
+	wb_list_del(wb, inode);
+	newest = wb->b_dirty_tail;
 	if (newest && inode->dirtied_when < newest->dirtied_when)
 		inode->dirtied_when = sim_now(m->sim);
+	wb_list_add_tail(wb, inode);
 }
 
 void wb_inode_dirtied(struct machine *m, struct inode *inode)
@@ -168,9 +170,7 @@ void sync_inode_metadata(struct machine *m, struct inode *inode)
 		inode->i_state &= ~I_DIRTY_PAGES;
 		wb_list_del(wb, inode);
 	} else {
-		wb_list_del(wb, inode);
-		wb_redirty_date(m, wb, inode);
-		wb_list_add_tail(wb, inode);
+		wb_redirty_tail(m, wb, inode);
 	}
 	inode->i_sync = false;
 	sim_wake_all(m->sim, &inode->i_sync_wait);
@@ -463,9 +463,9 @@ static long wb_pass(struct machine *m, struct bdi_writeback *wb, long chunk, boo
 		 * re-dated as redirty_tail_locked does */
 		if (!mapping_tagged(inode->i_mapping, PAGECACHE_TAG_DIRTY)) {
 			inode->i_state &= ~I_DIRTY_PAGES;
+		} else if (written < chunk) {
+			wb_redirty_tail(m, wb, inode);
 		} else if (!inode->on_dirty_list) {
-			if (written < chunk)
-				wb_redirty_date(m, wb, inode);
 			wb_list_add_tail(wb, inode);
 		}
 		sim_cond_resched(m->sim);

@@ -238,18 +238,27 @@ int fs_iomap_begin(struct machine *m, struct inode *inode, uint64_t pos, uint64_
 	return 0;
 }
 
+/* A synchronous metadata write of `bytes` at device offset `off` (the
+ * log, an inode table block): submitted and waited for in the caller,
+ * as the log force and sync_dirty_buffer do; no writeback throttling. */
+static void fs_meta_write_wait(struct machine *m, struct super_block *sb, const char *fn,
+			       uint64_t off, uint64_t bytes)
+{
+	sim_path_push(m->sim, fn);
+	mm_charge(m, COST_submit_bio, 1);
+	count_vm_events(m, PGPGOUT, bytes >> 9);
+	bdev_io_wait(m->sim, sb->bdev, BIO_WRITE, off, bytes);
+	mm_charge(m, COST_blk_mq_complete_irq, 1);
+	sim_path_pop(m->sim);
+}
+
 void fs_log_force(struct machine *m, struct super_block *sb)
 {
 	uint64_t off = sb->log_head;
 
-	sim_path_push(m->sim, "xfs_log_force_seq");
 	sb->log_head = (sb->log_head + FS_LOG_WRITE_BYTES) % FS_LOG_BYTES;
 	sb->log_writes++;
-	mm_charge(m, COST_submit_bio, 1);
-	count_vm_events(m, PGPGOUT, FS_LOG_WRITE_BYTES >> 9);
-	bdev_io_wait(m->sim, sb->bdev, BIO_WRITE, off, FS_LOG_WRITE_BYTES);
-	mm_charge(m, COST_blk_mq_complete_irq, 1);
-	sim_path_pop(m->sim);
+	fs_meta_write_wait(m, sb, "xfs_log_force_seq", off, FS_LOG_WRITE_BYTES);
 }
 
 /* ---- system calls ---------------------------------------------------------------------- */
@@ -330,7 +339,10 @@ static void file_write_and_wait_range(struct machine *m, struct inode *inode, ui
  * synchronous 4-KiB write if the block holds changes.  The block is one
  * of the first FS_LOG_BYTES of the device (XFS's log there), 16 inodes
  * of 256 bytes to a block.  Simplified: the block's other inodes are
- * not written with it; the write passes no writeback throttling.
+ * not written with it (the kernel writes the whole buffer, clearing
+ * their pending changes too); like the log force, the write passes no
+ * writeback throttling (the kernel's REQ_SYNC write takes wbt's full
+ * depth, so it seldom waits).
  */
 static void ext4_write_inode(struct machine *m, struct inode *inode)
 {
@@ -339,13 +351,8 @@ static void ext4_write_inode(struct machine *m, struct inode *inode)
 	if (!(inode->i_state & I_DIRTY_ITABLE))
 		return;
 	inode->i_state &= ~I_DIRTY_ITABLE;
-	sim_path_push(m->sim, "ext4_write_inode");
 	inode->i_sb->inode_writes++;
-	mm_charge(m, COST_submit_bio, 1);
-	count_vm_events(m, PGPGOUT, 4096 >> 9);
-	bdev_io_wait(m->sim, inode->i_sb->bdev, BIO_WRITE, off, 4096);
-	mm_charge(m, COST_blk_mq_complete_irq, 1);
-	sim_path_pop(m->sim);
+	fs_meta_write_wait(m, inode->i_sb, "ext4_write_inode", off, 4096);
 }
 
 /*

@@ -52,7 +52,7 @@ check "--scale 1/8 takes the rest off per-member rates" "'$SP' check '$TMP/main.
 	>'$TMP/c5.ini' && grep -qx 'members=1' '$TMP/c5.ini' && grep -qx 'iops=24000' '$TMP/c5.ini' &&
 	grep -qx 'bandwidth=1500m' '$TMP/c5.ini'"
 check "scaled output round-trips" "'$SP' check '$TMP/c5.ini' | cmp - '$TMP/c5.ini'"
-check "scenarios/*.ini all check (sweep files aside)" "for f in scenarios/*.ini; do [ -e \"\$f\" ] || continue;
+check "scenarios/*.ini and docs/calibration/*/*.ini all check (sweep files aside)" "for f in scenarios/*.ini docs/calibration/*/*.ini; do [ -e \"\$f\" ] || continue;
 	grep -q '^\[sweep\]' \"\$f\" && continue;
 	'$SP' check \"\$f\" >'$TMP/x.ini' || exit 1; '$SP' check '$TMP/x.ini' | cmp - '$TMP/x.ini' || exit 1; done"
 

@@ -95,15 +95,15 @@ echo " does; full scale, where the dips are deep, against the published figures:
 
 # What the full-scale model finds: the result folders of the latest
 # full-scale runs of the case with every mechanism on
-# (docs/calibration.md "Where the model lands"; 1 200 s each, about 100
+# (docs/calibration.md "Where the model lands"; 1 200 s each, 55–95
 # minutes of one core here, too long for a demonstration until the
 # full-scale speed work lands).  They are read, not re-run.
 FULL=docs/calibration/runs
 FULL_SCN=scenarios/pgbench-m8g-mechanisms.ini
-FULL_BASE=$FULL/full-idx-none-1200
-FULL_FIX=$FULL/full-idx-fix-1200
-FULL_HUGE=$FULL/full-idx-huge-1200	# baseline with huge_pages=on (hugetlb shared buffers)
-FULL_LAZY=$FULL/full-idx-lazy-1200	# baseline under preempt=lazy (pgbench-m8g-lazy.ini)
+FULL_BASE=$FULL/full-flush-none-1200
+FULL_FIX=$FULL/full-flush-fix-1200
+FULL_HUGE=$FULL/full-flush-huge-1200	# baseline with huge_pages=on (hugetlb shared buffers)
+FULL_LAZY=$FULL/full-flush-lazy-1200	# baseline under preempt=lazy (pgbench-m8g-lazy.ini)
 if [ -f "$FULL_BASE/result.json" ] && [ -f "$FULL_FIX/result.json" ]; then
 	echo
 	echo "== the same case at full scale (96 CPUs, 384 GiB, 1200 s) with every mechanism on: stored"
@@ -116,12 +116,15 @@ if [ -f "$FULL_BASE/result.json" ] && [ -f "$FULL_FIX/result.json" ]; then
 	summary_row noretry-nonblocking "$FULL_FIX"
 	[ -f "$FULL_HUGE/result.json" ] && summary_row "baseline, huge pages" "$FULL_HUGE"
 	[ -f "$FULL_LAZY/result.json" ] && summary_row "baseline, preempt=lazy" "$FULL_LAZY"
-	jq -rn --argjson a "$(jget "$FULL_BASE" "" tps)" \
-		--argjson b "$(jget "$FULL_FIX" "" tps)" \
-		'"noretry-nonblocking / baseline at full scale: \(((($b / $a) - 1) * 1000 | round) / 10) % TPS"'
-	[ -f "$FULL_HUGE/result.json" ] && jq -rn --argjson a "$(jget "$FULL_BASE" "" tps)" \
-		--argjson b "$(jget "$FULL_HUGE" "" tps)" \
-		'"huge pages / 4 KiB pages at full scale: \(((($b / $a) - 1) * 1000 | round) / 10) % TPS"'
+	# LABEL A B: "LABEL: +x.y % TPS", B against A to one decimal (61.0, not 61)
+	tps_gain() {
+		awk -v l="$1" -v a="$2" -v b="$3" 'BEGIN { x = (b / a - 1) * 1000
+			printf "%s: %.1f %% TPS\n", l, (x < 0 ? -int(-x + 0.5) : int(x + 0.5)) / 10 }'
+	}
+	tps_gain "noretry-nonblocking / baseline at full scale" "$(jget "$FULL_BASE" "" tps)" \
+		"$(jget "$FULL_FIX" "" tps)"
+	[ -f "$FULL_HUGE/result.json" ] && tps_gain "huge pages / 4 KiB pages at full scale" \
+		"$(jget "$FULL_BASE" "" tps)" "$(jget "$FULL_HUGE" "" tps)"
 	echo "(published, docs/references.md: PostgreSQL 17 with PREEMPT_NONE behaviour 101 980 TPS unpatched;"
 	echo " huge pages ≈ 188 k; PostgreSQL 18.4 on next-20260707 ≈ 70 k unpatched, ≈ 155 k with the fix;"
 	echo " 50 751 under PREEMPT_LAZY on Linux 7.0)"

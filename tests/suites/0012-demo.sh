@@ -24,12 +24,12 @@ hm=$(jq -r '.metrics[] | select(.name == "tps") | .results | map(.hmean) | @tsv'
 check "the selected rows: Hmean tps as compare.json has it" "[ -s '$TMP/demo/compare.txt' ] &&
 	grep -Eq '^hmean tps +$hm ' '$TMP/demo.out'"
 FULL=docs/calibration/runs
-b=$(jq -r '.tps' "$FULL/full-idx-none-1200/result.json")
-n=$(jq -r '.tps' "$FULL/full-idx-fix-1200/result.json")
+b=$(jq -r '.tps' "$FULL/full-flush-none-1200/result.json")
+n=$(jq -r '.tps' "$FULL/full-flush-fix-1200/result.json")
 check "the full-scale table shows the stored runs" "sed -n '/the same case at full scale/,\$p' '$TMP/demo.out' >'$TMP/full' &&
 	grep -Eq \"^baseline +$(printf '%.0f' "$b") \" '$TMP/full' &&
 	grep -Eq \"^noretry-nonblocking +$(printf '%.0f' "$n") \" '$TMP/full'"
-h=$(jq -r '.tps' "$FULL/full-idx-huge-1200/result.json")
+h=$(jq -r '.tps' "$FULL/full-flush-huge-1200/result.json")
 check "and the huge-pages run" "grep -Eq \"^baseline, huge pages +$(printf '%.0f' "$h") \" '$TMP/full'"
 want=$(awk -v a="$b" -v b="$n" 'BEGIN { x = (b / a - 1) * 1000; printf "%.1f", (x < 0 ? -int(-x + 0.5) : int(x + 0.5)) / 10 }')
 check "and the ratio line from them" "grep -qx 'noretry-nonblocking / baseline at full scale: $want % TPS' '$TMP/full'"

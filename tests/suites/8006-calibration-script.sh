@@ -187,6 +187,15 @@ missing=$(missing_lines "$TMP/dips-huge.md")
 	ok "docs/calibration.md huge-pages 1200-s checkpoint table = the committed runs" ||
 	ko "docs/calibration.md huge-pages 1200-s checkpoint table = the committed runs"
 
+# ... and the one of "The fix, huge pages and `lazy` for 1 200 s with the
+# flusher's rule" (the current model's four runs)
+scripts/checkpoint-dips.sh $R/full-flush-none-1200 $R/full-flush-fix-1200 $R/full-flush-huge-1200 \
+	$R/full-flush-lazy-1200 >"$TMP/dips-flush.md" 2>&1
+missing=$(missing_lines "$TMP/dips-flush.md")
+[ "$missing" = 0 ] && [ "$(grep -c '^| full-flush-' "$TMP/dips-flush.md")" = 4 ] &&
+	ok "docs/calibration.md flusher-rule 1200-s checkpoint table = the committed runs" ||
+	ko "docs/calibration.md flusher-rule 1200-s checkpoint table = the committed runs"
+
 # ... and the window table of "Both changes, 1 200 s at full scale": the
 # means (k TPS) of the 10-s intervals by their end — whole run, before the
 # first checkpoint, the first 70 s after each checkpoint starts (300, 600,

@@ -81,6 +81,12 @@ summary_row() {
 		"$(jget "$2" per_million_written compact_stall)" \
 		"$(jget "$2" per_million_written sim_drain_all_pages)"
 }
+# tps_gain LABEL A B: "LABEL: x.y % TPS", B against A to one decimal
+# (61.0, not jq's 61)
+tps_gain() {
+	awk -v l="$1" -v a="$2" -v b="$3" 'BEGIN { x = (b / a - 1) * 1000
+		printf "%s: %.1f %% TPS\n", l, (x < 0 ? -int(-x + 0.5) : int(x + 0.5)) / 10 }'
+}
 summary_head() {
 	printf '%-22s %10s %9s %9s %11s %13s %13s %11s\n' policy TPS "p50 ms" "p99 ms" "PT % RAM" \
 		"allocstall/M" "compact/M" "drains/M"
@@ -116,11 +122,6 @@ if [ -f "$FULL_BASE/result.json" ] && [ -f "$FULL_FIX/result.json" ]; then
 	summary_row noretry-nonblocking "$FULL_FIX"
 	[ -f "$FULL_HUGE/result.json" ] && summary_row "baseline, huge pages" "$FULL_HUGE"
 	[ -f "$FULL_LAZY/result.json" ] && summary_row "baseline, preempt=lazy" "$FULL_LAZY"
-	# LABEL A B: "LABEL: +x.y % TPS", B against A to one decimal (61.0, not 61)
-	tps_gain() {
-		awk -v l="$1" -v a="$2" -v b="$3" 'BEGIN { x = (b / a - 1) * 1000
-			printf "%s: %.1f %% TPS\n", l, (x < 0 ? -int(-x + 0.5) : int(x + 0.5)) / 10 }'
-	}
 	tps_gain "noretry-nonblocking / baseline at full scale" "$(jget "$FULL_BASE" "" tps)" \
 		"$(jget "$FULL_FIX" "" tps)"
 	[ -f "$FULL_HUGE/result.json" ] && tps_gain "huge pages / 4 KiB pages at full scale" \

@@ -171,30 +171,27 @@ tps_table switch-back-in full-rfrom-%s-200 full-loop-%s-200
 
 # ... and the checkpoint tables of "Both changes, 720 s at full scale"
 # and "Both changes, 1 200 s at full scale".
-dips_table() {	# SECONDS: the none and lazy runs of that length
-	scripts/checkpoint-dips.sh $R/full-loop-none-$1 $R/full-loop-lazy-$1 >"$TMP/dips$1.md" 2>&1
-	missing=$(missing_lines "$TMP/dips$1.md")
-	[ "$missing" = 0 ] && [ "$(grep -c '^| full-loop-' "$TMP/dips$1.md")" = 2 ] &&
-		ok "docs/calibration.md $1-s checkpoint table = the committed runs" ||
-		ko "docs/calibration.md $1-s checkpoint table = the committed runs"
+# dips_check LABEL RUN...: scripts/checkpoint-dips.sh over the stored
+# RUNs gives a table every row of which docs/calibration.md has
+dips_check() {
+	l=$1; shift
+	out="$TMP/dips-$(echo "$l" | tr -c 'a-z0-9\n' -).md"
+	args=
+	for r in "$@"; do args="$args $R/$r"; done
+	scripts/checkpoint-dips.sh $args >"$out" 2>&1
+	missing=$(missing_lines "$out")
+	[ "$missing" = 0 ] && [ "$(grep -c '^| full-' "$out")" = $# ] &&
+		ok "docs/calibration.md $l checkpoint table = the committed runs" ||
+		ko "docs/calibration.md $l checkpoint table = the committed runs"
 }
-dips_table 720
-dips_table 1200
-# ... and the one of "Huge pages for 1 200 s" (the current model's runs)
-scripts/checkpoint-dips.sh $R/full-idx-none-1200 $R/full-idx-huge-1200 >"$TMP/dips-huge.md" 2>&1
-missing=$(missing_lines "$TMP/dips-huge.md")
-[ "$missing" = 0 ] && [ "$(grep -c '^| full-idx-' "$TMP/dips-huge.md")" = 2 ] &&
-	ok "docs/calibration.md huge-pages 1200-s checkpoint table = the committed runs" ||
-	ko "docs/calibration.md huge-pages 1200-s checkpoint table = the committed runs"
-
-# ... and the one of "The fix, huge pages and `lazy` for 1 200 s with the
-# flusher's rule" (the current model's four runs)
-scripts/checkpoint-dips.sh $R/full-flush-none-1200 $R/full-flush-fix-1200 $R/full-flush-huge-1200 \
-	$R/full-flush-lazy-1200 >"$TMP/dips-flush.md" 2>&1
-missing=$(missing_lines "$TMP/dips-flush.md")
-[ "$missing" = 0 ] && [ "$(grep -c '^| full-flush-' "$TMP/dips-flush.md")" = 4 ] &&
-	ok "docs/calibration.md flusher-rule 1200-s checkpoint table = the committed runs" ||
-	ko "docs/calibration.md flusher-rule 1200-s checkpoint table = the committed runs"
+dips_check 720-s full-loop-none-720 full-loop-lazy-720
+dips_check 1200-s full-loop-none-1200 full-loop-lazy-1200
+# ... and the one of "Huge pages for 1 200 s", and of "The fix, huge
+# pages and `lazy` for 1 200 s with the flusher's rule" (the current
+# model's four runs)
+dips_check "huge-pages 1200-s" full-idx-none-1200 full-idx-huge-1200
+dips_check "flusher-rule 1200-s" full-flush-none-1200 full-flush-fix-1200 full-flush-huge-1200 \
+	full-flush-lazy-1200
 
 # ... and the window table of "Both changes, 1 200 s at full scale": the
 # means (k TPS) of the 10-s intervals by their end — whole run, before the

@@ -224,4 +224,20 @@ win1200() {	# LABEL TPS.CSV
 missing=$(missing_lines "$TMP/win1200.md")
 [ "$missing" = 0 ] && ok "docs/calibration.md 1200-s window table = the committed runs" ||
 	ko "docs/calibration.md 1200-s window table = the committed runs"
+
+# ... and the tables of "What sets the dips' depth": the checkpoint table
+# of the sensitivity runs, and each run's 10-s TPS after the checkpoint
+# (310-400 s, k) with their mean, at the start of its row in the second
+SENS="full-flush-none-400 full-flush-none-400-seed2 full-flush-none-400-compact-half
+	full-flush-none-400-free-half full-flush-none-400-free-half-seed2 full-flush-none-400-page-half"
+dips_check "slow-path costs 400-s" $SENS
+missing=0
+for r in $SENS; do
+	row=$(awk -F, -v r="$r" 'NR > 1 && $1 > 300 && $1 <= 400 {
+			s = s (n++ ? ", " : "") sprintf("%.0f", $2 / 1000); t += $2 }
+		END { printf "| %s | %s | %.1f |", r, s, t / n / 1000 }' "$R/$r/tps.csv")
+	grep -qF -- "$row" docs/calibration.md || { echo "  not in docs/calibration.md: $row" >&2; missing=$((missing + 1)); }
+done
+[ "$missing" = 0 ] && ok "docs/calibration.md dip-series table = the committed runs" ||
+	ko "docs/calibration.md dip-series table = the committed runs"
 rpt_done

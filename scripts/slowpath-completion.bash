@@ -71,7 +71,7 @@ _slowpath()
 	--html|--metrics-from)
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return ;;
-	--seed|--seeds|--scale|--iterations|--jobs|-j|--interval|--duration|--names|--title|\
+	--seed|--seeds|--scale|--iterations|--jobs|-j|--interval|--duration|--names|--title|--branch-at|--branch|\
 	--percent-limit|--kind|--time|--format|--diff)
 		return ;;
 	esac

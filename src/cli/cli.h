@@ -27,6 +27,10 @@ struct cli_args {
 	unsigned int	scale;		/* --scale 1/N; 1 = none */
 	unsigned int	iterations;	/* --iterations (run) */
 	const char	*out;		/* --out (run), or NULL */
+	const char	*branch_at;	/* --branch-at (run), or NULL */
+	const char	**branches;	/* --branch (run), in order */
+	size_t		nr_branches;
+	unsigned int	jobs;		/* -j/--jobs (run --branch): branches at once */
 };
 
 /* Parse argv (argv[0] = the subcommand).  0 ok; 1 --help printed; 2 usage

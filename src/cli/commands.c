@@ -31,6 +31,7 @@ static const char scenario_options_help[] =
 void cli_args_release(struct cli_args *a)
 {
 	free(a->sets);
+	free(a->branches);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -92,7 +93,8 @@ bad:
 	return NULL;
 }
 
-enum { OPT_POLICY = 1000, OPT_SEED, OPT_SET, OPT_SCALE, OPT_ITERATIONS, OPT_OUT, OPT_HELP };
+enum { OPT_POLICY = 1000, OPT_SEED, OPT_SET, OPT_SCALE, OPT_ITERATIONS, OPT_OUT, OPT_HELP, OPT_BRANCH_AT,
+       OPT_BRANCH, OPT_JOBS = 'j' };
 
 /*
  * Parse the options of run (with_run = true) or check.  Returns 0, 1 when
@@ -101,7 +103,7 @@ enum { OPT_POLICY = 1000, OPT_SEED, OPT_SET, OPT_SCALE, OPT_ITERATIONS, OPT_OUT,
 int cli_parse_args(int argc, char **argv, bool with_run, struct cli_args *a,
 		   void (*help)(FILE *out))
 {
-	static const struct option opts[] = {	/* the last two: run only */
+	static const struct option opts[] = {	/* from --iterations on: run only */
 		{ "policy", required_argument, NULL, OPT_POLICY },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "set", required_argument, NULL, OPT_SET },
@@ -109,6 +111,9 @@ int cli_parse_args(int argc, char **argv, bool with_run, struct cli_args *a,
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ "iterations", required_argument, NULL, OPT_ITERATIONS },
 		{ "out", required_argument, NULL, OPT_OUT },
+		{ "branch-at", required_argument, NULL, OPT_BRANCH_AT },
+		{ "branch", required_argument, NULL, OPT_BRANCH },
+		{ "jobs", required_argument, NULL, OPT_JOBS },
 		{ NULL, 0, NULL, 0 }
 	};
 	char err[256];
@@ -117,10 +122,12 @@ int cli_parse_args(int argc, char **argv, bool with_run, struct cli_args *a,
 	memset(a, 0, sizeof(*a));
 	a->scale = 1;
 	a->iterations = 1;
+	a->jobs = 1;
 	optind = 0;	/* reset getopt (glibc) */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":", opts, &li)) != -1) {
-		if (!with_run && (c == OPT_ITERATIONS || c == OPT_OUT)) {
+	while ((c = getopt_long(argc, argv, with_run ? ":j:" : ":", opts, &li)) != -1) {
+		if (!with_run && (c == OPT_ITERATIONS || c == OPT_OUT || c == OPT_BRANCH_AT || c == OPT_BRANCH ||
+				  c == OPT_JOBS)) {
 			fprintf(stderr, "slowpath %s: unknown option '--%s' (see slowpath %s --help)\n",
 				argv[0], opts[li].name, argv[0]);
 			return 2;
@@ -159,6 +166,26 @@ int cli_parse_args(int argc, char **argv, bool with_run, struct cli_args *a,
 		case OPT_OUT:
 			a->out = optarg;
 			break;
+		case OPT_BRANCH_AT:
+			a->branch_at = optarg;
+			break;
+		case OPT_BRANCH:
+			a->branches = realloc(a->branches, (a->nr_branches + 1) * sizeof(*a->branches));
+			if (!a->branches)
+				abort();
+			a->branches[a->nr_branches++] = optarg;
+			break;
+		case OPT_JOBS: {
+			char *end;
+			unsigned long n = strtoul(optarg, &end, 10);
+
+			if (!*optarg || *end || n < 1 || n > 256 || optarg[0] == '-') {
+				fprintf(stderr, "--jobs '%s': expected a whole number from 1 to 256\n", optarg);
+				return 2;
+			}
+			a->jobs = (unsigned int)n;
+			break;
+		}
 		case OPT_HELP:
 			help(stdout);
 			return 1;
@@ -196,6 +223,15 @@ void cli_run_help(FILE *out)
 		     "  --iterations N     run N times with seeds seed..seed+N-1 into DIR/iter-K,\n"
 		     "                     plus DIR/result.json with the aggregate\n"
 		     "  --out DIR          result folder (default: out/<scenario name>)\n"
+		     "  --branch-at TIME   simulate once up to TIME (a multiple of sample_interval),\n"
+		     "                     then fork one run per --branch from that state; each\n"
+		     "                     branch is a whole result folder DIR/NAME (docs/branches.md)\n"
+		     "  --branch NAME[:KEY=VALUE,...]\n"
+		     "                     a branch: NAME, and the [costs] and [policy] keys it\n"
+		     "                     changes from TIME on (as --set spells them; policy=NAME\n"
+		     "                     is a preset); repeatable\n"
+		     "  -j, --jobs N       branches run at once (default 1; each may grow to the\n"
+		     "                     whole run's memory)\n"
 		     "  --help             this text\n", scenario_options_help);
 }
 

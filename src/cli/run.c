@@ -46,9 +46,11 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/branch.h"
 #include "cli/cli.h"
 #include "cli/initial_state.h"
 #include "cli/scenario.h"
@@ -553,27 +555,31 @@ static void watchdog_checks(struct run *r, sim_time_t now)
 	r->hung_next = now + r->hung_interval;
 }
 
-/* Step 4: simulate, one sample interval at a time. */
-static void run_simulate(struct run *r)
+/* Step 4: simulate from `from` to `to`, one sample interval at a time
+ * (a branched run stops at its branch instant, a sample step, and each
+ * branch goes on from there: the same steps as one whole run). */
+static void run_simulate(struct run *r, sim_time_t from, sim_time_t to)
 {
 	const struct scn_global *g = r->g;
 	struct progress *prog = r->prog;
 
-	prog->m = r->m;
-	prog->wl = r->wl;
-	prog->nr_wl = r->nr_wl;
-	prog->tps_interval = g->tps_interval;
-	prog->measure_start = g->ramp_time;
-	prog->line_virtual = 0;
-	prog->line_wall = r->t0;
-	prog->line_k = prog->line_allocstall = prog->line_compactstall = 0;
-	for (sim_time_t done = 0; done < g->duration;) {
-		done = g->duration - done > g->sample_interval ? done + g->sample_interval : g->duration;
+	if (from == 0) {
+		prog->m = r->m;
+		prog->wl = r->wl;
+		prog->nr_wl = r->nr_wl;
+		prog->tps_interval = g->tps_interval;
+		prog->measure_start = g->ramp_time;
+		prog->line_virtual = 0;
+		prog->line_wall = r->t0;
+		prog->line_k = prog->line_allocstall = prog->line_compactstall = 0;
+	}
+	for (sim_time_t done = from; done < to;) {
+		done = to - done > g->sample_interval ? done + g->sample_interval : to;
 		sim_run(r->sim, done);
 		watchdog_checks(r, done);
 		progress_update(prog, r->sim, done, g->duration, false);
 	}
-	progress_update(prog, r->sim, g->duration, g->duration, true);
+	progress_update(prog, r->sim, to, g->duration, true);
 }
 
 /* The result record of the run: counters, transactions, figures. */
@@ -748,7 +754,7 @@ static int run_once(const struct scenario *s, const char *dir, const char *shown
 	prog->iteration = iteration;
 	rc = run_setup(&r);
 	if (rc == 0) {
-		run_simulate(&r);
+		run_simulate(&r, 0, r.g->duration);
 		rc = run_write(&r);
 	}
 	run_teardown(&r);
@@ -804,17 +810,23 @@ static void print_arg(FILE *f, const char *a)
  * DIR/scenario.ini: the resolved scenario (every key, --set and --scale
  * applied; [global] applied_scale records the scale), headed by the
  * version, the command line and the seed, so `slowpath run
- * DIR/scenario.ini` repeats the run.
+ * DIR/scenario.ini` repeats the run.  A branched run's files say instead
+ * what they are (`head`, one comment line each) and that the command
+ * repeats the run.
  */
-static int write_scenario_ini(const char *dir, const struct scenario *s, int argc, char **argv,
-			      uint64_t seed, unsigned int iterations, char *err, size_t errlen)
+static int write_scenario_file(const char *dir, const char *name, const char *head, const struct scenario *s,
+			       int argc, char **argv, uint64_t seed, unsigned int iterations, char *err,
+			       size_t errlen)
 {
 	struct rpt_file rf;
 
-	if (rpt_file_open(&rf, dir, "scenario.ini", err, errlen))
+	if (rpt_file_open(&rf, dir, name, err, errlen))
 		return -1;
-	fprintf(rf.f, "; a result folder's scenario: `slowpath run THIS_FILE%s` repeats the run\n",
-		iterations > 1 ? " --iterations N" : "");
+	if (head)
+		fputs(head, rf.f);
+	else
+		fprintf(rf.f, "; a result folder's scenario: `slowpath run THIS_FILE%s` repeats the run\n",
+			iterations > 1 ? " --iterations N" : "");
 	fprintf(rf.f, "; version: slowpath %s (commit %s)\n", SLOWPATH_VERSION, SLOWPATH_COMMIT);
 	fputs("; command: slowpath", rf.f);
 	for (int i = 0; i < argc; i++) {
@@ -825,6 +837,208 @@ static int write_scenario_ini(const char *dir, const struct scenario *s, int arg
 		iterations > 1 ? " (iteration K used seed+K-1)" : "");
 	scn_print(s, rf.f);
 	return rpt_file_commit(&rf, err, errlen);
+}
+
+static int write_scenario_ini(const char *dir, const struct scenario *s, int argc, char **argv,
+			      uint64_t seed, unsigned int iterations, char *err, size_t errlen)
+{
+	return write_scenario_file(dir, "scenario.ini", NULL, s, argc, argv, seed, iterations, err, errlen);
+}
+
+/* ---- --branch-at: one prefix, then a child process per branch -------------------------------- */
+
+/* The branch's copy of a monitor file: what the prefix sampled (flushed
+ * by the parent before the fork), then the branch's own samples.  The
+ * child drops its copy of the prefix's stream without touching the file. */
+static int monitor_fork(struct rpt_file *rf, const char *dir, const char *name, char *err, size_t errlen)
+{
+	struct rpt_file nf;
+	char buf[1 << 16];
+	size_t n;
+	FILE *in;
+
+	if (rpt_file_open(&nf, dir, name, err, errlen))
+		return -1;
+	in = fopen(rf->tmp_path, "r");
+	if (!in) {
+		snprintf(err, errlen, "%s: %s", rf->tmp_path, strerror(errno));
+		rpt_file_abort(&nf);
+		return -1;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		fwrite(buf, 1, n, nf.f);
+	fclose(in);
+	fclose(rf->f);
+	free(rf->tmp_path);
+	free(rf->final_path);
+	*rf = nf;
+	return 0;
+}
+
+struct branch_run {
+	const struct run_branch	*b;
+	size_t			nr;
+	sim_time_t		at;
+	unsigned int		jobs;
+	const char		*stage, *out;	/* DIR.tmp and DIR */
+	int			argc;
+	char			**argv;
+};
+
+/* In the child: the branch's folder and monitors, its costs and policy
+ * from the branch instant on, the rest of the run, its files.  0 or 1. */
+static int branch_child(struct run *r, const struct branch_run *br, const struct run_branch *b)
+{
+	size_t n = strlen(br->out) + strlen(b->name) + 16;
+	char *dir = xmalloc(n), *shown = xmalloc(n), err[1024], head[600];
+	const struct scn_policy *pol = scn_config(b->s, "policy", NULL);
+	int rc = 0;
+
+	snprintf(dir, n, "%s/%s", br->stage, b->name);
+	snprintf(shown, n, "%s/%s", br->out, b->name);
+	r->dir = dir;
+	r->shown = shown;
+	if (rpt_mkdir_p(dir, err, sizeof(err)))
+		rc = 1;
+	for (int k = 0; k < NR_MONITORS && !rc; k++)
+		rc = monitor_fork(&r->smp.files[k], dir, monitor_files[k], err, sizeof(err)) ? 1 : 0;
+	if (rc) {
+		fprintf(stderr, "slowpath run: branch %s: %s\n", b->name, err);
+		return rc;
+	}
+	r->s = b->s;
+	r->g = scn_config(b->s, "global", NULL);
+	sim_set_costs(r->sim, scn_config(b->s, "costs", NULL));
+	machine_set_policy(r->m, &pol->sw);
+	run_simulate(r, br->at, r->g->duration);
+	rc = run_write(r);
+	snprintf(head, sizeof(head), "; branch %s of a branched run (docs/branches.md): up to %.3f s the run "
+		 "followed ../branches.ini, then this scenario (changes: %s); the command below repeats "
+		 "the branched run\n", b->name, (double)br->at / 1e9, b->changes[0] ? b->changes : "none");
+	if (!rc && write_scenario_file(dir, "scenario.ini", head, b->s, br->argc, br->argv, r->seed, 1, err,
+				       sizeof(err))) {
+		fprintf(stderr, "slowpath run: %s\n", err);
+		rc = 1;
+	}
+	return rc;
+}
+
+/* Fork the branches, at most br->jobs at once, and wait for them.  A
+ * failed branch stops new ones from starting.  0 or 1. */
+static int fork_branches(struct run *r, const struct branch_run *br)
+{
+	pid_t *pid = xcalloc(br->nr, sizeof(*pid));
+	size_t next = 0, running = 0;
+	int rc = 0;
+
+	for (int k = 0; k < NR_MONITORS; k++)
+		fflush(r->smp.files[k].f);
+	if (r->prog->host_log)
+		fflush(r->prog->host_log);
+	fflush(stdout);
+	fflush(stderr);
+	while (next < br->nr || running) {
+		int st;
+		pid_t w;
+
+		if (next < br->nr && running < br->jobs && !rc) {
+			pid_t p = fork();
+
+			if (p < 0) {
+				fprintf(stderr, "slowpath run: fork for branch %s: %s\n", br->b[next].name,
+					strerror(errno));
+				rc = 1;
+				continue;
+			}
+			if (p == 0) {
+				int crc;
+
+				r->prog->host_log = NULL;	/* the prefix's only */
+				if (br->jobs > 1)
+					r->prog->tty = false;	/* one status line at a time */
+				crc = branch_child(r, br, &br->b[next]);
+				fflush(stdout);
+				fflush(stderr);
+				_exit(crc);
+			}
+			pid[next++] = p;
+			running++;
+			continue;
+		}
+		if (!running)
+			break;
+		w = waitpid(-1, &st, 0);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			fprintf(stderr, "slowpath run: waitpid: %s\n", strerror(errno));
+			rc = 1;
+			break;
+		}
+		running--;
+		for (size_t i = 0; i < next; i++)
+			if (pid[i] == w && !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
+				if (WIFSIGNALED(st))
+					fprintf(stderr, "slowpath run: branch %s: killed by signal %d\n",
+						br->b[i].name, WTERMSIG(st));
+				rc = 1;
+			}
+	}
+	free(pid);
+	return rc;
+}
+
+/*
+ * The branched run: set-up and the prefix as one run (its monitor files
+ * in DIR.tmp/.prefix), then one child process per branch, each a copy of
+ * the whole state at the branch instant that writes DIR.tmp/NAME; then
+ * DIR.tmp/branches.ini.  0, 1 or 2.
+ */
+static int run_branched(const struct scenario *s, const struct branch_run *br, uint64_t seed,
+			struct progress *prog, struct rpt_result *res)
+{
+	size_t n = strlen(br->stage) + 16;
+	char *prefix = xmalloc(n), err[1024];
+	struct run r = { .s = s, .g = scn_config(s, "global", NULL), .dir = prefix, .shown = br->out,
+			 .iteration = 1, .seed = seed, .prog = prog, .res = res };
+	char *head = NULL;
+	size_t hlen = 0;
+	FILE *h;
+	int rc;
+
+	snprintf(prefix, n, "%s/.prefix", br->stage);
+	wall_now(&r.t0);
+	prog->start = prog->last = r.t0;
+	prog->last_events = 0;
+	prog->iteration = 1;
+	rc = run_setup(&r);
+	if (rc == 0) {
+		run_simulate(&r, 0, br->at);
+		rc = fork_branches(&r, br);
+		for (int k = 0; k < NR_MONITORS; k++)
+			rpt_file_abort(&r.smp.files[k]);
+	}
+	run_teardown(&r);
+	rpt_remove_tree(prefix);
+	free(prefix);
+	if (rc)
+		return rc;
+	h = open_memstream(&head, &hlen);
+	if (!h)
+		SIM_BUG("open_memstream failed");
+	fprintf(h, "; a branched run (docs/branches.md): this scenario up to %.3f s, then one run per "
+		"branch from that state, in the folder of its name; the command below repeats it\n",
+		(double)br->at / 1e9);
+	for (size_t i = 0; i < br->nr; i++)
+		fprintf(h, "; branch %s: %s\n", br->b[i].name, br->b[i].changes[0] ? br->b[i].changes : "no change");
+	fclose(h);
+	if (write_scenario_file(br->stage, "branches.ini", head, s, br->argc, br->argv, seed, 1, err,
+				sizeof(err))) {
+		fprintf(stderr, "slowpath run: %s\n", err);
+		rc = 1;
+	}
+	free(head);
+	return rc;
 }
 
 /*
@@ -849,11 +1063,13 @@ static int check_out(const char *out)
 		fprintf(stderr, "slowpath run: '%s' exists and is not a folder\n", out);
 		return 2;
 	}
-	rj = malloc(strlen(out) + 16);
+	rj = malloc(strlen(out) + 20);
 	if (!rj)
 		SIM_BUG("out of memory");
 	sprintf(rj, "%s/result.json", out);
 	ok = access(rj, F_OK) == 0;
+	sprintf(rj, "%s/branches.ini", out);	/* a branched run's folder */
+	ok = ok || access(rj, F_OK) == 0;
 	free(rj);
 	d = ok ? NULL : opendir(out);
 	if (d) {
@@ -864,8 +1080,8 @@ static int check_out(const char *out)
 		closedir(d);
 	}
 	if (!ok) {
-		fprintf(stderr, "slowpath run: '%s' exists and is not a result folder (no result.json); "
-			"remove it or choose another --out\n", out);
+		fprintf(stderr, "slowpath run: '%s' exists and is not a result folder (no result.json "
+			"or branches.ini); remove it or choose another --out\n", out);
 		return 2;
 	}
 	return 0;
@@ -897,6 +1113,9 @@ int cli_cmd_run(int argc, char **argv)
 	struct scenario *s;
 	struct progress prog = { 0 };
 	struct rpt_result *res;
+	struct run_branch *branches = NULL;
+	size_t nr_branches = 0;
+	sim_time_t branch_at = 0;
 	char *out, *stage, err[1024];
 	/* the command line as given: getopt permutes argv */
 	char **given = malloc(((size_t)argc + 1) * sizeof(*given));
@@ -915,7 +1134,8 @@ int cli_cmd_run(int argc, char **argv)
 	}
 	schema = scn_schema_create();
 	s = cli_load_scenario(schema, &a);
-	if (!s) {
+	if (!s || branch_setup(schema, &a, s, &branch_at, &branches, &nr_branches)) {
+		scn_destroy(s);
 		scn_schema_destroy(schema);
 		cli_args_release(&a);
 		free(given);
@@ -947,6 +1167,16 @@ int cli_cmd_run(int argc, char **argv)
 		}
 	}
 	seed = ((const struct scn_global *)scn_config(s, "global", NULL))->seed;
+	if (nr_branches) {
+		struct branch_run br = { branches, nr_branches, branch_at, a.jobs, stage, out, argc, given };
+
+		rc = run_branched(s, &br, seed, &prog, &res[0]);
+		if (!rc)
+			rc = swap_in(stage, out);
+		if (rc)
+			rpt_remove_tree(stage);
+		goto done;
+	}
 	if (a.iterations == 1) {
 		rc = run_once(s, stage, out, 1, seed, &prog, &res[0]);
 	} else {
@@ -990,6 +1220,7 @@ done:
 	free(out);
 	free(stage);
 	free(given);
+	branch_release(branches, nr_branches);
 	scn_destroy(s);
 	scn_schema_destroy(schema);
 	cli_args_release(&a);

@@ -67,6 +67,10 @@ uint64_t machine_bookkeeping_bytes(const struct machine_config *cfg, unsigned in
  */
 void machine_start(struct machine *m);
 struct sim *machine_sim(const struct machine *m);
+/* Put another policy in force mid-run (`slowpath run --branch`).  Every
+ * switch is read where it acts (mm_pol()), so the next decision follows
+ * it; requests already past that decision finish under the old one. */
+void machine_set_policy(struct machine *m, const struct mm_policy *policy);
 
 /*
  * /proc renderers (mm/vmstat.c): the model's state printed byte for byte

@@ -932,6 +932,12 @@ int machine_apply_sysctl(struct machine *m, const struct vm_sysctl *sc, char *er
 	return 0;
 }
 
+void machine_set_policy(struct machine *m, const struct mm_policy *policy)
+{
+	m->policy_copy = *policy;
+	m->policy = &m->policy_copy;
+}
+
 struct sim *machine_sim(const struct machine *m)
 {
 	return m->sim;

@@ -165,6 +165,7 @@ uint64_t sim_resumes(const struct sim *sim) { return sim->resumes; }
 uint64_t sim_direct_resumes(const struct sim *sim) { return sim->direct_resumes; }
 unsigned int sim_ncpus(const struct sim *sim) { return sim->ncpus; }
 const struct cost_table *sim_costs(const struct sim *sim) { return &sim->costs; }
+void sim_set_costs(struct sim *sim, const struct cost_table *costs) { sim->costs = *costs; }
 uint64_t sim_seed(const struct sim *sim) { return sim->seed; }
 uint64_t sim_engine_ns(const struct sim *sim) { return sim->engine_ns; }
 

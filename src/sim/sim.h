@@ -102,6 +102,9 @@ sim_time_t sim_now(const struct sim *sim);
 uint64_t sim_events(const struct sim *sim);	/* events run so far */
 unsigned int sim_ncpus(const struct sim *sim);
 const struct cost_table *sim_costs(const struct sim *sim);
+/* Replace the cost table mid-run (`slowpath run --branch`): every cost read
+ * after the call is the new one; CPU time already charged stays as it was. */
+void sim_set_costs(struct sim *sim, const struct cost_table *costs);
 uint64_t sim_seed(const struct sim *sim);
 
 /* ---- tasks ------------------------------------------------------------ */

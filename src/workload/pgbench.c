@@ -692,7 +692,6 @@ static void pg_backend_main(struct sim *sim, void *arg)
 {
 	struct pg_proc *p = arg;
 	struct pg *pg = p->pg;
-	sim_time_t rtt = cost_ns(sim_costs(sim), COST_pgbench_round_trip, 5);
 
 	/* backend start-up: the process image, catalog caches, palloc arenas */
 	pg_image_touch(p);
@@ -717,7 +716,8 @@ static void pg_backend_main(struct sim *sim, void *arg)
 		sim_path_pop(sim);
 		sim_path_push(sim, "client round trips");
 		pgstat_report_wait_start(p, PG_WAIT_CLIENT_READ);
-		sim_sleep(sim, rtt);
+		/* read at each use: a --branch may change it mid-run */
+		sim_sleep(sim, cost_ns(sim_costs(sim), COST_pgbench_round_trip, 5));
 		pgstat_report_wait_end(p);
 		sim_path_pop(sim);
 		pg_transaction_row(p, row);
@@ -1715,6 +1715,12 @@ static uint64_t pg_nr_tasks(const void *config, const char **key)
 	return c->clients + 3 + (c->client == PG_CLIENT_LOCAL ? (c->threads < c->clients ? c->threads : c->clients) : 0);
 }
 
+/* [pgbench] log=on writes pgbench_log while the run goes on. */
+static const char *pg_streams(const void *config)
+{
+	return ((const struct pg_config *)config)->log ? "log" : NULL;
+}
+
 const struct workload_type pgbench_workload = {
 	.kind = "pgbench",
 	.help = "PostgreSQL under pgbench simple-update: backends, buffer pool, WAL, checkpoints",
@@ -1726,6 +1732,7 @@ const struct workload_type pgbench_workload = {
 	.scale = pg_scale,
 	.nr_tasks = pg_nr_tasks,
 	.start_env = pg_start_env,
+	.streams = pg_streams,
 	.report = pg_report,
 	.destroy = pg_destroy,
 };

@@ -161,6 +161,11 @@ struct workload_type {
 	 * that does not exist). */
 	void *(*start_env)(const struct wl_env *env, const void *config, const char *instance,
 			   struct wl_stats *stats, char *err, size_t errlen);
+	/* The key that makes the workload write a file of its own during the
+	 * run (into wl_env.dir), when the config sets it; NULL: none (may be
+	 * NULL).  `slowpath run --branch-at` refuses such a config: its
+	 * branches would share the one open file. */
+	const char *(*streams)(const void *config);
 	/* After the run, before the engine is destroyed. */
 	void (*report)(void *state, struct wl_report *out);
 	/* After sim_destroy() (and machine_destroy()): the run may have stopped

@@ -82,7 +82,7 @@ check "a stopped run leaves the old folder untouched" "diff -r '$TMP/stop.before
 	! '$SP' compare '$TMP/stop.tmp' >/dev/null 2>&1"
 # What is not a result folder is not replaced.
 mkdir "$TMP/mine" && echo keep >"$TMP/mine/notes.txt"
-expect "a folder that is not a result folder" 2 "slowpath run: '$TMP/mine' exists and is not a result folder (no result.json); remove it or choose another --out" \
+expect "a folder that is not a result folder" 2 "slowpath run: '$TMP/mine' exists and is not a result folder (no result.json or branches.ini); remove it or choose another --out" \
 	"$SP" run "$TMP/q.ini" --out "$TMP/mine"
 check "... and it is kept" "[ -s '$TMP/mine/notes.txt' ]"
 

@@ -20,7 +20,6 @@
 
 #include "cli/branch.h"
 #include "cli/sections.h"
-#include "sim/debug.h"
 #include "sim/option.h"
 #include "sim/xalloc.h"
 #include "workload/workload.h"
@@ -29,7 +28,10 @@
  * is not the one in `base`, as "[kind NAME] key"; false when none. */
 static bool first_fixed_change(const struct scenario *base, const struct scenario *v, char *buf, size_t len)
 {
-	SIM_ASSERT(scn_nr_instances(base) == scn_nr_instances(v));
+	if (scn_nr_instances(base) != scn_nr_instances(v)) {	/* --set adds none today */
+		snprintf(buf, len, "the scenario's sections");
+		return true;
+	}
 	for (size_t i = 0; i < scn_nr_instances(base); i++) {
 		const struct scn_instance *a = scn_instance_at(base, i), *b = scn_instance_at(v, i);
 

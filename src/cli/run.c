@@ -61,6 +61,7 @@
 #include "report/result.h"
 #include "report/run_files.h"
 #include "sim/bdev.h"
+#include "sim/hostmem.h"
 #include "sim/xalloc.h"
 #include "workload/workload.h"
 
@@ -894,6 +895,7 @@ static int branch_child(struct run *r, const struct branch_run *br, const struct
 	const struct scn_policy *pol = scn_config(b->s, "policy", NULL);
 	int rc = 0;
 
+	(void)host_huge_unshare();	/* host layout only: no result depends on it */
 	snprintf(dir, n, "%s/%s", br->stage, b->name);
 	snprintf(shown, n, "%s/%s", br->out, b->name);
 	r->dir = dir;

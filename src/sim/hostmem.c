@@ -7,7 +7,9 @@
  * arrays do not each round up to 4 MiB of resident memory.  Smaller
  * mappings are plain anonymous memory.
  */
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -64,6 +66,102 @@ void *host_huge_grow(void *old, size_t old_bytes, size_t new_bytes)
 		host_huge_free(old, old_bytes);
 	}
 	return p;
+}
+
+/* ---- after fork ------------------------------------------------------------------ */
+
+#define UNSHARE_RUN	((size_t)64 << 20)	/* bytes copied per mremap, at most */
+#define UNSHARE_MAX	4096			/* mappings looked at */
+
+struct host_range {
+	uintptr_t	start, end;
+};
+
+/* The private anonymous mappings with huge pages now, 2 MiB-aligned
+ * inside, from /proc/self/smaps (read whole before anything moves). */
+static size_t huge_mappings(struct host_range *r, size_t max)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[512], perms[8] = "", path[256];
+	uintptr_t start = 0, end = 0;
+	unsigned long long kb;
+	size_t n = 0;
+	bool anon = false;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f) && n < max) {
+		unsigned long a, b, ino;
+
+		path[0] = '\0';
+		if (sscanf(line, "%lx-%lx %7s %*s %*s %lu %255s", &a, &b, perms, &ino, path) >= 4 &&
+		    strchr(line, '-') < strchr(line, ' ')) {
+			start = ((uintptr_t)a + HUGE_ALIGN - 1) & ~(HUGE_ALIGN - 1);
+			end = (uintptr_t)b & ~(HUGE_ALIGN - 1);
+			anon = strcmp(perms, "rw-p") == 0 && ino == 0 && path[0] == '\0' && end > start;
+			continue;
+		}
+		if (anon && sscanf(line, "AnonHugePages: %llu kB", &kb) == 1 && kb > 0)
+			r[n++] = (struct host_range){ start, end };
+	}
+	fclose(f);
+	return n;
+}
+
+/* Copy [p, p + len) into fresh huge-page memory and move it in place. */
+static bool move_to_huge(uint8_t *p, size_t len)
+{
+	uint8_t *raw = mmap(NULL, len + HUGE_ALIGN, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0), *q;
+	size_t head;
+
+	if (raw == MAP_FAILED)
+		return false;
+	head = (HUGE_ALIGN - ((uintptr_t)raw & (HUGE_ALIGN - 1))) & (HUGE_ALIGN - 1);
+	q = raw + head;
+#ifdef MADV_HUGEPAGE
+	(void)madvise(q, len, MADV_HUGEPAGE);
+#endif
+	memcpy(q, p, len);
+	if (mremap(q, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, p) == MAP_FAILED) {
+		munmap(raw, len + HUGE_ALIGN);
+		return false;
+	}
+	if (head)
+		munmap(raw, head);
+	munmap(q + len, HUGE_ALIGN - head);	/* q's range was moved away */
+	return true;
+}
+
+size_t host_huge_unshare(void)
+{
+#ifdef SIM_ASAN
+	return 0;
+#else
+	static struct host_range r[UNSHARE_MAX];
+	size_t n = huge_mappings(r, UNSHARE_MAX), moved = 0;
+	unsigned char vec[HUGE_ALIGN / SMALL_ALIGN];
+
+	for (size_t i = 0; i < n; i++) {
+		uintptr_t run = 0;	/* start of the resident run being gathered */
+
+		for (uintptr_t a = r[i].start; a <= r[i].end; a += HUGE_ALIGN) {
+			bool resident = false;
+
+			if (a < r[i].end && mincore((void *)a, HUGE_ALIGN, vec) == 0)
+				for (size_t k = 0; k < sizeof(vec) && !resident; k++)
+					resident = vec[k] & 1;
+			if (resident && !run)
+				run = a;
+			if (run && (!resident || a - run == UNSHARE_RUN)) {
+				if (move_to_huge((uint8_t *)run, a - run))
+					moved += a - run;
+				run = resident ? a : 0;
+			}
+		}
+	}
+	return moved;
+#endif
 }
 
 /* ---- pools ----------------------------------------------------------------------- */

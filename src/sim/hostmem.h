@@ -41,6 +41,20 @@ void host_huge_free(void *p, size_t bytes);
 void *host_huge_grow(void *old, size_t old_bytes, size_t new_bytes);
 
 /*
+ * After fork(): give this process private huge pages again.  The parent's
+ * transparent huge pages are shared copy-on-write, and the kernel splits
+ * each at the child's first write to it and copies only the 4 KiB page
+ * written, so a child that goes on with the model (`slowpath run
+ * --branch`) would run its random accesses over gigabytes on 4 KiB host
+ * pages — measured 2-3 times slower.  Every private anonymous mapping that
+ * holds huge pages has the resident part of its whole 2 MiB pieces copied
+ * into fresh huge-page memory and moved into place (mremap), byte for
+ * byte the same.  Best effort: a piece that cannot be moved stays as it
+ * was.  Returns the bytes moved.  A no-op under AddressSanitizer.
+ */
+size_t host_huge_unshare(void);
+
+/*
  * A pool of equal-sized objects carved from 2 MiB pieces of host huge
  * pages, for small records that are many and touched at random (the page
  * cache's index chunks and map counts): malloc would scatter them over

@@ -70,6 +70,7 @@ void *host_huge_grow(void *old, size_t old_bytes, size_t new_bytes)
 
 /* ---- after fork ------------------------------------------------------------------ */
 
+#ifndef SIM_ASAN	/* under ASan host_huge_unshare() does nothing */
 #define UNSHARE_RUN	((size_t)64 << 20)	/* bytes copied per mremap, at most */
 #define UNSHARE_MAX	4096			/* mappings looked at */
 
@@ -132,6 +133,7 @@ static bool move_to_huge(uint8_t *p, size_t len)
 	munmap(q + len, HUGE_ALIGN - head);	/* q's range was moved away */
 	return true;
 }
+#endif
 
 size_t host_huge_unshare(void)
 {

@@ -182,7 +182,7 @@ dips_check() {
 	for r in "$@"; do args="$args $R/$r"; done
 	scripts/checkpoint-dips.sh $args >"$out" 2>&1
 	missing=$(missing_lines "$out")
-	[ "$missing" = 0 ] && [ "$(grep -c '^| full-' "$out")" = $# ] &&
+	[ "$missing" = 0 ] && [ "$(grep -c '^| [a-z0-9-]* | [0-9]' "$out")" = $# ] &&
 		ok "docs/calibration.md $l checkpoint table = the committed runs" ||
 		ko "docs/calibration.md $l checkpoint table = the committed runs"
 }
@@ -243,4 +243,36 @@ missing=$(missing_lines "$TMP/dip-series.md" prefix)
 [ "$missing" = 0 ] && [ "$(wc -l <"$TMP/dip-series.md")" = 6 ] &&
 	ok "docs/calibration.md dip-series table = the committed runs" ||
 	ko "docs/calibration.md dip-series table = the committed runs"
+
+# ... and the tables of "The dip from one state": the checkpoint table of
+# the branches, and per branch its changes (from its scenario.ini), its
+# 10-s TPS from 310 to 400 s (k) and their mean, and the differences of
+# its proc-vmstat between 290 and 400 s.  The unchanged branch is the
+# stored whole run: their files are the same.
+BR="branch290-base branch290-fix branch290-halved branch290-va branch290-vb"
+dips_check "branches 400-s" $BR
+for r in $BR; do
+	ch=$(sed -n 's/^; branch .*(changes: \(.*\)); the command below.*/\1/p' "$R/$r/scenario.ini" | head -n 1)
+	case $ch in
+	*compact_migrate_scan=4*buddy_page=45*) ch="compaction, free and refill costs halved" ;;
+	esac
+	ser=$(awk -F, 'NR > 1 && $1 > 300 && $1 <= 400 { s = s (n++ ? ", " : "") sprintf("%.0f", $2 / 1000); t += $2 }
+		END { printf "%s | %.1f", s, t / n / 1000 }' "$R/$r/tps.csv")
+	vm=$(awk '/^time: / { t = $2; next } t == 290 { a[$1] = $2 } t == 400 { b[$1] = $2 }
+		function d(k) { return b[k] - a[k] }
+		END { printf "%.0f, %.0f, %.0f | %.1f / %.1f / %.1f", d("compact_stall"), d("allocstall_movable"),
+			d("sim_drain_all_pages"), d("sim_drain_pages") / 1e6, d("sim_pcp_refill_pages") / 1e6,
+			d("pgalloc_normal") / 1e6 }' "$R/$r/proc-vmstat")
+	echo "| $r | $ch | $ser | $vm |"
+done >"$TMP/branch-series.md"
+missing=$(missing_lines "$TMP/branch-series.md")
+[ "$missing" = 0 ] && [ "$(grep -c ' | none | ' "$TMP/branch-series.md")" = 1 ] &&
+	ok "docs/calibration.md branch table = the committed runs" ||
+	ko "docs/calibration.md branch table = the committed runs"
+same=0
+for f in tps.csv waits.csv wal.csv checkpoints.csv proc-buddyinfo; do
+	cmp -s "$R/full-flush-none-400/$f" "$R/branch290-base/$f" && same=$((same + 1))
+done
+[ $same = 5 ] && ok "the unchanged branch is the stored whole run" ||
+	ko "the unchanged branch is the stored whole run"
 rpt_done

@@ -96,6 +96,29 @@ bad:
 enum { OPT_POLICY = 1000, OPT_SEED, OPT_SET, OPT_SCALE, OPT_ITERATIONS, OPT_OUT, OPT_HELP, OPT_BRANCH_AT,
        OPT_BRANCH, OPT_JOBS = 'j' };
 
+/* Append one repeatable option's value. */
+static void push_arg(const char ***v, size_t *n, const char *arg)
+{
+	*v = realloc(*v, (*n + 1) * sizeof(**v));
+	if (!*v)
+		abort();
+	(*v)[(*n)++] = arg;
+}
+
+/* A whole number from 1 to max for option `opt`: 0, or -1 after the message. */
+static int parse_count(const char *opt, const char *arg, unsigned long max, unsigned int *out)
+{
+	char *end;
+	unsigned long n = strtoul(arg, &end, 10);
+
+	if (!*arg || *end || n < 1 || n > max || arg[0] == '-') {
+		fprintf(stderr, "%s '%s': expected a whole number from 1 to %lu\n", opt, arg, max);
+		return -1;
+	}
+	*out = (unsigned int)n;
+	return 0;
+}
+
 /*
  * Parse the options of run (with_run = true) or check.  Returns 0, 1 when
  * --help was printed, or 2 after printing a usage error.
@@ -140,10 +163,7 @@ int cli_parse_args(int argc, char **argv, bool with_run, struct cli_args *a,
 			a->seed = optarg;
 			break;
 		case OPT_SET:
-			a->sets = realloc(a->sets, (a->nr_sets + 1) * sizeof(*a->sets));
-			if (!a->sets)
-				abort();
-			a->sets[a->nr_sets++] = optarg;
+			push_arg(&a->sets, &a->nr_sets, optarg);
 			break;
 		case OPT_SCALE:
 			if (scn_parse_scale(optarg, &a->scale, err, sizeof(err))) {
@@ -151,18 +171,10 @@ int cli_parse_args(int argc, char **argv, bool with_run, struct cli_args *a,
 				return 2;
 			}
 			break;
-		case OPT_ITERATIONS: {
-			char *end;
-			unsigned long n = strtoul(optarg, &end, 10);
-
-			if (!*optarg || *end || n < 1 || n > 10000 || optarg[0] == '-') {
-				fprintf(stderr, "--iterations '%s': expected a whole number from 1 to 10000\n",
-					optarg);
+		case OPT_ITERATIONS:
+			if (parse_count("--iterations", optarg, 10000, &a->iterations))
 				return 2;
-			}
-			a->iterations = (unsigned int)n;
 			break;
-		}
 		case OPT_OUT:
 			a->out = optarg;
 			break;
@@ -170,22 +182,12 @@ int cli_parse_args(int argc, char **argv, bool with_run, struct cli_args *a,
 			a->branch_at = optarg;
 			break;
 		case OPT_BRANCH:
-			a->branches = realloc(a->branches, (a->nr_branches + 1) * sizeof(*a->branches));
-			if (!a->branches)
-				abort();
-			a->branches[a->nr_branches++] = optarg;
+			push_arg(&a->branches, &a->nr_branches, optarg);
 			break;
-		case OPT_JOBS: {
-			char *end;
-			unsigned long n = strtoul(optarg, &end, 10);
-
-			if (!*optarg || *end || n < 1 || n > 256 || optarg[0] == '-') {
-				fprintf(stderr, "--jobs '%s': expected a whole number from 1 to 256\n", optarg);
+		case OPT_JOBS:
+			if (parse_count("--jobs", optarg, 256, &a->jobs))
 				return 2;
-			}
-			a->jobs = (unsigned int)n;
 			break;
-		}
 		case OPT_HELP:
 			help(stdout);
 			return 1;

@@ -741,6 +741,15 @@ static void run_teardown(struct run *r)
 	wl_stats_release(&r->total);
 }
 
+/* The run's wall-clock start, for its progress line and result.json. */
+static void run_begin(struct run *r, unsigned int iteration)
+{
+	wall_now(&r->t0);
+	r->prog->start = r->prog->last = r->t0;
+	r->prog->last_events = 0;
+	r->prog->iteration = iteration;
+}
+
 /* Exit status of a run: 0, 1 (runtime/output failure), 2 (bad scenario). */
 static int run_once(const struct scenario *s, const char *dir, const char *shown, unsigned int iteration,
 		    uint64_t seed, struct progress *prog, struct rpt_result *res)
@@ -749,10 +758,7 @@ static int run_once(const struct scenario *s, const char *dir, const char *shown
 			 .iteration = iteration, .seed = seed, .prog = prog, .res = res };
 	int rc;
 
-	wall_now(&r.t0);
-	prog->start = prog->last = r.t0;
-	prog->last_events = 0;
-	prog->iteration = iteration;
+	run_begin(&r, iteration);
 	rc = run_setup(&r);
 	if (rc == 0) {
 		run_simulate(&r, 0, r.g->duration);
@@ -1009,10 +1015,7 @@ static int run_branched(const struct scenario *s, const struct branch_run *br, u
 	int rc;
 
 	snprintf(prefix, n, "%s/.prefix", br->stage);
-	wall_now(&r.t0);
-	prog->start = prog->last = r.t0;
-	prog->last_events = 0;
-	prog->iteration = 1;
+	run_begin(&r, 1);
 	rc = run_setup(&r);
 	if (rc == 0) {
 		run_simulate(&r, 0, br->at);

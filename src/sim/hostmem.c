@@ -95,8 +95,8 @@ static size_t huge_mappings(struct host_range *r, size_t max)
 		unsigned long a, b, ino;
 
 		path[0] = '\0';
-		if (sscanf(line, "%lx-%lx %7s %*s %*s %lu %255s", &a, &b, perms, &ino, path) >= 4 &&
-		    strchr(line, '-') < strchr(line, ' ')) {
+		/* a mapping's header line; no attribute line parses as one */
+		if (sscanf(line, "%lx-%lx %7s %*s %*s %lu %255s", &a, &b, perms, &ino, path) >= 4) {
 			start = ((uintptr_t)a + HUGE_ALIGN - 1) & ~(HUGE_ALIGN - 1);
 			end = (uintptr_t)b & ~(HUGE_ALIGN - 1);
 			anon = strcmp(perms, "rw-p") == 0 && ino == 0 && path[0] == '\0' && end > start;

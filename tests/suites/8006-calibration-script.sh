@@ -234,10 +234,14 @@ missing=$(missing_lines "$TMP/win1200.md")
 SENS="full-flush-none-400 full-flush-none-400-seed2 full-flush-none-400-compact-half
 	full-flush-none-400-free-half full-flush-none-400-free-half-seed2 full-flush-none-400-page-half"
 dips_check "slow-path costs 400-s" $SENS
+# after_checkpoint TPS.CSV: the 10-s TPS from 310 to 400 s (k) and their
+# mean, as "15, 30, ... | 25.7"
+after_checkpoint() {
+	awk -F, 'NR > 1 && $1 > 300 && $1 <= 400 { s = s (n++ ? ", " : "") sprintf("%.0f", $2 / 1000); t += $2 }
+		END { printf "%s | %.1f", s, t / n / 1000 }' "$1"
+}
 for r in $SENS; do
-	awk -F, -v r="$r" 'NR > 1 && $1 > 300 && $1 <= 400 {
-			s = s (n++ ? ", " : "") sprintf("%.0f", $2 / 1000); t += $2 }
-		END { printf "| %s | %s | %.1f |\n", r, s, t / n / 1000 }' "$R/$r/tps.csv"
+	echo "| $r | $(after_checkpoint "$R/$r/tps.csv") |"
 done >"$TMP/dip-series.md"
 missing=$(missing_lines "$TMP/dip-series.md" prefix)
 [ "$missing" = 0 ] && [ "$(wc -l <"$TMP/dip-series.md")" = 6 ] &&
@@ -256,8 +260,7 @@ for r in $BR; do
 	case $ch in
 	*compact_migrate_scan=4*buddy_page=45*) ch="compaction, free and refill costs halved" ;;
 	esac
-	ser=$(awk -F, 'NR > 1 && $1 > 300 && $1 <= 400 { s = s (n++ ? ", " : "") sprintf("%.0f", $2 / 1000); t += $2 }
-		END { printf "%s | %.1f", s, t / n / 1000 }' "$R/$r/tps.csv")
+	ser=$(after_checkpoint "$R/$r/tps.csv")
 	vm=$(awk '/^time: / { t = $2; next } t == 290 { a[$1] = $2 } t == 400 { b[$1] = $2 }
 		function d(k) { return b[k] - a[k] }
 		END { printf "%.0f, %.0f, %.0f | %.1f / %.1f / %.1f", d("compact_stall"), d("allocstall_movable"),

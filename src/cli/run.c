@@ -162,8 +162,9 @@ static void snapshot_start(struct sim *sim, void *arg)
 {
 	struct sampler *smp = arg;
 
-	(void)sim;
 	mm_vmstat_snapshot(smp->m, add_counter, &smp->start);
+	if (sim_now(sim) > 0)	/* profile.json too counts from ramp_time */
+		sim_path_window_start(sim);
 }
 
 /* ---- progress line (stderr, terminals only) ------------------------------------------ */

@@ -40,7 +40,7 @@ const struct opt_def scn_global_options[] = {
 	  .help = "virtual time to simulate; bare numbers are seconds (fio's runtime)" },
 	{ .key = "ramp_time", .type = OPT_TIME, .offset = G(ramp_time), .def = "0",
 	  .time_unit = SEC,
-	  .help = "warm-up: vmstat deltas, TPS and latency count only after it (fio's ramp_time)" },
+	  .help = "warm-up: vmstat deltas, TPS, latency and profile.json count only after it (fio's ramp_time)" },
 	{ .key = "sample_interval", .type = OPT_TIME, .offset = G(sample_interval), .def = "1",
 	  .min = SIM_NSEC_PER_MSEC, .time_unit = SEC,
 	  .help = "period of the /proc monitors (mmtests' MONITOR_UPDATE_FREQUENCY)" },

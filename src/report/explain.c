@@ -189,12 +189,17 @@ static const char *set_source(const struct rpt_set *s, char *buf, size_t len)
 {
 	const struct rpt_run *r = &s->runs[0];
 
-	snprintf(buf, len, "%s, %s %s, %u iteration%s%s", r->source,
-		 strcmp(r->source, "recorded") == 0 ? "kernel" : "policy",
-		 strcmp(r->source, "recorded") == 0 ? (r->kernel_release ? r->kernel_release : "?") :
-		 (r->policy ? r->policy : "?"),
-		 s->nr_runs, s->nr_runs == 1 ? "" : "s",
-		 s->nr_runs == 1 ? "" : ", mean per iteration");
+	int n = snprintf(buf, len, "%s, %s %s, %u iteration%s%s", r->source,
+			 strcmp(r->source, "recorded") == 0 ? "kernel" : "policy",
+			 strcmp(r->source, "recorded") == 0 ?
+			 (r->kernel_release ? r->kernel_release : "?") : (r->policy ? r->policy : "?"),
+			 s->nr_runs, s->nr_runs == 1 ? "" : "s",
+			 s->nr_runs == 1 ? "" : ", mean per iteration");
+
+	/* a profile counted from ramp_time says so (every iteration has the same) */
+	if (r->has_profile && r->profile.has_from && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, ", time from %g s (ramp_time)",
+			 r->profile.from_ns / 1e9);
 	return buf;
 }
 
@@ -207,7 +212,8 @@ static const char *set_source(const struct rpt_set *s, char *buf, size_t len)
  * end-io worker waiting for its queue, a writer between writes.  That is
  * sleep charged to a kind's root, or to a function directly below it that
  * each task entered once and never left (calls <= tasks: a worker's loop
- * such as wb_workfn).  Sleep anywhere deeper - on a lock, a folio, a
+ * such as wb_workfn; none in a profile counted from ramp_time when the
+ * loop began before it).  Sleep anywhere deeper - on a lock, a folio, a
  * completion inside a call - is waiting a developer asks about and stays
  * "sleep".  perf's off-CPU views make the same cut by hand, by filtering
  * the threads' idle schedule() call sites.
@@ -218,7 +224,8 @@ static bool idle_site(const struct rpt_profile *p, uint32_t n)
 
 	if (parent == 0)
 		return true;
-	return p->v[parent].parent == 0 && p->v[n].calls > 0 && p->v[n].calls <= p->v[parent].tasks;
+	/* no calls: a profile from ramp_time, entered before it */
+	return p->v[parent].parent == 0 && p->v[n].calls <= p->v[parent].tasks;
 }
 
 static bool focus_match(const char *name, const char *sym)

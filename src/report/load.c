@@ -640,6 +640,12 @@ int rpt_profile_parse(const char *path, const char *text, struct rpt_profile *ou
 		fail(err, errlen, "%s: 'unit' must be \"ns\"", path);
 		goto out;
 	}
+	if (get_num(path, root, "from_ns", &out->from_ns, &out->has_from, err, errlen))
+		goto out;
+	if (out->has_from && out->from_ns < 0) {
+		fail(err, errlen, "%s: 'from_ns' is negative", path);
+		goto out;
+	}
 	kinds = json_object_get(root, "kinds");
 	if (!json_is_array(kinds)) {
 		fail(err, errlen, "%s: 'kinds' is not an array", path);

@@ -125,6 +125,8 @@ struct rpt_prof_node {
 struct rpt_profile {
 	struct rpt_prof_node *v;
 	size_t		n, cap;
+	bool		has_from;	/* counted from ramp_time: "from_ns" */
+	double		from_ns;
 };
 
 void rpt_profile_init(struct rpt_profile *p);

@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
@@ -160,13 +161,21 @@ static json_t *profile_node(const struct sim_path_node *nodes, uint32_t i)
 int rpt_write_profile(const char *dir, const struct sim *sim, char *err, size_t errlen)
 {
 	const struct sim_path_node *nodes;
-	uint32_t nr = sim_path_nodes(sim, &nodes);
+	struct sim_path_node *window;	/* from ramp_time, when there is one */
+	sim_time_t from;
+	uint32_t nr = sim_path_window(sim, &window, &from);
 	json_t *root = json_object(), *kinds = json_array();
 	struct rpt_file rf;
 	int rc;
 
+	if (!nr)
+		nr = sim_path_nodes(sim, &nodes);
+	else
+		nodes = window;
 	json_object_set_new(root, "schema", json_string("slowpath-profile/1"));
 	json_object_set_new(root, "unit", json_string("ns"));
+	if (window)
+		json_object_set_new(root, "from_ns", json_integer((json_int_t)from));
 	for (int k = 0; k < sim_nr_task_kinds(sim) && (uint32_t)k < nr; k++) {
 		json_t *kind = json_object();
 		uint64_t tasks = 0;
@@ -179,6 +188,7 @@ int rpt_write_profile(const char *dir, const struct sim *sim, char *err, size_t 
 		json_array_append_new(kinds, kind);
 	}
 	json_object_set_new(root, "kinds", kinds);
+	free(window);
 	if (rpt_file_open(&rf, dir, "profile.json", err, errlen)) {
 		json_decref(root);
 		return -1;

@@ -227,6 +227,9 @@ struct sim {
 	int		nr_kinds, kinds_cap;
 
 	uint32_t	nr_nodes, nodes_cap;
+	struct sim_path_node *path_base;	/* the tree at the window's start (sim_path_window_start) */
+	uint32_t	nr_path_base;
+	sim_time_t	path_base_at;
 	struct sim_path_slot *path_hash;
 	uint32_t	path_hash_mask;	/* size - 1 */
 	uint32_t	path_hash_used;

@@ -96,6 +96,9 @@ void sim_path_init(struct sim *sim)
 
 void sim_path_release(struct sim *sim)
 {
+	free(sim->path_base);
+	sim->path_base = NULL;
+	sim->nr_path_base = 0;
 	free(sim->nodes);
 	free(sim->path_hash);
 	sim->nodes = NULL;
@@ -138,6 +141,17 @@ void sim_path_add_root(struct sim *sim, int kind)
 				task->path_stack[d] = shift(task->path_stack[d], k);
 		}
 		hash_rebuild(sim, sim->path_hash_mask + 1, k);
+	}
+	if (k < sim->nr_path_base) {	/* the window's copy follows the renumbering */
+		struct sim_path_node *b = realloc(sim->path_base,
+						  (sim->nr_path_base + 1) * sizeof(*b));
+
+		if (!b)
+			SIM_BUG("out of memory");
+		memmove(&b[k + 1], &b[k], (sim->nr_path_base - k) * sizeof(*b));
+		memset(&b[k], 0, sizeof(*b));
+		sim->path_base = b;
+		sim->nr_path_base++;
 	}
 	n = &sim->nodes[k];
 	memset(n, 0, sizeof(*n));
@@ -225,5 +239,77 @@ void sim_path_assert_empty(struct sim *sim)
 uint32_t sim_path_nodes(const struct sim *sim, const struct sim_path_node **nodes)
 {
 	*nodes = sim->nodes;
+	return sim->nr_nodes;
+}
+
+/* Each task's open sleep, I/O, run-queue wait or spin, charged up to now
+ * to its node in `b` (a copy of the tree; the tree is not touched). */
+static void add_open_intervals(const struct sim *sim, struct sim_path_node *b)
+{
+	for (uint32_t i = 0; i < sim->nr_tasks; i++) {
+		const struct sim_task *t = sim->tasks[i];
+		struct sim_path_node *n = &b[t->top];
+
+		if (t->state == TASK_BLOCKED && !t->is_irq && sim->now > t->mark) {
+			if (t->block_kind == BLOCK_IO)
+				n->io_ns += sim->now - t->mark;
+			else
+				n->sleep_ns += sim->now - t->mark;
+		} else if (t->state == TASK_RUNNABLE && sim->now > t->mark) {
+			n->runq_ns += sim->now - t->mark;
+		} else if (t->state == TASK_RUNNING && t->spinning &&
+			   sim->now > t->mark + t->spin_charged) {
+			n->spin_ns += sim->now - t->mark - t->spin_charged;
+		}
+	}
+}
+
+static struct sim_path_node *closed_copy(const struct sim *sim)
+{
+	struct sim_path_node *b = malloc((sim->nr_nodes ? sim->nr_nodes : 1) * sizeof(*b));
+
+	if (!b)
+		SIM_BUG("out of memory");
+	memcpy(b, sim->nodes, sim->nr_nodes * sizeof(*b));
+	add_open_intervals(sim, b);
+	return b;
+}
+
+void sim_path_window_start(struct sim *sim)
+{
+	struct sim_path_node *b = closed_copy(sim);
+
+	free(sim->path_base);
+	sim->path_base = b;
+	sim->nr_path_base = sim->nr_nodes;
+	sim->path_base_at = sim->now;
+}
+
+static uint64_t window_part(uint64_t now, uint64_t before)
+{
+	SIM_ASSERT(now >= before);
+	return now - before;
+}
+
+uint32_t sim_path_window(const struct sim *sim, struct sim_path_node **out, sim_time_t *at)
+{
+	struct sim_path_node *w;
+
+	*out = NULL;
+	*at = sim->path_base_at;
+	if (!sim->path_base)
+		return 0;
+	w = closed_copy(sim);
+	for (uint32_t i = 0; i < sim->nr_path_base; i++) {
+		const struct sim_path_node *b = &sim->path_base[i];
+
+		w[i].calls = window_part(w[i].calls, b->calls);
+		w[i].cpu_ns = window_part(w[i].cpu_ns, b->cpu_ns);
+		w[i].spin_ns = window_part(w[i].spin_ns, b->spin_ns);
+		w[i].sleep_ns = window_part(w[i].sleep_ns, b->sleep_ns);
+		w[i].io_ns = window_part(w[i].io_ns, b->io_ns);
+		w[i].runq_ns = window_part(w[i].runq_ns, b->runq_ns);
+	}
+	*out = w;
 	return sim->nr_nodes;
 }

@@ -450,6 +450,18 @@ struct sim_path_node {
  * of kind i. */
 uint32_t sim_path_nodes(const struct sim *sim, const struct sim_path_node **nodes);
 
+/* The measured window (ramp_time).  sim_path_window_start() keeps a copy
+ * of every node's figures as they stand now, with each task's open sleep,
+ * I/O, run-queue wait and spin charged up to now in the copy (the tree
+ * itself is not touched, so results do not change).  sim_path_window()
+ * returns a new array (the caller frees it), the tree of sim_path_nodes
+ * with the window's figures: the tree's now, open intervals charged up to
+ * now likewise, less the copy; nodes created later keep all theirs.  It
+ * returns 0 and NULL when no window was started.  CPU time counts when it
+ * is charged: a burst charged before the start counts before it. */
+void sim_path_window_start(struct sim *sim);
+uint32_t sim_path_window(const struct sim *sim, struct sim_path_node **nodes, sim_time_t *at);
+
 /* ---- statistics ---------------------------------------------------------- */
 
 struct sim_cpu_stats {

@@ -111,6 +111,15 @@ if "$SP" run scenarios/costly-noretry.ini --scale 1/64 --set global.duration=2s 
 	else
 		ko "costly-noretry: idle waits listed apart (an idle column with --time all)"
 	fi
+	# The profile counts from ramp_time (0.5 s of 2 s): every task's time,
+	# idle included, adds up to the 1.5 s after it, and the header says so.
+	tasks=$(awk '/^ .*  \[[0-9]+ tasks?\]$/ { n += substr($(NF - 1), 2) } END { print n + 0 }' "$TMP/cn-all.txt")
+	if sed -n 2p "$TMP/cn-all.txt" | grep -q ', time from 0.5 s (ramp_time)$' &&
+	   awk -v a="$all" -v n="$tasks" 'BEGIN { exit !(n > 0 && a > 0.999 * n * 1.5e9 && a < 1.001 * n * 1.5e9) }'; then
+		ok "costly-noretry: the profile counts from ramp_time (${tasks} tasks x 1.5 s = ${all} ns with --time all)"
+	else
+		ko "costly-noretry: the profile counts from ramp_time (${tasks} tasks x 1.5 s = ${all} ns with --time all)"
+	fi
 else
 	ko "costly-noretry run"
 fi

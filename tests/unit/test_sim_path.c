@@ -159,6 +159,161 @@ TEST(path_late_kind_registration)
 	sim_destroy(sim);
 }
 
+/* ---- the measured window (ramp_time) --------------------------------------- */
+
+static void window_start(struct sim *sim, void *p)
+{
+	(void)p;
+	sim_path_window_start(sim);
+}
+
+static void window_spinner(struct sim *sim, void *p)
+{
+	struct sim_spinlock *l = p;
+
+	sim_path_push(sim, "spin");
+	sim_charge(sim, 100);
+	sim_spin_lock(sim, l);
+	sim_spin_unlock(sim, l);
+	sim_path_pop(sim);
+}
+
+static void window_holder(struct sim *sim, void *p)
+{
+	struct sim_spinlock *l = p;
+
+	sim_path_push(sim, "hold");
+	sim_spin_lock(sim, l);
+	sim_charge(sim, 1000);
+	sim_spin_unlock(sim, l);
+	sim_path_pop(sim);
+}
+
+/* A test of the window's figures.  CPU 0 runs exact_prog (a: 300 ns CPU,
+ * b: asleep 300-1300, then root 50 ns and a 7 ns) and task q, queued there
+ * at 0, which runs at 300, charges 100 and spins on a lock from 400; on
+ * CPU 1 a holder takes the lock at 350 and charges 1000 before letting go.
+ * The window starts at 800.  Expect, whole run: a 307 ns, b 1000 ns of
+ * sleep, q's 300 ns of run queue on the root and 950 ns of spin; in the
+ * window: a 7 ns and one call, b 500 ns of sleep (800-1300) and no call,
+ * the root 50 ns and no run-queue time, 550 ns of spin (800-1350), and
+ * none of the holder's CPU (charged at 350, before the window). */
+TEST(path_window_figures)
+{
+	struct sim *sim = st_sim_exact(2);
+	struct sim_spinlock lock;
+	const struct sim_path_node *n;
+	struct sim_path_node *w;
+	sim_time_t at;
+	int a, b, spin, hold;
+
+	sim_spin_init(sim, &lock, "window");
+	st_task(sim, "t", 0, true, exact_prog, NULL, 0);
+	st_task(sim, "q", 0, true, window_spinner, &lock, 0);
+	st_task(sim, "h", 1, true, window_holder, &lock, 350);
+	sim_call_at(sim, 800, window_start, NULL);
+	ASSERT_EQ(sim_path_window(sim, &w, &at), 0);
+	ASSERT_TRUE(w == NULL);
+	sim_run(sim, SIM_TIME_NEVER);
+	ASSERT_EQ(sim_path_window(sim, &w, &at), sim_path_nodes(sim, &n));
+	ASSERT_U64_EQ(at, 800);
+	a = find_child(n, 0, "a");
+	b = find_child(n, (uint32_t)a, "b");
+	spin = find_child(n, 0, "spin");
+	hold = find_child(n, 0, "hold");
+	ASSERT_TRUE(a > 0 && b > 0 && spin > 0 && hold > 0);
+	/* whole run, as path_exact_figures, plus the others */
+	ASSERT_U64_EQ(n[a].cpu_ns, 307);
+	ASSERT_U64_EQ(n[b].sleep_ns, 1000);
+	ASSERT_U64_EQ(n[0].runq_ns, 300);
+	ASSERT_U64_EQ(n[spin].spin_ns, 950);
+	ASSERT_U64_EQ(n[hold].cpu_ns, 1000);
+	/* the window from 800, the same tree */
+	ASSERT_EQ(w[b].parent, a);
+	ASSERT_STR_EQ(w[spin].name, "spin");
+	ASSERT_U64_EQ(w[a].cpu_ns, 7);
+	ASSERT_U64_EQ(w[a].calls, 1);
+	ASSERT_U64_EQ(w[b].sleep_ns, 500);
+	ASSERT_U64_EQ(w[b].calls, 0);
+	ASSERT_U64_EQ(w[0].cpu_ns, 50);
+	ASSERT_U64_EQ(w[0].runq_ns, 0);
+	ASSERT_U64_EQ(w[spin].spin_ns, 550);
+	ASSERT_U64_EQ(w[hold].cpu_ns, 0);	/* charged at 350 */
+	free(w);
+	sim_destroy(sim);
+}
+
+static void window_end(struct sim *sim, void *p)
+{
+	(void)sim;
+	(void)p;
+}
+
+static void window_sleeper(struct sim *sim, void *p)
+{
+	(void)p;
+	sim_path_push(sim, "wait");
+	sim_sleep(sim, 10000);
+	sim_path_pop(sim);
+}
+
+/* A test of a window that ends with a task still asleep: the open sleep
+ * counts up to the end on both sides.  Expect, for a task asleep from 0 to
+ * 10000 and a run stopped by an event at 5000 with the window from 2000, 3000 ns of
+ * sleep in the window (the whole run's tree has none: the sleep never
+ * ended). */
+TEST(path_window_open_at_the_end)
+{
+	struct sim *sim = st_sim_exact(1);
+	const struct sim_path_node *n;
+	struct sim_path_node *w;
+	sim_time_t at;
+	int wait;
+
+	st_task(sim, "s", 0, false, window_sleeper, NULL, 0);
+	sim_call_at(sim, 2000, window_start, NULL);
+	sim_call_at(sim, 5000, window_end, NULL);	/* the clock stops at the last event */
+	sim_run(sim, 5000);
+	ASSERT_EQ(sim_path_window(sim, &w, &at), sim_path_nodes(sim, &n));
+	wait = find_child(n, 0, "wait");
+	ASSERT_TRUE(wait > 0);
+	ASSERT_U64_EQ(n[wait].sleep_ns, 0);
+	ASSERT_U64_EQ(w[wait].sleep_ns, 3000);
+	free(w);
+	sim_destroy(sim);
+}
+
+/* A test of the window's copy across a late kind registration: the copy
+ * is renumbered with the tree.  Expect the new root to have no figures in
+ * the window, and "inner" (10 ns CPU, asleep 10-110, 20 ns CPU) 70 ns of
+ * sleep and 20 ns of CPU in the window from 40. */
+TEST(path_window_late_kind)
+{
+	struct sim *sim = st_sim_exact(1);
+	struct late l = { sim, 0 };
+	const struct sim_path_node *n;
+	struct sim_path_node *w;
+	sim_time_t at;
+	int outer, inner;
+
+	st_task(sim, "t", 0, false, late_prog, &l, 0);
+	sim_call_at(sim, 40, window_start, NULL);
+	sim_call_at(sim, 50, late_register, NULL);
+	sim_run(sim, SIM_TIME_NEVER);
+	ASSERT_EQ(sim_path_window(sim, &w, &at), sim_path_nodes(sim, &n));
+	ASSERT_STR_EQ(w[1].name, "kswapd");
+	ASSERT_U64_EQ(w[1].cpu_ns + w[1].sleep_ns + w[1].calls, 0);
+	outer = find_child(n, 0, "outer");
+	inner = find_child(n, (uint32_t)outer, "inner");
+	ASSERT_TRUE(inner > 1);
+	ASSERT_U64_EQ(n[inner].cpu_ns, 30);
+	ASSERT_U64_EQ(w[inner].cpu_ns, 20);
+	ASSERT_U64_EQ(w[inner].sleep_ns, 70);
+	ASSERT_U64_EQ(w[inner].calls, 0);
+	free(w);
+	sim_destroy(sim);
+}
+
 /* ---- attribution sums on a mixed workload -------------------------------- */
 
 struct mix {

@@ -3,7 +3,7 @@
 # baseline fixture (mean of 3 iterations), one kind with CPU time only,
 # the tree rooted at one function (--focus), and the perf-diff-like
 # comparison baseline vs noretry-nonblocking; a recorded folder (no
-# profile) and bad profiles are errors with status 2.  On a short
+# profile) and bad profiles (a negative from_ns too) are errors with status 2.  On a short
 # costly-noretry run the default ranking leaves the kernel threads' idle
 # sleep out of the 100% and lists it apart.
 . tests/suites/8000-report.inc
@@ -137,4 +137,6 @@ expect_status "negative time" 2 "p1/profile.json: node 'x': negative 'cpu'" $RPT
 printf '{"schema": "slowpath-profile/1", "unit": "ns",\n "kinds": [\n  {"kind": "x", "root": {"name": "x",, }}]}\n' \
 	>"$TMP/p2/profile.json"
 expect_status "malformed profile" 2 "p2/profile.json:3:" $RPT explain "$TMP/p2"
+printf '{"schema": "slowpath-profile/1", "unit": "ns", "from_ns": -1,\n "kinds": []}\n' >"$TMP/p2/profile.json"
+expect_status "negative from_ns" 2 "p2/profile.json: 'from_ns' is negative" $RPT explain "$TMP/p2"
 rpt_done

@@ -5,7 +5,7 @@
 # baseline and as a 1/4 run, nothing else.  Rows with a folder show the
 # model value and (model - published) / published, rows without one show
 # "-"; the scale table multiplies by N; bad usage exits 2.  Then the
-# tables of docs/calibration.md against its committed runs.
+# tables of docs/calibration.md against its committed runs (profiles too).
 . tests/suites/8000-report.inc
 rpt_init "$1" 8006-calibration-script
 
@@ -278,4 +278,33 @@ for f in tps.csv waits.csv wal.csv checkpoints.csv proc-buddyinfo; do
 done
 [ $same = 5 ] && ok "the unchanged branch is the stored whole run" ||
 	ko "the unchanged branch is the stored whole run"
+
+# ... and the table of "The dip alone": TPS from result.json, XLogWrite's
+# calls and task time and the backends' spin from the profiles, which
+# count from ramp_time (290 s).
+grouped() { awk -v v="$1" 'BEGIN { s = sprintf("%.0f", v); o = ""
+	while (length(s) > 3) { o = " " substr(s, length(s) - 2) o; s = substr(s, 1, length(s) - 3) }
+	print s o }'; }
+hundred_s() { awk '/^# time/ { for (i = 1; i <= NF; i++) if ($i == "100%") { print $(i + 2); exit } }'; }
+tps= xw= sp=
+for b in base fix; do
+	d=$R/window290-$b
+	t=$(jq -r .tps "$d/result.json")
+	$RPT explain --focus XLogWrite "$d" >"$TMP/xw-$b.txt" 2>&1
+	calls=$(awk '$NF == "XLogWrite" { print $(NF - 1); exit }' "$TMP/xw-$b.txt")
+	xs=$(hundred_s <"$TMP/xw-$b.txt")
+	bs=$($RPT explain --kind backend --time spin "$d" | hundred_s)
+	tps="$tps | $(grouped "$t")"
+	xw="$xw | $(grouped "$calls"); $(printf '%.1f' "$xs") s"
+	sp="$sp | $(awk -v s="$bs" 'BEGIN { if (s >= 1000) printf "%d %03d", s / 1000, s % 1000; else printf "%.1f", s; printf " (%.1f)", s / 110 }')"
+done
+{
+	echo "| TPS (result.json)$tps |"
+	echo "| XLogWrite calls; its task time$xw |"
+	echo "| backends spinning, s (CPUs' worth)$sp |"
+} >"$TMP/window.md"
+missing=$(missing_lines "$TMP/window.md")
+[ "$missing" = 0 ] && grep -q ', time from 290 s (ramp_time)$' "$TMP/xw-base.txt" &&
+	ok "docs/calibration.md dip-alone table = the committed profiles" ||
+	ko "docs/calibration.md dip-alone table = the committed profiles"
 rpt_done

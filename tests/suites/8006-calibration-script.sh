@@ -307,4 +307,18 @@ missing=$(missing_lines "$TMP/window.md")
 [ "$missing" = 0 ] && grep -q ', time from 290 s (ramp_time)$' "$TMP/xw-base.txt" &&
 	ok "docs/calibration.md dip-alone table = the committed profiles" ||
 	ko "docs/calibration.md dip-alone table = the committed profiles"
+# ... and its refill-cost table: the series after the checkpoint, the
+# backends' spin and XLogWrite's calls from the profiles, the drains from
+# proc-vmstat between 290 and 400 s.
+for r in window290-base:90 page290-p45:45 page290-p22:22; do
+	d=$R/${r%%:*}
+	bs=$($RPT explain --kind backend --time spin "$d" | hundred_s)
+	calls=$($RPT explain --focus XLogWrite "$d" | awk '$NF == "XLogWrite" { print $(NF - 1); exit }')
+	dr=$(awk '/^time: / { t = $2; next } $1 == "sim_drain_all_pages" && (t == 290 || t == 400) { v[t] = $2 }
+		END { print v[400] - v[290] }' "$d/proc-vmstat")
+	echo "| ${r#*:} ns | $(after_checkpoint "$d/tps.csv") | $(grouped "$bs") | $(grouped "$dr") | $(grouped "$calls") |"
+done >"$TMP/refill.md"
+missing=$(missing_lines "$TMP/refill.md")
+[ "$missing" = 0 ] && ok "docs/calibration.md refill-cost table = the committed runs" ||
+	ko "docs/calibration.md refill-cost table = the committed runs"
 rpt_done

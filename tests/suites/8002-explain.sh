@@ -79,11 +79,6 @@ fi
 # By default that sleep is not ranked: the slow path's share is larger
 # than when idle waits count (--time all), and the footer lists them.
 SP=$BUILD/slowpath
-hundred_pct() {	# FILE -> the header's "100% = X unit" in ns
-	awk '/^# time/ { for (i = 1; i <= NF; i++) if ($i == "100%") {
-		u = $(i + 3); sub(";", "", u)
-		print $(i + 2) * (u == "s" ? 1e9 : u == "ms" ? 1e6 : u == "µs" ? 1e3 : 1); exit } }' "$1"
-}
 if "$SP" run scenarios/costly-noretry.ini --scale 1/64 --set global.duration=2s \
 	--set global.ramp_time=500ms --out "$TMP/cn" >/dev/null 2>&1; then
 	$RPT explain "$TMP/cn" >"$TMP/cn-work.txt" 2>&1

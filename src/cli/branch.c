@@ -6,12 +6,17 @@
  *
  * A branch is the scenario as the command line made it plus its own
  * KEY=VALUE changes, applied the way --set applies them (policy=NAME is
- * --policy).  Only [costs] and [policy] may differ from the scenario the
- * prefix ran: both are read where they act (sim_costs(), mm_pol()), so
- * setting them mid-run changes every later decision and nothing already
- * built.  Everything else — the machine's size, the sysctls that sized
- * the watermarks and per-CPU lists, the workloads' configuration — is
- * fixed once the run has started, so a change there is refused, naming
+ * --policy).  Only [costs], [policy] and [sysctl] may differ from the
+ * scenario the prefix ran: costs and policy are read where they act
+ * (sim_costs(), mm_pol()), and the sysctls are written at the branch
+ * instant as `sysctl -w` would write them (machine_apply_sysctl: new
+ * watermarks and per-CPU list limits for the values that size them), so
+ * every later decision follows them and nothing already built changes.
+ * Two kinds of sysctl stay fixed: vm.nr_hugepages (the model reserves the
+ * hugetlb pool at the start; the kernel would grow or shrink it at the
+ * write) and the kernel.* detectors (read once by the run).  Everything
+ * else — the machine's size, the scheduler, the workloads' configuration —
+ * is fixed once the run has started, so a change there is refused, naming
  * the first key that differs.
  */
 #include <stdio.h>
@@ -24,8 +29,17 @@
 #include "sim/xalloc.h"
 #include "workload/workload.h"
 
-/* The first key of a non-[costs], non-[policy] section whose value in `v`
- * is not the one in `base`, as "[kind NAME] key"; false when none. */
+/* May a branch change `key` of a section of `kind`? */
+static bool branch_may_change(const char *kind, const char *key)
+{
+	if (strcmp(kind, "costs") == 0 || strcmp(kind, "policy") == 0)
+		return true;
+	return strcmp(kind, "sysctl") == 0 && strcmp(key, "vm.nr_hugepages") != 0 &&
+	       strncmp(key, "kernel.", 7) != 0;
+}
+
+/* The first key a branch may not change whose value in `v` is not the one
+ * in `base`, as "[kind NAME] key"; false when none. */
 static bool first_fixed_change(const struct scenario *base, const struct scenario *v, char *buf, size_t len)
 {
 	if (scn_nr_instances(base) != scn_nr_instances(v)) {	/* --set adds none today */
@@ -35,10 +49,11 @@ static bool first_fixed_change(const struct scenario *base, const struct scenari
 	for (size_t i = 0; i < scn_nr_instances(base); i++) {
 		const struct scn_instance *a = scn_instance_at(base, i), *b = scn_instance_at(v, i);
 
-		if (strcmp(a->type->kind, "costs") == 0 || strcmp(a->type->kind, "policy") == 0)
-			continue;
 		for (const struct opt_def *o = a->type->options; o && o->key; o++) {
 			char x[256], y[256];
+
+			if (branch_may_change(a->type->kind, o->key))
+				continue;
 
 			if (o->type == OPT_STRING) {
 				const char *p = *(char *const *)((const char *)a->config + o->offset);
@@ -123,8 +138,9 @@ static int branch_one(const struct scn_schema *schema, const struct cli_args *a,
 		goto bad;
 	}
 	if (first_fixed_change(base, b->s, what, sizeof(what))) {
-		fprintf(stderr, "--branch '%s': changes %s; a branch may change only [costs] and "
-			"[policy] keys (the rest is fixed once the run has started)\n", spec, what);
+		fprintf(stderr, "--branch '%s': changes %s; a branch may change only [costs], [policy] "
+			"and [sysctl] keys but vm.nr_hugepages and kernel.* (the rest is fixed once the "
+			"run has started)\n", spec, what);
 		goto bad;
 	}
 	free(list);

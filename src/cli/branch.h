@@ -23,7 +23,8 @@ struct run_branch {
  * Check --branch-at and every --branch against `base` (the scenario as
  * --set, --policy, --seed and --scale made it): the instant lies inside
  * the run on a sample step, the names are distinct folder names, each
- * branch's keys parse and change only [costs] and [policy], and no
+ * branch's keys parse and change only [costs], [policy] and the
+ * [sysctl] keys a running kernel takes (branch.c), and no
  * workload streams a file of its own during the run.  0 with the
  * branches in *out (none when --branch-at is not given), or 2 after
  * printing the error.

@@ -893,8 +893,9 @@ struct branch_run {
 	char			**argv;
 };
 
-/* In the child: the branch's folder and monitors, its costs and policy
- * from the branch instant on, the rest of the run, its files.  0 or 1. */
+/* In the child: the branch's folder and monitors, its costs, policy and
+ * sysctls from the branch instant on, the rest of the run, its files.  0
+ * or 1. */
 static int branch_child(struct run *r, const struct branch_run *br, const struct run_branch *b)
 {
 	size_t n = strlen(br->out) + strlen(b->name) + 16;
@@ -919,6 +920,11 @@ static int branch_child(struct run *r, const struct branch_run *br, const struct
 	r->g = scn_config(b->s, "global", NULL);
 	sim_set_costs(r->sim, scn_config(b->s, "costs", NULL));
 	machine_set_policy(r->m, &pol->sw);
+	if (machine_apply_sysctl(r->m, scn_config(b->s, "sysctl", NULL), err, sizeof(err))) {
+		/* checked with the scenario before the prefix ran */
+		fprintf(stderr, "slowpath run: branch %s: [sysctl]: %s\n", b->name, err);
+		return 1;
+	}
 	run_simulate(r, br->at, r->g->duration);
 	rc = run_write(r);
 	snprintf(head, sizeof(head), "; branch %s of a branched run (docs/branches.md): up to %.3f s the run "

@@ -533,6 +533,12 @@ static void apply_user_tunables(struct machine *m, const struct vm_sysctl *sc)
 	m->t.stat_interval = sc->stat_interval;
 }
 
+/* hugepage_pmd_enabled() (mm/khugepaged.c): anon THP or shmem THP on. */
+static bool hugepage_pmd_enabled(const struct vm_sysctl *sc)
+{
+	return sc->thp_enabled != THP_NEVER || sc->thp_shmem_enabled != THP_NEVER;
+}
+
 static void apply_tunables(struct machine *m, const struct vm_sysctl *sc, const int ratio[MAX_NR_ZONES])
 {
 	m->t.watermark_scale_factor = (int)sc->watermark_scale_factor;
@@ -544,8 +550,7 @@ static void apply_tunables(struct machine *m, const struct vm_sysctl *sc, const 
 	m->t.compaction_proactiveness = (int)sc->compaction_proactiveness;
 	m->t.compact_unevictable_allowed = sc->compact_unevictable_allowed;
 	m->t.swappiness = (int)sc->swappiness;
-	/* hugepage_pmd_enabled() (mm/khugepaged.c): anon THP or shmem THP on */
-	m->t.hugepage_pmd_enabled = sc->thp_enabled != THP_NEVER || sc->thp_shmem_enabled != THP_NEVER;
+	m->t.hugepage_pmd_enabled = hugepage_pmd_enabled(sc);
 	apply_user_tunables(m, sc);
 }
 
@@ -887,13 +892,16 @@ void machine_destroy(struct machine *m)
  * machine_apply_sysctl(): the sysctl handlers (min_free_kbytes_sysctl_handler,
  * watermark_scale_factor_sysctl_handler, lowmem_reserve_ratio_sysctl_handler,
  * percpu_pagelist_high_fraction_sysctl_handler; 6.12) for the values that
- * changed.  vm.min_free_kbytes=0 means the value computed at boot (the
- * model's convention, sysctl.h).
+ * changed, and the store of transparent_hugepage/enabled or shmem_enabled
+ * (start_stop_khugepaged, mm/khugepaged.c 6.12: set_recommended_min_free_kbytes
+ * raises min_free_kbytes when PMD THP is now on, recomputes the boot value
+ * when it is off; khugepaged itself is not modelled).  vm.min_free_kbytes=0
+ * means the value computed at boot (the model's convention, sysctl.h).
  */
 int machine_apply_sysctl(struct machine *m, const struct vm_sysctl *sc, char *err, size_t errlen)
 {
 	int ratio[MAX_NR_ZONES];
-	bool wmarks = false;
+	bool wmarks = false, pmd_enabled = hugepage_pmd_enabled(sc);
 
 	if (check_sysctl(sc, ratio, err, errlen))
 		return -1;
@@ -911,6 +919,11 @@ int machine_apply_sysctl(struct machine *m, const struct vm_sysctl *sc, char *er
 	}
 	if (wmarks)
 		setup_per_zone_wmarks(m);
+	if (sc->thp_enabled != m->t.thp_enabled || pmd_enabled != m->t.hugepage_pmd_enabled) {
+		m->t.thp_enabled = sc->thp_enabled;
+		m->t.hugepage_pmd_enabled = pmd_enabled;
+		set_recommended_min_free_kbytes(m);
+	}
 	m->t.watermark_boost_factor = (int)sc->watermark_boost_factor;
 	m->t.defrag_mode = sc->defrag_mode;
 	m->t.extfrag_threshold = (int)sc->extfrag_threshold;

@@ -301,6 +301,50 @@ TEST(apply_sysctl)
 	mm_env_destroy(&e);
 }
 
+/* A test that writing transparent_hugepage/enabled at run time does what
+ * start_stop_khugepaged() does (6.12): turning PMD THP on raises
+ * min_free_kbytes to the recommended value, as at boot with THP on; off
+ * recomputes it from lowmem; a larger value the user wrote stays.  Expect:
+ * never -> madvise gives the madvise machine's boot value and watermarks;
+ * madvise -> never goes back below it; with min_free_kbytes written above
+ * the recommendation, THP on keeps it. */
+TEST(apply_sysctl_thp)
+{
+	static const char *const kv_on[] = { "memory=256m", "zones=DMA:64m,Normal:rest", "cpus=4", NULL };
+	static const char *const kv_off[] = { "memory=256m", "zones=DMA:64m,Normal:rest", "cpus=4",
+					      "/sys/kernel/mm/transparent_hugepage/enabled=never", NULL };
+	struct mm_env on, off;
+	struct machine *mon = mm_env_create(&on, kv_on), *moff = mm_env_create(&off, kv_off);
+	int mfk_on, mfk_off;
+
+	ASSERT_TRUE(mon != NULL && moff != NULL);
+	mfk_on = mon->t.min_free_kbytes;
+	mfk_off = moff->t.min_free_kbytes;
+	ASSERT_TRUE(mfk_on > mfk_off);
+
+	off.sysctl.thp_enabled = THP_MADVISE;
+	ASSERT_EQ(machine_apply_sysctl(moff, &off.sysctl, off.err, sizeof(off.err)), 0);
+	ASSERT_EQ(moff->t.min_free_kbytes, mfk_on);
+	ASSERT_EQ(mm_zone(moff, ZONE_NORMAL)->_watermark[WMARK_MIN],
+		  mm_zone(mon, ZONE_NORMAL)->_watermark[WMARK_MIN]);
+	ASSERT_EQ(mm_zone(moff, ZONE_NORMAL)->per_cpu_pageset[0].high_min,
+		  mm_zone(mon, ZONE_NORMAL)->per_cpu_pageset[0].high_min);
+
+	off.sysctl.thp_enabled = THP_NEVER;
+	ASSERT_EQ(machine_apply_sysctl(moff, &off.sysctl, off.err, sizeof(off.err)), 0);
+	ASSERT_TRUE(moff->t.min_free_kbytes < mfk_on);
+	ASSERT_TRUE(moff->t.min_free_kbytes <= mfk_off);
+
+	off.sysctl.min_free_kbytes = (uint64_t)mfk_on * 2;
+	ASSERT_EQ(machine_apply_sysctl(moff, &off.sysctl, off.err, sizeof(off.err)), 0);
+	off.sysctl.thp_enabled = THP_ALWAYS;
+	ASSERT_EQ(machine_apply_sysctl(moff, &off.sysctl, off.err, sizeof(off.err)), 0);
+	ASSERT_EQ(moff->t.min_free_kbytes, mfk_on * 2);
+	ASSERT_MM_OK(moff);
+	mm_env_destroy(&on);
+	mm_env_destroy(&off);
+}
+
 /* A test that machine_footprint_estimate(), which a sweep's Slurm memory
  * request starts from, bounds what machine_create() really holds without
  * overshooting it by more than the pcp arrays of unpopulated zones.

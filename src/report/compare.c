@@ -22,6 +22,7 @@
 #include "report/cmd.h"
 #include "report/compare.h"
 #include "report/orders.h"
+#include "report/scndiff.h"
 #include "report/shape.h"
 
 /* ---- metrics ------------------------------------------------------------- */
@@ -743,6 +744,8 @@ void rpt_cmp_emit_rows(struct rpt_emitter *e, const struct rpt_cmp *c,
 	rpt_emit_table_end(e);
 }
 
+static void emit_scenario_diff(struct rpt_emitter *e, FILE *f, const struct rpt_cmp *c, bool html);
+
 void rpt_cmp_print_text(FILE *f, const struct rpt_cmp *c, bool html)
 {
 	struct rpt_emitter e;
@@ -801,6 +804,68 @@ void rpt_cmp_print_text(FILE *f, const struct rpt_cmp *c, bool html)
 		rpt_emit_note(&e, "Rows where every result prints the baseline's value, and the spread rows "
 			      "of single samples,\nare not shown: --all prints every row.");
 	}
+	emit_scenario_diff(&e, f, c, html);
+}
+
+/* ---- what sets the results apart ------------------------------------------------ */
+
+#define SCN_DIFF_MAX_KEYS	12	/* per set; the rest is counted */
+#define SCN_DIFF_MAX_VALUE	60	/* characters of a value shown */
+
+static void shown_value(char *buf, size_t len, const char *v)
+{
+	if (!v)
+		snprintf(buf, len, "(none)");
+	else if (strlen(v) > SCN_DIFF_MAX_VALUE)
+		snprintf(buf, len, "%.*s...", SCN_DIFF_MAX_VALUE - 3, v);
+	else
+		snprintf(buf, len, "%s", v);
+}
+
+/* The scenario keys whose values differ from the baseline's, per set (the
+ * folders' scenario.ini, scndiff.c); nothing when none differs. */
+static void emit_scenario_diff(struct rpt_emitter *e, FILE *f, const struct rpt_cmp *c, bool html)
+{
+	struct rpt_scn_diff *d = rpt_scn_diff(c->sets, c->nr_sets);
+	size_t cap = 256, n = 0;
+	char *buf = xmalloc(cap);
+	int name_w = 0;
+	bool any = false;
+
+	for (int s = 1; s < c->nr_sets; s++)
+		if (d[s].nr) {
+			any = true;
+			name_w = max_int(name_w, (int)strlen(c->sets[s].name));
+		}
+	if (!any)
+		goto out;
+	n = (size_t)snprintf(buf, cap, "Scenario keys that differ from the baseline (%s):", c->sets[0].name);
+	for (int s = 1; s < c->nr_sets; s++)
+		for (size_t i = 0; i < d[s].nr; i++) {
+			char v[SCN_DIFF_MAX_VALUE + 8], b[SCN_DIFF_MAX_VALUE + 8], line[600];
+			int k;
+
+			if (i == SCN_DIFF_MAX_KEYS) {
+				k = snprintf(line, sizeof(line), "\n  %-*s ... and %zu more", name_w,
+					     c->sets[s].name, d[s].nr - i);
+				i = d[s].nr;
+			} else {
+				shown_value(v, sizeof(v), d[s].keys[i].value);
+				shown_value(b, sizeof(b), d[s].keys[i].base);
+				k = snprintf(line, sizeof(line), "\n  %-*s %s=%s (%s: %s)", name_w,
+					     c->sets[s].name, d[s].keys[i].key, v, c->sets[0].name, b);
+			}
+			while (n + (size_t)k + 1 > cap)
+				buf = xrealloc(buf, cap *= 2);
+			memcpy(buf + n, line, (size_t)k + 1);
+			n += (size_t)k;
+		}
+	if (!html)
+		fputc('\n', f);
+	rpt_emit_note(e, buf);
+out:
+	free(buf);
+	rpt_scn_diff_release(d, c->nr_sets);
 }
 
 /* ---- LKP text ------------------------------------------------------------------- */
@@ -937,6 +1002,7 @@ static json_t *jmetric(const struct rpt_cmp *c, const struct rpt_cmp_metric *m)
 int rpt_cmp_print_json(FILE *f, const struct rpt_cmp *c)
 {
 	json_t *root = json_object(), *a;
+	struct rpt_scn_diff *diff;
 	int rc;
 
 	json_object_set_new(root, "schema", json_string("slowpath-compare/1"));
@@ -952,6 +1018,20 @@ int rpt_cmp_print_json(FILE *f, const struct rpt_cmp *c)
 			"policy", r->policy, "kernel_release", r->kernel_release,
 			"iterations", (int)set->nr_runs));
 	}
+	diff = rpt_scn_diff(c->sets, c->nr_sets);
+	for (int s = 0; s < c->nr_sets; s++) {
+		json_t *keys = json_array();
+
+		for (size_t i = 0; i < diff[s].nr; i++)
+			json_array_append_new(keys, json_pack("{s:s, s:s?, s:s?}", "key", diff[s].keys[i].key,
+							      "value", diff[s].keys[i].value,
+							      "baseline_value", diff[s].keys[i].base));
+		if (diff[s].present)	/* not for a folder without scenario.ini */
+			json_object_set_new(json_array_get(a, (size_t)s), "scenario_differences", keys);
+		else
+			json_decref(keys);
+	}
+	rpt_scn_diff_release(diff, c->nr_sets);
 	json_object_set_new(root, "results", a);
 	a = json_array();
 	for (size_t i = 0; i < c->nr_m; i++)

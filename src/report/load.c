@@ -865,6 +865,8 @@ int rpt_set_load(struct rpt_set *s, const char *path, unsigned int flags, char *
 		}
 		n = (json_int_t)d;
 	}
+	if (rpt_scn_file_read(path, &s->scenario, err, errlen))
+		goto out;
 	if (n == 0) {
 		s->nr_runs = 1;
 		s->runs = xzalloc(sizeof(*s->runs));
@@ -915,7 +917,7 @@ int rpt_set_load_runs(struct rpt_set *s, const char *label, const char *name, ch
 	}
 	if (n == 0)
 		return fail(err, errlen, "%s: no result folder", label);
-	return 0;
+	return rpt_scn_file_read(dirs[0], &s->scenario, err, errlen);
 }
 
 void rpt_set_release(struct rpt_set *s)
@@ -925,6 +927,7 @@ void rpt_set_release(struct rpt_set *s)
 	free(s->runs);
 	free(s->path);
 	free(s->name);
+	rpt_scn_file_release(&s->scenario);
 	memset(s, 0, sizeof(*s));
 }
 

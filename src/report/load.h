@@ -171,12 +171,32 @@ extern const char *const rpt_latency_names[5];
 #define RPT_LOAD_SERIES		0x1u	/* tps.csv, latency-hist.csv (optional files) */
 #define RPT_LOAD_PROFILE	0x2u	/* profile.json (optional file) */
 
+/* A result folder's scenario.ini as key/value pairs ("[section] key"), in
+ * file order (scndiff.c). */
+struct rpt_scn_kv {
+	char	*key;
+	char	*value;
+};
+
+struct rpt_scn_file {
+	bool		present;	/* the folder has a scenario.ini */
+	struct rpt_scn_kv *v;
+	size_t		n, cap;
+};
+
+/* Read DIR/scenario.ini: 0 (present false when there is none) or -1 with
+ * "DIR/scenario.ini:LINE: ..." for a line that is not "[section]",
+ * "key=value" or a comment. */
+int rpt_scn_file_read(const char *dir, struct rpt_scn_file *out, char *err, size_t errlen);
+void rpt_scn_file_release(struct rpt_scn_file *f);
+
 struct rpt_set {
 	char		*path;		/* as given */
 	char		*name;		/* label: basename unless renamed */
 	bool		iterated;	/* DIR/iter-N layout */
 	unsigned int	nr_runs;
 	struct rpt_run	*runs;
+	struct rpt_scn_file scenario;	/* a folder of iterations': its own; else its first run's */
 };
 
 int rpt_run_load(struct rpt_run *r, const char *dir, unsigned int flags, char *err, size_t errlen);

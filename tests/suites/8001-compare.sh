@@ -157,6 +157,42 @@ expect_status "--orders with --shape" 2 "separate views" $RPT compare --orders -
 expect_status "--orders with --format lkp" 2 "--orders prints text or --json, not --format lkp" \
 	$RPT compare --orders --format lkp "$FIX/base"
 
+# -- what sets the results apart: the keys of their scenario.ini that
+# differ from the baseline's (real runs of the regression's small case: a
+# policy preset, a sysctl over two iterations, the baseline again)
+CN="scenarios/costly-noretry.ini --scale 1/64 --set duration=1s --set sample_interval=250ms --set ramp_time=250ms"
+"$BUILD/slowpath" run $CN --out "$TMP/sd/base" >/dev/null
+"$BUILD/slowpath" run $CN --policy noretry-nonblocking --out "$TMP/sd/fix" >/dev/null
+"$BUILD/slowpath" run $CN --iterations 2 --set vm.watermark_scale_factor=100 --out "$TMP/sd/wsf" >/dev/null
+$RPT compare "$TMP/sd/base" "$TMP/sd/fix" "$TMP/sd/wsf" >"$TMP/sd.txt" 2>&1
+sed -n '/^Scenario keys/,$p' "$TMP/sd.txt" >"$TMP/sd.block"
+cat >"$TMP/sd.want" <<'EOF2'
+Scenario keys that differ from the baseline (base):
+  fix [policy] preset=noretry-nonblocking (base: baseline)
+  fix [policy] costly_noretry_noreclaim=1 (base: 0)
+  fix [policy] thisnode_exempt=1 (base: 0)
+  wsf [sysctl] vm.watermark_scale_factor=100 (base: 10)
+EOF2
+if cmp -s "$TMP/sd.want" "$TMP/sd.block"; then
+	ok "scenario differences: each key that differs, once (not the iterations' seeds)"
+else
+	diff "$TMP/sd.want" "$TMP/sd.block" | sed 's/^/  /'
+	ko "scenario differences: each key that differs, once (not the iterations' seeds)"
+fi
+$RPT compare "$TMP/sd/base" "$TMP/sd/base" "$FIX/base" >"$TMP/sd-same.txt" 2>&1
+if ! grep -q '^Scenario keys' "$TMP/sd-same.txt"; then
+	ok "scenario differences: none for the same scenario, none for a folder without scenario.ini"
+else
+	ko "scenario differences: none for the same scenario, none for a folder without scenario.ini"
+fi
+$RPT compare --json "$TMP/sd/base" "$TMP/sd/wsf" "$FIX/base" >"$TMP/sd.json" 2>&1
+if [ "$(jq -c '[.results[] | .scenario_differences]' "$TMP/sd.json")" = \
+     '[[],[{"key":"[sysctl] vm.watermark_scale_factor","value":"100","baseline_value":"10"}],null]' ]; then
+	ok "scenario differences in --json"
+else
+	ko "scenario differences in --json"
+fi
+
 # -- bad input: file:line messages, exit status 2
 mkdir -p "$TMP/bad1" "$TMP/incomplete/iter-1" "$TMP/badschema" "$TMP/badcsv" "$TMP/missingiter"
 printf '{\n "schema": "slowpath-result/1",\n "source": "simulated",\n "tps": 12,\n' >"$TMP/bad1/result.json"
@@ -171,6 +207,11 @@ printf '{"schema": "slowpath-result/1", "source": "simulated", "iterations": 2}\
 mkdir -p "$TMP/missingiter/iter-1"
 cp "$FIX/base/iter-1/result.json" "$TMP/missingiter/iter-1/"
 expect_status "missing iter-2" 2 "missingiter/iter-2: no result.json" $RPT compare "$TMP/missingiter"
+cp -r "$TMP/sd/fix" "$TMP/badscn"
+printf '[policy]\npreset=baseline\nnot a key\n' >"$TMP/badscn/scenario.ini"
+expect_status "a scenario.ini line of no kind" 2 \
+	"badscn/scenario.ini:3: expected .section., key=value or a .;. comment (not a scenario.ini slowpath run wrote)" \
+	$RPT compare "$TMP/sd/base" "$TMP/badscn"
 expect_status "unknown option" 2 "unknown option '--bogus'" $RPT compare --bogus "$FIX/base"
 expect_status "bad --format" 2 "slowpath compare: bad --format 'csv': expected text or lkp" \
 	$RPT compare --format csv "$FIX/base"

@@ -330,4 +330,18 @@ done >"$TMP/refill.md"
 missing=$(missing_lines "$TMP/refill.md")
 [ "$missing" = 0 ] && ok "docs/calibration.md refill-cost table = the committed runs" ||
 	ko "docs/calibration.md refill-cost table = the committed runs"
+# ... and the table of "The per-CPU lists' size": the same columns, each
+# branch named by the sysctl its scenario.ini says it wrote.
+for d in window290-base sysctl290-pcp252 sysctl290-wsf100; do
+	d=$R/$d
+	window_figures "$d"
+	ch=$(sed -n 's/^; branch .*(changes: \(.*\)); the command below.*/\1/p' "$d/scenario.ini" | head -n 1)
+	dr=$(awk '/^time: / { t = $2; next } $1 == "sim_drain_all_pages" && (t == 290 || t == 400) { v[t] = $2 }
+		END { print v[400] - v[290] }' "$d/proc-vmstat")
+	echo "| ${ch:-none} | $(after_checkpoint "$d/tps.csv") | $(grouped "$bs") | $(grouped "$dr") | $(grouped "$calls") |"
+done >"$TMP/sysctl.md"
+missing=$(missing_lines "$TMP/sysctl.md")
+[ "$missing" = 0 ] && [ "$(grep -c '^| vm[.]' "$TMP/sysctl.md")" = 2 ] &&
+	ok "docs/calibration.md sysctl-branch table = the committed runs" ||
+	ko "docs/calibration.md sysctl-branch table = the committed runs"
 rpt_done

@@ -344,4 +344,21 @@ missing=$(missing_lines "$TMP/sysctl.md")
 [ "$missing" = 0 ] && [ "$(grep -c '^| vm[.]' "$TMP/sysctl.md")" = 2 ] &&
 	ok "docs/calibration.md sysctl-branch table = the committed runs" ||
 	ko "docs/calibration.md sysctl-branch table = the committed runs"
+# ... and its table of the lists from 100 s: whole-run TPS and the first
+# minute after the checkpoint (result.json), the mean of the 10-s TPS
+# from 100 to 300 s, the series after the checkpoint, the drains from 300
+# to 400 s (the default run's proc-vmstat is branch290-base's).
+for r in "full-flush-none-400:branch290-base:auto-tuned (default)" "pcp100-pcp1245::fixed at 1 245 pages" \
+	"pcp100-pcp252::fixed at 252 pages"; do
+	d=$R/${r%%:*}; v=${r#*:}; v=${v%%:*}; v=$R/${v:-${r%%:*}}
+	pre=$(awk -F, 'NR > 1 && $1 > 100 && $1 <= 300 { t += $2; n++ } END { printf "%.1f", t / n / 1000 }' "$d/tps.csv")
+	dr=$(awk '/^time: / { t = $2; next } $1 == "sim_drain_all_pages" && (t == 300 || t == 400) { v[t] = $2 }
+		END { print v[400] - v[300] }' "$v/proc-vmstat")
+	echo "| ${r##*:} | $(grouped "$(jq -r .tps "$d/result.json")") | $pre |" \
+		"$(grouped "$(jq -r .figures.tps_checkpoint_first_minute "$d/result.json")") |" \
+		"$(after_checkpoint "$d/tps.csv") | $(grouped "$dr") |"
+done >"$TMP/lists100.md"
+missing=$(missing_lines "$TMP/lists100.md")
+[ "$missing" = 0 ] && ok "docs/calibration.md lists-from-100-s table = the committed runs" ||
+	ko "docs/calibration.md lists-from-100-s table = the committed runs"
 rpt_done

@@ -823,43 +823,40 @@ static void shown_value(char *buf, size_t len, const char *v)
 }
 
 /* The scenario keys whose values differ from the baseline's, per set (the
- * folders' scenario.ini, scndiff.c); nothing when none differs. */
+ * folders' scenario.ini, scndiff.c); nothing when none differs.  The
+ * lines are one note, built in a memory stream as run.c builds headers. */
 static void emit_scenario_diff(struct rpt_emitter *e, FILE *f, const struct rpt_cmp *c, bool html)
 {
 	struct rpt_scn_diff *d = rpt_scn_diff(c->sets, c->nr_sets);
-	size_t cap = 256, n = 0;
-	char *buf = xmalloc(cap);
+	char *buf = NULL;
+	size_t len = 0;
 	int name_w = 0;
-	bool any = false;
+	FILE *m;
 
 	for (int s = 1; s < c->nr_sets; s++)
-		if (d[s].nr) {
-			any = true;
+		if (d[s].nr)
 			name_w = max_int(name_w, (int)strlen(c->sets[s].name));
-		}
-	if (!any)
+	if (!name_w)
 		goto out;
-	n = (size_t)snprintf(buf, cap, "Scenario keys that differ from the baseline (%s):", c->sets[0].name);
+	m = open_memstream(&buf, &len);
+	if (!m)
+		xalloc_die(len);
+	fprintf(m, "Scenario keys that differ from the baseline (%s):", c->sets[0].name);
 	for (int s = 1; s < c->nr_sets; s++)
-		for (size_t i = 0; i < d[s].nr; i++) {
-			char v[SCN_DIFF_MAX_VALUE + 8], b[SCN_DIFF_MAX_VALUE + 8], line[600];
-			int k;
+		for (size_t i = 0; i < d[s].nr && i <= SCN_DIFF_MAX_KEYS; i++) {
+			char v[SCN_DIFF_MAX_VALUE + 8], b[SCN_DIFF_MAX_VALUE + 8];
 
 			if (i == SCN_DIFF_MAX_KEYS) {
-				k = snprintf(line, sizeof(line), "\n  %-*s ... and %zu more", name_w,
-					     c->sets[s].name, d[s].nr - i);
-				i = d[s].nr;
-			} else {
-				shown_value(v, sizeof(v), d[s].keys[i].value);
-				shown_value(b, sizeof(b), d[s].keys[i].base);
-				k = snprintf(line, sizeof(line), "\n  %-*s %s=%s (%s: %s)", name_w,
-					     c->sets[s].name, d[s].keys[i].key, v, c->sets[0].name, b);
+				fprintf(m, "\n  %-*s ... and %zu more", name_w, c->sets[s].name, d[s].nr - i);
+				break;
 			}
-			while (n + (size_t)k + 1 > cap)
-				buf = xrealloc(buf, cap *= 2);
-			memcpy(buf + n, line, (size_t)k + 1);
-			n += (size_t)k;
+			shown_value(v, sizeof(v), d[s].keys[i].value);
+			shown_value(b, sizeof(b), d[s].keys[i].base);
+			fprintf(m, "\n  %-*s %s=%s (%s: %s)", name_w, c->sets[s].name, d[s].keys[i].key, v,
+				c->sets[0].name, b);
 		}
+	if (fclose(m) != 0)
+		xalloc_die(len);
 	if (!html)
 		fputc('\n', f);
 	rpt_emit_note(e, buf);
@@ -1020,16 +1017,16 @@ int rpt_cmp_print_json(FILE *f, const struct rpt_cmp *c)
 	}
 	diff = rpt_scn_diff(c->sets, c->nr_sets);
 	for (int s = 0; s < c->nr_sets; s++) {
-		json_t *keys = json_array();
+		json_t *keys;
 
+		if (!diff[s].present)	/* a folder without scenario.ini: no such field */
+			continue;
+		keys = json_array();
 		for (size_t i = 0; i < diff[s].nr; i++)
 			json_array_append_new(keys, json_pack("{s:s, s:s?, s:s?}", "key", diff[s].keys[i].key,
 							      "value", diff[s].keys[i].value,
 							      "baseline_value", diff[s].keys[i].base));
-		if (diff[s].present)	/* not for a folder without scenario.ini */
-			json_object_set_new(json_array_get(a, (size_t)s), "scenario_differences", keys);
-		else
-			json_decref(keys);
+		json_object_set_new(json_array_get(a, (size_t)s), "scenario_differences", keys);
 	}
 	rpt_scn_diff_release(diff, c->nr_sets);
 	json_object_set_new(root, "results", a);

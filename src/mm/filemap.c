@@ -435,15 +435,16 @@ unsigned int page_mapcount_inc(struct machine *m, struct address_space *mapping,
 /*
  * filemap_map_pages() (mm/filemap.c, 6.12) for the model's PTE mirror:
  * map the cached pages of indices [index, index + nr) whose present bit
- * (present[bit + k]) is clear, one at a time as the kernel's loop does:
- * an xa lookup per page not mapped yet, then for a cached page the PTE
- * (present bit), its map count and a pte_set.  The charges are the same
- * per-page amounts as `nr` separate lookups would make, added once (a
- * stretch of inline work is one sum).  Returns the pages mapped; the
+ * (bit first + k of the 16-page chunk's *mask) is clear, one at a time
+ * as the kernel's loop does: an xa lookup per page not mapped yet, then
+ * for a cached page the PTE (present bit), its map count and a pte_set.
+ * The window lies in one chunk (first + nr <= 16).  The charges are the
+ * same per-page amounts as `nr` separate lookups would make, added once
+ * (a stretch of inline work is one sum).  Returns the pages mapped; the
  * caller counts them in the mm's rss.
  */
 unsigned int filemap_map_pages(struct machine *m, struct address_space *mapping, unsigned long index,
-			       unsigned int nr, uint64_t *present, unsigned int bit)
+			       unsigned int nr, uint16_t *mask, unsigned int first)
 {
 	const struct page_index *pi = &mapping->i_pages;
 	unsigned int lookups = 0, mapped = 0;
@@ -451,11 +452,12 @@ unsigned int filemap_map_pages(struct machine *m, struct address_space *mapping,
 	const pfn_t *chunk = NULL;
 	uint16_t *mc = NULL;
 
+	SIM_ASSERT(first + nr <= 16);
 	for (unsigned int k = 0; k < nr; k++) {
 		unsigned long idx = index + k;
-		unsigned int b = bit + k, i = idx & (PAGE_INDEX_CHUNK - 1);
+		unsigned int b = first + k, i = idx & (PAGE_INDEX_CHUNK - 1);
 
-		if (present[b / 64] & (1ULL << (b % 64)))
+		if (*mask & (1u << b))
 			continue;
 		lookups++;
 		if (idx >> PAGE_INDEX_CHUNK_SHIFT != c) {
@@ -465,7 +467,7 @@ unsigned int filemap_map_pages(struct machine *m, struct address_space *mapping,
 		}
 		if (!chunk || chunk[i] == PFN_NONE)
 			continue;
-		present[b / 64] |= 1ULL << (b % 64);
+		*mask = (uint16_t)(*mask | 1u << b);
 		if (!mc) {
 			(void)mapcount_slot(mapping, idx, true);	/* creates the chunk's counts */
 			mc = pi->mapcount[c];

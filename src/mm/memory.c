@@ -84,7 +84,6 @@ static unsigned int pte_index(unsigned long a) { return (unsigned int)(a >> PAGE
 
 static bool bit_test(const uint64_t *b, unsigned int i) { return b[i / 64] & (1ULL << (i % 64)); }
 static void bit_set(uint64_t *b, unsigned int i) { b[i / 64] |= 1ULL << (i % 64); }
-static void bit_clear(uint64_t *b, unsigned int i) { b[i / 64] &= ~(1ULL << (i % 64)); }
 
 /* ---- page-table pages -------------------------------------------------------------- */
 
@@ -241,7 +240,7 @@ static struct pt_pte drawn_table_marker;
  * region: region r of the process in slot s is record r * nr_slots + s.
  * A page every backend touches (a btree root, the current WAL page, the
  * history table's last page) then has its 1024 records side by side in
- * 72 KiB that stays in the host's cache and TLB, instead of one line in
+ * 32 KiB that stays in the host's cache and TLB, instead of one line in
  * each of 1024 arrays of several MiB; a random page costs one miss
  * either way.  (A 1/4-scale pgbench run took 0.65 of the CPU time, the
  * full-scale steady state 0.98: docs/engine.md.)  A
@@ -377,6 +376,8 @@ static void pte_rec_free(struct mm_struct *mm, struct pt_pte *rec, bool teardown
 {
 	if (!rec || rec == DRAWN_TABLE)
 		return;
+	if (!teardown)
+		pte_bits_free(mm->m, rec);	/* at teardown the pool goes with the machine */
 	if (mm->flat && rec >= mm->flat &&
 	    rec < mm->flat + ((mm->flat_end - mm->flat_start) >> PMD_SHIFT) * mm->flat_stride) {
 		if (!teardown)
@@ -417,8 +418,8 @@ static void flat_release(struct mm_struct *mm)
  * 2 MiB regions of one large shared shmem/file VMA, PostgreSQL's buffer
  * pool — a process keeps, per region, only its PTE table page, the
  * number of pages it maps through it and which of the region's 32 chunks
- * it faulted in (12 bytes instead of a 512-bit mirror: 0.6 GB instead of
- * 3.9 GB for 1024 backends on 94 GiB).  The object keeps, per region, how
+ * it faulted in (12 bytes instead of a 32-byte pt_pte: 0.6 GB instead of
+ * 1.6 GB for 1024 backends on 94 GiB).  The object keeps, per region, how
  * many processes hold a table for it and each chunk (pt_users), and each
  * page keeps its map count as in the exact model.
  *
@@ -703,22 +704,22 @@ static bool drawn_fault_around(struct mm_struct *mm, struct vm_area_struct *vma,
 	const struct pt_region_count *rc = drawn_region(mapping, drawn_index(mm, addr));
 	unsigned int mapped;
 	unsigned long r = (addr - mm->flat_start) >> PMD_SHIFT;
-	uint64_t present[PTRS_PER_PT / 64] = { 0 }, drawn;
+	uint16_t present = 0, drawn;	/* the chunk's bits: the window is aligned to 16 pages */
 
 	(void)fault_around_window(vma, addr, &from, &to);	/* never empty: holds addr */
 	for (unsigned long a = from; a < to; a += PAGE_SIZE)
 		if (a != addr && drawn_mapped(mm, r, drawn_index(mm, a), rc))
-			bit_set(present, pte_index(a));
-	drawn = present[pte_index(from) / 64];	/* one word: the window is aligned to 16 pages */
+			present |= (uint16_t)(1u << (pte_index(a) % PTE_CHUNK_PAGES));
+	drawn = present;
 	mapped = filemap_map_pages(mm->m, mapping, drawn_index(mm, from),
-				   (unsigned int)((to - from) >> PAGE_SHIFT), present, pte_index(from));
+				   (unsigned int)((to - from) >> PAGE_SHIFT), &present, pte_index(from) % PTE_CHUNK_PAGES);
 	drawn_add(mm, r, mapped);
 	drawn_chunk_hold(mm, r, drawn_chunk(mm, drawn_index(mm, addr)));
 	/* what this fault mapped is this process's own: remembered */
 	drawn_recent_add(mm, drawn_index(mm, from),
-			 (uint32_t)(((present[pte_index(from) / 64] & ~drawn) >> (pte_index(from) % 64)) &
-				    ((1ULL << ((to - from) >> PAGE_SHIFT)) - 1)) << (drawn_index(mm, from) % FAULT_AROUND_PAGES));
-	return bit_test(present, pte_index(addr));
+			 (uint32_t)(((unsigned int)(present & ~drawn) >> (pte_index(from) % PTE_CHUNK_PAGES)) &
+				    ((1u << ((to - from) >> PAGE_SHIFT)) - 1)) << (drawn_index(mm, from) % FAULT_AROUND_PAGES));
+	return (present >> (pte_index(addr) % PTE_CHUNK_PAGES)) & 1;
 }
 
 /* do_read_fault / do_shared_fault for a page drawn unmapped (the caller
@@ -1030,7 +1031,7 @@ unsigned long mm_mmap(struct mm_struct *mm, unsigned long len, unsigned long vm_
 static void map_shared_page(struct mm_struct *mm, struct address_space *mapping, struct pt_pte *pte,
 			    unsigned int i, unsigned long index)
 {
-	bit_set(pte->present, i);
+	pte_set(mm->m, pte, i);
 	page_mapcount_inc(mm->m, mapping, index);
 	mm_add_rss_mapped(mm, mapping, 1);
 }
@@ -1063,12 +1064,17 @@ static void do_fault_around(struct mm_struct *mm, struct vm_area_struct *vma, st
 {
 	struct address_space *mapping = vma_mapping(vma);
 	unsigned long from, to;
+	unsigned int c;
+	uint16_t mask;
 
 	if (!fault_around_window(vma, addr, &from, &to))
 		return;
+	c = pte_index(from) / PTE_CHUNK_PAGES;	/* the window lies in one chunk */
+	mask = pte_chunk(pte, c);
 	mm_add_rss_mapped(mm, mapping, filemap_map_pages(mm->m, mapping, object_index(vma, from),
 							 (unsigned int)((to - from) >> PAGE_SHIFT),
-							 pte->present, pte_index(from)));
+							 &mask, pte_index(from) % PTE_CHUNK_PAGES));
+	pte_chunk_store(mm->m, pte, c, mask);
 }
 
 /* do_read_fault / do_shared_fault for shmem and file VMAs. */
@@ -1082,13 +1088,13 @@ static int do_fault(struct mm_struct *mm, struct vm_area_struct *vma, struct pt_
 
 	if (!write) {
 		do_fault_around(mm, vma, pte, addr);
-		if (bit_test(pte->present, i))
+		if (pte_present(pte, i))
 			return 0;
 	}
 	pfn = fault_get_folio(mm, vma, index, major);
 	if (pfn == PFN_NONE)
 		return -ENOMEM;
-	if (!bit_test(pte->present, i))
+	if (!pte_present(pte, i))
 		map_shared_page(mm, mapping, pte, i, index);
 	if (write)
 		folio_mark_dirty(mm->m, pfn);
@@ -1106,7 +1112,7 @@ static int do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, s
 	int ret;
 
 	if (!write) {
-		bit_set(pte->present, i);	/* the zero page */
+		pte_set(m, pte, i);	/* the zero page */
 		return 0;
 	}
 	if (filemap_lookup(m, mm->anon, index) != PFN_NONE)
@@ -1121,7 +1127,7 @@ static int do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma, s
 	SIM_ASSERT(ret == 0);
 	mod_node_page_state(&m->node, NR_ANON_MAPPED, 1);
 	mm->rss_anon++;
-	bit_set(pte->present, i);
+	pte_set(m, pte, i);
 	return 0;
 }
 
@@ -1178,7 +1184,7 @@ static bool pte_mapped(struct mm_struct *mm, struct vm_area_struct *vma, unsigne
 	if (bit_test(pmd->huge, pmd_index(addr)))
 		return true;
 	pte = pmd->pte[pmd_index(addr)];
-	if (!pte || pte->deposited || !bit_test(pte->present, pte_index(addr)))
+	if (!pte || pte->deposited || !pte_present(pte, pte_index(addr)))
 		return false;
 	if (write && vma_is_anonymous(vma) &&
 	    filemap_lookup(mm->m, mm->anon, anon_index(vma, addr)) == PFN_NONE)
@@ -1517,9 +1523,9 @@ static void unmap_vma(struct mm_struct *mm, struct vm_area_struct *vma)
 		     p < a + PMD_SIZE && p < vma->vm_end; p += PAGE_SIZE) {
 			unsigned int i = pte_index(p);
 
-			if (!bit_test(pte->present, i))
+			if (!pte_present(pte, i))
 				continue;
-			bit_clear(pte->present, i);
+			pte_clear(m, pte, i);
 			page_mapcount_dec(m, mapping, object_index(vma, p));
 			mm_charge(m, COST_zap_pte, 1);
 		}
@@ -1692,4 +1698,5 @@ void memory_release_all(struct machine *m)
 	while (m->mm_list)
 		mm_free_host(m->mm_list);
 	flat_matrices_release(m);
+	pte_spill_release(m);
 }

@@ -22,10 +22,11 @@
  *
  * The model's host-side mirror of the tables: per mm a 512-entry PGD
  * array of pt_pud, each with 512 pt_pmd pointers, each with 512 pt_pte
- * pointers; a pt_pte holds a 512-bit present mask (72 bytes of host memory
- * per simulated PTE page).  The pt_pte records of one large shared VMA
- * live in a flat per-mm array instead of separate allocations (the flat
- * window, memory.c); the pointers still lead to them.
+ * pointers; a pt_pte holds the table's 512 present bits by 16-page chunk
+ * (32 bytes of host memory per simulated PTE page, below).  The pt_pte
+ * records of one large shared VMA live in a flat per-mm array instead of
+ * separate allocations (the flat window, memory.c); the pointers still
+ * lead to them.
  */
 #ifndef SLOWPATH_MM_MEMORY_H
 #define SLOWPATH_MM_MEMORY_H
@@ -86,12 +87,61 @@ struct vm_area_struct {
 	uint64_t		slab;		/* its vm_area_struct object (kobj_t, slab=on) */
 };
 
+/*
+ * One PTE page's present bits, host layout only.  A fault maps the cached
+ * pages of a whole aligned 16-page chunk at once (fault-around), so a
+ * chunk is mostly all present or all absent: `any` and `full` say which,
+ * one bit per chunk, and only a chunk that is partly present keeps its
+ * 16-bit mask, in part[] in chunk order (its slot is the number of
+ * partly present chunks before it).  A table with more partly present
+ * chunks than part[] holds keeps all 512 bits in a 64-byte block
+ * (`spill`, from the machine's pool in memory.c) and `nr_part` says
+ * PTE_SPILLED.  32 bytes instead of the 72 of a plain bitmap: the
+ * processes' windows onto PostgreSQL's buffer pool hold 49 M of them at
+ * full scale.  An all-zero record is an empty table.
+ */
+#define PTE_CHUNK_PAGES	16
+#define PTE_PART_INLINE	8
+#define PTE_SPILLED	0xff
+
 struct pt_pte {			/* one PTE page */
 	pfn_t		pfn;
 	bool		deposited;	/* THP: the preallocated table of a huge PMD */
 	bool		table;		/* in use (a flat window's record is zero until then) */
-	uint64_t	present[PTRS_PER_PT / 64];
+	uint8_t		nr_part;	/* entries of part[] in use, or PTE_SPILLED */
+	uint8_t		pad;
+	uint32_t	any;		/* chunks with a present page */
+	uint32_t	full;		/* chunks whose 16 pages are all present */
+	union {
+		uint16_t	part[PTE_PART_INLINE];	/* the partly present chunks' masks */
+		uint64_t	*spill;			/* all 512 bits (PTE_SPILLED) */
+	};
 };
+
+/* Chunk c's 16 present bits; set them to `mask`; set or clear slot i
+ * (pte_bits.c).  A record's spilled block goes back with pte_bits_free
+ * before the record is cleared or freed, and every block with the
+ * machine (pte_spill_release). */
+uint16_t pte_chunk(const struct pt_pte *pte, unsigned int c);
+void pte_chunk_store(struct machine *m, struct pt_pte *pte, unsigned int c, uint16_t mask);
+void pte_set(struct machine *m, struct pt_pte *pte, unsigned int i);
+void pte_clear(struct machine *m, struct pt_pte *pte, unsigned int i);
+void pte_bits_free(struct machine *m, struct pt_pte *pte);
+void pte_spill_release(struct machine *m);
+
+/* Is PTE slot i present? */
+static inline bool pte_present(const struct pt_pte *pte, unsigned int i)
+{
+	uint32_t bit = 1u << (i / PTE_CHUNK_PAGES);
+
+	if (pte->full & bit)
+		return true;
+	if (!(pte->any & bit))
+		return false;
+	if (pte->nr_part == PTE_SPILLED)
+		return (pte->spill[i / 64] >> (i % 64)) & 1;
+	return (pte->part[__builtin_popcount(pte->any & ~pte->full & (bit - 1))] >> (i % PTE_CHUNK_PAGES)) & 1;
+}
 
 struct pt_pmd {			/* one PMD page (1 GiB) */
 	pfn_t		pfn;		/* own page, or the share's */
@@ -193,20 +243,18 @@ static inline int mm_touch(struct mm_struct *mm, unsigned long addr, bool write)
 
 	/* the flat window (memory.c): one load answers for a present shared page */
 	if (off < mm->flat_end - mm->flat_start && mm->flat &&
-	    (mm->flat[(off >> PMD_SHIFT) * mm->flat_stride].present[(off >> PAGE_SHIFT) % PTRS_PER_PT / 64] &
-	     (1ULL << ((off >> PAGE_SHIFT) % 64))))
+	    pte_present(&mm->flat[(off >> PMD_SHIFT) * mm->flat_stride], (off >> PAGE_SHIFT) % PTRS_PER_PT))
 		return 0;
 	return mm_touch_slow(mm, addr, write);
 }
 /* A host cache hint, no effect on the model: load the flat window's
- * present word for `addr` ahead of the mm_touch that will test it. */
+ * record for `addr` ahead of the mm_touch that will test it. */
 static inline void mm_touch_prefetch(const struct mm_struct *mm, unsigned long addr)
 {
 	unsigned long off = addr - mm->flat_start;
 
 	if (off < mm->flat_end - mm->flat_start && mm->flat)
-		__builtin_prefetch(&mm->flat[(off >> PMD_SHIFT) * mm->flat_stride]
-					    .present[(off >> PAGE_SHIFT) % PTRS_PER_PT / 64]);
+		__builtin_prefetch(&mm->flat[(off >> PMD_SHIFT) * mm->flat_stride]);
 }
 /* handle_mm_fault() (counts pgfault; pgmajfault when it read the page). */
 int handle_mm_fault(struct mm_struct *mm, unsigned long addr, bool write);

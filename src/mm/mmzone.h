@@ -280,6 +280,7 @@ struct hstate;
 struct mm_struct;
 struct shmem_object;
 struct flat_matrix;
+struct pte_spill_pool;
 struct hugetlb_file;
 struct vmstat_worker;
 struct super_block;
@@ -369,6 +370,7 @@ struct machine {
 						 * separate (tests compare both layouts) */
 	uint32_t	flat_expect;		/* mm_flat_expect() (memory.c) */
 	struct flat_matrix *flat_matrices;	/* the shared window arrays (memory.c) */
+	struct pte_spill_pool *pte_spill;	/* spilled PTE mirrors' bits (memory.c) */
 	bool		drawn_faults;		/* [global] fault_model=drawn (memory.c) */
 	uint32_t	nr_mapping_slots;
 	uint32_t	nr_mappings;		/* live mappings */

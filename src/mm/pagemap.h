@@ -203,10 +203,11 @@ unsigned int page_mapcount_inc(struct machine *m, struct address_space *mapping,
 unsigned int page_mapcount_dec(struct machine *m, struct address_space *mapping, unsigned long index);
 unsigned int page_mapcount(const struct address_space *mapping, unsigned long index);
 /* do_fault_around's filemap_map_pages(): map the cached, unmapped pages
- * of [index, index + nr) into a PTE mirror whose present bits for them
- * start at `bit`; returns the number mapped (filemap.c). */
+ * of [index, index + nr) into one 16-page chunk of a PTE mirror, whose
+ * present bits for them are bits first .. first + nr - 1 of *mask;
+ * returns the number mapped (filemap.c). */
 unsigned int filemap_map_pages(struct machine *m, struct address_space *mapping, unsigned long index,
-			       unsigned int nr, uint64_t *present, unsigned int bit);
+			       unsigned int nr, uint16_t *mask, unsigned int first);
 
 /* ---- __filemap_get_folio and friends (filemap.c, mm/filemap.c) ---------- */
 

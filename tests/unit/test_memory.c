@@ -445,6 +445,79 @@ TEST(thp_anon_fault_modes)
  * Expect every mm_touch result, pgfault, NR_PAGETABLE, NR_FILE_MAPPED,
  * NR_ANON_MAPPED and each process's rss to agree after every step, and
  * both the reuse and the fallback to have happened. */
+/* struct pt_pte's present bits (pte_bits.c) against a plain 512-bit
+ * bitmap: a random program of single-slot sets and clears and of whole
+ * chunk stores (what fault-around writes), biased so that tables pass
+ * through every form — empty, a few partly present chunks kept inline,
+ * more than PTE_PART_INLINE of them (spilled to a block), all present —
+ * and are freed and reused.  After every step each slot and each chunk
+ * reads as the bitmap says, and `any`, `full` and nr_part agree with it. */
+TEST(pte_bits_are_the_bitmap)
+{
+	struct mm_env e;
+	struct machine *m = mm_env_create(&e, mid);
+	struct pt_pte pte[4];
+	uint64_t ref[4][PTRS_PER_PT / 64];
+	struct sim_rng rng;
+	unsigned long spills = 0, frees = 0;
+
+	ASSERT_TRUE(m);
+	memset(pte, 0, sizeof(pte));
+	memset(ref, 0, sizeof(ref));
+	rng_init(&rng, 42, 0);
+	for (int step = 0; step < 300000; step++) {
+		unsigned int t = (unsigned int)rng_below(&rng, 4), op = (unsigned int)rng_below(&rng, 100);
+		/* a table's slots come from few chunks, so chunks fill and empty */
+		unsigned int spread = 1u + (unsigned int)rng_below(&rng, 32);
+		unsigned int c = (unsigned int)rng_below(&rng, spread), i;
+		bool was_spilled = pte[t].nr_part == PTE_SPILLED;
+
+		i = c * PTE_CHUNK_PAGES + (unsigned int)rng_below(&rng, PTE_CHUNK_PAGES);
+		if (op < 45) {
+			pte_set(m, &pte[t], i);
+			ref[t][i / 64] |= 1ULL << (i % 64);
+		} else if (op < 85) {
+			pte_clear(m, &pte[t], i);
+			ref[t][i / 64] &= ~(1ULL << (i % 64));
+		} else if (op < 99) {
+			uint16_t mask = (uint16_t)rng_below(&rng, 3) == 0 ? 0xffff : (uint16_t)rng_below(&rng, 0x10000);
+
+			pte_chunk_store(m, &pte[t], c, mask);
+			ref[t][c / 4] = (ref[t][c / 4] & ~(0xffffULL << (c % 4 * 16))) | (uint64_t)mask << (c % 4 * 16);
+		} else {
+			pte_bits_free(m, &pte[t]);
+			memset(&pte[t], 0, sizeof(pte[t]));
+			memset(ref[t], 0, sizeof(ref[t]));
+			frees++;
+		}
+		spills += !was_spilled && pte[t].nr_part == PTE_SPILLED;
+		{
+			uint32_t any = 0, full = 0;
+			unsigned int part = 0;
+
+			for (unsigned int k = 0; k < PTRS_PER_PT; k++)
+				ASSERT_EQ(pte_present(&pte[t], k), (ref[t][k / 64] >> (k % 64)) & 1);
+			for (unsigned int k = 0; k < PTRS_PER_PT / PTE_CHUNK_PAGES; k++) {
+				uint16_t want = (uint16_t)(ref[t][k / 4] >> (k % 4 * 16));
+
+				ASSERT_EQ(pte_chunk(&pte[t], k), want);
+				any |= (uint32_t)(want != 0) << k;
+				full |= (uint32_t)(want == 0xffff) << k;
+				part += want && want != 0xffff;
+			}
+			ASSERT_EQ(pte[t].any, any);
+			ASSERT_EQ(pte[t].full, full);
+			if (pte[t].nr_part != PTE_SPILLED)
+				ASSERT_EQ(pte[t].nr_part, part);
+		}
+	}
+	ASSERT_TRUE(spills > 100);
+	ASSERT_TRUE(frees > 100);
+	for (int t = 0; t < 4; t++)
+		pte_bits_free(m, &pte[t]);
+	mm_env_destroy(&e);
+}
+
 TEST(flat_window_is_host_layout_only)
 {
 	static const char *const kv[] = { "memory=2g", "zones=DMA:16m,Normal:rest", "cpus=2", NULL };

@@ -15,12 +15,8 @@
 #
 #   scripts/checkpoint-waits.sh DIR...
 set -eu
-[ $# -ge 1 ] || { echo "usage: $0 DIR..." >&2; exit 2; }
-for d in "$@"; do
-	for f in waits.csv checkpoints.csv tps.csv; do
-		[ -f "$d/$f" ] || { echo "$0: $d: no $f" >&2; exit 2; }
-	done
-done
+. "$(dirname "$0")/result-lib.sh"
+need_files "$0" "waits.csv checkpoints.csv tps.csv" "$@"
 for d in "$@"; do
 	echo "$(basename "$d"):"
 	echo

@@ -23,12 +23,8 @@
 #
 #   scripts/slowpath-shares.sh docs/calibration/runs/full-idx-none-1200
 set -eu
-[ $# -ge 1 ] || { echo "usage: $0 DIR..." >&2; exit 2; }
-for d in "$@"; do
-	for f in result.json profile.json scenario.ini; do
-		[ -f "$d/$f" ] || { echo "$0: $d: no $f" >&2; exit 2; }
-	done
-done
+. "$(dirname "$0")/result-lib.sh"
+need_files "$0" "result.json profile.json scenario.ini" "$@"
 
 echo "| run | simulated s | busy | slow path | compaction | drains | refills | refills' spin |"
 echo "|---|---|---|---|---|---|---|---|"

@@ -129,18 +129,20 @@ void pte_clear(struct machine *m, struct pt_pte *pte, unsigned int i);
 void pte_bits_free(struct machine *m, struct pt_pte *pte);
 void pte_spill_release(struct machine *m);
 
-/* Is PTE slot i present? */
+/* Is PTE slot i present?  Without a branch on the chunk's form (whether
+ * a chunk is whole or partly present is as good as random, and a
+ * mispredicted branch behind the record's cache miss costs more than
+ * the loads): the part[] entry is read whichever form the chunk has. */
 static inline bool pte_present(const struct pt_pte *pte, unsigned int i)
 {
-	uint32_t bit = 1u << (i / PTE_CHUNK_PAGES);
+	unsigned int c = i / PTE_CHUNK_PAGES;
+	uint32_t partial = pte->any & ~pte->full;
 
-	if (pte->full & bit)
-		return true;
-	if (!(pte->any & bit))
-		return false;
-	if (pte->nr_part == PTE_SPILLED)
+	if (__builtin_expect(pte->nr_part == PTE_SPILLED, 0))
 		return (pte->spill[i / 64] >> (i % 64)) & 1;
-	return (pte->part[__builtin_popcount(pte->any & ~pte->full & (bit - 1))] >> (i % PTE_CHUNK_PAGES)) & 1;
+	return ((pte->full >> c) |
+		((partial >> c) & (uint32_t)(pte->part[__builtin_popcount(partial & ((1u << c) - 1)) %
+							PTE_PART_INLINE] >> (i % PTE_CHUNK_PAGES)))) & 1;
 }
 
 struct pt_pmd {			/* one PMD page (1 GiB) */

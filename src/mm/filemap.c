@@ -452,7 +452,7 @@ unsigned int filemap_map_pages(struct machine *m, struct address_space *mapping,
 	const pfn_t *chunk = NULL;
 	uint16_t *mc = NULL;
 
-	SIM_ASSERT(first + nr <= 16);
+	SIM_ASSERT(first + nr <= 8 * sizeof(*mask));
 	for (unsigned int k = 0; k < nr; k++) {
 		unsigned long idx = index + k;
 		unsigned int b = first + k, i = idx & (PAGE_INDEX_CHUNK - 1);

@@ -310,12 +310,21 @@ static bool flat_matrix_get(struct mm_struct *mm, const void *object, unsigned l
 	return true;
 }
 
+/* Give back the spilled blocks of `n` window records about to go with
+ * their array (a sequential pass, made only while some block is in use). */
+static void flat_recs_free_bits(struct machine *m, struct pt_pte *recs, size_t n)
+{
+	for (size_t i = 0; i < n && m->pte_spills; i++)
+		pte_bits_free(m, &recs[i]);
+}
+
 static void flat_matrices_release(struct machine *m)
 {
 	while (m->flat_matrices) {
 		struct flat_matrix *fm = m->flat_matrices;
 
 		m->flat_matrices = fm->next;
+		flat_recs_free_bits(m, fm->base, fm->regions * fm->nr_slots);
 		host_huge_free(fm->base, fm->regions * fm->nr_slots * sizeof(struct pt_pte));
 		free(fm->free_slots);
 		free(fm);
@@ -401,19 +410,21 @@ static struct pt_pte *pte_rec_new(struct mm_struct *mm, unsigned long addr)
 }
 
 /* Give a record back; one in the window is cleared for reuse unless the
- * whole window is about to go (teardown). */
+ * whole window is about to go (teardown: its array's release gives its
+ * records' spilled blocks back, flat_recs_free_bits). */
 static void pte_rec_free(struct mm_struct *mm, struct pt_pte *rec, bool teardown)
 {
 	if (!rec || rec == DRAWN_TABLE)
 		return;
-	if (!teardown)
-		pte_bits_free(mm->m, rec);	/* at teardown the pool goes with the machine */
 	if (mm->flat && rec >= mm->flat &&
 	    rec < mm->flat + ((mm->flat_end - mm->flat_start) >> PMD_SHIFT) * mm->flat_stride) {
-		if (!teardown)
+		if (!teardown) {
+			pte_bits_free(mm->m, rec);
 			memset(rec, 0, sizeof(*rec));
+		}
 		return;
 	}
+	pte_bits_free(mm->m, rec);
 	free(rec);
 }
 
@@ -434,6 +445,7 @@ static void flat_release(struct mm_struct *mm)
 		mm->flat_matrix->free_slots[mm->flat_matrix->nr_free++] = mm->flat_slot;
 		mm->flat_matrix = NULL;
 	} else {
+		flat_recs_free_bits(mm->m, mm->flat, (mm->flat_end - mm->flat_start) >> PMD_SHIFT);
 		host_huge_free(mm->flat, ((mm->flat_end - mm->flat_start) >> PMD_SHIFT) * sizeof(struct pt_pte));
 	}
 	mm->flat = NULL;

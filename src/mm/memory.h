@@ -95,7 +95,7 @@ struct vm_area_struct {
  * 16-bit mask, in part[] in chunk order (its slot is the number of
  * partly present chunks before it).  A table with more partly present
  * chunks than part[] holds keeps all 512 bits in a 64-byte block
- * (`spill`, from the machine's pool in memory.c) and `nr_part` says
+ * (`spill`, from the machine's host_pool, pte_bits.c) and `nr_part` says
  * PTE_SPILLED.  32 bytes instead of the 72 of a plain bitmap: the
  * processes' windows onto PostgreSQL's buffer pool hold 49 M of them at
  * full scale.  An all-zero record is an empty table.

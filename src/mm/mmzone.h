@@ -280,7 +280,7 @@ struct hstate;
 struct mm_struct;
 struct shmem_object;
 struct flat_matrix;
-struct pte_spill_pool;
+struct host_pool;
 struct hugetlb_file;
 struct vmstat_worker;
 struct super_block;
@@ -370,7 +370,8 @@ struct machine {
 						 * separate (tests compare both layouts) */
 	uint32_t	flat_expect;		/* mm_flat_expect() (memory.c) */
 	struct flat_matrix *flat_matrices;	/* the shared window arrays (memory.c) */
-	struct pte_spill_pool *pte_spill;	/* spilled PTE mirrors' bits (memory.c) */
+	struct host_pool *pte_spill;		/* spilled PTE mirrors' bits (pte_bits.c) */
+	unsigned long	pte_spills;		/* ... of them in use */
 	bool		drawn_faults;		/* [global] fault_model=drawn (memory.c) */
 	uint32_t	nr_mapping_slots;
 	uint32_t	nr_mappings;		/* live mappings */

@@ -11,58 +11,37 @@
 
 #include "mm/mmzone.h"
 #include "mm/memory.h"
+#include "sim/debug.h"
+#include "sim/hostmem.h"
 #include "sim/xalloc.h"
 
 /*
- * The 64-byte blocks of the tables that spilled: taken from blocks of
- * PTE_SPILL_BATCH, handed back to a free list, all freed with the machine
- * (memory_release_all).
+ * The 64-byte blocks of the tables that spilled come from a host_pool
+ * (sim/hostmem.h), made at the first spill; m->pte_spills counts those in
+ * use, so that teardown knows whether any record still holds one.
  */
-#define PTE_SPILL_BATCH	4096
-
-struct pte_spill_pool {
-	uint64_t	*free;		/* free blocks, linked through their first word */
-	void		**batches;
-	size_t		nr_batches, cap_batches;
-};
-
 static uint64_t *pte_spill_alloc(struct machine *m)
 {
-	struct pte_spill_pool *p = m->pte_spill;
 	uint64_t *b;
 
-	if (!p)
-		p = m->pte_spill = xzalloc(sizeof(*p));
-	if (!p->free) {
-		uint64_t *batch = xmalloc(PTE_SPILL_BATCH * PTRS_PER_PT / 8);
-
-		if (p->nr_batches == p->cap_batches) {
-			p->cap_batches = p->cap_batches ? 2 * p->cap_batches : 16;
-			p->batches = xrealloc(p->batches, p->cap_batches * sizeof(*p->batches));
-		}
-		p->batches[p->nr_batches++] = batch;
-		for (size_t k = 0; k < PTE_SPILL_BATCH; k++) {
-			uint64_t *blk = batch + k * (PTRS_PER_PT / 64);
-
-			*(uint64_t **)(void *)blk = p->free;
-			p->free = blk;
-		}
+	if (!m->pte_spill) {
+		m->pte_spill = xmalloc(sizeof(*m->pte_spill));
+		host_pool_init(m->pte_spill, PTRS_PER_PT / 8);
 	}
-	b = p->free;
-	p->free = *(uint64_t **)(void *)b;
+	b = host_pool_alloc(m->pte_spill);
+	if (!b)
+		SIM_BUG("out of memory for a PTE mirror's block");
+	m->pte_spills++;
 	return b;
 }
 
 void pte_spill_release(struct machine *m)
 {
-	struct pte_spill_pool *p = m->pte_spill;
-
-	if (!p)
+	if (!m->pte_spill)
 		return;
-	for (size_t k = 0; k < p->nr_batches; k++)
-		free(p->batches[k]);
-	free(p->batches);
-	free(p);
+	SIM_ASSERT(m->pte_spills == 0);
+	host_pool_release(m->pte_spill);
+	free(m->pte_spill);
 	m->pte_spill = NULL;
 }
 
@@ -83,13 +62,10 @@ uint16_t pte_chunk(const struct pt_pte *pte, unsigned int c)
 /* Keep all 512 bits in a block of their own from now on. */
 static void pte_spill(struct machine *m, struct pt_pte *pte)
 {
-	uint64_t *b = pte_spill_alloc(m);
+	uint64_t *b = pte_spill_alloc(m);	/* zeroed */
 
-	for (unsigned int c = 0; c < PTRS_PER_PT / PTE_CHUNK_PAGES; c++) {
-		if (c % 4 == 0)
-			b[c / 4] = 0;
+	for (unsigned int c = 0; c < PTRS_PER_PT / PTE_CHUNK_PAGES; c++)
 		b[c / 4] |= (uint64_t)pte_chunk(pte, c) << (c % 4 * 16);
-	}
 	pte->spill = b;
 	pte->nr_part = PTE_SPILLED;
 }
@@ -143,8 +119,8 @@ void pte_clear(struct machine *m, struct pt_pte *pte, unsigned int i)
 void pte_bits_free(struct machine *m, struct pt_pte *pte)
 {
 	if (pte->nr_part == PTE_SPILLED) {
-		*(uint64_t **)(void *)pte->spill = m->pte_spill->free;
-		m->pte_spill->free = pte->spill;
+		host_pool_free(m->pte_spill, pte->spill);
+		m->pte_spills--;
 		pte->spill = NULL;
 		pte->nr_part = 0;
 	}

@@ -399,4 +399,47 @@ missing=$(missing_lines "$TMP/shares.md")
 [ "$missing" = 0 ] && [ "$(wc -l <"$TMP/shares.md")" = 8 ] &&
 	ok "docs/calibration.md slow-path shares table = the committed runs" ||
 	ko "docs/calibration.md slow-path shares table = the committed runs"
+# scripts/pcp-churn.sh on a hand-made proc-vmstat: the set-up's counts
+# (time 0) stay out of the first interval; 20 M allocated and 200 M
+# refilled in 0-10 s; 10 M allocated, 100 M refilled and 90 M of 120 M
+# bulk frees by 2 drains in 10-20 s; the last (unfinished) interval 20-25 s
+# on its own.
+mkdir -p "$TMP/churn"
+for t in 0:5:0:0:0:0 10:25:200:0:0:0 20:35:300:90:120:2 25:36:301:90:121:2; do
+	# shellcheck disable=SC2046
+	set -- $(echo "$t" | tr : ' ')
+	printf 'time: %s\npgalloc_dma 1000000\npgalloc_normal %s000000\nsim_drain_all_pages %s\n' "$1" "$2" "$6"
+	printf 'sim_drain_pages %s000000\nsim_pcp_refill_pages %s000000\nsim_pcp_free_bulk_pages %s000000\n' \
+		"$4" "$3" "$5"
+done >"$TMP/churn/proc-vmstat"
+scripts/pcp-churn.sh -s 10 "$TMP/churn" >"$TMP/out.md" 2>&1
+check_line "pcp-churn: the first interval starts after the set-up" \
+	"| 0–10 | 20.0 M | 200.0 M | 0.0 M | 0.0 M | 0 | 10.0 |"
+check_line "pcp-churn: drains and the other frees" "| 10–20 | 10.0 M | 100.0 M | 90.0 M | 30.0 M | 2 | 22.0 |"
+check_line "pcp-churn: the unfinished interval" "| 20–25 | 1.0 M | 1.0 M | 0.0 M | 1.0 M | 0 | 2.0 |"
+check_line "pcp-churn: the whole run, set-up included" \
+	"| all, set-up included | 37.0 M | 301.0 M | 90.0 M | 31.0 M | 2 | 11.4 |"
+for bad in "-s 0" "-s x" "-s"; do
+	# shellcheck disable=SC2086
+	if scripts/pcp-churn.sh $bad "$TMP/churn" >/dev/null 2>&1; then ko "pcp-churn: $bad: exit 2"; else
+		[ $? = 2 ] && ok "pcp-churn: $bad: exit 2" || ko "pcp-churn: $bad: exit 2"
+	fi
+done
+grep -v '^sim_drain_pages' "$TMP/churn/proc-vmstat" >"$TMP/churn/v" && mv "$TMP/churn/v" "$TMP/churn/proc-vmstat"
+if scripts/pcp-churn.sh "$TMP/churn" >"$TMP/out.md" 2>&1; then ko "pcp-churn: a missing counter: exit 2"; else
+	[ $? = 2 ] && grep -q "no sim_drain_pages lines" "$TMP/out.md" && ok "pcp-churn: a missing counter: exit 2" ||
+		ko "pcp-churn: a missing counter: exit 2"
+fi
+rm "$TMP/churn/proc-vmstat"
+if scripts/pcp-churn.sh "$TMP/churn" >/dev/null 2>&1; then ko "pcp-churn: no proc-vmstat: exit 2"; else
+	[ $? = 2 ] && ok "pcp-churn: no proc-vmstat: exit 2" || ko "pcp-churn: no proc-vmstat: exit 2"
+fi
+# ... and the table of docs/engine.md "A whole run's profile" on the stored run.
+n=0
+scripts/pcp-churn.sh -s 300 docs/engine/whole-run | grep '^| [0-9a]' >"$TMP/churn.md"
+while IFS= read -r l; do
+	grep -qxF -- "$l" docs/engine.md || { echo "  not in docs/engine.md: $l" >&2; n=$((n + 1)); }
+done <"$TMP/churn.md"
+[ "$n" = 0 ] && [ "$(wc -l <"$TMP/churn.md")" = 5 ] &&
+	ok "docs/engine.md pcp churn table = the stored run" || ko "docs/engine.md pcp churn table = the stored run"
 rpt_done

@@ -442,4 +442,18 @@ while IFS= read -r l; do
 done <"$TMP/churn.md"
 [ "$n" = 0 ] && [ "$(wc -l <"$TMP/churn.md")" = 5 ] &&
 	ok "docs/engine.md pcp churn table = the stored run" || ko "docs/engine.md pcp churn table = the stored run"
+# ... and the two tables of "The lists fixed for a whole run" (the stored
+# default run of docs/engine/whole-run against full-pcp1245-1200; the
+# churn table names its rows by the lists, so only its figures are compared).
+{
+	scripts/checkpoint-dips.sh docs/engine/whole-run $R/full-pcp1245-1200 | grep '^| [a-z]'
+	scripts/pcp-churn.sh docs/engine/whole-run $R/full-pcp1245-1200 | grep '^| all' | cut -d'|' -f3-
+} | tail -n +2 >"$TMP/lists1200.md"
+n=0
+while IFS= read -r l; do
+	grep -qF -- "$l" docs/calibration.md || { echo "  not in docs/calibration.md: $l" >&2; n=$((n + 1)); }
+done <"$TMP/lists1200.md"
+[ "$n" = 0 ] && [ "$(wc -l <"$TMP/lists1200.md")" = 4 ] &&
+	ok "docs/calibration.md whole-run lists tables = the stored runs" ||
+	ko "docs/calibration.md whole-run lists tables = the stored runs"
 rpt_done

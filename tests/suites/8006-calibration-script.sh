@@ -419,21 +419,13 @@ check_line "pcp-churn: drains and the other frees" "| 10–20 | 10.0 M | 100.0 M
 check_line "pcp-churn: the unfinished interval" "| 20–25 | 1.0 M | 1.0 M | 0.0 M | 1.0 M | 0 | 2.0 |"
 check_line "pcp-churn: the whole run, set-up included" \
 	"| all, set-up included | 37.0 M | 301.0 M | 90.0 M | 31.0 M | 2 | 11.4 |"
-for bad in "-s 0" "-s x" "-s"; do
-	# shellcheck disable=SC2086
-	if scripts/pcp-churn.sh $bad "$TMP/churn" >/dev/null 2>&1; then ko "pcp-churn: $bad: exit 2"; else
-		[ $? = 2 ] && ok "pcp-churn: $bad: exit 2" || ko "pcp-churn: $bad: exit 2"
-	fi
-done
+expect_status "pcp-churn: -s 0: exit 2" 2 "not a whole number" scripts/pcp-churn.sh -s 0 "$TMP/churn"
+expect_status "pcp-churn: -s x: exit 2" 2 "not a whole number" scripts/pcp-churn.sh -s x "$TMP/churn"
+expect_status "pcp-churn: -s without a value: exit 2" 2 "usage" scripts/pcp-churn.sh -s
 grep -v '^sim_drain_pages' "$TMP/churn/proc-vmstat" >"$TMP/churn/v" && mv "$TMP/churn/v" "$TMP/churn/proc-vmstat"
-if scripts/pcp-churn.sh "$TMP/churn" >"$TMP/out.md" 2>&1; then ko "pcp-churn: a missing counter: exit 2"; else
-	[ $? = 2 ] && grep -q "no sim_drain_pages lines" "$TMP/out.md" && ok "pcp-churn: a missing counter: exit 2" ||
-		ko "pcp-churn: a missing counter: exit 2"
-fi
+expect_status "pcp-churn: a missing counter: exit 2" 2 "no sim_drain_pages lines" scripts/pcp-churn.sh "$TMP/churn"
 rm "$TMP/churn/proc-vmstat"
-if scripts/pcp-churn.sh "$TMP/churn" >/dev/null 2>&1; then ko "pcp-churn: no proc-vmstat: exit 2"; else
-	[ $? = 2 ] && ok "pcp-churn: no proc-vmstat: exit 2" || ko "pcp-churn: no proc-vmstat: exit 2"
-fi
+expect_status "pcp-churn: no proc-vmstat: exit 2" 2 "no proc-vmstat" scripts/pcp-churn.sh "$TMP/churn"
 # ... and the table of docs/engine.md "A whole run's profile" on the stored run.
 n=0
 scripts/pcp-churn.sh -s 300 docs/engine/whole-run | grep '^| [0-9a]' >"$TMP/churn.md"

@@ -101,7 +101,7 @@ echo " does; full scale, where the dips are deep, against the published figures:
 
 # What the full-scale model finds: the result folders of the latest
 # full-scale runs of the case with every mechanism on
-# (docs/calibration.md "Where the model lands"; 1 200 s each, 55–95
+# (docs/calibration.md "Where the model lands now"; 1 200 s each, 55–95
 # minutes of one core here, too long for a demonstration until the
 # full-scale speed work lands).  They are read, not re-run.
 FULL=docs/calibration/runs
@@ -126,12 +126,16 @@ if [ -f "$FULL_BASE/result.json" ] && [ -f "$FULL_FIX/result.json" ]; then
 		"$(jget "$FULL_FIX" "" tps)"
 	[ -f "$FULL_HUGE/result.json" ] && tps_gain "huge pages / 4 KiB pages at full scale" \
 		"$(jget "$FULL_BASE" "" tps)" "$(jget "$FULL_HUGE" "" tps)"
-	echo "(published, docs/references.md: PostgreSQL 17 with PREEMPT_NONE behaviour 101 980 TPS unpatched;"
-	echo " huge pages ≈ 188 k; PostgreSQL 18.4 on next-20260707 ≈ 70 k unpatched, ≈ 155 k with the fix;"
-	echo " 50 751 under PREEMPT_LAZY on Linux 7.0)"
 	jq -rn --argjson a "$(jget "$FULL_BASE" figures checkpoint_dip_share)" \
 		--argjson b "$(jget "$FULL_FIX" figures checkpoint_dip_share)" \
 		'"share of the 10-s intervals in a checkpoint dip: baseline \($a * 100 | round) %, noretry-nonblocking \($b * 100 | round) %"'
+	echo
+	echo "== where these full-scale runs land on the published figures (docs/references.md;"
+	echo "   scripts/landing.sh, docs/calibration.md \"Where the model lands now\" says what each miss lacks)"
+	# shellcheck disable=SC2046
+	scripts/landing.sh --none "$FULL_BASE" --fix "$FULL_FIX" \
+		$([ -f "$FULL_HUGE/result.json" ] && echo --huge "$FULL_HUGE") \
+		$([ -f "$FULL_LAZY/result.json" ] && echo --lazy "$FULL_LAZY")
 fi
 
 echo

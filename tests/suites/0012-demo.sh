@@ -4,7 +4,8 @@
 # scaled device, and the scenario is refused), the summary and the HTML
 # report are written, and the full-scale
 # table reads the stored calibration runs (docs/calibration/runs): its TPS
-# column and the ratio line are those folders' numbers.  It runs the
+# column, the ratio line and the landing table on the published figures
+# (scripts/landing.sh) are those folders' numbers.  It runs the
 # unchecked optimised build (build/ndbg, made by check and check-san): the
 # script is under test here, and 1024 backends under the invariant checker
 # take minutes.
@@ -33,4 +34,10 @@ h=$(jq -r '.tps' "$FULL/full-flush-huge-1200/result.json")
 check "and the huge-pages run" "grep -Eq \"^baseline, huge pages +$(printf '%.0f' "$h") \" '$TMP/full'"
 want=$(awk -v a="$b" -v b="$n" 'BEGIN { x = (b / a - 1) * 1000; printf "%.1f", (x < 0 ? -int(-x + 0.5) : int(x + 0.5)) / 10 }')
 check "and the ratio line from them" "grep -qx 'noretry-nonblocking / baseline at full scale: $want % TPS' '$TMP/full'"
+# ... then where those runs land on the published figures: the lines of
+# scripts/landing.sh over the same folders.
+scripts/landing.sh --none "$FULL/full-flush-none-1200" --fix "$FULL/full-flush-fix-1200" \
+	--huge "$FULL/full-flush-huge-1200" --lazy "$FULL/full-flush-lazy-1200" | grep -v '^|---\|^| figure' >"$TMP/landing"
+check "and the landing table on the published figures" "[ \$(wc -l <'$TMP/landing') = 11 ] &&
+	! grep -vxF -f '$TMP/full' '$TMP/landing'"
 cli_done

@@ -448,4 +448,56 @@ done <"$TMP/lists1200.md"
 [ "$n" = 0 ] && [ "$(wc -l <"$TMP/lists1200.md")" = 4 ] &&
 	ok "docs/calibration.md whole-run lists tables = the stored runs" ||
 	ko "docs/calibration.md whole-run lists tables = the stored runs"
+# scripts/landing.sh on hand-made folders (the fixture `single` given its
+# figures by hand): a point figure's error against it, a range's from its
+# nearer end or "inside", the ±15 % verdict, ratios between the runs, no
+# rows for a run not given, "–" for a figure a run lacks; bad usage exits 2.
+mkdir -p "$TMP/land"
+mkfolder() {	# NAME TPS [FIGURES-JSON]
+	cp -r "$FIX/single" "$TMP/land/$1"
+	jq --argjson t "$2" --argjson f "${3:-{\}}" '.tps = $t | .figures += $f' "$FIX/single/result.json" \
+		>"$TMP/land/$1/result.json"
+}
+mkfolder none 100000 '{"tps_before_checkpoint": 170000, "tps_checkpoint_first_minute": 40000,
+	"checkpoint_dip_share": 0.25, "pagetables_share": 45}'
+mkfolder lazy 51000
+mkfolder fix 200000
+scripts/landing.sh --none "$TMP/land/none" --lazy "$TMP/land/lazy" --fix "$TMP/land/fix" >"$TMP/out.md" 2>&1
+check_line "landing: a point figure" \
+	"| baseline TPS (PostgreSQL 17, PREEMPT_NONE behaviour) | 101 980 | 100 000 | −1.9 % | yes |"
+check_line "landing: above a range, from its upper end" \
+	"| 10-s TPS between checkpoints (model: the last minute before one) | 138 800–166 600 | 170 000 | +2.0 % | yes |"
+check_line "landing: inside a range" \
+	"| 10-s TPS during checkpoints (model: the first minute after one starts) | 37 300–55 200 | 40 000 | inside | yes |"
+check_line "landing: outside ±15 %" "| dips' share of the time | about half | 0.250 | −50.0 % | no |"
+check_line "landing: the page tables" "| page tables, % of RAM (model: at the end) | ≈ 40 | 45.0 | +12.5 % | yes |"
+check_line "landing: the fix" "| noretry-nonblocking TPS (PostgreSQL 18.4, next-20260707) | 154 977 | 200 000 | +29.1 % | no |"
+check_line "landing: the fix's ratio" \
+	"| noretry-nonblocking / baseline (model: PostgreSQL 17 for both) | 2.214 (154 977 / ≈ 70 k) | 2.000 | −9.7 % | yes |"
+check_line "landing: lazy" "| \`lazy\` TPS (Linux 7.0) | 50 751 | 51 000 | +0.5 % | yes |"
+check_line "landing: lazy / none" \
+	"| \`lazy\` / \`none\` (Linux 7.0: PREEMPT_LAZY / PREEMPT_NONE restored) | 0.515 | 0.510 | −1.0 % | yes |"
+grep -q 'huge' "$TMP/out.md" && ko "landing: no huge-pages rows without --huge" || ok "landing: no huge-pages rows without --huge"
+jq 'del(.figures.checkpoint_dip_share)' "$TMP/land/none/result.json" >"$TMP/land/r" && mv "$TMP/land/r" "$TMP/land/none/result.json"
+scripts/landing.sh --none "$TMP/land/none" >"$TMP/out.md" 2>&1
+check_line "landing: a figure the run lacks" "| dips' share of the time | about half | – | – | – |"
+expect_status "landing: no --none: exit 2" 2 "usage" scripts/landing.sh --lazy "$TMP/land/lazy"
+expect_status "landing: an unknown option: exit 2" 2 "unknown option" scripts/landing.sh --none "$TMP/land/none" --bogus x
+expect_status "landing: an option without a folder: exit 2" 2 "usage" scripts/landing.sh --none
+expect_status "landing: a folder without result.json: exit 2" 2 "no result.json" \
+	scripts/landing.sh --none "$TMP/land/none" --huge "$TMP/land/nonexistent"
+# ... and the two tables of docs/calibration.md "Where the model lands now"
+# on the stored runs.
+{
+	scripts/landing.sh --none $R/full-flush-none-1200 --lazy $R/full-flush-lazy-1200 \
+		--fix $R/full-flush-fix-1200 --huge $R/full-flush-huge-1200
+	scripts/landing.sh --none docs/engine/whole-run
+} | grep -v '^|---\|^| figure' >"$TMP/landing.md"
+n=0
+while IFS= read -r l; do
+	grep -qxF -- "$l" docs/calibration.md || { echo "  not in docs/calibration.md: $l" >&2; n=$((n + 1)); }
+done <"$TMP/landing.md"
+[ "$n" = 0 ] && [ "$(wc -l <"$TMP/landing.md")" = 16 ] &&
+	ok "docs/calibration.md landing tables = the stored runs" ||
+	ko "docs/calibration.md landing tables = the stored runs"
 rpt_done

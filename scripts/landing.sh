@@ -21,7 +21,8 @@
 # The published figures, all from docs/references.md:
 #   PostgreSQL 17, PREEMPT_NONE restored: 101 980 TPS (mean of three
 #   runs), --progress 138.8–166.6 k between checkpoints and 37.3–55.2 k
-#   during them ("about half" of the time in dips), huge_pages=on 188 463;
+#   during them ("about half" of the time in dips), huge_pages=on 188 463,
+#   huge_pages=off with THP never 104 290;
 #   PostgreSQL 18.4 on next-20260707: ≈ 70 k unpatched, 154 977 with the
 #   costly attempts non-blocking; page tables ≈ 40 % of RAM (no time
 #   given); Linux 7.0 (PREEMPT_LAZY only): 50 751 against 98 565 with
@@ -85,6 +86,8 @@ row() {
 echo "| figure | published | model | error | within ±15 % |"
 echo "|---|---|---|---|---|"
 row "baseline TPS (PostgreSQL 17, PREEMPT_NONE behaviour)" 101980 101980 "$(tps "$none")" %.0f
+row "huge_pages=off, THP never (PostgreSQL 17)" 104290 104290 "$(tps "$none")" %.0f
+row "baseline TPS (PostgreSQL 18.4, next-20260707; model: PostgreSQL 17)" 70000 70000 "$(tps "$none")" %.0f "≈ 70 000"
 row "10-s TPS between checkpoints (model: the last minute before one)" 138800 166600 \
 	"$(fig "$none" tps_before_checkpoint)" %.0f
 row "10-s TPS during checkpoints (model: the first minute after one starts)" 37300 55200 \

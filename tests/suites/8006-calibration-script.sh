@@ -493,11 +493,8 @@ expect_status "landing: a folder without result.json: exit 2" 2 "no result.json"
 		--fix $R/full-flush-fix-1200 --huge $R/full-flush-huge-1200
 	scripts/landing.sh --none docs/engine/whole-run
 } | grep -v '^|---\|^| figure' >"$TMP/landing.md"
-n=0
-while IFS= read -r l; do
-	grep -qxF -- "$l" docs/calibration.md || { echo "  not in docs/calibration.md: $l" >&2; n=$((n + 1)); }
-done <"$TMP/landing.md"
-[ "$n" = 0 ] && [ "$(wc -l <"$TMP/landing.md")" = 20 ] &&
+missing=$(missing_lines "$TMP/landing.md")
+[ "$missing" = 0 ] && [ "$(wc -l <"$TMP/landing.md")" = 20 ] &&
 	ok "docs/calibration.md landing tables = the stored runs" ||
 	ko "docs/calibration.md landing tables = the stored runs"
 rpt_done

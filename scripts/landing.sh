@@ -30,7 +30,7 @@
 set -eu
 . "$(dirname "$0")/result-lib.sh"
 usage() { echo "usage: $0 --none DIR [--lazy DIR] [--fix DIR] [--huge DIR]" >&2; exit 2; }
-none= lazy= fix= huge=
+none='' lazy='' fix='' huge=''
 while [ $# -gt 0 ]; do
 	[ $# -ge 2 ] || usage
 	case $1 in
@@ -44,7 +44,7 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$none" ] || usage
 # shellcheck disable=SC2086
-need_files "$0" "result.json tps.csv" $none $lazy $fix $huge
+need_files "$0" result.json $none $lazy $fix $huge
 
 # fig DIR KEY: a figure of result.json ("" when the run lacks it)
 fig() { jq -r --arg k "$2" '.figures[$k] // empty' "$1/result.json"; }

@@ -194,6 +194,24 @@ dips_check 1200-s full-loop-none-1200 full-loop-lazy-1200
 dips_check "huge-pages 1200-s" full-idx-none-1200 full-idx-huge-1200
 dips_check "flusher-rule 1200-s" full-flush-none-1200 full-flush-fix-1200 full-flush-huge-1200 \
 	full-flush-lazy-1200
+# ... and the two of "`lazy` at 400 ns per s_lock iteration for 1 200 s":
+# the checkpoint table, and the means of the 10-s intervals by their end
+# over 0-200, 200-300 and 300-1200 s with the run's TPS, when the freelist
+# ran dry and the share of the machine in s_lock.
+. scripts/result-lib.sh
+dips_check "spin-400 1200-s" full-flush-none-1200 full-spin400-none-300 full-flush-lazy-1200 \
+	full-spin400-lazy-1200
+for r in full-flush-none-1200 full-spin400-none-300 full-flush-lazy-1200 full-spin400-lazy-1200; do
+	awk -F, -v n="$r" -v t="$(jget "$R/$r" "" tps)" \
+	    -v e0="$(jget "$R/$r" figures strategy_freelist_empty_s)" -v sl="$(jget "$R/$r" figures s_lock_spin_cpu_pct)" '
+	NR > 1 { e = $1 + 0; if (e <= 200) { a += $2; na++ } else if (e <= 300) { b += $2; nb++ } else { c += $2; nc++ } }
+	END { printf "| %s | %.1f k | %.1f k | %s | %.1f k | %.0f s | %.1f |\n", n, a / na / 1000, b / nb / 1000,
+		nc ? sprintf("%.1f k", c / nc / 1000) : "–", t / 1000, e0, sl }' "$R/$r/tps.csv"
+done >"$TMP/spin400.md"
+missing=$(missing_lines "$TMP/spin400.md")
+[ "$missing" = 0 ] && [ "$(wc -l <"$TMP/spin400.md")" = 4 ] &&
+	ok "docs/calibration.md spin-400 window table = the committed runs" ||
+	ko "docs/calibration.md spin-400 window table = the committed runs"
 
 # ... and the window table of "Both changes, 1 200 s at full scale": the
 # means (k TPS) of the 10-s intervals by their end — whole run, before the

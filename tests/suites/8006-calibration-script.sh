@@ -141,6 +141,7 @@ missing=$(missing_lines "$TMP/doc.md")
 
 # ... and so is its fragmentation audit (the re-measure with slab on).
 R=docs/calibration/runs
+. scripts/result-lib.sh		# jget
 scripts/fragmentation-audit.sh $R/full-baseline $R/full-slab-baseline $R/full-noretry-nonblocking \
 	$R/full-slab-noretry-nonblocking >"$TMP/audit.md" 2>&1
 missing=$(missing_lines "$TMP/audit.md")
@@ -198,7 +199,6 @@ dips_check "flusher-rule 1200-s" full-flush-none-1200 full-flush-fix-1200 full-f
 # the checkpoint table, and the means of the 10-s intervals by their end
 # over 0-200, 200-300 and 300-1200 s with the run's TPS, when the freelist
 # ran dry and the share of the machine in s_lock.
-. scripts/result-lib.sh
 dips_check "spin-400 1200-s" full-flush-none-1200 full-spin400-none-300 full-flush-lazy-1200 \
 	full-spin400-lazy-1200
 for r in full-flush-none-1200 full-spin400-none-300 full-flush-lazy-1200 full-spin400-lazy-1200; do
@@ -459,11 +459,8 @@ done <"$TMP/churn.md"
 	scripts/checkpoint-dips.sh docs/engine/whole-run $R/full-pcp1245-1200 | grep '^| [a-z]'
 	scripts/pcp-churn.sh docs/engine/whole-run $R/full-pcp1245-1200 | grep '^| all' | cut -d'|' -f3-
 } | tail -n +2 >"$TMP/lists1200.md"
-n=0
-while IFS= read -r l; do
-	grep -qF -- "$l" docs/calibration.md || { echo "  not in docs/calibration.md: $l" >&2; n=$((n + 1)); }
-done <"$TMP/lists1200.md"
-[ "$n" = 0 ] && [ "$(wc -l <"$TMP/lists1200.md")" = 4 ] &&
+missing=$(missing_lines "$TMP/lists1200.md" prefix)
+[ "$missing" = 0 ] && [ "$(wc -l <"$TMP/lists1200.md")" = 4 ] &&
 	ok "docs/calibration.md whole-run lists tables = the stored runs" ||
 	ko "docs/calibration.md whole-run lists tables = the stored runs"
 # scripts/landing.sh on hand-made folders (the fixture `single` given its

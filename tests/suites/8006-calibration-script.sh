@@ -477,7 +477,9 @@ mkfolder none 100000 '{"tps_before_checkpoint": 170000, "tps_checkpoint_first_mi
 	"checkpoint_dip_share": 0.25, "pagetables_share": 45}'
 mkfolder lazy 51000
 mkfolder fix 200000
-scripts/landing.sh --none "$TMP/land/none" --lazy "$TMP/land/lazy" --fix "$TMP/land/fix" >"$TMP/out.md" 2>&1
+mkfolder lazyfix 153000
+scripts/landing.sh --none "$TMP/land/none" --lazy "$TMP/land/lazy" --fix "$TMP/land/fix" \
+	--lazy-fix "$TMP/land/lazyfix" >"$TMP/out.md" 2>&1
 check_line "landing: a point figure" \
 	"| baseline TPS (PostgreSQL 17, PREEMPT_NONE behaviour) | 101 980 | 100 000 | −1.9 % | yes |"
 check_line "landing: above a range, from its upper end" \
@@ -486,13 +488,22 @@ check_line "landing: inside a range" \
 	"| 10-s TPS during checkpoints (model: the first minute after one starts) | 37 300–55 200 | 40 000 | inside | yes |"
 check_line "landing: outside ±15 %" "| dips' share of the time | about half | 0.250 | −50.0 % | no |"
 check_line "landing: the page tables" "| page tables, % of RAM (model: at the end) | ≈ 40 | 45.0 | +12.5 % | yes |"
-check_line "landing: the fix" "| noretry-nonblocking TPS (PostgreSQL 18.4, next-20260707) | 154 977 | 200 000 | +29.1 % | no |"
+check_line "landing: the fix" \
+	"| noretry-nonblocking TPS (PostgreSQL 18.4, next-20260707; model: \`none\`) | 154 977 | 200 000 | +29.1 % | no |"
 check_line "landing: the fix's ratio" \
-	"| noretry-nonblocking / baseline (model: PostgreSQL 17 for both) | 2.214 (154 977 / ≈ 70 k) | 2.000 | −9.7 % | yes |"
+	"| noretry-nonblocking / baseline (model: PostgreSQL 17, \`none\`, for both) | 2.214 (154 977 / ≈ 70 k) | 2.000 | −9.7 % | yes |"
+check_line "landing: the PostgreSQL 18.4 baseline against lazy" \
+	"| baseline TPS (PostgreSQL 18.4, next-20260707; model: PostgreSQL 17, \`lazy\`) | ≈ 70 000 | 51 000 | −27.1 % | no |"
+check_line "landing: the fix under lazy" \
+	"| noretry-nonblocking TPS (PostgreSQL 18.4, next-20260707; model: \`lazy\`) | 154 977 | 153 000 | −1.3 % | yes |"
+check_line "landing: the fix's ratio under lazy" \
+	"| noretry-nonblocking / baseline (model: PostgreSQL 17, \`lazy\`, for both) | 2.214 (154 977 / ≈ 70 k) | 3.000 | +35.5 % | no |"
 check_line "landing: lazy" "| \`lazy\` TPS (Linux 7.0) | 50 751 | 51 000 | +0.5 % | yes |"
 check_line "landing: lazy / none" \
 	"| \`lazy\` / \`none\` (Linux 7.0: PREEMPT_LAZY / PREEMPT_NONE restored) | 0.515 | 0.510 | −1.0 % | yes |"
 grep -q 'huge_pages=on\|huge pages /' "$TMP/out.md" && ko "landing: no huge-pages rows without --huge" || ok "landing: no huge-pages rows without --huge"
+scripts/landing.sh --none "$TMP/land/none" --lazy-fix "$TMP/land/lazyfix" >"$TMP/out.md" 2>&1
+grep -q '`lazy`, for both' "$TMP/out.md" && ko "landing: no lazy ratio without --lazy" || ok "landing: no lazy ratio without --lazy"
 jq 'del(.figures.checkpoint_dip_share)' "$TMP/land/none/result.json" >"$TMP/land/r" && mv "$TMP/land/r" "$TMP/land/none/result.json"
 scripts/landing.sh --none "$TMP/land/none" >"$TMP/out.md" 2>&1
 check_line "landing: a figure the run lacks" "| dips' share of the time | about half | – | – | – |"
@@ -509,7 +520,7 @@ expect_status "landing: a folder without result.json: exit 2" 2 "no result.json"
 	scripts/landing.sh --none docs/engine/whole-run
 } | grep -v '^|---\|^| figure' >"$TMP/landing.md"
 missing=$(missing_lines "$TMP/landing.md")
-[ "$missing" = 0 ] && [ "$(wc -l <"$TMP/landing.md")" = 20 ] &&
+[ "$missing" = 0 ] && [ "$(wc -l <"$TMP/landing.md")" = 21 ] &&
 	ok "docs/calibration.md landing tables = the stored runs" ||
 	ko "docs/calibration.md landing tables = the stored runs"
 rpt_done

@@ -74,7 +74,7 @@ echo
 echo "== summary"
 # summary_row LABEL DIR: one line of the summary table
 summary_row() {
-	printf '%-22s %10.0f %9.2f %9.2f %11.1f %13.1f %13.1f %11.1f\n' "$1" \
+	printf '%-33s %10.0f %9.2f %9.2f %11.1f %13.1f %13.1f %11.1f\n' "$1" \
 		"$(jget "$2" "" tps)" "$(jget "$2" latency_ms p50)" "$(jget "$2" latency_ms p99)" \
 		"$(jget "$2" figures pagetables_share)" \
 		"$(jget "$2" per_million_written allocstall)" \
@@ -88,7 +88,7 @@ tps_gain() {
 		printf "%s: %.1f %% TPS\n", l, (x < 0 ? -int(-x + 0.5) : int(x + 0.5)) / 10 }'
 }
 summary_head() {
-	printf '%-22s %10s %9s %9s %11s %13s %13s %11s\n' policy TPS "p50 ms" "p99 ms" "PT % RAM" \
+	printf '%-33s %10s %9s %9s %11s %13s %13s %11s\n' policy TPS "p50 ms" "p99 ms" "PT % RAM" \
 		"allocstall/M" "compact/M" "drains/M"
 }
 summary_head
@@ -110,18 +110,20 @@ FULL_BASE=$FULL/full-flush-none-1200
 FULL_FIX=$FULL/full-flush-fix-1200
 FULL_HUGE=$FULL/full-flush-huge-1200	# baseline with huge_pages=on (hugetlb shared buffers)
 FULL_LAZY=$FULL/full-flush-lazy-1200	# baseline under preempt=lazy (pgbench-m8g-lazy.ini)
+FULL_LAZYFIX=$FULL/full-flush-lazyfix-1200	# noretry-nonblocking under preempt=lazy
 if [ -f "$FULL_BASE/result.json" ] && [ -f "$FULL_FIX/result.json" ]; then
 	echo
 	echo "== the same case at full scale (96 CPUs, 384 GiB, 1200 s) with every mechanism on: stored"
 	echo "   result folders in $FULL: ${FULL_BASE##*/}, ${FULL_FIX##*/}, ${FULL_HUGE##*/}, ${FULL_LAZY##*/},"
-	echo "   made by: slowpath run $FULL_SCN [--policy noretry-nonblocking]"
+	echo "   ${FULL_LAZYFIX##*/}, made by: slowpath run $FULL_SCN [--policy noretry-nonblocking]"
 	echo "   (huge pages: --set sysctl.vm.nr_hugepages=50669 --set pgbench.huge_pages=on;"
-	echo "    lazy: slowpath run scenarios/pgbench-m8g-lazy.ini)"
+	echo "    lazy: slowpath run scenarios/pgbench-m8g-lazy.ini [--policy noretry-nonblocking])"
 	summary_head
 	summary_row baseline "$FULL_BASE"
 	summary_row noretry-nonblocking "$FULL_FIX"
 	[ -f "$FULL_HUGE/result.json" ] && summary_row "baseline, huge pages" "$FULL_HUGE"
 	[ -f "$FULL_LAZY/result.json" ] && summary_row "baseline, preempt=lazy" "$FULL_LAZY"
+	[ -f "$FULL_LAZYFIX/result.json" ] && summary_row "noretry-nonblocking, preempt=lazy" "$FULL_LAZYFIX"
 	tps_gain "noretry-nonblocking / baseline at full scale" "$(jget "$FULL_BASE" "" tps)" \
 		"$(jget "$FULL_FIX" "" tps)"
 	[ -f "$FULL_HUGE/result.json" ] && tps_gain "huge pages / 4 KiB pages at full scale" \
@@ -135,7 +137,8 @@ if [ -f "$FULL_BASE/result.json" ] && [ -f "$FULL_FIX/result.json" ]; then
 	# shellcheck disable=SC2046
 	scripts/landing.sh --none "$FULL_BASE" --fix "$FULL_FIX" \
 		$([ -f "$FULL_HUGE/result.json" ] && echo --huge "$FULL_HUGE") \
-		$([ -f "$FULL_LAZY/result.json" ] && echo --lazy "$FULL_LAZY")
+		$([ -f "$FULL_LAZY/result.json" ] && echo --lazy "$FULL_LAZY") \
+		$([ -f "$FULL_LAZYFIX/result.json" ] && echo --lazy-fix "$FULL_LAZYFIX")
 fi
 
 echo

@@ -15,9 +15,9 @@
 #   --lazy-fix  --policy noretry-nonblocking under preempt=lazy
 #
 # The PostgreSQL 18.4 pair (≈ 70 k unpatched, 154 977 with the fix) was
-# run on next-20260707, a 7.x kernel whose only preemption model is
-# PREEMPT_LAZY; the mail does not say whether PREEMPT_NONE behaviour was
-# restored, as it was for the PostgreSQL 17 runs.  So the pair is set
+# run on next-20260707, a 7.x kernel: no PREEMPT_NONE there (7dadeaa6e851),
+# PREEMPT_LAZY by default, and the mail does not say whether PREEMPT_NONE
+# behaviour was restored, as it was for the PostgreSQL 17 runs.  So the pair is set
 # against the `none` runs and, when given, against the `lazy` ones.
 #
 # A row appears when the folders it needs are given.  "error" is (model -

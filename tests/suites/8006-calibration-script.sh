@@ -201,12 +201,18 @@ dips_check "flusher-rule 1200-s" full-flush-none-1200 full-flush-fix-1200 full-f
 # ran dry and the share of the machine in s_lock.
 dips_check "spin-400 1200-s" full-flush-none-1200 full-spin400-none-300 full-flush-lazy-1200 \
 	full-spin400-lazy-1200
+# windows RUN SPLIT: "| RUN | a | b | c | t |", the means (k TPS) of the
+# 10-s intervals by their end up to SPLIT s, from there to 300 s and after
+# 300 s ("–" for none), and the run's TPS
+windows() {
+	awk -F, -v n="$1" -v sp="$2" -v t="$(jget "$R/$1" "" tps)" '
+	NR > 1 { e = $1 + 0; if (e <= sp) { a += $2; na++ } else if (e <= 300) { b += $2; nb++ } else { c += $2; nc++ } }
+	END { printf "| %s | %.1f k | %.1f k | %s | %.1f k |\n", n, a / na / 1000, b / nb / 1000,
+		nc ? sprintf("%.1f k", c / nc / 1000) : "–", t / 1000 }' "$R/$1/tps.csv"
+}
 for r in full-flush-none-1200 full-spin400-none-300 full-flush-lazy-1200 full-spin400-lazy-1200; do
-	awk -F, -v n="$r" -v t="$(jget "$R/$r" "" tps)" \
-	    -v e0="$(jget "$R/$r" figures strategy_freelist_empty_s)" -v sl="$(jget "$R/$r" figures s_lock_spin_cpu_pct)" '
-	NR > 1 { e = $1 + 0; if (e <= 200) { a += $2; na++ } else if (e <= 300) { b += $2; nb++ } else { c += $2; nc++ } }
-	END { printf "| %s | %.1f k | %.1f k | %s | %.1f k | %.0f s | %.1f |\n", n, a / na / 1000, b / nb / 1000,
-		nc ? sprintf("%.1f k", c / nc / 1000) : "–", t / 1000, e0, sl }' "$R/$r/tps.csv"
+	printf '%s %.0f s | %.1f |\n' "$(windows "$r" 200)" "$(jget "$R/$r" figures strategy_freelist_empty_s)" \
+		"$(jget "$R/$r" figures s_lock_spin_cpu_pct)"
 done >"$TMP/spin400.md"
 missing=$(missing_lines "$TMP/spin400.md")
 [ "$missing" = 0 ] && [ "$(wc -l <"$TMP/spin400.md")" = 4 ] &&
@@ -217,12 +223,7 @@ missing=$(missing_lines "$TMP/spin400.md")
 # 100-300 and 300-1200 s with the run's TPS.
 dips_check "lazy-fix 1200-s" full-flush-none-1200 full-flush-fix-1200 full-flush-lazy-1200 \
 	full-flush-lazyfix-1200
-for r in full-flush-fix-1200 full-flush-lazyfix-1200; do
-	awk -F, -v n="$r" -v t="$(jget "$R/$r" "" tps)" '
-	NR > 1 { e = $1 + 0; if (e <= 100) { a += $2; na++ } else if (e <= 300) { b += $2; nb++ } else { c += $2; nc++ } }
-	END { printf "| %s | %.1f k | %.1f k | %.1f k | %.1f k |\n", n, a / na / 1000, b / nb / 1000,
-		c / nc / 1000, t / 1000 }' "$R/$r/tps.csv"
-done >"$TMP/lazyfix.md"
+for r in full-flush-fix-1200 full-flush-lazyfix-1200; do windows "$r" 100; done >"$TMP/lazyfix.md"
 missing=$(missing_lines "$TMP/lazyfix.md")
 [ "$missing" = 0 ] && [ "$(wc -l <"$TMP/lazyfix.md")" = 2 ] &&
 	ok "docs/calibration.md lazy-fix window table = the committed runs" ||

@@ -91,22 +91,31 @@ row() {
 	}'
 }
 
+# pg18_baseline MODEL DIR and pg18_fix MODEL FIX-DIR [BASE-DIR]: the
+# PostgreSQL 18.4 pair's rows against runs under preemption model MODEL
+pg18_baseline() {
+	row "baseline TPS (PostgreSQL 18.4, next-20260707; model: PostgreSQL 17, \`$1\`)" 70000 70000 \
+		"$(tps "$2")" %.0f "≈ 70 000"
+}
+pg18_fix() {
+	row "noretry-nonblocking TPS (PostgreSQL 18.4, next-20260707; model: \`$1\`)" 154977 154977 "$(tps "$2")" %.0f
+	[ -z "${3:-}" ] ||
+		row "noretry-nonblocking / baseline (model: PostgreSQL 17, \`$1\`, for both)" 2.214 2.214 \
+			"$(div "$(tps "$2")" "$(tps "$3")")" %.3f "2.214 (154 977 / ≈ 70 k)"
+}
+
 echo "| figure | published | model | error | within ±15 % |"
 echo "|---|---|---|---|---|"
 row "baseline TPS (PostgreSQL 17, PREEMPT_NONE behaviour)" 101980 101980 "$(tps "$none")" %.0f
 row "huge_pages=off, THP never (PostgreSQL 17)" 104290 104290 "$(tps "$none")" %.0f
-row "baseline TPS (PostgreSQL 18.4, next-20260707; model: PostgreSQL 17, \`none\`)" 70000 70000 "$(tps "$none")" %.0f "≈ 70 000"
+pg18_baseline none "$none"
 row "10-s TPS between checkpoints (model: the last minute before one)" 138800 166600 \
 	"$(fig "$none" tps_before_checkpoint)" %.0f
 row "10-s TPS during checkpoints (model: the first minute after one starts)" 37300 55200 \
 	"$(fig "$none" tps_checkpoint_first_minute)" %.0f
 row "dips' share of the time" 0.5 0.5 "$(fig "$none" checkpoint_dip_share)" %.3f "about half"
 row "page tables, % of RAM (model: at the end)" 40 40 "$(fig "$none" pagetables_share)" %.1f "≈ 40"
-if [ -n "$fix" ]; then
-	row "noretry-nonblocking TPS (PostgreSQL 18.4, next-20260707; model: \`none\`)" 154977 154977 "$(tps "$fix")" %.0f
-	row "noretry-nonblocking / baseline (model: PostgreSQL 17, \`none\`, for both)" 2.214 2.214 \
-		"$(div "$(tps "$fix")" "$(tps "$none")")" %.3f "2.214 (154 977 / ≈ 70 k)"
-fi
+[ -z "$fix" ] || pg18_fix none "$fix" "$none"
 if [ -n "$huge" ]; then
 	row "huge_pages=on TPS (PostgreSQL 17)" 188463 188463 "$(tps "$huge")" %.0f
 	row "huge pages / 4 KiB pages (PostgreSQL 17)" 1.848 1.848 "$(div "$(tps "$huge")" "$(tps "$none")")" %.3f
@@ -115,13 +124,6 @@ if [ -n "$lazy" ]; then
 	row "\`lazy\` TPS (Linux 7.0)" 50751 50751 "$(tps "$lazy")" %.0f
 	row "\`lazy\` / \`none\` (Linux 7.0: PREEMPT_LAZY / PREEMPT_NONE restored)" 0.515 0.515 \
 		"$(div "$(tps "$lazy")" "$(tps "$none")")" %.3f
-	row "baseline TPS (PostgreSQL 18.4, next-20260707; model: PostgreSQL 17, \`lazy\`)" 70000 70000 \
-		"$(tps "$lazy")" %.0f "≈ 70 000"
+	pg18_baseline lazy "$lazy"
 fi
-if [ -n "$lazyfix" ]; then
-	row "noretry-nonblocking TPS (PostgreSQL 18.4, next-20260707; model: \`lazy\`)" 154977 154977 \
-		"$(tps "$lazyfix")" %.0f
-	[ -z "$lazy" ] ||
-		row "noretry-nonblocking / baseline (model: PostgreSQL 17, \`lazy\`, for both)" 2.214 2.214 \
-			"$(div "$(tps "$lazyfix")" "$(tps "$lazy")")" %.3f "2.214 (154 977 / ≈ 70 k)"
-fi
+[ -z "$lazyfix" ] || pg18_fix lazy "$lazyfix" "$lazy"

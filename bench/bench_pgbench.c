@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * bench_pgbench.c — host cost of the PostgreSQL + pgbench model, by
- * default the full-scale case (scenarios/pgbench-m8g.ini: 96 CPUs,
- * 384 GiB, 1024 clients) through the run driver, release build.  One run
+ * default the full-scale case without the recalibration's mechanisms
+ * (scenarios/pgbench-m8g-mechanisms-off.ini: 96 CPUs, 384 GiB, 1024
+ * clients; docs/engine.md's figures are of it, so it stays the default)
+ * through the run driver, release build.  One run
  * of S simulated seconds with SLOWPATH_HOST_LOG set (run.c writes the
  * host time, event and transaction counts and peak RSS at every
  * sample_interval step); from that log:
@@ -24,7 +26,9 @@
  *   -n N  --scale 1/N (default 1: full scale); -s simulated seconds
  *   (default 60); -f start of the window (default S/2); -p policy
  *   (default: the scenario's); -k a scenario key, as run's --set (up to
- *   4, e.g. -k fault_model=drawn); SCENARIO default scenarios/pgbench-m8g.ini.
+ *   4, e.g. -k fault_model=drawn); SCENARIO default
+ *   scenarios/pgbench-m8g-mechanisms-off.ini (scenarios/pgbench-m8g.ini for
+ *   the case with every mechanism).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +47,7 @@ struct step {
 int main(int argc, char **argv)
 {
 	unsigned int n = 1, secs = 60, from = 0;
-	const char *policy = NULL, *scenario = "scenarios/pgbench-m8g.ini";
+	const char *policy = NULL, *scenario = "scenarios/pgbench-m8g-mechanisms-off.ini";
 	char scale[32], dir[] = "/tmp/bench_pgbench.XXXXXX", out[600], log[600], dur[64], line[256];
 	char *rargv[24], *keys[4];
 	unsigned int nkeys = 0;

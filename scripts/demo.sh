@@ -1,9 +1,10 @@
 #!/bin/sh
 # The main job (README, `make demo`): the motivating case of the 2026 linux-mm thread, docs/references.md —
 # PostgreSQL under pgbench simple-update on an m8g.24xlarge, XFS on 12 io2
-# volumes — run under the regressed kernel (baseline) and under the fix
+# volumes, every mechanism of the recalibration on (scenarios/pgbench-m8g.ini)
+# — run under the regressed kernel (baseline) and under the fix
 # that went into the mm tree (noretry-nonblocking), at a scale that
-# finishes in about a minute with both runs in parallel, then the
+# finishes in about two minutes with both runs in parallel, then the
 # comparison a kernel developer came for: TPS, latency, the stall
 # counters per million pages written, the page tables' share of RAM; then
 # the same table for the stored full-scale runs (docs/calibration/runs);
@@ -100,12 +101,12 @@ echo "(at --scale $SCALE each WAL flush is smaller by the scale, so the stalls d
 echo " does; full scale, where the dips are deep, against the published figures: docs/calibration.md)"
 
 # What the full-scale model finds: the result folders of the latest
-# full-scale runs of the case with every mechanism on
+# full-scale runs of the same case
 # (docs/calibration.md "Where the model lands now"; 1 200 s each, 55–95
 # minutes of one core here, too long for a demonstration until the
 # full-scale speed work lands).  They are read, not re-run.
 FULL=docs/calibration/runs
-FULL_SCN=scenarios/pgbench-m8g-mechanisms.ini
+FULL_SCN=$SCN
 FULL_BASE=$FULL/full-flush-none-1200
 FULL_FIX=$FULL/full-flush-fix-1200
 FULL_HUGE=$FULL/full-flush-huge-1200	# baseline with huge_pages=on (hugetlb shared buffers)
@@ -113,7 +114,7 @@ FULL_LAZY=$FULL/full-flush-lazy-1200	# baseline under preempt=lazy (pgbench-m8g-
 FULL_LAZYFIX=$FULL/full-flush-lazyfix-1200	# noretry-nonblocking under preempt=lazy
 if [ -f "$FULL_BASE/result.json" ] && [ -f "$FULL_FIX/result.json" ]; then
 	echo
-	echo "== the same case at full scale (96 CPUs, 384 GiB, 1200 s) with every mechanism on: stored"
+	echo "== the same case at full scale (96 CPUs, 384 GiB, 1200 s): stored"
 	echo "   result folders in $FULL: ${FULL_BASE##*/}, ${FULL_FIX##*/}, ${FULL_HUGE##*/}, ${FULL_LAZY##*/},"
 	echo "   ${FULL_LAZYFIX##*/}, made by: slowpath run $FULL_SCN [--policy noretry-nonblocking]"
 	echo "   (huge pages: --set sysctl.vm.nr_hugepages=50669 --set pgbench.huge_pages=on;"

@@ -6,7 +6,7 @@
 #
 #   scripts/landing.sh --none DIR [--lazy DIR] [--fix DIR] [--huge DIR] [--lazy-fix DIR]
 #
-#   --none  the unpatched kernel, preempt=none (pgbench-m8g-mechanisms.ini,
+#   --none  the unpatched kernel, preempt=none (pgbench-m8g.ini,
 #           or any variant of the case: the published baseline is
 #           PostgreSQL 17 with PREEMPT_NONE behaviour)
 #   --lazy  the same under preempt=lazy (pgbench-m8g-lazy.ini)

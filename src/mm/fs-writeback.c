@@ -320,7 +320,7 @@ static void wb_end_bio(struct sim *sim, void *arg, int error)
 	struct bdi_writeback *wb = bio->wb;
 
 	(void)error;
-	bdev_wbt_done(sim, wb->bdev);	/* the request ends: wbt_done */
+	bdev_wbt_done(sim, wb->bdev, bio->dev_offset, bio->bytes);	/* the request ends: wbt_done */
 	if (bdev_completion(wb->bdev) == BDEV_COMPLETE_IRQ) {
 		sim_irq_raise(sim, bio->cpu, wb_bio_irq, bio);
 		return;
@@ -344,7 +344,7 @@ void wb_submit_write(struct machine *m, struct bdi_writeback *wb, const pfn_t *f
 	sim_path_push(m->sim, "submit_bio");
 	if (bdev_wbt_enabled(wb->bdev)) {
 		sim_path_push(m->sim, "wbt_wait");
-		waited = bdev_wbt_throttle(m->sim, wb->bdev, cls);
+		waited = bdev_wbt_throttle(m->sim, wb->bdev, cls, dev_offset, bytes);
 		sim_path_pop(m->sim);
 		if (waited) {
 			sim_stat_inc(m, SIM_WBT_THROTTLE);

@@ -69,14 +69,6 @@
 #define PS_PER_NS 1000ULL
 #define PS_PER_SEC 1000000000000ULL
 
-struct bdev_member {
-	uint64_t	slot_ps;	/* earliest start of the next request */
-	sim_time_t	busy_until;	/* end of the busy union so far */
-	/* the last flush command issued or pending (blk-flush's sequence):
-	 * it runs over [flush_start, flush_end) */
-	sim_time_t	flush_start, flush_end;
-};
-
 /* A submitter asleep in bdev_wbt_throttle (rq_qos_wait's wait entry). */
 struct wbt_waiter {
 	struct wbt_waiter *next;
@@ -85,8 +77,11 @@ struct wbt_waiter {
 	bool		got_token;
 };
 
-/* struct rq_wb and its rq_depth (block/blk-wbt.c, blk-rq-qos.h). */
+/* struct rq_wb and its rq_depth (block/blk-wbt.c, blk-rq-qos.h): one per
+ * member, as the kernel has one per request queue. */
 struct bdev_wbt {
+	struct bdev	*bdev;		/* for the window timer */
+	uint32_t	member;
 	sim_time_t	min_lat;	/* the target; 0 = off */
 	uint32_t	queue_depth;
 	int		scale_step;	/* > 0 throttled harder, < 0 opened up */
@@ -109,6 +104,15 @@ struct bdev_wbt {
 	sim_time_t	sync_issue;
 };
 
+struct bdev_member {
+	uint64_t	slot_ps;	/* earliest start of the next request */
+	sim_time_t	busy_until;	/* end of the busy union so far */
+	/* the last flush command issued or pending (blk-flush's sequence):
+	 * it runs over [flush_start, flush_end) */
+	sim_time_t	flush_start, flush_end;
+	struct bdev_wbt	wbt;		/* its request queue's throttle */
+};
+
 struct bdev {
 	struct bdev	*next;
 	struct bdev_config cfg;
@@ -117,7 +121,6 @@ struct bdev {
 	struct sim_rng	rng;
 	uint64_t	dev_slot_ps;	/* whole-device limiter */
 	struct bdev_stats stats;
-	struct bdev_wbt	wbt;
 	uint64_t	next_id;	/* request ids, for wbt's sync cookie */
 	struct bdev_member m[];
 };
@@ -129,6 +132,7 @@ struct bio_req {
 	struct bdev	*bdev;
 	uint64_t	id;
 	sim_time_t	issue;
+	uint64_t	offset, len;	/* for the members' throttles */
 	enum bio_op	op;
 };
 
@@ -413,13 +417,35 @@ static sim_time_t submit_flush(struct sim *sim, struct bdev *b)
 
 static void wbt_complete(struct sim *sim, const struct bio_req *r);
 
+/* wbt_wait (an untracked read) and wbt_issue on each member a read
+ * spans.  The kernel times a request from its dispatch to the driver
+ * (io_start_time_ns); the model from its submission, since the device's
+ * own queue (the limiter) is where it waits. */
+struct wbt_read {
+	struct bdev	*b;
+	sim_time_t	now;
+	uint64_t	id;
+};
+
+static void wbt_read_issue(void *ctx, uint32_t member)
+{
+	struct wbt_read *rd = ctx;
+	struct bdev_wbt *w = &rd->b->m[member].wbt;
+
+	w->last_issue = rd->now;
+	if (!w->sync_cookie) {
+		w->sync_cookie = rd->id;
+		w->sync_issue = rd->now;
+	}
+}
+
 static void bio_complete_event(struct sim *sim, void *arg)
 {
 	struct bio_req *r = arg;
 	bio_end_fn end = r->end;
 	void *end_arg = r->arg;
 
-	if (r->bdev->wbt.min_lat)
+	if (r->bdev->m[0].wbt.min_lat && r->op != BIO_FLUSH)
 		wbt_complete(sim, r);
 	r->next = sim->bio_free;
 	sim->bio_free = r;
@@ -434,16 +460,10 @@ sim_time_t bdev_submit(struct sim *sim, struct bdev *b, enum bio_op op,
 	uint64_t id = ++b->next_id;
 
 	sim_sync(sim);		/* submission order = virtual-time order */
-	if (op == BIO_READ && b->wbt.min_lat) {
-		/* wbt_wait (untracked read) and wbt_issue.  The kernel times a
-		 * request from its dispatch to the driver (io_start_time_ns);
-		 * the model from its submission, since the device's own queue
-		 * (the limiter) is where it waits */
-		b->wbt.last_issue = sim->now;
-		if (!b->wbt.sync_cookie) {
-			b->wbt.sync_cookie = id;
-			b->wbt.sync_issue = sim->now;
-		}
+	if (op == BIO_READ && b->m[0].wbt.min_lat) {
+		struct wbt_read rd = { b, sim->now, id };
+
+		bdev_for_each_member(b, offset, len, wbt_read_issue, &rd);
 	}
 	if (op == BIO_FLUSH)
 		done = submit_flush(sim, b);
@@ -463,6 +483,8 @@ sim_time_t bdev_submit(struct sim *sim, struct bdev *b, enum bio_op op,
 	r->bdev = b;
 	r->id = id;
 	r->issue = sim->now;
+	r->offset = offset;
+	r->len = len;
 	r->op = op;
 	sim_evq_push(&sim->evq, done, bio_complete_event, r);
 	return done;
@@ -561,15 +583,20 @@ static void calc_wb_limits(struct bdev_wbt *w)
 
 static void wbt_init(struct bdev *b)
 {
-	struct bdev_wbt *w = &b->wbt;
+	for (uint32_t i = 0; i < b->cfg.members; i++) {
+		struct bdev_wbt *w = &b->m[i].wbt;
 
-	memset(w, 0, sizeof(*w));
-	w->min_lat = b->cfg.wbt_lat_ns;
-	if (!w->min_lat)
-		return;
-	w->queue_depth = b->cfg.nr_requests ? b->cfg.nr_requests : WBT_DEFAULT_QUEUE_DEPTH;
-	rq_depth_calc_max_depth(w);
-	calc_wb_limits(w);
+		memset(w, 0, sizeof(*w));
+		w->bdev = b;
+		w->member = i;
+		w->min_lat = b->cfg.wbt_lat_ns;
+		if (!w->min_lat)
+			continue;
+		w->queue_depth = b->cfg.nr_requests ? b->cfg.nr_requests
+						    : WBT_DEFAULT_QUEUE_DEPTH;
+		rq_depth_calc_max_depth(w);
+		calc_wb_limits(w);
+	}
 }
 
 static bool wb_recent_wait(const struct sim *sim, const struct bdev_wbt *w)
@@ -613,10 +640,8 @@ static void wbt_wake(struct sim *sim, struct bdev_wbt *w)
 static void wbt_timer_event(struct sim *sim, void *arg);
 
 /* rwb_arm_timer() with blk_stat_activate_nsecs(): a new window. */
-static void wbt_arm_timer(struct sim *sim, struct bdev *b)
+static void wbt_arm_timer(struct sim *sim, struct bdev_wbt *w)
 {
-	struct bdev_wbt *w = &b->wbt;
-
 	if (w->scale_step > 0)
 		w->cur_win = (sim_time_t)((RWB_WINDOW_NS << 4) /
 					  int_sqrt64((uint64_t)(w->scale_step + 1) << 8));
@@ -625,7 +650,7 @@ static void wbt_arm_timer(struct sim *sim, struct bdev *b)
 	w->active = true;
 	w->read_samples = w->write_samples = 0;
 	w->read_min = 0;
-	sim_evq_push(&sim->evq, sim->now + w->cur_win, wbt_timer_event, b);
+	sim_evq_push(&sim->evq, sim->now + w->cur_win, wbt_timer_event, w);
 }
 
 static int latency_exceeded(const struct sim *sim, const struct bdev_wbt *w)
@@ -672,8 +697,7 @@ static void scale_down(struct bdev_wbt *w, bool hard_throttle)
 /* wb_timer_fn(): the window ended; step the depth, re-arm while needed. */
 static void wbt_timer_event(struct sim *sim, void *arg)
 {
-	struct bdev *b = arg;
-	struct bdev_wbt *w = &b->wbt;
+	struct bdev_wbt *w = arg;
 
 	w->active = false;
 	switch (latency_exceeded(sim, w)) {
@@ -694,21 +718,31 @@ static void wbt_timer_event(struct sim *sim, void *arg)
 		break;
 	}
 	if (w->scale_step || w->inflight)
-		wbt_arm_timer(sim, b);
+		wbt_arm_timer(sim, w);
 }
 
-/* At a request's completion: wbt_done for untracked requests and the
- * blk_stat sample of the window. */
-static void wbt_complete(struct sim *sim, const struct bio_req *r)
+/* At a request's completion, on each member it spans: wbt_done for
+ * untracked requests and the blk_stat sample of the window.  The model
+ * completes a request once, when its last member's piece is done, and
+ * samples that time on every member. */
+struct wbt_compl {
+	struct sim	*sim;
+	const struct bio_req *r;
+};
+
+static void wbt_complete_member(void *ctx, uint32_t member)
 {
-	struct bdev_wbt *w = &r->bdev->wbt;
+	struct wbt_compl *c = ctx;
+	struct sim *sim = c->sim;
+	const struct bio_req *r = c->r;
+	struct bdev_wbt *w = &r->bdev->m[member].wbt;
 
 	if (r->op == BIO_READ) {
 		if (w->sync_cookie == r->id)
 			w->sync_cookie = 0;
 		w->last_comp = sim->now;
 	}
-	if (!w->active || r->op == BIO_FLUSH)
+	if (!w->active)
 		return;
 	if (r->op == BIO_READ) {
 		sim_time_t lat = sim->now - r->issue;
@@ -721,23 +755,23 @@ static void wbt_complete(struct sim *sim, const struct bio_req *r)
 	}
 }
 
-bool bdev_wbt_enabled(const struct bdev *b)
+static void wbt_complete(struct sim *sim, const struct bio_req *r)
 {
-	return b->wbt.min_lat != 0;
+	struct wbt_compl c = { sim, r };
+
+	bdev_for_each_member(r->bdev, r->offset, r->len, wbt_complete_member, &c);
 }
 
-sim_time_t bdev_wbt_throttle(struct sim *sim, struct bdev *b, enum wbt_class cls)
+bool bdev_wbt_enabled(const struct bdev *b)
 {
-	struct bdev_wbt *w = &b->wbt;
-	struct wbt_waiter me = { .task = sim->current, .cls = cls };
-	sim_time_t t0;
+	return b->m[0].wbt.min_lat != 0;
+}
 
-	if (!w->min_lat)
-		return 0;
-	if (!me.task)
-		SIM_BUG("bdev_wbt_throttle on %s in engine context", b->name);
-	sim_sync(sim);
-	t0 = sim->now;
+/* rq_qos_throttle() on one member's queue: take a token or queue for one. */
+static void wbt_throttle_member(struct sim *sim, struct bdev_wbt *w, enum wbt_class cls)
+{
+	struct wbt_waiter me = { .task = sim->current, .cls = cls };
+
 	if (!w->head && w->inflight < get_limit(sim, w, cls)) {
 		w->inflight++;
 	} else {
@@ -751,21 +785,52 @@ sim_time_t bdev_wbt_throttle(struct sim *sim, struct bdev *b, enum wbt_class cls
 			sim_task_block(sim, BLOCK_IO);
 	}
 	if (!w->active)
-		wbt_arm_timer(sim, b);
+		wbt_arm_timer(sim, w);
+}
+
+struct wbt_throttle {
+	struct sim	*sim;
+	struct bdev	*b;
+	enum wbt_class	cls;
+};
+
+static void wbt_throttle_fn(void *ctx, uint32_t member)
+{
+	struct wbt_throttle *t = ctx;
+
+	wbt_throttle_member(t->sim, &t->b->m[member].wbt, t->cls);
+}
+
+/* md raid0 submits a bio's pieces member by member, each through its
+ * member's queue, so the submitter may wait on each in turn. */
+sim_time_t bdev_wbt_throttle(struct sim *sim, struct bdev *b, enum wbt_class cls,
+			     uint64_t offset, uint64_t len)
+{
+	struct wbt_throttle t = { sim, b, cls };
+	sim_time_t t0;
+
+	if (!bdev_wbt_enabled(b))
+		return 0;
+	if (!sim->current)
+		SIM_BUG("bdev_wbt_throttle on %s in engine context", b->name);
+	sim_sync(sim);
+	t0 = sim->now;
+	bdev_for_each_member(b, offset, len, wbt_throttle_fn, &t);
 	return sim->now - t0;
 }
 
 /* wbt_rqw_done(): a device with a volatile write cache drains to zero
  * before it wakes anyone (unless a writer was dirty-throttled lately). */
-void bdev_wbt_done(struct sim *sim, struct bdev *b)
+static void wbt_done_fn(void *ctx, uint32_t member)
 {
-	struct bdev_wbt *w = &b->wbt;
+	struct wbt_throttle *t = ctx;
+	struct sim *sim = t->sim;
+	struct bdev *b = t->b;
+	struct bdev_wbt *w = &b->m[member].wbt;
 	uint32_t limit;
 
-	if (!w->min_lat)
-		return;
 	if (!w->inflight)
-		SIM_BUG("%s: wbt completion with nothing in flight", b->name);
+		SIM_BUG("%s: wbt completion with nothing in flight on member %u", b->name, member);
 	w->inflight--;
 	if (b->cfg.write_cache == BDEV_WRITE_BACK && !wb_recent_wait(sim, w))
 		limit = 0;
@@ -777,15 +842,28 @@ void bdev_wbt_done(struct sim *sim, struct bdev *b)
 		wbt_wake(sim, w);
 }
 
-void bdev_wbt_bdp_sleep(struct sim *sim, struct bdev *b)
+void bdev_wbt_done(struct sim *sim, struct bdev *b, uint64_t offset, uint64_t len)
 {
-	b->wbt.last_bdp_sleep = sim->now;
-	b->wbt.bdp_slept = true;
+	struct wbt_throttle t = { sim, b, WBT_NORMAL };
+
+	if (bdev_wbt_enabled(b))
+		bdev_for_each_member(b, offset, len, wbt_done_fn, &t);
 }
 
-void bdev_wbt_get_state(const struct bdev *b, struct bdev_wbt_state *out)
+/* balance_dirty_pages() marks the bdi of the file's device.  A plain
+ * device's throttle reads that bdi; a RAID0 member's reads its own disk's
+ * bdi, which no writer dirties through, so md's members never see it. */
+void bdev_wbt_bdp_sleep(struct sim *sim, struct bdev *b)
 {
-	const struct bdev_wbt *w = &b->wbt;
+	if (b->cfg.members != 1)
+		return;
+	b->m[0].wbt.last_bdp_sleep = sim->now;
+	b->m[0].wbt.bdp_slept = true;
+}
+
+void bdev_wbt_get_state(const struct bdev *b, uint32_t member, struct bdev_wbt_state *out)
+{
+	const struct bdev_wbt *w = &b->m[member].wbt;
 
 	out->scale_step = w->scale_step;
 	out->max_depth = w->max_depth;

@@ -98,27 +98,33 @@ int bdev_io_wait(struct sim *sim, struct bdev *b, enum bio_op op,
  * other writes half (a quarter within 100 ms of a read).  Waiters queue
  * FIFO and are woken in order while each finds its limit open; on a
  * device with a volatile write cache a completion wakes them only once
- * nothing is in flight.  One throttle per device (the kernel has one per
- * request queue, so per RAID0 member); the depth it scales is the
- * model's request count (nr_requests, or 128), where the kernel's
- * blk_queue_depth is nr_requests (twice the tags under an I/O scheduler).
+ * nothing is in flight.  One throttle per member, as the kernel has one
+ * per request queue and md raid0 none of its own: a write takes a token
+ * on each member it spans, in order, and a read's latency steps each
+ * member it spans.  The depth each scales is the model's request count
+ * (nr_requests, or 128), where the kernel's blk_queue_depth is
+ * nr_requests (twice the tags under an I/O scheduler).
  */
 enum wbt_class { WBT_NORMAL, WBT_BACKGROUND, WBT_SYNC };
 bool bdev_wbt_enabled(const struct bdev *b);
-/* Task context: wait for a token; returns the time waited (0 when the
- * device has no throttle or the limit was open). */
-sim_time_t bdev_wbt_throttle(struct sim *sim, struct bdev *b, enum wbt_class cls);
-/* A throttled write completed (wbt_done): return its token. */
-void bdev_wbt_done(struct sim *sim, struct bdev *b);
+/* Task context: wait for a token on each member [offset, offset + len)
+ * spans; returns the time waited (0 when the device has no throttle or
+ * every limit was open). */
+sim_time_t bdev_wbt_throttle(struct sim *sim, struct bdev *b, enum wbt_class cls,
+			     uint64_t offset, uint64_t len);
+/* A throttled write of [offset, offset + len) completed (wbt_done):
+ * return its tokens. */
+void bdev_wbt_done(struct sim *sim, struct bdev *b, uint64_t offset, uint64_t len);
 /* balance_dirty_pages() slept for this device (bdi->last_bdp_sleep):
- * for a second every write may use the whole depth. */
+ * for a second every write may use the whole depth.  Only a plain
+ * device's throttle sees it: a RAID0 member's reads its own bdi. */
 void bdev_wbt_bdp_sleep(struct sim *sim, struct bdev *b);
 /* The throttle's state, for tests and reports. */
 struct bdev_wbt_state {
 	int		scale_step;
 	uint32_t	max_depth, wb_normal, wb_background, inflight, waiting;
 };
-void bdev_wbt_get_state(const struct bdev *b, struct bdev_wbt_state *out);
+void bdev_wbt_get_state(const struct bdev *b, uint32_t member, struct bdev_wbt_state *out);
 
 struct bdev_stats {
 	uint64_t	reads, writes, flushes;	/* requests submitted to the device */

@@ -556,13 +556,14 @@ struct wbt_io {
 	struct bdev	*d;
 	struct done_log	*log;
 	int		tag;
+	uint64_t	offset, len;
 };
 
 static void wbt_end(struct sim *sim, void *arg, int error)
 {
 	struct wbt_io *io = arg;
 
-	bdev_wbt_done(sim, io->d);
+	bdev_wbt_done(sim, io->d, io->offset, io->len);
 	io_end(sim, &(struct io_tag){ io->log, io->tag }, error);
 }
 
@@ -573,6 +574,7 @@ struct wbt_writer {
 	enum wbt_class	cls;
 	int		n, first_tag;
 	sim_time_t	delay, gap;	/* before the first write, between writes */
+	uint64_t	offset, stride, len;	/* write i at offset + i * stride (0: i MiB), of len (0: 64 KiB) */
 	struct done_log	*log;
 	struct wbt_io	io[8];
 	sim_time_t	submitted[8], waited[8];
@@ -587,10 +589,13 @@ static void wbt_writer_fn(struct sim *sim, void *p)
 	for (int i = 0; i < w->n; i++) {
 		if (i && w->gap)
 			sim_sleep(sim, w->gap);
-		w->waited[i] = bdev_wbt_throttle(sim, w->d, w->cls);
+		uint64_t off = w->offset + (uint64_t)i * (w->stride ? w->stride : MiB);
+		uint64_t len = w->len ? w->len : 64 * KiB;
+
+		w->waited[i] = bdev_wbt_throttle(sim, w->d, w->cls, off, len);
 		w->submitted[i] = sim_now(sim);
-		w->io[i] = (struct wbt_io){ w->d, w->log, w->first_tag + i };
-		bdev_submit(sim, w->d, BIO_WRITE, (uint64_t)i * MiB, 64 * KiB, wbt_end, &w->io[i]);
+		w->io[i] = (struct wbt_io){ w->d, w->log, w->first_tag + i, off, len };
+		bdev_submit(sim, w->d, BIO_WRITE, off, len, wbt_end, &w->io[i]);
 	}
 }
 
@@ -617,6 +622,7 @@ struct wbt_probe {
 	struct bdev		*d;
 	sim_time_t		at;
 	struct bdev_wbt_state	st;
+	uint32_t		member;
 };
 
 static void wbt_probe_fn(struct sim *sim, void *p)
@@ -624,7 +630,7 @@ static void wbt_probe_fn(struct sim *sim, void *p)
 	struct wbt_probe *pr = p;
 
 	sim_sleep(sim, pr->at);
-	bdev_wbt_get_state(pr->d, &pr->st);
+	bdev_wbt_get_state(pr->d, pr->member, &pr->st);
 }
 
 /*
@@ -662,7 +668,7 @@ TEST(bdev_wbt_background_waits_for_drain)
 	ASSERT_EQ(log.n, 6);
 	ASSERT_U64_EQ(log.t[5], 200 * US);
 	ASSERT_WBT(early.st, -1, 31, 16, 8);
-	bdev_wbt_get_state(d, &end);
+	bdev_wbt_get_state(d, 0, &end);
 	ASSERT_WBT(end, 0, 16, 8, 4);
 	ASSERT_EQ(end.inflight, 0);
 	ASSERT_U64_EQ(sim_now(sim), 600 * MS);
@@ -694,7 +700,7 @@ TEST(bdev_wbt_sync_queues_behind_background)
 	{
 		struct bdev_wbt_state st;
 
-		bdev_wbt_get_state(d, &st);
+		bdev_wbt_get_state(d, 0, &st);
 		ASSERT_EQ(st.inflight, 4);
 		ASSERT_EQ(st.waiting, 2);
 	}
@@ -745,5 +751,114 @@ TEST(bdev_wbt_read_latency_scales_down)
 	ASSERT_WBT(p1.st, 1, 8, 4, 2);
 	ASSERT_WBT(p2.st, 2, 4, 2, 1);
 	ASSERT_EQ(log.n, 8);
+	sim_destroy(sim);
+}
+
+/* A RAID0 of two members, 64-KiB chunks, a volatile write cache. */
+static struct bdev *mkraid_wbt(struct sim *sim)
+{
+	struct bdev_config c = {
+		.name = "md0", .lat_mean_ns = 100 * US, .flush_ns = 200 * US, .members = 2,
+		.chunk_bytes = 64 * KiB, .write_cache = BDEV_WRITE_BACK, .wbt_lat_ns = 2 * MS,
+	};
+
+	return bdev_create(sim, &c);
+}
+
+/*
+ * A test of one throttle per member (the kernel's per request queue, md
+ * raid0 having none): on a 2-member RAID0 the flusher submits five
+ * background writes of 100 us at 0, all on member 0 (even chunks); four
+ * go, the fifth waits for member 0 to drain (100 us).  At 10 us a
+ * background write on member 1 (chunk 1) must go at once: member 1 has
+ * its own four tokens.  At 20 us a write spanning chunks 3 and 4 (members
+ * 1 and 0) takes member 1's token, then queues on member 0 behind the
+ * fifth write and goes with it at 100 us.  Expect both members' tokens
+ * taken accordingly while the writes are in flight.
+ */
+TEST(bdev_wbt_one_throttle_per_member)
+{
+	struct sim *sim = st_sim_exact(3);
+	struct bdev *d = mkraid_wbt(sim);
+	struct done_log log = { 0 };
+	struct wbt_writer m0 = { .d = d, .cls = WBT_BACKGROUND, .n = 5, .stride = 128 * KiB,
+				 .log = &log };
+	struct wbt_writer m1 = { .d = d, .cls = WBT_BACKGROUND, .n = 1, .delay = 10 * US,
+				 .offset = 64 * KiB, .log = &log, .first_tag = 10 };
+	struct wbt_writer both = { .d = d, .cls = WBT_BACKGROUND, .n = 1, .delay = 20 * US,
+				   .offset = 192 * KiB, .len = 128 * KiB, .log = &log, .first_tag = 20 };
+	struct wbt_probe p0 = { .d = d, .at = 50 * US, .member = 0 };
+	struct wbt_probe p1 = { .d = d, .at = 50 * US, .member = 1 };
+
+	st_task(sim, "flusher", 0, true, wbt_writer_fn, &m0, 0);
+	st_task(sim, "other", 1, true, wbt_writer_fn, &m1, 0);
+	st_task(sim, "span", 2, true, wbt_writer_fn, &both, 0);
+	st_task(sim, "probe0", 1, true, wbt_probe_fn, &p0, 0);
+	st_task(sim, "probe1", 2, true, wbt_probe_fn, &p1, 0);
+	sim_run(sim, SIM_TIME_NEVER);
+	ASSERT_WBT(p0.st, 0, 16, 8, 4);
+	ASSERT_EQ(p0.st.inflight, 4);
+	ASSERT_EQ(p0.st.waiting, 2);
+	ASSERT_EQ(p1.st.inflight, 2);
+	ASSERT_EQ(p1.st.waiting, 0);
+	ASSERT_U64_EQ(m0.submitted[3], 0);
+	ASSERT_U64_EQ(m0.submitted[4], 100 * US);
+	ASSERT_U64_EQ(m1.submitted[0], 10 * US);
+	ASSERT_U64_EQ(m1.waited[0], 0);
+	ASSERT_U64_EQ(both.submitted[0], 100 * US);
+	ASSERT_U64_EQ(both.waited[0], 80 * US);
+	ASSERT_EQ(log.n, 7);
+	for (uint32_t i = 0; i < 2; i++) {
+		struct bdev_wbt_state st;
+
+		bdev_wbt_get_state(d, i, &st);
+		ASSERT_EQ(st.inflight, 0);
+	}
+	sim_destroy(sim);
+}
+
+/* A task that sets the device's bdi->last_bdp_sleep at `at`. */
+struct wbt_bdp {
+	struct bdev	*d;
+	sim_time_t	at;
+};
+
+static void wbt_bdp_fn(struct sim *sim, void *p)
+{
+	struct wbt_bdp *b = p;
+
+	sim_sleep(sim, b->at);
+	bdev_wbt_bdp_sleep(sim, b->d);
+}
+
+/*
+ * A test of balance_dirty_pages' mark (bdi->last_bdp_sleep): it opens a
+ * plain device's throttle to the whole depth for a second, but a RAID0
+ * member's throttle reads its own disk's bdi, which the writers never
+ * dirty through.  Both devices get the mark at 0 and then five
+ * background writes at 1 us: on the plain device all five go at once
+ * (limit 16), on the RAID0 member 0 the fifth waits for the drain.
+ */
+TEST(bdev_wbt_bdp_mark_reaches_plain_devices_only)
+{
+	struct sim *sim = st_sim_exact(2);
+	struct bdev *plain = mkdev_wbt(sim, 100 * US, BDEV_WRITE_BACK, 2 * MS);
+	struct bdev *raid = mkraid_wbt(sim);
+	struct done_log lp = { 0 }, lr = { 0 };
+	struct wbt_bdp bp = { plain, 0 }, br = { raid, 0 };
+	struct wbt_writer wp = { .d = plain, .cls = WBT_BACKGROUND, .n = 5, .delay = US, .log = &lp };
+	struct wbt_writer wr = { .d = raid, .cls = WBT_BACKGROUND, .n = 5, .delay = US,
+				 .stride = 128 * KiB, .log = &lr };
+
+	st_task(sim, "bdp-plain", 0, true, wbt_bdp_fn, &bp, 0);
+	st_task(sim, "bdp-raid", 1, true, wbt_bdp_fn, &br, 0);
+	st_task(sim, "plain", 0, true, wbt_writer_fn, &wp, 0);
+	st_task(sim, "raid", 1, true, wbt_writer_fn, &wr, 0);
+	sim_run(sim, SIM_TIME_NEVER);
+	ASSERT_U64_EQ(wp.submitted[4], US);
+	ASSERT_U64_EQ(wp.waited[4], 0);
+	ASSERT_U64_EQ(wr.submitted[3], US);
+	ASSERT_U64_EQ(wr.submitted[4], 101 * US);
+	ASSERT_U64_EQ(wr.waited[4], 100 * US);
 	sim_destroy(sim);
 }

@@ -792,12 +792,18 @@ struct wbt_throttle {
 	struct sim	*sim;
 	struct bdev	*b;
 	enum wbt_class	cls;
+	bool		later;		/* past the first member */
 };
 
 static void wbt_throttle_fn(void *ctx, uint32_t member)
 {
 	struct wbt_throttle *t = ctx;
 
+	/* a wait on the previous member charged the switch back in: make
+	 * it real before this member's queue may block the task again */
+	if (t->later)
+		sim_sync(t->sim);
+	t->later = true;
 	wbt_throttle_member(t->sim, &t->b->m[member].wbt, t->cls);
 }
 
@@ -806,7 +812,7 @@ static void wbt_throttle_fn(void *ctx, uint32_t member)
 sim_time_t bdev_wbt_throttle(struct sim *sim, struct bdev *b, enum wbt_class cls,
 			     uint64_t offset, uint64_t len)
 {
-	struct wbt_throttle t = { sim, b, cls };
+	struct wbt_throttle t = { sim, b, cls, false };
 	sim_time_t t0;
 
 	if (!bdev_wbt_enabled(b))
@@ -844,7 +850,7 @@ static void wbt_done_fn(void *ctx, uint32_t member)
 
 void bdev_wbt_done(struct sim *sim, struct bdev *b, uint64_t offset, uint64_t len)
 {
-	struct wbt_throttle t = { sim, b, WBT_NORMAL };
+	struct wbt_throttle t = { sim, b, WBT_NORMAL, false };
 
 	if (bdev_wbt_enabled(b))
 		bdev_for_each_member(b, offset, len, wbt_done_fn, &t);

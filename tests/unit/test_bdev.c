@@ -862,3 +862,36 @@ TEST(bdev_wbt_bdp_mark_reaches_plain_devices_only)
 	ASSERT_U64_EQ(wr.waited[4], 100 * US);
 	sim_destroy(sim);
 }
+
+/*
+ * A test of a write that waits on two members in turn, with the default
+ * costs (a context switch and a wake-up charged): member 1 is full from
+ * 0 (four writes of 100 us and a fifth queued), member 0 from 50 us.  At
+ * 10 us a write spanning chunks 1 and 2 (member 1, then member 0) queues
+ * on member 1, gets its token when member 1 drains (about 100 us), then
+ * queues on member 0 behind its fifth write and gets the token when
+ * member 0 drains (about 150 us).  Expect it submitted after 150 us and
+ * before member 0's next drain at 250 us, having waited at least 140 us.
+ */
+TEST(bdev_wbt_waits_on_each_member_in_turn)
+{
+	struct sim *sim = sim_create(&(struct sim_config){ .ncpus = 3, .seed = 1 });
+	struct bdev *d = mkraid_wbt(sim);
+	struct done_log log = { 0 };
+	struct wbt_writer m1 = { .d = d, .cls = WBT_BACKGROUND, .n = 5, .offset = 64 * KiB,
+				 .stride = 128 * KiB, .log = &log };
+	struct wbt_writer m0 = { .d = d, .cls = WBT_BACKGROUND, .n = 5, .delay = 50 * US,
+				 .stride = 128 * KiB, .log = &log, .first_tag = 10 };
+	struct wbt_writer both = { .d = d, .cls = WBT_BACKGROUND, .n = 1, .delay = 10 * US,
+				   .offset = 64 * KiB, .len = 128 * KiB, .log = &log, .first_tag = 20 };
+
+	st_task(sim, "m1", 0, true, wbt_writer_fn, &m1, 0);
+	st_task(sim, "m0", 1, true, wbt_writer_fn, &m0, 0);
+	st_task(sim, "span", 2, true, wbt_writer_fn, &both, 0);
+	sim_run(sim, SIM_TIME_NEVER);
+	ASSERT_TRUE(both.submitted[0] > 150 * US);
+	ASSERT_TRUE(both.submitted[0] < 250 * US);
+	ASSERT_TRUE(both.waited[0] >= 140 * US);
+	ASSERT_EQ(log.n, 11);
+	sim_destroy(sim);
+}

@@ -228,6 +228,10 @@ missing=$(missing_lines "$TMP/lazyfix.md")
 [ "$missing" = 0 ] && [ "$(wc -l <"$TMP/lazyfix.md")" = 2 ] &&
 	ok "docs/calibration.md lazy-fix window table = the committed runs" ||
 	ko "docs/calibration.md lazy-fix window table = the committed runs"
+# ... and the checkpoint table of "The members' request queues at full
+# scale": the stored 400-s baseline against per-member tags, then tags
+# and writeback throttling.
+dips_check "member-queues 400-s" full-flush-none-400 full-tags1023-none-400 full-wbt2ms-none-400
 
 # ... and the window table of "Both changes, 1 200 s at full scale": the
 # means (k TPS) of the 10-s intervals by their end — whole run, before the

@@ -232,6 +232,7 @@ missing=$(missing_lines "$TMP/lazyfix.md")
 # scale": the stored 400-s baseline against per-member tags, then tags
 # and writeback throttling.
 dips_check "member-queues 400-s" full-flush-none-400 full-tags1023-none-400 full-wbt2ms-none-400
+dips_check "member-queues 1200-s" full-flush-none-1200 full-wbt2ms-none-1200
 
 # ... and the window table of "Both changes, 1 200 s at full scale": the
 # means (k TPS) of the 10-s intervals by their end — whole run, before the

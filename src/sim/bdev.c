@@ -81,7 +81,6 @@ struct wbt_waiter {
  * member, as the kernel has one per request queue. */
 struct bdev_wbt {
 	struct bdev	*bdev;		/* for the window timer */
-	uint32_t	member;
 	sim_time_t	min_lat;	/* the target; 0 = off */
 	uint32_t	queue_depth;
 	int		scale_step;	/* > 0 throttled harder, < 0 opened up */
@@ -588,7 +587,6 @@ static void wbt_init(struct bdev *b)
 
 		memset(w, 0, sizeof(*w));
 		w->bdev = b;
-		w->member = i;
 		w->min_lat = b->cfg.wbt_lat_ns;
 		if (!w->min_lat)
 			continue;

@@ -233,6 +233,21 @@ missing=$(missing_lines "$TMP/lazyfix.md")
 # and writeback throttling.
 dips_check "member-queues 400-s" full-flush-none-400 full-tags1023-none-400 full-wbt2ms-none-400
 dips_check "member-queues 1200-s" full-flush-none-1200 full-wbt2ms-none-1200
+# ... and of "The fix and huge pages with the kernel's request queues",
+# with the huge-pages runs' means over 20-100 s and 100-300 s (the fit's
+# window, then the collapses) as its text gives them.
+dips_check "queues 1200-s" full-flush-none-1200 full-wbt2ms-none-1200 full-flush-fix-1200 \
+	full-queues-fix-1200 full-flush-huge-1200 full-queues-huge-1200
+# mean10 RUN FROM TO: the mean (k TPS, one decimal) of the 10-s intervals ending in (FROM, TO]
+mean10() { awk -F, -v a="$2" -v b="$3" 'NR > 1 && $1 > a && $1 <= b { s += $2; n++ }
+	END { printf "%.1f", s / n / 1000 }' "$R/$1/tps.csv"; }
+fq=$(mean10 full-queues-huge-1200 20 100) fp=$(mean10 full-flush-huge-1200 20 100)
+mq=$(mean10 full-queues-huge-1200 100 300) mp=$(mean10 full-flush-huge-1200 100 300)
+tr '\n' ' ' <docs/calibration.md | tr -s ' ' >"$TMP/flat.md"
+grep -qF "is $fq k with the queues and $fp k with the pool" "$TMP/flat.md" &&
+	grep -qF "100–300 s averages $mq k against $mp k" "$TMP/flat.md" &&
+	ok "docs/calibration.md queues: the huge-pages means = the committed runs" ||
+	ko "docs/calibration.md queues: the huge-pages means = the committed runs ($fq $fp $mq $mp)"
 
 # ... and the window table of "Both changes, 1 200 s at full scale": the
 # means (k TPS) of the 10-s intervals by their end — whole run, before the

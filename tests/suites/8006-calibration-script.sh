@@ -238,14 +238,11 @@ dips_check "member-queues 1200-s" full-flush-none-1200 full-wbt2ms-none-1200
 # window, then the collapses) as its text gives them.
 dips_check "queues 1200-s" full-flush-none-1200 full-wbt2ms-none-1200 full-flush-fix-1200 \
 	full-queues-fix-1200 full-flush-huge-1200 full-queues-huge-1200
-# mean10 RUN FROM TO: the mean (k TPS, one decimal) of the 10-s intervals ending in (FROM, TO]
-mean10() { awk -F, -v a="$2" -v b="$3" 'NR > 1 && $1 > a && $1 <= b { s += $2; n++ }
-	END { printf "%.1f", s / n / 1000 }' "$R/$1/tps.csv"; }
-fq=$(mean10 full-queues-huge-1200 20 100) fp=$(mean10 full-flush-huge-1200 20 100)
-mq=$(mean10 full-queues-huge-1200 100 300) mp=$(mean10 full-flush-huge-1200 100 300)
+fq=$(kmean "$R/full-queues-huge-1200/tps.csv" 30 100) fp=$(kmean "$R/full-flush-huge-1200/tps.csv" 30 100)
+mq=$(kmean "$R/full-queues-huge-1200/tps.csv" 110 300) mp=$(kmean "$R/full-flush-huge-1200/tps.csv" 110 300)
 tr '\n' ' ' <docs/calibration.md | tr -s ' ' >"$TMP/flat.md"
-grep -qF "is $fq k with the queues and $fp k with the pool" "$TMP/flat.md" &&
-	grep -qF "100–300 s averages $mq k against $mp k" "$TMP/flat.md" &&
+grep -qF "is $fq with the queues and $fp with the pool" "$TMP/flat.md" &&
+	grep -qF "100–300 s averages $mq against $mp" "$TMP/flat.md" &&
 	ok "docs/calibration.md queues: the huge-pages means = the committed runs" ||
 	ko "docs/calibration.md queues: the huge-pages means = the committed runs ($fq $fp $mq $mp)"
 

@@ -65,21 +65,26 @@
 #include "sim/xalloc.h"
 #include "workload/workload.h"
 
-enum { MON_VMSTAT, MON_BUDDYINFO, MON_PAGETYPEINFO, MON_ZONEINFO, MON_MEMINFO, NR_MONITORS };
+/* MON_WBT only when a device throttles writeback (wbt_lat). */
+enum { MON_VMSTAT, MON_BUDDYINFO, MON_PAGETYPEINFO, MON_ZONEINFO, MON_MEMINFO, MON_WBT, NR_MONITORS };
 
 static const char *const monitor_files[NR_MONITORS] = {
 	"proc-vmstat", "proc-buddyinfo", "proc-pagetypeinfo", "proc-zoneinfo", "proc-meminfo",
+	"debugfs-wbt",
 };
 
 typedef void (*show_fn)(const struct machine *m, FILE *out);
 
-static const show_fn monitor_show[NR_MONITORS] = {
+static const show_fn monitor_show[MON_WBT] = {
 	mm_show_vmstat, mm_show_buddyinfo, mm_show_pagetypeinfo, mm_show_zoneinfo, mm_show_meminfo,
 };
 
 /* The engine-context sampler (step 2). */
 struct sampler {
 	struct machine		*m;
+	struct bdev		**bdevs;	/* for debugfs-wbt */
+	unsigned int		nr_bdevs;
+	bool			on[NR_MONITORS];
 	struct rpt_file		files[NR_MONITORS];
 	sim_time_t		interval, end;
 	bool			whole_seconds;	/* print "time: 10", else "time: 10.250" */
@@ -136,6 +141,45 @@ static void add_counter(void *ctx, const char *name, int64_t value)
 
 /* ---- monitors ---------------------------------------------------------------------- */
 
+/*
+ * debugfs-wbt: per member of each device with writeback throttling, the
+ * values of the kernel's debugfs block/<disk>/rqos/wbt files (wb_normal,
+ * wb_background, inflight, curr_win_nsec, min_lat_nsec, unknown_cnt;
+ * block/blk-wbt.c, 6.12), its rq_depth (scale_step, max_depth) and
+ * submitters queued now, then sums since the start that the kernel shows
+ * only as wbt_timer/wbt_step tracepoints: windows ended per status, the
+ * depth summed over time (request-ms: its growth between samples over
+ * their distance is the mean depth), ms opened to the largest depth,
+ * submitters that queued for a token and the us they queued.
+ */
+static void show_wbt(const struct sim *sim, const struct sampler *smp, FILE *out)
+{
+	fputs("# device member wb_normal wb_background inflight curr_win_nsec min_lat_nsec unknown_cnt "
+	      "scale_step max_depth waiting lat_ok lat_unknown lat_unknown_writes lat_exceeded "
+	      "depth_ms scaled_max_ms throttled throttled_us\n", out);
+	for (unsigned int i = 0; i < smp->nr_bdevs; i++) {
+		const struct bdev *b = smp->bdevs[i];
+
+		if (!bdev_wbt_enabled(b))
+			continue;
+		for (uint32_t k = 0; k < bdev_members(b); k++) {
+			struct bdev_wbt_state st;
+
+			bdev_wbt_get_state(sim, b, k, &st);
+			fprintf(out, "%s %u %u %u %u %llu %llu %u %d %u %u %llu %llu %llu %llu %llu %llu %llu %llu\n",
+				bdev_name(b), k, st.wb_normal, st.wb_background, st.inflight,
+				(unsigned long long)st.cur_win_ns, (unsigned long long)st.min_lat_ns,
+				st.unknown_cnt, st.scale_step, st.max_depth, st.waiting,
+				(unsigned long long)st.lat_ok, (unsigned long long)st.lat_unknown,
+				(unsigned long long)st.lat_unknown_writes, (unsigned long long)st.lat_exceeded,
+				(unsigned long long)(st.depth_ns / SIM_NSEC_PER_MSEC),
+				(unsigned long long)(st.scaled_max_ns / SIM_NSEC_PER_MSEC),
+				(unsigned long long)st.throttled,
+				(unsigned long long)(st.throttled_ns / SIM_NSEC_PER_USEC));
+		}
+	}
+}
+
 static void sample_monitors(struct sim *sim, void *arg)
 {
 	struct sampler *smp = arg;
@@ -144,11 +188,17 @@ static void sample_monitors(struct sim *sim, void *arg)
 
 	rpt_format_monitor_time(t, sizeof(t), now, smp->whole_seconds);
 	for (int k = 0; k < NR_MONITORS; k++) {
-		FILE *mem = open_memstream(&smp->buf, &smp->buflen);
+		FILE *mem;
 
+		if (!smp->on[k])
+			continue;
+		mem = open_memstream(&smp->buf, &smp->buflen);
 		if (!mem)
 			SIM_BUG("open_memstream failed");
-		monitor_show[k](smp->m, mem);
+		if (k == MON_WBT)
+			show_wbt(sim, smp, mem);
+		else
+			monitor_show[k](smp->m, mem);
 		fclose(mem);
 		rpt_monitor_sample(smp->files[k].f, t, smp->buf);
 		free(smp->buf);
@@ -425,6 +475,12 @@ static int run_setup(struct run *r)
 
 	/* 2. monitors and the start snapshot, queued before any task */
 	r->smp.m = r->m;
+	r->smp.bdevs = r->bdevs;
+	r->smp.nr_bdevs = r->nr_bdevs;
+	for (int k = 0; k < MON_WBT; k++)
+		r->smp.on[k] = true;
+	for (unsigned int i = 0; i < r->nr_bdevs; i++)
+		r->smp.on[MON_WBT] |= bdev_wbt_enabled(r->bdevs[i]);
 	r->smp.interval = g->sample_interval;
 	r->smp.end = g->duration;
 	r->smp.whole_seconds = g->sample_interval % SIM_NSEC_PER_SEC == 0;
@@ -468,10 +524,11 @@ static int run_setup(struct run *r)
 		return 1;
 	}
 	for (int k = 0; k < NR_MONITORS; k++)
-		if (rpt_file_open(&r->smp.files[k], r->dir, monitor_files[k], err, sizeof(err))) {
+		if (r->smp.on[k] && rpt_file_open(&r->smp.files[k], r->dir, monitor_files[k], err, sizeof(err))) {
 			fprintf(stderr, "slowpath run: %s\n", err);
 			for (int j = 0; j < k; j++)
-				rpt_file_abort(&r->smp.files[j]);
+				if (r->smp.on[j])
+					rpt_file_abort(&r->smp.files[j]);
 			return 1;
 		}
 	return 0;
@@ -659,7 +716,7 @@ static int run_write(struct run *r)
 	int rc = 0;
 
 	for (int k = 0; k < NR_MONITORS; k++)
-		if (rpt_file_commit(&r->smp.files[k], err, sizeof(err)) && !rc) {
+		if (r->smp.on[k] && rpt_file_commit(&r->smp.files[k], err, sizeof(err)) && !rc) {
 			fprintf(stderr, "slowpath run: %s\n", err);
 			rc = 1;
 		}
@@ -911,7 +968,8 @@ static int branch_child(struct run *r, const struct branch_run *br, const struct
 	if (rpt_mkdir_p(dir, err, sizeof(err)))
 		rc = 1;
 	for (int k = 0; k < NR_MONITORS && !rc; k++)
-		rc = monitor_fork(&r->smp.files[k], dir, monitor_files[k], err, sizeof(err)) ? 1 : 0;
+		if (r->smp.on[k])
+			rc = monitor_fork(&r->smp.files[k], dir, monitor_files[k], err, sizeof(err)) ? 1 : 0;
 	if (rc) {
 		fprintf(stderr, "slowpath run: branch %s: %s\n", b->name, err);
 		return rc;
@@ -947,7 +1005,8 @@ static int fork_branches(struct run *r, const struct branch_run *br)
 	int rc = 0;
 
 	for (int k = 0; k < NR_MONITORS; k++)
-		fflush(r->smp.files[k].f);
+		if (r->smp.on[k])
+			fflush(r->smp.files[k].f);
 	if (r->prog->host_log)
 		fflush(r->prog->host_log);
 	fflush(stdout);
@@ -1028,7 +1087,8 @@ static int run_branched(const struct scenario *s, const struct branch_run *br, u
 		run_simulate(&r, 0, br->at);
 		rc = fork_branches(&r, br);
 		for (int k = 0; k < NR_MONITORS; k++)
-			rpt_file_abort(&r.smp.files[k]);
+			if (r.smp.on[k])
+				rpt_file_abort(&r.smp.files[k]);
 	}
 	run_teardown(&r);
 	rpt_remove_tree(prefix);

@@ -101,6 +101,14 @@ struct bdev_wbt {
 	/* the read wbt_issue tracks (sync_cookie): 0 = none */
 	uint64_t	sync_cookie;
 	sim_time_t	sync_issue;
+	/* what the kernel shows only as tracepoints (wbt_timer, wbt_step),
+	 * summed for the debugfs-wbt monitor: windows per outcome, the
+	 * depth integrated over time up to depth_since, time opened fully,
+	 * submitters that queued for a token and how long */
+	uint64_t	windows[5];	/* by LAT_* */
+	sim_time_t	depth_since;
+	uint64_t	depth_ns, scaled_max_ns;
+	uint64_t	throttled, throttled_ns;
 };
 
 struct bdev_member {
@@ -692,13 +700,27 @@ static void scale_down(struct bdev_wbt *w, bool hard_throttle)
 	w->unknown_cnt = 0;
 }
 
+/* Sum the depth held since the last step (statistics only). */
+static void wbt_account_depth(const struct sim *sim, struct bdev_wbt *w)
+{
+	sim_time_t dt = sim->now - w->depth_since;
+
+	w->depth_ns += (uint64_t)w->max_depth * dt;
+	if (w->scaled_max)
+		w->scaled_max_ns += dt;
+	w->depth_since = sim->now;
+}
+
 /* wb_timer_fn(): the window ended; step the depth, re-arm while needed. */
 static void wbt_timer_event(struct sim *sim, void *arg)
 {
 	struct bdev_wbt *w = arg;
+	int status = latency_exceeded(sim, w);
 
 	w->active = false;
-	switch (latency_exceeded(sim, w)) {
+	wbt_account_depth(sim, w);
+	w->windows[status]++;
+	switch (status) {
 	case LAT_EXCEEDED:
 		scale_down(w, true);
 		break;
@@ -773,6 +795,8 @@ static void wbt_throttle_member(struct sim *sim, struct bdev_wbt *w, enum wbt_cl
 	if (!w->head && w->inflight < get_limit(sim, w, cls)) {
 		w->inflight++;
 	} else {
+		sim_time_t t0 = sim->now;
+
 		if (w->tail)
 			w->tail->next = &me;
 		else
@@ -781,6 +805,8 @@ static void wbt_throttle_member(struct sim *sim, struct bdev_wbt *w, enum wbt_cl
 		w->waiting++;
 		while (!me.got_token)
 			sim_task_block(sim, BLOCK_IO);
+		w->throttled++;
+		w->throttled_ns += sim->now - t0;
 	}
 	if (!w->active)
 		wbt_arm_timer(sim, w);
@@ -865,9 +891,11 @@ void bdev_wbt_bdp_sleep(struct sim *sim, struct bdev *b)
 	b->m[0].wbt.bdp_slept = true;
 }
 
-void bdev_wbt_get_state(const struct bdev *b, uint32_t member, struct bdev_wbt_state *out)
+void bdev_wbt_get_state(const struct sim *sim, const struct bdev *b, uint32_t member,
+			struct bdev_wbt_state *out)
 {
 	const struct bdev_wbt *w = &b->m[member].wbt;
+	sim_time_t dt = sim->now - w->depth_since;
 
 	out->scale_step = w->scale_step;
 	out->max_depth = w->max_depth;
@@ -875,4 +903,15 @@ void bdev_wbt_get_state(const struct bdev *b, uint32_t member, struct bdev_wbt_s
 	out->wb_background = w->wb_background;
 	out->inflight = w->inflight;
 	out->waiting = w->waiting;
+	out->unknown_cnt = w->unknown_cnt;
+	out->cur_win_ns = w->cur_win;
+	out->min_lat_ns = w->min_lat;
+	out->lat_ok = w->windows[LAT_OK];
+	out->lat_unknown = w->windows[LAT_UNKNOWN];
+	out->lat_unknown_writes = w->windows[LAT_UNKNOWN_WRITES];
+	out->lat_exceeded = w->windows[LAT_EXCEEDED];
+	out->depth_ns = w->depth_ns + (uint64_t)w->max_depth * dt;
+	out->scaled_max_ns = w->scaled_max_ns + (w->scaled_max ? dt : 0);
+	out->throttled = w->throttled;
+	out->throttled_ns = w->throttled_ns;
 }

@@ -119,12 +119,24 @@ void bdev_wbt_done(struct sim *sim, struct bdev *b, uint64_t offset, uint64_t le
  * for a second every write may use the whole depth.  Only a plain
  * device's throttle sees it: a RAID0 member's reads its own bdi. */
 void bdev_wbt_bdp_sleep(struct sim *sim, struct bdev *b);
-/* The throttle's state, for tests and reports. */
+/* The throttle's state at sim's now, for tests and the debugfs-wbt
+ * monitor: what the kernel's debugfs block/<disk>/rqos/wbt shows
+ * (wb_normal, wb_background, inflight, curr_win_nsec, min_lat_nsec,
+ * unknown_cnt) and its rq_depth (scale_step, max_depth), then sums since
+ * the start that the kernel gives only as tracepoints: windows ended per
+ * wbt_timer status, the depth integrated over time (request-ns), time
+ * opened to the largest depth, submitters that queued for a token and
+ * the time they queued. */
 struct bdev_wbt_state {
 	int		scale_step;
-	uint32_t	max_depth, wb_normal, wb_background, inflight, waiting;
+	uint32_t	max_depth, wb_normal, wb_background, inflight, waiting, unknown_cnt;
+	sim_time_t	cur_win_ns, min_lat_ns;
+	uint64_t	lat_ok, lat_unknown, lat_unknown_writes, lat_exceeded;
+	uint64_t	depth_ns, scaled_max_ns;
+	uint64_t	throttled, throttled_ns;
 };
-void bdev_wbt_get_state(const struct bdev *b, uint32_t member, struct bdev_wbt_state *out);
+void bdev_wbt_get_state(const struct sim *sim, const struct bdev *b, uint32_t member,
+			struct bdev_wbt_state *out);
 
 struct bdev_stats {
 	uint64_t	reads, writes, flushes;	/* requests submitted to the device */

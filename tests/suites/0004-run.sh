@@ -47,6 +47,31 @@ check "profile.json: kinds with a tree" "grep -q '\"schema\": \"slowpath-profile
 	grep -q '\"kind\": \"synthetic\"' '$R/profile.json' && grep -q '\"tasks\": 16' '$R/profile.json' &&
 	grep -q '\"name\": \"compute\"' '$R/profile.json' && grep -q '\"name\": \"io\"' '$R/profile.json'"
 
+check "no debugfs-wbt without writeback throttling" "[ ! -e '$R/debugfs-wbt' ]"
+# debugfs-wbt (docs/pagecache.md "Writeback throttling"): pgbench-small's
+# two-member md0 with the kernel's 2-ms target; per sample a header and a
+# line per member, the sums zero at 0 and never falling, a mean depth
+# between samples inside the controller's range (1 to 3/4 of 128) and no
+# more time at the largest depth than passed.
+"$SP" run scenarios/pgbench-small.ini --set device:md0.wbt_lat=2ms --set duration=3s \
+	--set sample_interval=1s --out "$TMP/wbt" >/dev/null 2>"$TMP/stderr"
+check "debugfs-wbt: a sample per monitor sample, a line per member" "
+	[ \$(grep -c '^time: ' '$TMP/wbt/debugfs-wbt') = \$(grep -c '^time: ' '$TMP/wbt/proc-vmstat') ] &&
+	[ \$(grep -c '^time: ' '$TMP/wbt/debugfs-wbt') = 4 ] &&
+	[ \$(grep -c '^# device member wb_normal wb_background inflight curr_win_nsec min_lat_nsec unknown_cnt scale_step max_depth waiting lat_ok lat_unknown lat_unknown_writes lat_exceeded depth_ms scaled_max_ms throttled throttled_us\$' '$TMP/wbt/debugfs-wbt') = 4 ] &&
+	[ \$(grep -c '^md0 [01] ' '$TMP/wbt/debugfs-wbt') = 8 ] &&
+	sed -n 3,4p '$TMP/wbt/debugfs-wbt' | tr '\n' ' ' |
+		grep -qx 'md0 0 8 4 0 0 2000000 0 0 16 0 0 0 0 0 0 0 0 0 md0 1 8 4 0 0 2000000 0 0 16 0 0 0 0 0 0 0 0 0 '"
+check "debugfs-wbt: sums grow, mean depth and time at the largest depth in range" "
+	awk '/^time: / { t = \$2; next } /^md0 / { k = \$2
+		if (k in last) { dt = (t - lt[k]) * 1000
+			for (c = 12; c <= 19; c++) if (\$c + 0 < v[k, c]) bad = 1
+			d = (\$16 - v[k, 16]) / dt; if (d < 1 || d > 96) bad = 1
+			if (\$17 - v[k, 17] > dt) bad = 1
+			moved += \$12 + \$13 + \$14 + \$15 - v[k, 12] - v[k, 13] - v[k, 14] - v[k, 15] }
+		last[k] = 1; lt[k] = t; for (c = 12; c <= 19; c++) v[k, c] = \$c + 0 }
+		END { exit bad || !moved }' '$TMP/wbt/debugfs-wbt'"
+
 "$SP" run "$SMALL" --out "$TMP/q" --set sample_interval=250ms --set duration=2s --set ramp_time=0 >/dev/null
 check "monitor times with decimals" "grep '^time: ' '$TMP/q/proc-vmstat' | sed -n '1p;2p;9p' | tr '\n' ' ' |
 	grep -qx 'time: 0.000 time: 0.250 time: 2.000 '"

@@ -630,7 +630,7 @@ static void wbt_probe_fn(struct sim *sim, void *p)
 	struct wbt_probe *pr = p;
 
 	sim_sleep(sim, pr->at);
-	bdev_wbt_get_state(pr->d, pr->member, &pr->st);
+	bdev_wbt_get_state(sim, pr->d, pr->member, &pr->st);
 }
 
 /*
@@ -668,10 +668,55 @@ TEST(bdev_wbt_background_waits_for_drain)
 	ASSERT_EQ(log.n, 6);
 	ASSERT_U64_EQ(log.t[5], 200 * US);
 	ASSERT_WBT(early.st, -1, 31, 16, 8);
-	bdev_wbt_get_state(d, 0, &end);
+	bdev_wbt_get_state(sim, d, 0, &end);
 	ASSERT_WBT(end, 0, 16, 8, 4);
 	ASSERT_EQ(end.inflight, 0);
 	ASSERT_U64_EQ(sim_now(sim), 600 * MS);
+	/* the sums debugfs-wbt prints: one window of writes, five empty;
+	 * depth 16 for 100 ms and 31 for 500 ms; the fifth write queued */
+	ASSERT_U64_EQ(end.lat_unknown_writes, 1);
+	ASSERT_U64_EQ(end.lat_unknown, 5);
+	ASSERT_U64_EQ(end.lat_ok + end.lat_exceeded, 0);
+	ASSERT_U64_EQ(end.depth_ns, 16 * 100 * MS + 31 * 500 * MS);
+	ASSERT_U64_EQ(end.scaled_max_ns, 0);
+	ASSERT_U64_EQ(end.throttled, 1);
+	ASSERT_U64_EQ(end.throttled_ns, 100 * US);
+	sim_destroy(sim);
+}
+
+/*
+ * A test of the sums behind debugfs-wbt when writes alone reach the
+ * device, as in a run whose page cache holds every block it reads: one
+ * write of 100 us every 100 ms from 0 to 700 ms, so each window up to
+ * 800 ms ends with a write sample and no read (LAT_UNKNOWN_WRITES) and
+ * opens the depth: 31 at 100 ms, 61 at 200 ms, 96 (3/4 of 128, the
+ * largest) at 300 ms.  The five windows with no I/O after 800 ms
+ * (LAT_UNKNOWN) step it back to 61 at 1 300 ms, 31 at 1 800 ms and 16
+ * at 2 300 ms, where the timer stops.  Expect 8 + 15 windows, 1 000 ms
+ * at the largest depth, the depth summed piece by piece, no waits.
+ */
+TEST(bdev_wbt_sums_writes_alone)
+{
+	struct sim *sim = st_sim_exact(1);
+	struct bdev *d = mkdev_wbt(sim, 100 * US, BDEV_WRITE_THROUGH, 2 * MS);
+	struct done_log log = { 0 };
+	struct wbt_writer w = { .d = d, .cls = WBT_NORMAL, .n = 8, .gap = 100 * MS,
+				.log = &log };
+	struct bdev_wbt_state st;
+
+	st_task(sim, "writer", 0, true, wbt_writer_fn, &w, 0);
+	sim_run(sim, SIM_TIME_NEVER);
+	ASSERT_EQ(log.n, 8);
+	ASSERT_U64_EQ(sim_now(sim), 2300 * MS);
+	bdev_wbt_get_state(sim, d, 0, &st);
+	ASSERT_WBT(st, 0, 16, 8, 4);
+	ASSERT_U64_EQ(st.lat_unknown_writes, 8);
+	ASSERT_U64_EQ(st.lat_unknown, 15);
+	ASSERT_U64_EQ(st.lat_ok + st.lat_exceeded, 0);
+	ASSERT_U64_EQ(st.scaled_max_ns, 1000 * MS);
+	ASSERT_U64_EQ(st.depth_ns, 16 * 100 * MS + 31 * 100 * MS + 61 * 100 * MS + 96 * 1000 * MS +
+				   61 * 500 * MS + 31 * 500 * MS);
+	ASSERT_U64_EQ(st.throttled + st.throttled_ns, 0);
 	sim_destroy(sim);
 }
 
@@ -700,7 +745,7 @@ TEST(bdev_wbt_sync_queues_behind_background)
 	{
 		struct bdev_wbt_state st;
 
-		bdev_wbt_get_state(d, 0, &st);
+		bdev_wbt_get_state(sim, d, 0, &st);
 		ASSERT_EQ(st.inflight, 4);
 		ASSERT_EQ(st.waiting, 2);
 	}
@@ -811,7 +856,7 @@ TEST(bdev_wbt_one_throttle_per_member)
 	for (uint32_t i = 0; i < 2; i++) {
 		struct bdev_wbt_state st;
 
-		bdev_wbt_get_state(d, i, &st);
+		bdev_wbt_get_state(sim, d, i, &st);
 		ASSERT_EQ(st.inflight, 0);
 	}
 	sim_destroy(sim);

@@ -4,7 +4,7 @@
 # volumes, every mechanism of the recalibration on (scenarios/pgbench-m8g.ini)
 # — run under the regressed kernel (baseline) and under the fix
 # that went into the mm tree (noretry-nonblocking), at a scale that
-# finishes in about two minutes with both runs in parallel, then the
+# finishes in about three minutes with both runs in parallel, then the
 # comparison a kernel developer came for: TPS, latency, the stall
 # counters per million pages written, the page tables' share of RAM; then
 # the same table for the stored full-scale runs (docs/calibration/runs);
@@ -102,16 +102,16 @@ echo " does; full scale, where the dips are deep, against the published figures:
 
 # What the full-scale model finds: the result folders of the latest
 # full-scale runs of the same case
-# (docs/calibration.md "Where the model lands now"; 1 200 s each, 55–95
+# (docs/calibration.md "Where the model lands now"; 1 200 s each, 70–95
 # minutes of one core here, too long for a demonstration until the
 # full-scale speed work lands).  They are read, not re-run.
 FULL=docs/calibration/runs
 FULL_SCN=$SCN
-FULL_BASE=$FULL/full-flush-none-1200
-FULL_FIX=$FULL/full-flush-fix-1200
-FULL_HUGE=$FULL/full-flush-huge-1200	# baseline with huge_pages=on (hugetlb shared buffers)
-FULL_LAZY=$FULL/full-flush-lazy-1200	# baseline under preempt=lazy (pgbench-m8g-lazy.ini)
-FULL_LAZYFIX=$FULL/full-flush-lazyfix-1200	# noretry-nonblocking under preempt=lazy
+FULL_BASE=$FULL/full-wbt2ms-none-1200
+FULL_FIX=$FULL/full-queues-fix-1200
+FULL_HUGE=$FULL/full-queues-huge-1200	# baseline with huge_pages=on (hugetlb shared buffers)
+FULL_LAZY=$FULL/full-queues-lazy-1200	# baseline under preempt=lazy (pgbench-m8g-lazy.ini)
+FULL_LAZYFIX=$FULL/full-queues-lazyfix-1200	# noretry-nonblocking under preempt=lazy
 if [ -f "$FULL_BASE/result.json" ] && [ -f "$FULL_FIX/result.json" ]; then
 	echo
 	echo "== the same case at full scale (96 CPUs, 384 GiB, 1200 s): stored"

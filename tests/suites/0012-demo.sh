@@ -25,22 +25,22 @@ hm=$(jq -r '.metrics[] | select(.name == "tps") | .results | map(.hmean) | @tsv'
 check "the selected rows: Hmean tps as compare.json has it" "[ -s '$TMP/demo/compare.txt' ] &&
 	grep -Eq '^hmean tps +$hm ' '$TMP/demo.out'"
 FULL=docs/calibration/runs
-b=$(jq -r '.tps' "$FULL/full-flush-none-1200/result.json")
-n=$(jq -r '.tps' "$FULL/full-flush-fix-1200/result.json")
+b=$(jq -r '.tps' "$FULL/full-wbt2ms-none-1200/result.json")
+n=$(jq -r '.tps' "$FULL/full-queues-fix-1200/result.json")
 check "the full-scale table shows the stored runs" "sed -n '/the same case at full scale/,\$p' '$TMP/demo.out' >'$TMP/full' &&
 	grep -Eq \"^baseline +$(printf '%.0f' "$b") \" '$TMP/full' &&
 	grep -Eq \"^noretry-nonblocking +$(printf '%.0f' "$n") \" '$TMP/full'"
-h=$(jq -r '.tps' "$FULL/full-flush-huge-1200/result.json")
+h=$(jq -r '.tps' "$FULL/full-queues-huge-1200/result.json")
 check "and the huge-pages run" "grep -Eq \"^baseline, huge pages +$(printf '%.0f' "$h") \" '$TMP/full'"
-l=$(jq -r '.tps' "$FULL/full-flush-lazyfix-1200/result.json")
+l=$(jq -r '.tps' "$FULL/full-queues-lazyfix-1200/result.json")
 check "and the fix under lazy" "grep -Eq \"^noretry-nonblocking, preempt=lazy +$(printf '%.0f' "$l") \" '$TMP/full'"
 want=$(awk -v a="$b" -v b="$n" 'BEGIN { x = (b / a - 1) * 1000; printf "%.1f", (x < 0 ? -int(-x + 0.5) : int(x + 0.5)) / 10 }')
 check "and the ratio line from them" "grep -qx 'noretry-nonblocking / baseline at full scale: $want % TPS' '$TMP/full'"
 # ... then where those runs land on the published figures: the lines of
 # scripts/landing.sh over the same folders.
-scripts/landing.sh --none "$FULL/full-flush-none-1200" --fix "$FULL/full-flush-fix-1200" \
-	--huge "$FULL/full-flush-huge-1200" --lazy "$FULL/full-flush-lazy-1200" \
-	--lazy-fix "$FULL/full-flush-lazyfix-1200" | grep -v '^|---\|^| figure' >"$TMP/landing"
+scripts/landing.sh --none "$FULL/full-wbt2ms-none-1200" --fix "$FULL/full-queues-fix-1200" \
+	--huge "$FULL/full-queues-huge-1200" --lazy "$FULL/full-queues-lazy-1200" \
+	--lazy-fix "$FULL/full-queues-lazyfix-1200" | grep -v '^|---\|^| figure' >"$TMP/landing"
 check "and the landing table on the published figures" "[ \$(wc -l <'$TMP/landing') = 16 ] &&
 	! grep -vxF -f '$TMP/full' '$TMP/landing'"
 cli_done

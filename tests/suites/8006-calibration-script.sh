@@ -245,6 +245,23 @@ grep -qF "is $fq with the queues and $fp with the pool" "$TMP/flat.md" &&
 	grep -qF "100–300 s averages $mq against $mp" "$TMP/flat.md" &&
 	ok "docs/calibration.md queues: the huge-pages means = the committed runs" ||
 	ko "docs/calibration.md queues: the huge-pages means = the committed runs ($fq $fp $mq $mp)"
+# ... and of "`lazy` with the kernel's request queues", with the shares of
+# the client backends' time its text quotes (the mean of a waits.csv
+# column over the run's intervals).
+dips_check "lazy queues 1200-s" full-flush-lazy-1200 full-flush-lazyfix-1200 full-queues-lazy-1200 \
+	full-queues-lazyfix-1200
+wmean() {
+	awk -F, -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
+		{ s += $k; n++ } END { printf "%.1f", s / n }' "$R/$1/waits.csv"
+}
+ql=$(wmean full-queues-lazy-1200 lwlock_walwrite) pl=$(wmean full-flush-lazy-1200 lwlock_walwrite)
+qf=$(wmean full-queues-lazyfix-1200 lwlock_walwrite) pf=$(wmean full-flush-lazyfix-1200 lwlock_walwrite)
+rl=$(wmean full-queues-lazy-1200 io_datafileread) rpl=$(wmean full-flush-lazy-1200 io_datafileread)
+rf=$(wmean full-queues-lazyfix-1200 io_datafileread) rpf=$(wmean full-flush-lazyfix-1200 io_datafileread)
+grep -qF "WALWriteLock ($ql % of the client backends' time against $pl % for \`lazy\`; $qf against $pf % for the fix)" "$TMP/flat.md" &&
+	grep -qF "reads ($rl against $rpl %; $rf against $rpf %)" "$TMP/flat.md" &&
+	ok "docs/calibration.md lazy queues: the wait shares = the committed runs" ||
+	ko "docs/calibration.md lazy queues: the wait shares = the committed runs ($ql $pl $qf $pf $rl $rpl $rf $rpf)"
 
 # ... and the window table of "Both changes, 1 200 s at full scale": the
 # means (k TPS) of the 10-s intervals by their end — whole run, before the
@@ -548,8 +565,8 @@ expect_status "landing: a folder without result.json: exit 2" 2 "no result.json"
 # ... and the two tables of docs/calibration.md "Where the model lands now"
 # on the stored runs.
 {
-	scripts/landing.sh --none $R/full-flush-none-1200 --lazy $R/full-flush-lazy-1200 \
-		--fix $R/full-flush-fix-1200 --huge $R/full-flush-huge-1200 --lazy-fix $R/full-flush-lazyfix-1200
+	scripts/landing.sh --none $R/full-wbt2ms-none-1200 --lazy $R/full-queues-lazy-1200 \
+		--fix $R/full-queues-fix-1200 --huge $R/full-queues-huge-1200 --lazy-fix $R/full-queues-lazyfix-1200
 	scripts/landing.sh --none docs/engine/whole-run
 } | grep -v '^|---\|^| figure' >"$TMP/landing.md"
 missing=$(missing_lines "$TMP/landing.md")

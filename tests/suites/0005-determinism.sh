@@ -47,4 +47,19 @@ check "other seed: other tps.csv and latencies" "! cmp -s '$TMP/a/tps.csv' '$TMP
 	[ \"\$(sed -n '/latency_ms/,/}/p' '$TMP/a/result.json')\" != \"\$(sed -n '/latency_ms/,/}/p' '$TMP/c/result.json')\" ]"
 check "--iterations: iteration 2 used seed+1" "diff -r '$TMP/c/tps.csv' '$TMP/i1/iter-2/tps.csv'"
 
+# The debugfs-wbt monitor (a device with wbt_lat) is as deterministic as
+# the rest, and a branch without changes continues it as the plain run
+# writes it (the branch's copy of the prefix's samples, then its own).
+W="--set device:md0.wbt_lat=2ms --set duration=3s --set sample_interval=1s"
+# shellcheck disable=SC2086
+"$SP" run scenarios/pgbench-small.ini $W --out "$TMP/w1" >/dev/null
+# shellcheck disable=SC2086
+"$SP" run scenarios/pgbench-small.ini $W --out "$TMP/w2" >/dev/null
+if [ -s "$TMP/w1/debugfs-wbt" ] && same "$TMP/w1" "$TMP/w2"; then ok "wbt_lat: every file identical, debugfs-wbt too"
+else cat "$TMP/diff"; ko "wbt_lat: every file identical, debugfs-wbt too"; fi
+# shellcheck disable=SC2086
+"$SP" run scenarios/pgbench-small.ini $W --branch-at 1s --branch base --out "$TMP/wb" >/dev/null
+check "wbt_lat: a branch without changes writes the plain run's debugfs-wbt" \
+	"cmp '$TMP/w1/debugfs-wbt' '$TMP/wb/base/debugfs-wbt'"
+
 cli_done

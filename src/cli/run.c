@@ -145,7 +145,9 @@ static void add_counter(void *ctx, const char *name, int64_t value)
  * debugfs-wbt: per member of each device with writeback throttling, the
  * values of the kernel's debugfs block/<disk>/rqos/wbt files (wb_normal,
  * wb_background, inflight, curr_win_nsec, min_lat_nsec, unknown_cnt;
- * block/blk-wbt.c, 6.12), its rq_depth (scale_step, max_depth) and
+ * block/blk-wbt.c, 6.12; inflight is one number where the kernel prints
+ * one line per rq_wait, the model having no kswapd or discard writes),
+ * its rq_depth (scale_step, max_depth) and
  * submitters queued now, then sums since the start that the kernel shows
  * only as wbt_timer/wbt_step tracepoints: windows ended per status, the
  * depth summed over time (request-ms: its growth between samples over

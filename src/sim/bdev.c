@@ -77,8 +77,13 @@ struct wbt_waiter {
 	bool		got_token;
 };
 
+/* A window's verdict (wb_timer_fn's status, the wbt_timer tracepoint's). */
+enum { LAT_OK = 1, LAT_UNKNOWN, LAT_UNKNOWN_WRITES, LAT_EXCEEDED, NR_LAT };
+
 /* struct rq_wb and its rq_depth (block/blk-wbt.c, blk-rq-qos.h): one per
- * member, as the kernel has one per request queue. */
+ * member, as the kernel has one per request queue.  The kernel counts
+ * in flight per rq_wait (kswapd's and discards' apart from the rest);
+ * the model has neither, so one count is the kernel's rq_wait[0]. */
 struct bdev_wbt {
 	struct bdev	*bdev;		/* for the window timer */
 	sim_time_t	min_lat;	/* the target; 0 = off */
@@ -105,7 +110,7 @@ struct bdev_wbt {
 	 * summed for the debugfs-wbt monitor: windows per outcome, the
 	 * depth integrated over time up to depth_since, time opened fully,
 	 * submitters that queued for a token and how long */
-	uint64_t	windows[5];	/* by LAT_* */
+	uint64_t	windows[NR_LAT];	/* by LAT_* */
 	sim_time_t	depth_since;
 	uint64_t	depth_ns, scaled_max_ns;
 	uint64_t	throttled, throttled_ns;
@@ -524,8 +529,6 @@ enum { RWB_DEF_DEPTH = 16, RWB_MIN_WRITE_SAMPLES = 3, RWB_UNKNOWN_BUMP = 5 };
 #define WBT_CLOSE_IO_NS		(100 * SIM_NSEC_PER_MSEC)	/* HZ / 10 */
 #define WBT_RECENT_WAIT_NS	SIM_NSEC_PER_SEC		/* HZ */
 #define WBT_DEFAULT_QUEUE_DEPTH	128				/* BLKDEV_DEFAULT_RQ */
-
-enum { LAT_OK = 1, LAT_UNKNOWN, LAT_UNKNOWN_WRITES, LAT_EXCEEDED };
 
 static uint64_t int_sqrt64(uint64_t x)
 {

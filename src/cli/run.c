@@ -65,17 +65,21 @@
 #include "sim/xalloc.h"
 #include "workload/workload.h"
 
-/* MON_WBT only when a device throttles writeback (wbt_lat). */
-enum { MON_VMSTAT, MON_BUDDYINFO, MON_PAGETYPEINFO, MON_ZONEINFO, MON_MEMINFO, MON_WBT, NR_MONITORS };
+/* MON_DISKSTATS only with a [device], MON_WBT only when a device
+ * throttles writeback (wbt_lat). */
+enum {
+	MON_VMSTAT, MON_BUDDYINFO, MON_PAGETYPEINFO, MON_ZONEINFO, MON_MEMINFO, MON_DISKSTATS,
+	MON_WBT, NR_MONITORS
+};
 
 static const char *const monitor_files[NR_MONITORS] = {
 	"proc-vmstat", "proc-buddyinfo", "proc-pagetypeinfo", "proc-zoneinfo", "proc-meminfo",
-	"debugfs-wbt",
+	"proc-diskstats", "debugfs-wbt",
 };
 
 typedef void (*show_fn)(const struct machine *m, FILE *out);
 
-static const show_fn monitor_show[MON_WBT] = {
+static const show_fn monitor_show[MON_DISKSTATS] = {
 	mm_show_vmstat, mm_show_buddyinfo, mm_show_pagetypeinfo, mm_show_zoneinfo, mm_show_meminfo,
 };
 
@@ -182,6 +186,62 @@ static void show_wbt(const struct sim *sim, const struct sampler *smp, FILE *out
 	}
 }
 
+/*
+ * proc-diskstats: /proc/diskstats' 20 columns (block/genhd.c
+ * diskstats_show, 6.12) for each device and, for a striped one, each
+ * member.  Numbers as the kernel gives them: a striped device is an md
+ * array (major 9, its minor counting those), every other disk an NVMe
+ * namespace (major 259, minors in order).  Members are named after their
+ * device, "md0-0" ... "md0-3", since the scenario does not name them.
+ */
+static void show_diskstats(struct sim *sim, const struct sampler *smp, FILE *out)
+{
+	unsigned int md_minor = 0, nvme_minor = 0;
+
+	for (unsigned int i = 0; i < smp->nr_bdevs; i++) {
+		struct bdev *b = smp->bdevs[i];
+		uint32_t nd = bdev_nr_disks(b);
+
+		for (uint32_t d = 0; d < nd; d++) {
+			struct bdev_diskstats st;
+			char name[96];
+			unsigned int major = 259, minor;
+			uint64_t q = 0;
+
+			bdev_get_diskstats(sim, b, d, &st);
+			if (nd > 1 && d == 0) {
+				major = 9;
+				minor = md_minor++;
+			} else {
+				minor = nvme_minor++;
+			}
+			if (d == 0)
+				snprintf(name, sizeof(name), "%s", bdev_name(b));
+			else
+				snprintf(name, sizeof(name), "%s-%u", bdev_name(b), d - 1);
+			for (int g = 0; g < NR_DISK_STAT; g++)
+				q += st.nsecs[g];
+#define MS(ns) ((unsigned long long)((ns) / SIM_NSEC_PER_MSEC))
+			fprintf(out, "%4u %7u %s %llu 0 %llu %llu %llu 0 %llu %llu %u %llu %llu "
+				"%llu 0 %llu %llu %llu %llu\n",
+				major, minor, name,
+				(unsigned long long)st.ios[DISK_STAT_READ],
+				(unsigned long long)st.sectors[DISK_STAT_READ],
+				MS(st.nsecs[DISK_STAT_READ]),
+				(unsigned long long)st.ios[DISK_STAT_WRITE],
+				(unsigned long long)st.sectors[DISK_STAT_WRITE],
+				MS(st.nsecs[DISK_STAT_WRITE]),
+				st.in_flight, MS(st.io_ticks_ns), MS(q),
+				(unsigned long long)st.ios[DISK_STAT_DISCARD],
+				(unsigned long long)st.sectors[DISK_STAT_DISCARD],
+				MS(st.nsecs[DISK_STAT_DISCARD]),
+				(unsigned long long)st.ios[DISK_STAT_FLUSH],
+				MS(st.nsecs[DISK_STAT_FLUSH]));
+#undef MS
+		}
+	}
+}
+
 static void sample_monitors(struct sim *sim, void *arg)
 {
 	struct sampler *smp = arg;
@@ -199,6 +259,8 @@ static void sample_monitors(struct sim *sim, void *arg)
 			SIM_BUG("open_memstream failed");
 		if (k == MON_WBT)
 			show_wbt(sim, smp, mem);
+		else if (k == MON_DISKSTATS)
+			show_diskstats(sim, smp, mem);
 		else
 			monitor_show[k](smp->m, mem);
 		fclose(mem);
@@ -479,8 +541,9 @@ static int run_setup(struct run *r)
 	r->smp.m = r->m;
 	r->smp.bdevs = r->bdevs;
 	r->smp.nr_bdevs = r->nr_bdevs;
-	for (int k = 0; k < MON_WBT; k++)
+	for (int k = 0; k < MON_DISKSTATS; k++)
 		r->smp.on[k] = true;
+	r->smp.on[MON_DISKSTATS] = r->nr_bdevs > 0;
 	for (unsigned int i = 0; i < r->nr_bdevs; i++)
 		r->smp.on[MON_WBT] |= bdev_wbt_enabled(r->bdevs[i]);
 	r->smp.interval = g->sample_interval;

@@ -116,6 +116,24 @@ struct bdev_wbt {
 	uint64_t	throttled, throttled_ns;
 };
 
+/* A request in flight on a disk, for /proc/diskstats. */
+struct disk_io {
+	sim_time_t	done, dur;
+	uint64_t	sectors;
+	int		grp;		/* DISK_STAT_* */
+};
+
+/* One disk's diskstats: the counters of completed requests, io_ticks
+ * booked up to busy_until (submissions come in time order, so the union
+ * of [submit, done) intervals needs only its end), and the requests in
+ * flight as a min-heap on their completion time. */
+struct disk_acct {
+	struct bdev_diskstats st;
+	sim_time_t	busy_until;
+	struct disk_io	*pend;
+	uint32_t	n, cap;
+};
+
 struct bdev_member {
 	uint64_t	slot_ps;	/* earliest start of the next request */
 	sim_time_t	busy_until;	/* end of the busy union so far */
@@ -123,6 +141,7 @@ struct bdev_member {
 	 * it runs over [flush_start, flush_end) */
 	sim_time_t	flush_start, flush_end;
 	struct bdev_wbt	wbt;		/* its request queue's throttle */
+	struct disk_acct acct;		/* its diskstats line */
 };
 
 struct bdev {
@@ -133,6 +152,7 @@ struct bdev {
 	struct sim_rng	rng;
 	uint64_t	dev_slot_ps;	/* whole-device limiter */
 	struct bdev_stats stats;
+	struct disk_acct acct;		/* a striped device's own diskstats line */
 	uint64_t	next_id;	/* request ids, for wbt's sync cookie */
 	struct bdev_member m[];
 };
@@ -227,6 +247,9 @@ void sim_bdevs_destroy(struct sim *sim)
 		struct bdev *b = sim->bdev_head;
 
 		sim->bdev_head = b->next;
+		free(b->acct.pend);
+		for (uint32_t i = 0; i < b->cfg.members; i++)
+			free(b->m[i].acct.pend);
 		free(b->name);
 		free(b);
 	}
@@ -289,6 +312,86 @@ void bdev_get_stats(const struct bdev *b, struct bdev_stats *out)
 	*out = b->stats;
 }
 
+/* ---- diskstats ----------------------------------------------------------------- */
+
+static void disk_heap_down(struct disk_acct *a, uint32_t i)
+{
+	for (;;) {
+		uint32_t l = 2 * i + 1, m = i;
+		struct disk_io t;
+
+		if (l < a->n && a->pend[l].done < a->pend[m].done)
+			m = l;
+		if (l + 1 < a->n && a->pend[l + 1].done < a->pend[m].done)
+			m = l + 1;
+		if (m == i)
+			return;
+		t = a->pend[i];
+		a->pend[i] = a->pend[m];
+		a->pend[m] = t;
+		i = m;
+	}
+}
+
+/* Book the requests completed by `now` (blk_account_io_done). */
+static void disk_acct_drain(struct disk_acct *a, sim_time_t now)
+{
+	while (a->n && a->pend[0].done <= now) {
+		const struct disk_io *io = &a->pend[0];
+
+		a->st.ios[io->grp]++;
+		a->st.sectors[io->grp] += io->sectors;
+		a->st.nsecs[io->grp] += (uint64_t)io->dur;
+		a->pend[0] = a->pend[--a->n];
+		disk_heap_down(a, 0);
+	}
+}
+
+/* A request submitted now that completes at `done` (blk_account_io_start
+ * and update_io_ticks). */
+static void disk_acct_start(struct disk_acct *a, sim_time_t now, sim_time_t done,
+			    int grp, uint64_t bytes)
+{
+	uint32_t i;
+
+	disk_acct_drain(a, now);
+	if (now >= a->busy_until)
+		a->st.io_ticks_ns += (uint64_t)(done - now);
+	else if (done > a->busy_until)
+		a->st.io_ticks_ns += (uint64_t)(done - a->busy_until);
+	if (done > a->busy_until)
+		a->busy_until = done;
+	if (a->n == a->cap) {
+		a->cap = a->cap ? 2 * a->cap : 64;
+		a->pend = realloc(a->pend, a->cap * sizeof(*a->pend));
+		if (!a->pend)
+			SIM_BUG("out of memory");
+	}
+	for (i = a->n++; i > 0 && a->pend[(i - 1) / 2].done > done; i = (i - 1) / 2)
+		a->pend[i] = a->pend[(i - 1) / 2];
+	a->pend[i] = (struct disk_io){ done, done - now, bytes / 512, grp };
+}
+
+uint32_t bdev_nr_disks(const struct bdev *b)
+{
+	return b->cfg.members > 1 ? b->cfg.members + 1 : 1;
+}
+
+void bdev_get_diskstats(struct sim *sim, struct bdev *b, uint32_t disk,
+			struct bdev_diskstats *out)
+{
+	struct disk_acct *a;
+
+	if (disk >= bdev_nr_disks(b))
+		SIM_BUG("%s: no disk %u", b->name, disk);
+	a = b->cfg.members > 1 && disk == 0 ? &b->acct : &b->m[disk ? disk - 1 : 0].acct;
+	disk_acct_drain(a, sim->now);
+	*out = a->st;
+	out->in_flight = a->n;
+	if (a->busy_until > sim->now)	/* the part of the busy time still ahead */
+		out->io_ticks_ns -= (uint64_t)(a->busy_until - sim->now);
+}
+
 static uint64_t io_units(const struct bdev *b, uint64_t bytes)
 {
 	uint64_t u = b->cfg.io_unit_bytes;
@@ -346,6 +449,8 @@ static sim_time_t member_io(struct sim *sim, struct bdev *b, struct bdev_member 
 		b->stats.busy_ns += done - m->busy_until;
 	if (done > m->busy_until)
 		m->busy_until = done;
+	disk_acct_start(&m->acct, sim->now, done,
+			op == BIO_READ ? DISK_STAT_READ : DISK_STAT_WRITE, bytes);
 	return done;
 }
 
@@ -354,7 +459,7 @@ static sim_time_t submit_rw(struct sim *sim, struct bdev *b, enum bio_op op,
 {
 	uint64_t arrival_ps = sim->now * PS_PER_NS;
 	uint32_t nm = b->cfg.members;
-	uint64_t chunk = b->cfg.chunk_bytes;
+	uint64_t chunk = b->cfg.chunk_bytes, dev_len;
 	sim_time_t done = sim->now;
 
 	if (len == 0)
@@ -388,6 +493,7 @@ static sim_time_t submit_rw(struct sim *sim, struct bdev *b, enum bio_op op,
 	}
 	if (nm == 1)
 		return member_io(sim, b, &b->m[0], op, len, arrival_ps);
+	dev_len = len;
 	while (len) {
 		uint64_t c = offset / chunk, in = offset % chunk;
 		uint64_t n = chunk - in < len ? chunk - in : len;
@@ -398,6 +504,8 @@ static sim_time_t submit_rw(struct sim *sim, struct bdev *b, enum bio_op op,
 		offset += n;
 		len -= n;
 	}
+	disk_acct_start(&b->acct, sim->now, done,
+			op == BIO_READ ? DISK_STAT_READ : DISK_STAT_WRITE, dev_len);
 	return done;
 }
 
@@ -421,6 +529,7 @@ static sim_time_t submit_flush(struct sim *sim, struct bdev *b)
 		}					/* else: join the pending one */
 		b->stats.queue_ns += m->flush_start - sim->now;
 		b->stats.service_ns += b->cfg.flush_ns;
+		disk_acct_start(&m->acct, sim->now, m->flush_end, DISK_STAT_FLUSH, 0);
 		if (m->flush_end > done)
 			done = m->flush_end;
 	}

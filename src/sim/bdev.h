@@ -149,4 +149,33 @@ struct bdev_stats {
 };
 void bdev_get_stats(const struct bdev *b, struct bdev_stats *out);
 
+/*
+ * /proc/diskstats for the device and each member (block/genhd.c
+ * diskstats_show, 6.12): per group — read, write, discard, flush — the
+ * requests completed, their 512-byte sectors and the ns they took from
+ * submission to completion (the member's request is counted from the
+ * moment md hands it on, which includes the wait at the volume's rate
+ * limiter, as the kernel counts from the request's start_time_ns); the
+ * requests in flight now; and io_ticks, the time with at least one in
+ * flight.  A striped device's own line counts its bios whole, as md does
+ * (md_account_bio), from submission to the end of their last piece; a
+ * one-member device has one line.  Flushes are counted on members only
+ * (md does not account an empty PREFLUSH bio), and only with a volatile
+ * cache (otherwise the block layer ends them at submission).  The model
+ * merges no requests and issues no discards, so those columns stay 0.
+ */
+enum { DISK_STAT_READ, DISK_STAT_WRITE, DISK_STAT_DISCARD, DISK_STAT_FLUSH, NR_DISK_STAT };
+struct bdev_diskstats {
+	uint64_t	ios[NR_DISK_STAT], sectors[NR_DISK_STAT], nsecs[NR_DISK_STAT];
+	uint32_t	in_flight;
+	uint64_t	io_ticks_ns;
+};
+/* Disks of a device: 1 for a one-member device, else 1 + members (disk
+ * 0 is the device, disk k member k - 1). */
+uint32_t bdev_nr_disks(const struct bdev *b);
+/* The counters at sim's now.  Requests are booked when they complete;
+ * the call books those that have (it changes nothing any decision reads). */
+void bdev_get_diskstats(struct sim *sim, struct bdev *b, uint32_t disk,
+			struct bdev_diskstats *out);
+
 #endif

@@ -61,5 +61,7 @@ else cat "$TMP/diff"; ko "wbt_lat: every file identical, debugfs-wbt too"; fi
 "$SP" run scenarios/pgbench-small.ini $W --branch-at 1s --branch base --out "$TMP/wb" >/dev/null
 check "wbt_lat: a branch without changes writes the plain run's debugfs-wbt" \
 	"cmp '$TMP/w1/debugfs-wbt' '$TMP/wb/base/debugfs-wbt'"
+check "a branch without changes writes the plain run's proc-diskstats" \
+	"[ -s '$TMP/w1/proc-diskstats' ] && cmp '$TMP/w1/proc-diskstats' '$TMP/wb/base/proc-diskstats'"
 
 cli_done

@@ -940,3 +940,82 @@ TEST(bdev_wbt_waits_on_each_member_in_turn)
 	ASSERT_EQ(log.n, 11);
 	sim_destroy(sim);
 }
+
+/* diskstats read at a time of the run: every disk of a device. */
+struct ds_probe {
+	struct bdev		*d;
+	struct bdev_diskstats	st[3];
+};
+
+static void ds_probe_fn(struct sim *sim, void *arg)
+{
+	struct ds_probe *p = arg;
+
+	for (uint32_t k = 0; k < bdev_nr_disks(p->d); k++)
+		bdev_get_diskstats(sim, p->d, k, &p->st[k]);
+}
+
+/* A test of /proc/diskstats' accounting (block/genhd.c, 6.12) on a RAID0
+ * of two (64 KiB chunks, 1000 IOPS and a constant 100 us per member): at 0
+ * a 128 KiB write over both members, a 4 KiB write to member 1 and a 4 KiB
+ * read from member 0; the IOPS cap starts the small ones at 1 ms.  Read at
+ * 500 us: md0 has its big write done (256 sectors, 100 us) and two bios
+ * in flight, 500 us of io_ticks; each member one 64 KiB write done (128
+ * sectors) and one request in flight.  Read at 5 ms: md0 1 read (8
+ * sectors, 1.1 ms) and 2 writes (264 sectors, 1.2 ms), none in flight,
+ * 1.1 ms of io_ticks; member 0 the read and its piece, busy 1.1 ms (the
+ * union of [0, 100 us) and [0, 1.1 ms)).  Flushes (write-back cache, 200
+ * us) are counted on the members only. */
+TEST(bdev_diskstats_complete_when_done)
+{
+	struct sim *sim = st_sim_exact(1);
+	struct bdev *d = mkdev(sim, "md0", 1000, 0, 100 * US, 2, 64 * KiB);
+	struct ds_probe early = { .d = d }, late = { .d = d }, fl = { .d = NULL };
+	struct bdev *c;
+
+	ASSERT_EQ(bdev_nr_disks(d), 3);
+	bdev_submit(sim, d, BIO_WRITE, 0, 128 * KiB, NULL, NULL);
+	bdev_submit(sim, d, BIO_WRITE, 64 * KiB, 4 * KiB, NULL, NULL);
+	bdev_submit(sim, d, BIO_READ, 0, 4 * KiB, NULL, NULL);
+	sim_call_at(sim, 500 * US, ds_probe_fn, &early);
+	sim_call_at(sim, 5 * MS, ds_probe_fn, &late);
+	sim_run(sim, SIM_TIME_NEVER);
+	ASSERT_U64_EQ(early.st[0].ios[DISK_STAT_WRITE], 1);
+	ASSERT_U64_EQ(early.st[0].sectors[DISK_STAT_WRITE], 256);
+	ASSERT_U64_EQ(early.st[0].nsecs[DISK_STAT_WRITE], 100 * US);
+	ASSERT_U64_EQ(early.st[0].ios[DISK_STAT_READ], 0);
+	ASSERT_EQ(early.st[0].in_flight, 2);
+	ASSERT_U64_EQ(early.st[0].io_ticks_ns, 500 * US);
+	for (int k = 1; k <= 2; k++) {
+		ASSERT_U64_EQ(early.st[k].ios[DISK_STAT_WRITE], 1);
+		ASSERT_U64_EQ(early.st[k].sectors[DISK_STAT_WRITE], 128);
+		ASSERT_EQ(early.st[k].in_flight, 1);
+		ASSERT_U64_EQ(early.st[k].io_ticks_ns, 500 * US);
+	}
+	ASSERT_U64_EQ(late.st[0].ios[DISK_STAT_READ], 1);
+	ASSERT_U64_EQ(late.st[0].sectors[DISK_STAT_READ], 8);
+	ASSERT_U64_EQ(late.st[0].nsecs[DISK_STAT_READ], 1100 * US);
+	ASSERT_U64_EQ(late.st[0].ios[DISK_STAT_WRITE], 2);
+	ASSERT_U64_EQ(late.st[0].sectors[DISK_STAT_WRITE], 264);
+	ASSERT_U64_EQ(late.st[0].nsecs[DISK_STAT_WRITE], 1200 * US);
+	ASSERT_EQ(late.st[0].in_flight, 0);
+	ASSERT_U64_EQ(late.st[0].io_ticks_ns, 1100 * US);
+	ASSERT_U64_EQ(late.st[1].ios[DISK_STAT_READ], 1);
+	ASSERT_U64_EQ(late.st[1].nsecs[DISK_STAT_READ], 1100 * US);
+	ASSERT_U64_EQ(late.st[1].ios[DISK_STAT_WRITE], 1);
+	ASSERT_U64_EQ(late.st[1].io_ticks_ns, 1100 * US);
+	ASSERT_U64_EQ(late.st[2].ios[DISK_STAT_WRITE], 2);
+	ASSERT_U64_EQ(late.st[2].sectors[DISK_STAT_WRITE], 136);
+	ASSERT_U64_EQ(late.st[0].ios[DISK_STAT_FLUSH], 0);
+
+	c = mkdev(sim, "wb", 0, 0, 100 * US, 2, 64 * KiB);
+	fl.d = c;
+	bdev_submit(sim, c, BIO_FLUSH, 0, 0, NULL, NULL);
+	sim_call_at(sim, 10 * MS, ds_probe_fn, &fl);
+	sim_run(sim, SIM_TIME_NEVER);
+	ASSERT_U64_EQ(fl.st[0].ios[DISK_STAT_FLUSH], 0);
+	ASSERT_U64_EQ(fl.st[1].ios[DISK_STAT_FLUSH], 1);
+	ASSERT_U64_EQ(fl.st[1].nsecs[DISK_STAT_FLUSH], 200 * US);
+	ASSERT_U64_EQ(fl.st[2].ios[DISK_STAT_FLUSH], 1);
+	sim_destroy(sim);
+}

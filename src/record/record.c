@@ -16,7 +16,8 @@
  *      replay runs out of samples, or a signal arrives (one last sample
  *      is taken at once, then the command's process group gets the same
  *      signal, and SIGKILL if it is still there 5 s later).
- *   4. A sample reads vmstat, buddyinfo, pagetypeinfo, zoneinfo, meminfo;
+ *   4. A sample reads vmstat, buddyinfo, pagetypeinfo, zoneinfo, meminfo,
+ *      diskstats;
  *      each text is checked with the report/procfs.c parser (malformed
  *      -> "path:line: message", stop, exit 2, no result.json) and appended
  *      to its monitor file (DIR/proc-<name>.tmp, mmtests layout).  A file
@@ -50,7 +51,7 @@
 #define REC_STOP_GRACE_NS	(5 * NS_PER_SEC)	/* SIGTERM -> SIGKILL */
 #define REC_MIN_INTERVAL_NS	(10 * 1000000ull)	/* 10 ms */
 
-enum rec_kind { K_VMSTAT, K_BUDDY, K_PTYPE, K_ZONE, K_MEMINFO };
+enum rec_kind { K_VMSTAT, K_BUDDY, K_PTYPE, K_ZONE, K_MEMINFO, K_DISKSTATS };
 
 /* The sampled files, in the order they are read and listed. */
 static const struct {
@@ -63,6 +64,7 @@ static const struct {
 	{ "pagetypeinfo", "proc-pagetypeinfo", K_PTYPE },
 	{ "zoneinfo",	  "proc-zoneinfo",     K_ZONE },
 	{ "meminfo",	  "proc-meminfo",      K_MEMINFO },
+	{ "diskstats",	  "proc-diskstats",    K_DISKSTATS },
 };
 #define NR_REC_FILES	(sizeof(rec_files) / sizeof(rec_files[0]))
 
@@ -153,7 +155,7 @@ static void usage(FILE *f)
 		"                       [--] COMMAND [ARGS...]\n"
 		"\n"
 		"Runs COMMAND (no shell) and samples /proc/{vmstat,buddyinfo,pagetypeinfo,\n"
-		"zoneinfo,meminfo} every interval until it exits; writes a result folder like\n"
+		"zoneinfo,meminfo,diskstats} every interval until it exits; writes a result folder like\n"
 		"`slowpath run` does (docs/record.md, docs/results.md).\n"
 		"\n"
 		"  --interval T        time between samples (default 1s; ms, s, m, h)\n"
@@ -180,7 +182,7 @@ static int parse_skip(const char *list, bool *skip)
 				break;
 		if (i == NR_REC_FILES) {
 			fprintf(stderr, "record: --skip '%.*s': not one of vmstat, buddyinfo, "
-				"pagetypeinfo, zoneinfo, meminfo\n", (int)n, p);
+				"pagetypeinfo, zoneinfo, meminfo, diskstats\n", (int)n, p);
 			return -1;
 		}
 		skip[i] = true;
@@ -400,6 +402,13 @@ static int absorb(struct rec_run *r, enum rec_kind kind, const char *path, const
 		}
 		proc_zoneinfo_release(r->zi);
 		break;
+	case K_DISKSTATS: {
+		struct proc_diskstats ds;
+
+		rc = proc_parse_diskstats(path, text, &ds, err, errlen);
+		proc_diskstats_release(&ds);
+		break;
+	}
 	}
 	rpt_counters_release(&c);
 	return rc ? -1 : 0;
@@ -752,7 +761,7 @@ static void clear_old_results(const char *dir)
 {
 	static const char *const names[] = {
 		"result.json", "tps.csv", "waits.csv", "checkpoints.csv", "wal.csv", "proc-vmstat", "proc-buddyinfo", "proc-pagetypeinfo",
-		"proc-zoneinfo", "proc-meminfo",
+		"proc-zoneinfo", "proc-meminfo", "proc-diskstats",
 	};
 	char path[4096];
 

@@ -476,6 +476,91 @@ int proc_parse_vmstat(const char *path, const char *text, struct rpt_counters *o
 	return parse_counter_lines(path, text, out, err, errlen, "counters", vmstat_line);
 }
 
+/* ---- diskstats --------------------------------------------------------- */
+
+/* "%4d %7d %s" then 11, 15 or 17 counters. */
+static int diskstats_line(struct proc_lines *l, struct proc_diskstats *out, size_t *cap)
+{
+	struct proc_diskstats_disk *d;
+	struct proc_cur c;
+	const char *name;
+	uint64_t major, minor;
+	size_t nn;
+	char q[64];
+	int rc;
+
+	cur_init(&c, l);
+	if ((rc = want_u64(l, &c, "major number", &major)) ||
+	    (rc = want_u64(l, &c, "minor number", &minor)))
+		return rc;
+	if (major > UINT32_MAX || minor > UINT32_MAX)
+		return lines_error(l, "device number %llu:%llu out of range",
+				   (unsigned long long)major, (unsigned long long)minor);
+	nn = cur_token(&c, &name);
+	if ((rc = check_name(l, name, nn, "disk name")))
+		return rc;
+	if (nn >= sizeof(out->d[0].name))
+		return lines_error(l, "disk name %s too long", quote(name, nn, q, sizeof(q)));
+	for (size_t i = 0; i < out->n; i++)
+		if (tok_eq(name, nn, out->d[i].name))
+			return lines_error(l, "disk %s listed twice", quote(name, nn, q, sizeof(q)));
+	if (out->n == *cap) {
+		size_t nc = *cap ? 2 * *cap : 16;
+		struct proc_diskstats_disk *v = realloc(out->d, nc * sizeof(*v));
+
+		if (!v)
+			return lines_error(l, "out of memory");
+		out->d = v;
+		*cap = nc;
+	}
+	d = &out->d[out->n];
+	memset(d, 0, sizeof(*d));
+	d->major = (unsigned int)major;
+	d->minor = (unsigned int)minor;
+	memcpy(d->name, name, nn);
+	while (!cur_at_end(&c)) {
+		if (d->nr_fields == DS_NR_FIELDS)
+			return lines_error(l, "more than %d counters after disk %s", DS_NR_FIELDS,
+					   quote(name, nn, q, sizeof(q)));
+		if ((rc = want_u64(l, &c, "counter", &d->f[d->nr_fields])))
+			return rc;
+		d->nr_fields++;
+	}
+	if (d->nr_fields != 11 && d->nr_fields != 15 && d->nr_fields != 17)
+		return lines_error(l, "disk %s has %u counters, expected 11, 15 or 17",
+				   quote(name, nn, q, sizeof(q)), d->nr_fields);
+	out->n++;
+	return 0;
+}
+
+int proc_parse_diskstats(const char *path, const char *text, struct proc_diskstats *out,
+			 char *err, size_t errlen)
+{
+	struct proc_lines l;
+	size_t cap = 0;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	lines_init(&l, path, text, err, errlen);
+	while ((rc = lines_next(&l)) > 0) {
+		if (is_blank(l.line, l.len))
+			continue;
+		if ((rc = diskstats_line(&l, out, &cap)))
+			break;
+	}
+	if (rc < 0) {
+		proc_diskstats_release(out);
+		return -1;
+	}
+	return 0;
+}
+
+void proc_diskstats_release(struct proc_diskstats *ds)
+{
+	free(ds->d);
+	memset(ds, 0, sizeof(*ds));
+}
+
 /* ---- meminfo ----------------------------------------------------------- */
 
 /* "Name: value [kB]" */

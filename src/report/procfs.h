@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * procfs.h — parsers for the kernel's /proc text formats (vmstat,
- * buddyinfo, pagetypeinfo, zoneinfo, meminfo) and for mmtests-layout
+ * buddyinfo, pagetypeinfo, zoneinfo, meminfo, diskstats) and for mmtests-layout
  * monitor files ("time: <t>" + text, repeated).  Shared by the recorder
  * (which reads a real kernel) and the report code (which reads any result
  * folder); they never touch the model.
@@ -71,6 +71,31 @@ struct proc_zoneinfo {
 int proc_parse_zoneinfo(const char *path, const char *text, struct proc_zoneinfo *out,
 			char *err, size_t errlen);
 void proc_zoneinfo_release(struct proc_zoneinfo *zi);
+
+/*
+ * /proc/diskstats (block/genhd.c diskstats_show): "major minor name" and
+ * 11 counters (kernels before 4.18), 15 (with discards, 4.18) or 17
+ * (with flushes, 5.5 on); the columns a kernel lacks read 0.  Names are
+ * unique; lines keep the file's order.
+ */
+enum {
+	DS_RD_IOS, DS_RD_MERGES, DS_RD_SECTORS, DS_RD_MS, DS_WR_IOS, DS_WR_MERGES, DS_WR_SECTORS,
+	DS_WR_MS, DS_IN_FLIGHT, DS_IO_MS, DS_QUEUE_MS, DS_DC_IOS, DS_DC_MERGES, DS_DC_SECTORS,
+	DS_DC_MS, DS_FL_IOS, DS_FL_MS, DS_NR_FIELDS
+};
+struct proc_diskstats_disk {
+	unsigned int	major, minor;
+	char		name[40];		/* DISK_NAME_LEN is 32 */
+	unsigned int	nr_fields;		/* 11, 15 or 17 as read */
+	uint64_t	f[DS_NR_FIELDS];
+};
+struct proc_diskstats {
+	struct proc_diskstats_disk *d;
+	size_t		n;
+};
+int proc_parse_diskstats(const char *path, const char *text, struct proc_diskstats *out,
+			 char *err, size_t errlen);
+void proc_diskstats_release(struct proc_diskstats *ds);
 
 /* A monitor file: samples of (time, text). */
 struct proc_monitor_sample {

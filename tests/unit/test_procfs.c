@@ -45,7 +45,7 @@ static int64_t get(const struct rpt_counters *c, const char *name)
 }
 
 /* Which parser to run on a text; 0 or -1, error in err. */
-enum which { P_VMSTAT, P_MEMINFO, P_BUDDY, P_PTYPE, P_ZONE, P_MONITOR };
+enum which { P_VMSTAT, P_MEMINFO, P_BUDDY, P_PTYPE, P_ZONE, P_MONITOR, P_DISKSTATS };
 
 static int run_parser(enum which w, const char *path, const char *text, char *err, size_t errlen)
 {
@@ -54,6 +54,7 @@ static int run_parser(enum which w, const char *path, const char *text, char *er
 	struct proc_pagetypeinfo *p = malloc(sizeof(*p));
 	struct proc_zoneinfo *z = malloc(sizeof(*z));
 	struct proc_monitor m;
+	struct proc_diskstats ds;
 	int rc = -1;
 
 	switch (w) {
@@ -67,6 +68,8 @@ static int run_parser(enum which w, const char *path, const char *text, char *er
 			if (rc == 0)
 				proc_monitor_release(&m);
 			break;
+	case P_DISKSTATS: rc = proc_parse_diskstats(path, text, &ds, err, errlen);
+			proc_diskstats_release(&ds); break;
 	}
 	rpt_counters_release(&c);
 	free(b);
@@ -109,6 +112,39 @@ TEST(meminfo_fixture)
 	ASSERT_EQ(get(&c, "VmallocTotal"), 34359738367LL);
 	rpt_counters_release(&c);
 	free(t);
+}
+
+/* A test that the 6.18 diskstats capture (this project's VM) reads as 10
+ * disks of 17 counters each, in file order, and that the older layouts of
+ * 11 (before 4.18) and 15 counters read with the missing columns 0.
+ * Expect loop0 first, vda's counters as printed, zram0 last. */
+TEST(diskstats_fixture)
+{
+	char *t = slurp(FIX "diskstats"), err[256] = "";
+	struct proc_diskstats ds;
+
+	ASSERT_TRUE(t != NULL);
+	ASSERT_EQ(proc_parse_diskstats("diskstats", t, &ds, err, sizeof(err)), 0);
+	ASSERT_EQ(ds.n, 10);
+	ASSERT_STR_EQ(ds.d[0].name, "loop0");
+	ASSERT_EQ(ds.d[0].major, 7);
+	ASSERT_STR_EQ(ds.d[8].name, "vda");
+	ASSERT_EQ(ds.d[8].major, 254);
+	ASSERT_EQ(ds.d[8].nr_fields, 17);
+	ASSERT_U64_EQ(ds.d[8].f[DS_RD_IOS], 839290);
+	ASSERT_U64_EQ(ds.d[8].f[DS_FL_MS], 45042);
+	ASSERT_STR_EQ(ds.d[9].name, "zram0");
+	proc_diskstats_release(&ds);
+	free(t);
+	ASSERT_EQ(proc_parse_diskstats("d", "   8 0 sda 1 2 3 4 5 6 7 8 9 10 11\n"
+				       "   8 1 sda1 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n",
+				       &ds, err, sizeof(err)), 0);
+	ASSERT_EQ(ds.n, 2);
+	ASSERT_U64_EQ(ds.d[0].f[DS_QUEUE_MS], 11);
+	ASSERT_U64_EQ(ds.d[0].f[DS_DC_IOS], 0);
+	ASSERT_U64_EQ(ds.d[1].f[DS_DC_MS], 15);
+	ASSERT_U64_EQ(ds.d[1].f[DS_FL_IOS], 0);
+	proc_diskstats_release(&ds);
 }
 
 /* A test that buddyinfo gives three zones of 11 orders.  Expect DMA order
@@ -306,6 +342,18 @@ static const struct {
 	{ P_MONITOR, "time: 12a\n", "f:1: invalid time '12a'" },
 	{ P_MONITOR, "time: 1\na 1\ntime: 2\na 2", "f:4: line 'a 2' has no newline (truncated file)" },
 	{ P_MONITOR, "", "f:1: no samples (empty file)" },
+	{ P_DISKSTATS, "   8 0 sda 1 2 3 4 5 6 7 8 9 10\n",
+	  "f:1: disk 'sda' has 10 counters, expected 11, 15 or 17" },
+	{ P_DISKSTATS, "   8 0 sda 1 2 3 4 5 6 7 8 9 10 11\n   8 0 sda 1 2 3 4 5 6 7 8 9 10 11\n",
+	  "f:2: disk 'sda' listed twice" },
+	{ P_DISKSTATS, "   8 x sda 1 2 3 4 5 6 7 8 9 10 11\n", "f:1: invalid minor number 'x'" },
+	{ P_DISKSTATS, "   8 0 sda 1 2 3 4 5 -6 7 8 9 10 11\n", "f:1: invalid counter '-6'" },
+	{ P_DISKSTATS, "   8 0\n", "f:1: missing disk name" },
+	{ P_DISKSTATS, "   8 0 sda 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18\n",
+	  "f:1: more than 17 counters after disk 'sda'" },
+	{ P_DISKSTATS, "   4294967296 0 sda 1 2 3 4 5 6 7 8 9 10 11\n",
+	  "f:1: device number 4294967296:0 out of range" },
+	{ P_DISKSTATS, "   8 0 sda 1 2 3 4 5 6 7 8 9 10 11", "" },
 };
 
 /* A test that every malformed input in the table above is rejected with
@@ -400,6 +448,7 @@ TEST(every_truncation_is_reported_or_harmless)
 		{ "vmstat", P_VMSTAT }, { "meminfo", P_MEMINFO }, { "buddyinfo", P_BUDDY },
 		{ "pagetypeinfo", P_PTYPE }, { "zoneinfo", P_ZONE },
 		{ "monitor-proc-vmstat", P_MONITOR }, { "monitor-proc-buddyinfo", P_MONITOR },
+		{ "diskstats", P_DISKSTATS }, { "monitor-proc-diskstats", P_MONITOR },
 	};
 
 	for (size_t f = 0; f < sizeof(fx) / sizeof(fx[0]); f++) {

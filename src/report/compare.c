@@ -389,6 +389,23 @@ void rpt_cmp_build(struct rpt_cmp *c, struct rpt_set *sets, int nr_sets, unsigne
 		r->label = xstrdup(op_defs[d].label);
 		c->nr_ops++;
 	}
+	/* iostat rows: every "DISK COLUMN" of any run, first-seen order */
+	{
+		struct rpt_named_list u = { 0 };
+
+		name_union(c, offsetof(struct rpt_run, iostat), &u);
+		c->io = xzalloc((u.n ? u.n : 1) * sizeof(*c->io));
+		for (size_t i = 0; i < u.n; i++) {
+			struct rpt_cmp_row *r = &c->io[c->nr_io++];
+
+			r->label = xstrdup(u.v[i].name);
+			r->v = xzalloc((size_t)nr_sets * sizeof(double));
+			for (int s = 0; s < nr_sets; s++)
+				r->v[s] = rpt_set_named_mean(&sets[s], offsetof(struct rpt_run, iostat),
+							     u.v[i].name, NULL);
+		}
+		rpt_named_release(&u);
+	}
 	c->all = flags & RPT_CMP_ALL;
 	derive_rows(c);
 }
@@ -415,6 +432,11 @@ void rpt_cmp_release(struct rpt_cmp *c)
 	free(c->pm);
 	free(c->vm);
 	free(c->ops);
+	for (size_t i = 0; i < c->nr_io; i++) {
+		free(c->io[i].label);
+		free(c->io[i].v);
+	}
+	free(c->io);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -545,6 +567,8 @@ static void derive_rows(struct rpt_cmp *c)
 		}
 	for (size_t i = 0; i < c->nr_ops; i++)
 		c->ops[i].shown = c->all || values_differ(c->ops[i].v, ns);
+	for (size_t i = 0; i < c->nr_io; i++)
+		c->io[i].shown = c->all || values_differ(c->io[i].v, ns);
 	c->pm_rows = xzalloc((c->nr_pm ? c->nr_pm : 1) * sizeof(*c->pm_rows));
 	for (size_t i = 0; i < c->nr_pm; i++) {
 		struct rpt_cmp_row *r = &c->pm_rows[i];
@@ -798,6 +822,14 @@ void rpt_cmp_print_text(FILE *f, const struct rpt_cmp *c, bool html)
 		emit_rows_block(&e, c, "Per-M-written", rows, nr);
 	}
 	free(rows);
+	nr = shown_rows(c->io, c->nr_io, &rows);
+	hidden |= nr < c->nr_io;
+	if (nr) {
+		if (!html)
+			fputc('\n', f);
+		emit_rows_block(&e, c, "Iostat", rows, nr);
+	}
+	free(rows);
 	if (hidden) {
 		if (!html)
 			fputc('\n', f);
@@ -1044,6 +1076,15 @@ int rpt_cmp_print_json(FILE *f, const struct rpt_cmp *c)
 	}
 	json_object_set_new(root, "ops", a);
 	a = json_array();
+	for (size_t i = 0; i < c->nr_io; i++) {
+		json_t *v = json_array();
+
+		for (int s = 0; s < c->nr_sets; s++)
+			json_array_append_new(v, jnum(c->io[i].v[s]));
+		json_array_append_new(a, json_pack("{s:s, s:o}", "name", c->io[i].label, "values", v));
+	}
+	json_object_set_new(root, "iostat", a);
+	a = json_array();
 	for (size_t i = 0; i < c->nr_pm; i++)
 		json_array_append_new(a, jmetric(c, &c->pm[i]));
 	json_object_set_new(root, "per_million_written", a);
@@ -1152,7 +1193,7 @@ int rpt_cmd_compare(int argc, char **argv)
 		return 2;
 	}
 	sets = xzalloc((size_t)nr_dirs * sizeof(*sets));
-	if (rpt_sets_load(sets, nr_dirs, argv + optind, 0, err, sizeof(err))) {
+	if (rpt_sets_load(sets, nr_dirs, argv + optind, RPT_LOAD_IOSTAT, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		free(sets);
 		return 2;

@@ -74,6 +74,8 @@ struct rpt_cmp {
 	struct rpt_cmp_line *lines;	/* statistics rows */
 	size_t		nr_lines;
 	struct rpt_cmp_row *pm_rows;	/* per-million rows: Amean of pm[] */
+	struct rpt_cmp_row *io;		/* iostat -x rows from proc-diskstats: mean per set */
+	size_t		nr_io;
 	bool		all;		/* RPT_CMP_ALL */
 };
 

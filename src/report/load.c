@@ -770,6 +770,8 @@ static int load_optional(const char *dir, const char *name,
 	return rc;
 }
 
+static int load_iostat(struct rpt_run *r, const char *dir, char *err, size_t errlen);
+
 int rpt_run_load(struct rpt_run *r, const char *dir, unsigned int flags, char *err, size_t errlen)
 {
 	char *path;
@@ -796,6 +798,8 @@ int rpt_run_load(struct rpt_run *r, const char *dir, unsigned int flags, char *e
 	    load_optional(dir, "profile.json", parse_profile_file, &r->profile, &r->has_profile,
 			  err, errlen))
 		return -1;
+	if ((flags & RPT_LOAD_IOSTAT) && load_iostat(r, dir, err, errlen))
+		return -1;
 	return 0;
 }
 
@@ -809,6 +813,7 @@ void rpt_run_release(struct rpt_run *r)
 	rpt_named_release(&r->vmstat);
 	rpt_named_release(&r->per_million);
 	rpt_named_release(&r->figures);
+	rpt_named_release(&r->iostat);
 	rpt_series_release(&r->series);
 	rpt_lat_hist_release(&r->lat_hist);
 	if (r->profile.v)
@@ -1043,4 +1048,94 @@ int rpt_read_monitor(const char *dir, const char *file, char **path, struct proc
 	rc = proc_parse_monitor(*path, text, m, err, errlen);
 	free(text);
 	return rc ? -1 : 1;
+}
+
+/* ---- iostat -x from proc-diskstats ---------------------------------------------- */
+
+/*
+ * sysstat's iostat -x, from two samples of /proc/diskstats: the first at
+ * or after the measured phase's start (virtual_seconds - measure_seconds
+ * after the first sample; the first sample itself for a recording) and
+ * the last.  Every sample is checked.  A disk is listed when it is in
+ * both samples and did I/O between them.
+ */
+static int load_iostat(struct rpt_run *r, const char *dir, char *err, size_t errlen)
+{
+	static const char *const cols[] = {
+		"r/s", "w/s", "rkB/s", "wkB/s", "r_await", "w_await", "wareq-sz", "aqu-sz", "%util",
+	};
+	struct proc_diskstats *ds;
+	struct proc_monitor m;
+	size_t k0 = SIZE_MAX;
+	double start;
+	char *path;
+	int rc = rpt_read_monitor(dir, "proc-diskstats", &path, &m, err, errlen);
+
+	if (rc <= 0) {
+		free(path);
+		return rc;
+	}
+	ds = xzalloc(m.n * sizeof(*ds));
+	start = m.s[0].time;
+	if (isfinite(r->virtual_seconds) && isfinite(r->measure_seconds) &&
+	    r->virtual_seconds > r->measure_seconds)
+		start += r->virtual_seconds - r->measure_seconds;
+	for (size_t k = 0; k < m.n && rc >= 0; k++) {
+		if (proc_parse_diskstats(path, m.s[k].text, &ds[k], err, errlen)) {
+			rpt_rebase_error(err, errlen, path, m.s[k].first_line);
+			rc = -1;
+		} else if (k > 0 && !(m.s[k].time > m.s[k - 1].time)) {
+			fail(err, errlen, "%s:%u: time %g does not increase", path,
+			     m.s[k].first_line - 1, m.s[k].time);
+			rc = -1;
+		} else if (k0 == SIZE_MAX && m.s[k].time >= start - 1e-9) {
+			k0 = k;
+		}
+	}
+	if (rc >= 0 && k0 != SIZE_MAX && k0 + 1 < m.n) {
+		const struct proc_diskstats *a = &ds[k0], *b = &ds[m.n - 1];
+		double dt = m.s[m.n - 1].time - m.s[k0].time;
+
+		for (size_t i = 0; i < b->n; i++) {
+			const struct proc_diskstats_disk *y = &b->d[i], *x = NULL;
+			double d[DS_NR_FIELDS], v[9];
+			bool any = false, down = false;
+
+			for (size_t j = 0; j < a->n && !x; j++)
+				if (strcmp(a->d[j].name, y->name) == 0)
+					x = &a->d[j];
+			if (!x)
+				continue;
+			for (int f = 0; f < DS_NR_FIELDS; f++) {
+				/* counters that went down (a disk re-created) give no rows */
+				d[f] = f == DS_IN_FLIGHT ? 0 : (double)y->f[f] - (double)x->f[f];
+				down |= d[f] < 0;
+				any |= d[f] > 0 && (f == DS_RD_IOS || f == DS_WR_IOS || f == DS_DC_IOS ||
+						    f == DS_FL_IOS);
+			}
+			if (down || !any)
+				continue;
+			v[0] = d[DS_RD_IOS] / dt;
+			v[1] = d[DS_WR_IOS] / dt;
+			v[2] = d[DS_RD_SECTORS] / 2 / dt;
+			v[3] = d[DS_WR_SECTORS] / 2 / dt;
+			v[4] = d[DS_RD_IOS] > 0 ? d[DS_RD_MS] / d[DS_RD_IOS] : 0;
+			v[5] = d[DS_WR_IOS] > 0 ? d[DS_WR_MS] / d[DS_WR_IOS] : 0;
+			v[6] = d[DS_WR_IOS] > 0 ? d[DS_WR_SECTORS] / 2 / d[DS_WR_IOS] : 0;
+			v[7] = d[DS_QUEUE_MS] / 1000 / dt;
+			v[8] = d[DS_IO_MS] / 10 / dt;
+			for (int c = 0; c < 9; c++) {
+				char name[96];
+
+				snprintf(name, sizeof(name), "%s %s", y->name, cols[c]);
+				rpt_named_set(&r->iostat, name, v[c], NULL);
+			}
+		}
+	}
+	for (size_t k = 0; k < m.n; k++)
+		proc_diskstats_release(&ds[k]);
+	free(ds);
+	free(path);
+	proc_monitor_release(&m);
+	return rc < 0 ? -1 : 0;
 }

@@ -164,12 +164,17 @@ struct rpt_run {
 	struct rpt_lat_hist lat_hist;
 	bool		has_profile;
 	struct rpt_profile profile;
+	struct rpt_named_list iostat;		/* RPT_LOAD_IOSTAT: "DISK COLUMN" -> value */
 };
 
 extern const char *const rpt_latency_names[5];
 
 #define RPT_LOAD_SERIES		0x1u	/* tps.csv, latency-hist.csv (optional files) */
 #define RPT_LOAD_PROFILE	0x2u	/* profile.json (optional file) */
+/* proc-diskstats (optional file) over the measured phase, as iostat -x
+ * prints it per disk with I/O in that span: r/s, w/s, rkB/s, wkB/s,
+ * r_await, w_await (ms), wareq-sz (kB), aqu-sz, %util */
+#define RPT_LOAD_IOSTAT		0x4u
 
 /* A result folder's scenario.ini as key/value pairs ("[section] key"), in
  * file order (scndiff.c). */

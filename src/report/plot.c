@@ -400,7 +400,86 @@ static int load_wal(const char *dir, struct tab *t, bool *have, char *err, size_
 	return rc;
 }
 
-enum source { SRC_TPS, SRC_VMSTAT, SRC_BUDDY, SRC_PAGETYPE, SRC_WAITS, SRC_WAL, NR_SRC };
+/*
+ * proc-diskstats: iostat's aqu-sz and w_await per interval of the disk
+ * whose weighted ms grew most over the whole file (the first in file
+ * order on a tie): a model's striped device, a recording's busiest disk.
+ * names[0] and names[1] hold "aqu-sz DISK" and "w_await DISK".
+ */
+static int load_diskstats(const char *dir, struct tab *t, bool *have, char *err, size_t errlen)
+{
+	struct proc_diskstats *ds;
+	struct proc_monitor m;
+	const char *disk = NULL;
+	double most = -1;
+	char *path, name[64];
+	int rc = rpt_read_monitor(dir, "proc-diskstats", &path, &m, err, errlen);
+
+	*have = false;
+	if (rc <= 0) {
+		free(path);
+		return rc;
+	}
+	ds = xzalloc(m.n * sizeof(*ds));
+	for (size_t k = 0; k < m.n && rc >= 0; k++) {
+		if (proc_parse_diskstats(path, m.s[k].text, &ds[k], err, errlen)) {
+			rpt_rebase_error(err, errlen, path, m.s[k].first_line);
+			rc = -1;
+		} else if (k > 0 && !(m.s[k].time > m.s[k - 1].time)) {
+			fail(err, errlen, "%s:%u: time %g does not increase", path,
+			     m.s[k].first_line - 1, m.s[k].time);
+			rc = -1;
+		}
+	}
+	for (size_t i = 0; rc >= 0 && m.n >= 2 && i < ds[m.n - 1].n; i++) {
+		const struct proc_diskstats_disk *y = &ds[m.n - 1].d[i];
+
+		for (size_t j = 0; j < ds[0].n; j++)
+			if (strcmp(ds[0].d[j].name, y->name) == 0 &&
+			    (double)y->f[DS_QUEUE_MS] - (double)ds[0].d[j].f[DS_QUEUE_MS] > most) {
+				most = (double)y->f[DS_QUEUE_MS] - (double)ds[0].d[j].f[DS_QUEUE_MS];
+				disk = y->name;
+			}
+	}
+	if (disk && most > 0) {
+		tab_init(t, m.n - 1, 2);
+		snprintf(name, sizeof(name), "aqu-sz %s", disk);
+		t->names[0] = xstrdup(name);
+		snprintf(name, sizeof(name), "w_await %s", disk);
+		t->names[1] = xstrdup(name);
+		for (size_t k = 1; k < m.n; k++) {
+			const struct proc_diskstats_disk *x = NULL, *y = NULL;
+			double dt = m.s[k].time - m.s[k - 1].time;
+
+			for (size_t j = 0; j < ds[k - 1].n; j++)
+				if (strcmp(ds[k - 1].d[j].name, disk) == 0)
+					x = &ds[k - 1].d[j];
+			for (size_t j = 0; j < ds[k].n; j++)
+				if (strcmp(ds[k].d[j].name, disk) == 0)
+					y = &ds[k].d[j];
+			t->t[k - 1] = m.s[k].time - m.s[0].time;
+			t->v[(k - 1) * 2] = t->v[(k - 1) * 2 + 1] = NAN;
+			if (x && y) {
+				double q = (double)y->f[DS_QUEUE_MS] - (double)x->f[DS_QUEUE_MS];
+				double w = (double)y->f[DS_WR_IOS] - (double)x->f[DS_WR_IOS];
+
+				t->v[(k - 1) * 2] = q >= 0 ? q / 1000 / dt : NAN;
+				if (w > 0)
+					t->v[(k - 1) * 2 + 1] =
+						((double)y->f[DS_WR_MS] - (double)x->f[DS_WR_MS]) / w;
+			}
+		}
+		*have = true;
+	}
+	for (size_t k = 0; k < m.n; k++)
+		proc_diskstats_release(&ds[k]);
+	free(ds);
+	free(path);
+	proc_monitor_release(&m);
+	return rc < 0 ? -1 : 0;
+}
+
+enum source { SRC_TPS, SRC_VMSTAT, SRC_BUDDY, SRC_PAGETYPE, SRC_WAITS, SRC_WAL, SRC_DISK, NR_SRC };
 
 /* Per set and source: the combined table and how it was combined. */
 struct set_data {
@@ -441,6 +520,9 @@ static int load_set(const struct rpt_set *s, const struct vm_cols *cols, struct 
 				break;
 			case SRC_WAL:
 				rc = load_wal(dir, &runs[r], &have[r], err, errlen);
+				break;
+			case SRC_DISK:
+				rc = load_diskstats(dir, &runs[r], &have[r], err, errlen);
 				break;
 			}
 		}
@@ -549,10 +631,12 @@ static void note_for(struct writer *w, enum source src, char *buf, size_t len)
 
 		if (!d->have[src])
 			continue;
-		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s: %s", n ? "; " : "",
+		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s: %s%s%s", n ? "; " : "",
 				      w->sets[s].name,
 				      w->sets[s].nr_runs == 1 ? "one run" :
-				      d->used[src] > 1 ? "mean of its iterations" : "iteration 1");
+				      d->used[src] > 1 ? "mean of its iterations" : "iteration 1",
+				      src == SRC_DISK ? ", disk " : "",
+				      src == SRC_DISK ? strchr(d->tab[src].names[0], ' ') + 1 : "");
 	}
 }
 
@@ -643,6 +727,18 @@ static int plot_wal(struct writer *w)
 			 "fsteps") ||
 	       line_plot(w, "wal-fpi", SRC_WAL, 1, "Full-page images over time (wal.csv: wal_fpi)",
 			 "images per second", "fsteps");
+}
+
+static int plot_disk(struct writer *w)
+{
+	if (!any_have(w, SRC_DISK))
+		return 0;
+	return line_plot(w, "disk-aqu-sz", SRC_DISK, 0,
+			 "Requests in flight on the busiest disk (proc-diskstats: iostat's aqu-sz)",
+			 "requests (mean per interval)", "fsteps") ||
+	       line_plot(w, "disk-w-await", SRC_DISK, 1,
+			 "Write time on the busiest disk (proc-diskstats: iostat's w_await)",
+			 "ms per write", "fsteps");
 }
 
 static int plot_stalls(struct writer *w)
@@ -1083,7 +1179,8 @@ int rpt_plots_write(const char *dir, const struct rpt_set *sets, int nr_sets,
 		goto out;
 	w.master = master.f;
 	fputs("# slowpath plots: run `gnuplot plots.gp` in this folder\n", w.master);
-	if (plot_tps(&w) || plot_waits(&w) || plot_wal(&w) || plot_latency_cdf(&w) || plot_stalls(&w) ||
+	if (plot_tps(&w) || plot_waits(&w) || plot_wal(&w) || plot_disk(&w) || plot_latency_cdf(&w) ||
+	    plot_stalls(&w) ||
 	    plot_buddy_heatmap(&w) || plot_migratetype_mix(&w)) {
 		rpt_file_abort(&master);
 		goto out;

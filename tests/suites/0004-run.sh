@@ -72,6 +72,36 @@ check "debugfs-wbt: sums grow, mean depth and time at the largest depth in range
 		last[k] = 1; lt[k] = t; for (c = 12; c <= 19; c++) v[k, c] = \$c + 0 }
 		END { exit bad || !moved }' '$TMP/wbt/debugfs-wbt'"
 
+# proc-diskstats (docs/results.md): /proc/diskstats' 20 columns for md0
+# (major 9) and its two members (259); counters never fall, io_ticks grow
+# by at most the time passed, no member has more in flight than the
+# requests a sample could hold, and the members' completed sectors cover
+# md0's (a bio's pieces complete no later than it does).  compare turns it
+# into iostat -x rows.
+check "proc-diskstats: a line per disk in the kernel's layout" "
+	[ \$(grep -c '^time: ' '$TMP/wbt/proc-diskstats') = 4 ] &&
+	sed -n 2,4p '$TMP/wbt/proc-diskstats' | awk '{ print \$1, \$2, \$3, NF }' | tr '\n' ' ' |
+		grep -qx '9 0 md0 20 259 0 md0-0 20 259 1 md0-1 20 '"
+check "proc-diskstats: counters grow, io_ticks within time, members cover md0" "
+	awk '/^time: / { if (n) check(); t = \$2; n = 0; ms = 0; next }
+		{ n++; for (c = 4; c <= 20; c++) if (c != 12 && \$c + 0 < v[\$3, c]) bad = 1
+		  if (\$3 in lt && \$13 - v[\$3, 13] > (t - lt[\$3]) * 1000) bad = 1
+		  if (\$3 == \"md0\") md = \$10; else ms += \$10
+		  lt[\$3] = t; for (c = 4; c <= 20; c++) v[\$3, c] = \$c + 0 }
+		function check() { if (ms < md) bad = 1 }
+		END { check(); exit bad || v[\"md0\", 8] == 0 }' '$TMP/wbt/proc-diskstats'"
+"$SP" compare "$TMP/wbt" >"$TMP/cmp.txt" 2>&1
+check "compare: iostat rows from proc-diskstats" "grep -Eq '^Iostat md0 w/s +[1-9]' '$TMP/cmp.txt' &&
+	grep -Eq '^Iostat md0-1 aqu-sz +[0-9]' '$TMP/cmp.txt'"
+
+# report's disk plots: per interval the busiest disk's aqu-sz and
+# w_await; over the run (no ramp_time) their aqu-sz averages to compare's
+"$SP" report "$TMP/wbt" --plots "$TMP/wbtp" --no-gnuplot >/dev/null 2>&1
+check "report: disk-aqu-sz per interval averages to compare's aqu-sz" "
+	[ \$(grep -vc '^#' '$TMP/wbtp/disk-aqu-sz-1.dat') = 3 ] && [ -s '$TMP/wbtp/disk-w-await-1.dat' ] &&
+	m=\$(awk '!/^#/ { s += \$2; n++ } END { printf \"%.2f\", s / n }' '$TMP/wbtp/disk-aqu-sz-1.dat') &&
+	grep -Eq \"^Iostat md0 aqu-sz +\$m\\\$\" '$TMP/cmp.txt'"
+
 "$SP" run "$SMALL" --out "$TMP/q" --set sample_interval=250ms --set duration=2s --set ramp_time=0 >/dev/null
 check "monitor times with decimals" "grep '^time: ' '$TMP/q/proc-vmstat' | sed -n '1p;2p;9p' | tr '\n' ' ' |
 	grep -qx 'time: 0.000 time: 0.250 time: 2.000 '"

@@ -55,6 +55,19 @@ for case_dir in tests/fixtures/proc/expected/*/; do
 	check "$name" $((1 - ok))
 done
 
+# compare's iostat rows from the replayed proc-diskstats are sysstat's
+# arithmetic on the capture: vda's growth over the 2 s from sample 1 to 3.
+exp=$(awk '/^time: /{k++} $3 == "vda" { w[k] = $8; s[k] = $10; q[k] = $14; u[k] = $13 }
+	END { printf "%.2f %.2f %.2f %.2f", (w[3] - w[1]) / 2, (s[3] - s[1]) / 4, (q[3] - q[1]) / 2000,
+		(u[3] - u[1]) / 20 }' tests/fixtures/proc/linux-6.18/monitor-proc-diskstats)
+got=$("$build/slowpath" compare "$tmp/6.18-3s/out" 2>&1 | awk '
+	$1 == "Iostat" && $2 == "vda" && ($3 == "w/s" || $3 == "wkB/s" || $3 == "aqu-sz" || $3 == "%util") { v[$3] = $4 }
+	END { printf "%s %s %s %s", v["w/s"], v["wkB/s"], v["aqu-sz"], v["%util"] }')
+[ "$got" = "$exp" ]
+st=$?
+[ $st = 0 ] || echo "iostat rows: got '$got', expected '$exp'"
+check compare-iostat-from-replayed-diskstats $st
+
 # The same replay twice gives the same bytes (no clock, no host state).
 record --proc-root tests/fixtures/proc/replay/writeback --out "$tmp/d1" \
 	--metrics-from tests/fixtures/proc/metrics/pgbench-like 2>/dev/null

@@ -54,6 +54,11 @@ struct rec_source_ops {
 	 * byte in the text) with t->path set. */
 	int		(*read)(struct rec_source *s, const char *file, bool per_sample,
 				struct rec_text *t);
+	/* The entries of directory DIR (as read resolves a file), sorted by
+	 * name, "." and ".." left out: 0 with *names (each and the array
+	 * freed by the caller) and *n, or -errno with `path` set. */
+	int		(*list)(struct rec_source *s, const char *dir, bool per_sample,
+				char ***names, size_t *n, char *path, size_t pathlen);
 	/* Make sample `k` (1-based) current; false when a replay has no
 	 * sample k (live sources always have one). */
 	bool		(*select)(struct rec_source *s, unsigned int k);
@@ -64,6 +69,9 @@ struct rec_source_ops {
 	int		(*wait_until)(struct rec_source *s, uint64_t t, const sigset_t *set);
 };
 
+/* Files are named relative to the proc root ("vmstat", "sys/kernel/
+ * osrelease"), except "debugfs/...", which a live source reads from
+ * /sys/kernel/debug and a replay from its sample directory like the rest. */
 struct rec_source {
 	const struct rec_source_ops *ops;
 	char		*root;		/* "/proc" or DIR */

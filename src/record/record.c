@@ -51,7 +51,7 @@
 #define REC_STOP_GRACE_NS	(5 * NS_PER_SEC)	/* SIGTERM -> SIGKILL */
 #define REC_MIN_INTERVAL_NS	(10 * 1000000ull)	/* 10 ms */
 
-enum rec_kind { K_VMSTAT, K_BUDDY, K_PTYPE, K_ZONE, K_MEMINFO, K_DISKSTATS };
+enum rec_kind { K_VMSTAT, K_BUDDY, K_PTYPE, K_ZONE, K_MEMINFO, K_DISKSTATS, K_WBT };
 
 /* The sampled files, in the order they are read and listed. */
 static const struct {
@@ -65,6 +65,7 @@ static const struct {
 	{ "zoneinfo",	  "proc-zoneinfo",     K_ZONE },
 	{ "meminfo",	  "proc-meminfo",      K_MEMINFO },
 	{ "diskstats",	  "proc-diskstats",    K_DISKSTATS },
+	{ "wbt",	  "debugfs-wbt",       K_WBT },	/* debugfs/block/DISK/rqos/wbt/ */
 };
 #define NR_REC_FILES	(sizeof(rec_files) / sizeof(rec_files[0]))
 
@@ -155,7 +156,8 @@ static void usage(FILE *f)
 		"                       [--] COMMAND [ARGS...]\n"
 		"\n"
 		"Runs COMMAND (no shell) and samples /proc/{vmstat,buddyinfo,pagetypeinfo,\n"
-		"zoneinfo,meminfo,diskstats} every interval until it exits; writes a result folder like\n"
+		"zoneinfo,meminfo,diskstats} and the writeback throttles' debugfs files\n"
+		"(block/*/rqos/wbt, root) every interval until it exits; writes a result folder like\n"
 		"`slowpath run` does (docs/record.md, docs/results.md).\n"
 		"\n"
 		"  --interval T        time between samples (default 1s; ms, s, m, h)\n"
@@ -182,7 +184,7 @@ static int parse_skip(const char *list, bool *skip)
 				break;
 		if (i == NR_REC_FILES) {
 			fprintf(stderr, "record: --skip '%.*s': not one of vmstat, buddyinfo, "
-				"pagetypeinfo, zoneinfo, meminfo, diskstats\n", (int)n, p);
+				"pagetypeinfo, zoneinfo, meminfo, diskstats, wbt\n", (int)n, p);
 			return -1;
 		}
 		skip[i] = true;
@@ -402,6 +404,8 @@ static int absorb(struct rec_run *r, enum rec_kind kind, const char *path, const
 		}
 		proc_zoneinfo_release(r->zi);
 		break;
+	case K_WBT:	/* checked value by value by read_wbt */
+		break;
 	case K_DISKSTATS: {
 		struct proc_diskstats ds;
 
@@ -412,6 +416,137 @@ static int absorb(struct rec_run *r, enum rec_kind kind, const char *path, const
 	}
 	rpt_counters_release(&c);
 	return rc ? -1 : 0;
+}
+
+/* One debugfs value file of block/DISK/rqos/wbt: an unsigned integer and
+ * a newline (blk-wbt.c's *_show); "inflight" has a line "I: inflight N"
+ * per rq_wait, summed.  0, -errno (read failure), or 1 with a
+ * "path:line: message" in err. */
+static int wbt_value(struct rec_run *r, const char *disk, const char *name, struct rec_text *t,
+		     unsigned long long *out, char *err, size_t errlen)
+{
+	char file[512];
+	const char *p;
+	unsigned int line = 0;
+	int rc;
+
+	snprintf(file, sizeof(file), "debugfs/block/%s/rqos/wbt/%s", disk, name);
+	rc = r->src.ops->read(&r->src, file, true, t);
+	if (rc)
+		return rc;
+	*out = 0;
+	for (p = t->buf; *p; ) {
+		const char *nl = strchr(p, '\n');
+		unsigned long long v, idx;
+		int used = -1;
+
+		line++;
+		if (!nl) {
+			snprintf(err, errlen, "%s:%u: no newline (truncated file)", t->path, line);
+			return 1;
+		}
+		if (strcmp(name, "inflight") == 0) {
+			if (sscanf(p, "%llu: inflight %llu%n", &idx, &v, &used) != 2 || p + used != nl)
+				used = -1;
+		} else if (line == 1 && p[0] >= '0' && p[0] <= '9') {
+			char *end;
+
+			errno = 0;
+			v = strtoull(p, &end, 10);
+			used = errno || end != nl ? -1 : (int)(end - p);
+		}
+		if (used < 0 || (strcmp(name, "inflight") != 0 && line > 1)) {
+			snprintf(err, errlen, "%s:%u: expected %s", t->path, line,
+				 strcmp(name, "inflight") == 0 ? "'N: inflight COUNT'" : "one unsigned integer");
+			return 1;
+		}
+		*out += v;
+		p = nl + 1;
+	}
+	if (line == 0) {
+		snprintf(err, errlen, "%s:1: empty file", t->path);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * debugfs-wbt: the values of each throttled disk's debugfs files in the
+ * model's debugfs-wbt layout (src/cli/run.c), its model-only columns
+ * "-": the member column, the rq_depth, the waiters and the sums the
+ * kernel shows only as tracepoints.  Disks without rqos/wbt are left out;
+ * none at all reads as missing (ENOENT on block/DISK/rqos/wbt).  The text
+ * goes to r->text.  0, -errno, or 1 with err set.
+ */
+static int read_wbt(struct rec_run *r, char *err, size_t errlen)
+{
+	static const char *const vals[] = {
+		"wb_normal", "wb_background", "inflight", "curr_win_nsec", "min_lat_nsec", "unknown_cnt",
+	};
+	struct rec_text t = { 0 };
+	char **disks = NULL, path[4096];
+	size_t nd = 0, len = 0, found = 0;
+	char *out = NULL;
+	FILE *f;
+	int rc = r->src.ops->list(&r->src, "debugfs/block", true, &disks, &nd, path, sizeof(path));
+
+	if (rc) {
+		snprintf(r->text.path, sizeof(r->text.path), "%s", path);
+		return rc;
+	}
+	f = open_memstream(&out, &len);
+	if (!f)
+		rc = -ENOMEM;
+	else
+		fputs("# device member wb_normal wb_background inflight curr_win_nsec min_lat_nsec "
+		      "unknown_cnt scale_step max_depth waiting lat_ok lat_unknown lat_unknown_writes "
+		      "lat_exceeded depth_ms scaled_max_ms throttled throttled_us\n", f);
+	for (size_t i = 0; rc == 0 && i < nd; i++) {
+		unsigned long long v[6];
+
+		for (size_t k = 0; rc == 0 && k < 6; k++)
+			rc = wbt_value(r, disks[i], vals[k], &t, &v[k], err, errlen);
+		if (rc == -ENOENT) {	/* no throttle on this disk */
+			rc = 0;
+			continue;
+		}
+		if (rc)
+			break;
+		found++;
+		fprintf(f, "%s - %llu %llu %llu %llu %llu %llu - - - - - - - - - - -\n", disks[i],
+			v[0], v[1], v[2], v[3], v[4], v[5]);
+	}
+	if (rc < 0)
+		snprintf(r->text.path, sizeof(r->text.path), "%s", t.path);
+	if (rc == 0 && !found) {
+		snprintf(r->text.path, sizeof(r->text.path), "%.4000s/*/rqos/wbt", path);
+		rc = -ENOENT;
+	}
+	if (f)
+		fclose(f);
+	if (rc == 0) {
+		if (r->text.cap < len + 1) {
+			char *b = realloc(r->text.buf, len + 1);
+
+			if (!b)
+				rc = -ENOMEM;
+			else {
+				r->text.buf = b;
+				r->text.cap = len + 1;
+			}
+		}
+		if (rc == 0) {
+			memcpy(r->text.buf, out, len + 1);
+			r->text.len = len;
+			snprintf(r->text.path, sizeof(r->text.path), "%s", path);
+		}
+	}
+	free(out);
+	for (size_t i = 0; i < nd; i++)
+		free(disks[i]);
+	free(disks);
+	rec_text_release(&t);
+	return rc;
 }
 
 /* Take sample number r->samples + 1 at the source's current time.  0, -1
@@ -429,8 +564,13 @@ static int take_sample(struct rec_run *r, char *err, size_t errlen)
 		if (r->o.skip[i])
 			continue;
 		t0 = r->src.ops->now(&r->src);
-		rc = r->src.ops->read(&r->src, rec_files[i].file, true, &r->text);
+		if (rec_files[i].kind == K_WBT)
+			rc = read_wbt(r, err, errlen);
+		else
+			rc = r->src.ops->read(&r->src, rec_files[i].file, true, &r->text);
 		r->read_ns[i] += r->src.ops->now(&r->src) - t0;
+		if (rc > 0)
+			return -1;
 		if (rc) {
 			note_miss(&r->miss[i], r->text.path, rc);
 			continue;
@@ -761,7 +901,7 @@ static void clear_old_results(const char *dir)
 {
 	static const char *const names[] = {
 		"result.json", "tps.csv", "waits.csv", "checkpoints.csv", "wal.csv", "proc-vmstat", "proc-buddyinfo", "proc-pagetypeinfo",
-		"proc-zoneinfo", "proc-meminfo", "proc-diskstats",
+		"proc-zoneinfo", "proc-meminfo", "proc-diskstats", "debugfs-wbt",
 	};
 	char path[4096];
 

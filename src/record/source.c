@@ -18,6 +18,7 @@
  *     0001/vmstat ...
  *     0002/vmstat ...          (numbered: one directory per sample)
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -94,7 +95,74 @@ int rec_read_file_max(const char *path, struct rec_text *t, size_t max)
 	return 0;
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The entries of directory `path`, sorted (never in directory order). */
+static int list_path(const char *path, char ***names, size_t *n)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	size_t cap = 0;
+	int err = 0;
+
+	*names = NULL;
+	*n = 0;
+	if (!d)
+		return -errno;
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (*n == cap) {
+			char **v = realloc(*names, (cap ? 2 * cap : 16) * sizeof(*v));
+
+			if (!v) {
+				err = -ENOMEM;
+				break;
+			}
+			*names = v;
+			cap = cap ? 2 * cap : 16;
+		}
+		if (!((*names)[*n] = strdup(e->d_name))) {
+			err = -ENOMEM;
+			break;
+		}
+		(*n)++;
+	}
+	closedir(d);
+	if (err) {
+		while (*n)
+			free((*names)[--*n]);
+		free(*names);
+		*names = NULL;
+		return err;
+	}
+	if (*n)
+		qsort(*names, *n, sizeof(**names), cmp_name);
+	return 0;
+}
+
 /* ---- live ---------------------------------------------------------------- */
+
+#define LIVE_DEBUGFS	"/sys/kernel/debug"
+
+static void live_path(const struct rec_source *s, const char *file, char *path, size_t len)
+{
+	if (strncmp(file, "debugfs/", 8) == 0)
+		snprintf(path, len, "%s/%s", LIVE_DEBUGFS, file + 8);
+	else
+		snprintf(path, len, "%s/%s", s->root, file);
+}
+
+static int live_list(struct rec_source *s, const char *dir, bool per_sample,
+		     char ***names, size_t *n, char *path, size_t pathlen)
+{
+	live_path(s, dir, path, pathlen);
+	return list_path(path, names, n);
+}
+
 
 static int64_t clock_ns(clockid_t id)
 {
@@ -108,7 +176,7 @@ static int live_read(struct rec_source *s, const char *file, bool per_sample, st
 {
 	char path[4096];
 
-	snprintf(path, sizeof(path), "%s/%s", s->root, file);
+	live_path(s, file, path, sizeof(path));
 	return rec_read_file(path, t);
 }
 
@@ -144,6 +212,7 @@ static int live_wait_until(struct rec_source *s, uint64_t t, const sigset_t *set
 static const struct rec_source_ops live_ops = {
 	.name = "live",
 	.read = live_read,
+	.list = live_list,
 	.select = live_select,
 	.now = live_now,
 	.wait_until = live_wait_until,
@@ -151,15 +220,28 @@ static const struct rec_source_ops live_ops = {
 
 /* ---- replay -------------------------------------------------------------- */
 
+static void replay_path(const struct rec_source *s, const char *file, bool per_sample,
+			char *path, size_t len)
+{
+	if (per_sample && s->nr_samples)
+		snprintf(path, len, "%s/%04u/%s", s->root, s->cur, file);
+	else
+		snprintf(path, len, "%s/%s", s->root, file);
+}
+
 static int replay_read(struct rec_source *s, const char *file, bool per_sample, struct rec_text *t)
 {
 	char path[4096];
 
-	if (per_sample && s->nr_samples)
-		snprintf(path, sizeof(path), "%s/%04u/%s", s->root, s->cur, file);
-	else
-		snprintf(path, sizeof(path), "%s/%s", s->root, file);
+	replay_path(s, file, per_sample, path, sizeof(path));
 	return rec_read_file(path, t);
+}
+
+static int replay_list(struct rec_source *s, const char *dir, bool per_sample,
+		       char ***names, size_t *n, char *path, size_t pathlen)
+{
+	replay_path(s, dir, per_sample, path, pathlen);
+	return list_path(path, names, n);
 }
 
 static bool replay_select(struct rec_source *s, unsigned int k)
@@ -190,6 +272,7 @@ static int replay_wait_until(struct rec_source *s, uint64_t t, const sigset_t *s
 static const struct rec_source_ops replay_ops = {
 	.name = "replay",
 	.read = replay_read,
+	.list = replay_list,
 	.select = replay_select,
 	.now = replay_now,
 	.wait_until = replay_wait_until,

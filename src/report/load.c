@@ -1059,51 +1059,75 @@ int rpt_read_monitor(const char *dir, const char *file, char **path, struct proc
  * the last.  Every sample is checked.  A disk is listed when it is in
  * both samples and did I/O between them.
  */
+int rpt_read_diskstats(const char *dir, struct rpt_diskstats *out, char *err, size_t errlen)
+{
+	int rc = rpt_read_monitor(dir, "proc-diskstats", &out->path, &out->m, err, errlen);
+
+	out->ds = NULL;
+	if (rc <= 0)
+		return rc;
+	out->ds = xzalloc(out->m.n * sizeof(*out->ds));
+	for (size_t k = 0; k < out->m.n; k++) {
+		const struct proc_monitor_sample *s = &out->m.s[k];
+
+		if (proc_parse_diskstats(out->path, s->text, &out->ds[k], err, errlen)) {
+			rpt_rebase_error(err, errlen, out->path, s->first_line);
+			return -1;
+		}
+		if (k > 0 && !(s->time > out->m.s[k - 1].time)) {
+			fail(err, errlen, "%s:%u: time %g does not increase", out->path,
+			     s->first_line - 1, s->time);
+			return -1;
+		}
+	}
+	return 1;
+}
+
+void rpt_diskstats_release(struct rpt_diskstats *d)
+{
+	for (size_t k = 0; d->ds && k < d->m.n; k++)
+		proc_diskstats_release(&d->ds[k]);
+	free(d->ds);
+	free(d->path);
+	proc_monitor_release(&d->m);
+	memset(d, 0, sizeof(*d));
+}
+
 static int load_iostat(struct rpt_run *r, const char *dir, char *err, size_t errlen)
 {
 	static const char *const cols[] = {
 		"r/s", "w/s", "rkB/s", "wkB/s", "r_await", "w_await", "wareq-sz", "aqu-sz", "%util",
 	};
-	struct proc_diskstats *ds;
+	struct rpt_diskstats dd;
+	const struct proc_diskstats *ds;
 	struct proc_monitor m;
 	size_t k0 = SIZE_MAX;
 	double start;
-	char *path;
-	int rc = rpt_read_monitor(dir, "proc-diskstats", &path, &m, err, errlen);
+	int rc = rpt_read_diskstats(dir, &dd, err, errlen);
 
 	if (rc <= 0) {
-		free(path);
+		rpt_diskstats_release(&dd);
 		return rc;
 	}
-	ds = xzalloc(m.n * sizeof(*ds));
+	m = dd.m;
+	ds = dd.ds;
 	start = m.s[0].time;
 	if (isfinite(r->virtual_seconds) && isfinite(r->measure_seconds) &&
 	    r->virtual_seconds > r->measure_seconds)
 		start += r->virtual_seconds - r->measure_seconds;
-	for (size_t k = 0; k < m.n && rc >= 0; k++) {
-		if (proc_parse_diskstats(path, m.s[k].text, &ds[k], err, errlen)) {
-			rpt_rebase_error(err, errlen, path, m.s[k].first_line);
-			rc = -1;
-		} else if (k > 0 && !(m.s[k].time > m.s[k - 1].time)) {
-			fail(err, errlen, "%s:%u: time %g does not increase", path,
-			     m.s[k].first_line - 1, m.s[k].time);
-			rc = -1;
-		} else if (k0 == SIZE_MAX && m.s[k].time >= start - 1e-9) {
+	for (size_t k = 0; k < m.n && k0 == SIZE_MAX; k++)
+		if (m.s[k].time >= start - 1e-9)
 			k0 = k;
-		}
-	}
-	if (rc >= 0 && k0 != SIZE_MAX && k0 + 1 < m.n) {
+	if (k0 != SIZE_MAX && k0 + 1 < m.n) {
 		const struct proc_diskstats *a = &ds[k0], *b = &ds[m.n - 1];
 		double dt = m.s[m.n - 1].time - m.s[k0].time;
 
 		for (size_t i = 0; i < b->n; i++) {
-			const struct proc_diskstats_disk *y = &b->d[i], *x = NULL;
+			const struct proc_diskstats_disk *y = &b->d[i];
+			const struct proc_diskstats_disk *x = proc_diskstats_find(a, y->name);
 			double d[DS_NR_FIELDS], v[9];
 			bool any = false, down = false;
 
-			for (size_t j = 0; j < a->n && !x; j++)
-				if (strcmp(a->d[j].name, y->name) == 0)
-					x = &a->d[j];
 			if (!x)
 				continue;
 			for (int f = 0; f < DS_NR_FIELDS; f++) {
@@ -1132,10 +1156,6 @@ static int load_iostat(struct rpt_run *r, const char *dir, char *err, size_t err
 			}
 		}
 	}
-	for (size_t k = 0; k < m.n; k++)
-		proc_diskstats_release(&ds[k]);
-	free(ds);
-	free(path);
-	proc_monitor_release(&m);
-	return rc < 0 ? -1 : 0;
+	rpt_diskstats_release(&dd);
+	return 0;
 }

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "report/procfs.h"
 #include "sim/xalloc.h"
 
 /* Grow *v (element size sz) so that it holds at least want elements. */
@@ -33,6 +34,16 @@ struct proc_monitor;
 /* DIR/FILE, a monitor of /proc samples (docs/results.md), parsed into *m;
  * *path is the file's name (the caller frees it).  1 loaded, 0 no such
  * file, -1 error in err. */
+/* DIR/proc-diskstats, every sample parsed (ds[k] is sample k of m), times
+ * increasing: 1 loaded, 0 no such file, -1 error ("path:line: ...").
+ * Release with rpt_diskstats_release() whatever the return value. */
+struct rpt_diskstats {
+	char			*path;
+	struct proc_monitor	m;
+	struct proc_diskstats	*ds;
+};
+int rpt_read_diskstats(const char *dir, struct rpt_diskstats *out, char *err, size_t errlen);
+void rpt_diskstats_release(struct rpt_diskstats *d);
 int rpt_read_monitor(const char *dir, const char *file, char **path, struct proc_monitor *m,
 		     char *err, size_t errlen);
 /* An error about an offset inside one sample ("PATH:N: ...") made about the

@@ -408,38 +408,29 @@ static int load_wal(const char *dir, struct tab *t, bool *have, char *err, size_
  */
 static int load_diskstats(const char *dir, struct tab *t, bool *have, char *err, size_t errlen)
 {
-	struct proc_diskstats *ds;
+	struct rpt_diskstats dd;
+	const struct proc_diskstats *ds;
 	struct proc_monitor m;
 	const char *disk = NULL;
 	double most = -1;
-	char *path, name[64];
-	int rc = rpt_read_monitor(dir, "proc-diskstats", &path, &m, err, errlen);
+	char name[64];
+	int rc = rpt_read_diskstats(dir, &dd, err, errlen);
 
 	*have = false;
 	if (rc <= 0) {
-		free(path);
+		rpt_diskstats_release(&dd);
 		return rc;
 	}
-	ds = xzalloc(m.n * sizeof(*ds));
-	for (size_t k = 0; k < m.n && rc >= 0; k++) {
-		if (proc_parse_diskstats(path, m.s[k].text, &ds[k], err, errlen)) {
-			rpt_rebase_error(err, errlen, path, m.s[k].first_line);
-			rc = -1;
-		} else if (k > 0 && !(m.s[k].time > m.s[k - 1].time)) {
-			fail(err, errlen, "%s:%u: time %g does not increase", path,
-			     m.s[k].first_line - 1, m.s[k].time);
-			rc = -1;
-		}
-	}
-	for (size_t i = 0; rc >= 0 && m.n >= 2 && i < ds[m.n - 1].n; i++) {
+	m = dd.m;
+	ds = dd.ds;
+	for (size_t i = 0; m.n >= 2 && i < ds[m.n - 1].n; i++) {
 		const struct proc_diskstats_disk *y = &ds[m.n - 1].d[i];
+		const struct proc_diskstats_disk *x = proc_diskstats_find(&ds[0], y->name);
 
-		for (size_t j = 0; j < ds[0].n; j++)
-			if (strcmp(ds[0].d[j].name, y->name) == 0 &&
-			    (double)y->f[DS_QUEUE_MS] - (double)ds[0].d[j].f[DS_QUEUE_MS] > most) {
-				most = (double)y->f[DS_QUEUE_MS] - (double)ds[0].d[j].f[DS_QUEUE_MS];
-				disk = y->name;
-			}
+		if (x && (double)y->f[DS_QUEUE_MS] - (double)x->f[DS_QUEUE_MS] > most) {
+			most = (double)y->f[DS_QUEUE_MS] - (double)x->f[DS_QUEUE_MS];
+			disk = y->name;
+		}
 	}
 	if (disk && most > 0) {
 		tab_init(t, m.n - 1, 2);
@@ -448,15 +439,10 @@ static int load_diskstats(const char *dir, struct tab *t, bool *have, char *err,
 		snprintf(name, sizeof(name), "w_await %s", disk);
 		t->names[1] = xstrdup(name);
 		for (size_t k = 1; k < m.n; k++) {
-			const struct proc_diskstats_disk *x = NULL, *y = NULL;
+			const struct proc_diskstats_disk *x = proc_diskstats_find(&ds[k - 1], disk);
+			const struct proc_diskstats_disk *y = proc_diskstats_find(&ds[k], disk);
 			double dt = m.s[k].time - m.s[k - 1].time;
 
-			for (size_t j = 0; j < ds[k - 1].n; j++)
-				if (strcmp(ds[k - 1].d[j].name, disk) == 0)
-					x = &ds[k - 1].d[j];
-			for (size_t j = 0; j < ds[k].n; j++)
-				if (strcmp(ds[k].d[j].name, disk) == 0)
-					y = &ds[k].d[j];
 			t->t[k - 1] = m.s[k].time - m.s[0].time;
 			t->v[(k - 1) * 2] = t->v[(k - 1) * 2 + 1] = NAN;
 			if (x && y) {
@@ -471,12 +457,8 @@ static int load_diskstats(const char *dir, struct tab *t, bool *have, char *err,
 		}
 		*have = true;
 	}
-	for (size_t k = 0; k < m.n; k++)
-		proc_diskstats_release(&ds[k]);
-	free(ds);
-	free(path);
-	proc_monitor_release(&m);
-	return rc < 0 ? -1 : 0;
+	rpt_diskstats_release(&dd);
+	return 0;
 }
 
 enum source { SRC_TPS, SRC_VMSTAT, SRC_BUDDY, SRC_PAGETYPE, SRC_WAITS, SRC_WAL, SRC_DISK, NR_SRC };

@@ -555,6 +555,15 @@ int proc_parse_diskstats(const char *path, const char *text, struct proc_disksta
 	return 0;
 }
 
+const struct proc_diskstats_disk *proc_diskstats_find(const struct proc_diskstats *ds,
+						      const char *name)
+{
+	for (size_t i = 0; i < ds->n; i++)
+		if (strcmp(ds->d[i].name, name) == 0)
+			return &ds->d[i];
+	return NULL;
+}
+
 void proc_diskstats_release(struct proc_diskstats *ds)
 {
 	free(ds->d);

@@ -96,6 +96,9 @@ struct proc_diskstats {
 int proc_parse_diskstats(const char *path, const char *text, struct proc_diskstats *out,
 			 char *err, size_t errlen);
 void proc_diskstats_release(struct proc_diskstats *ds);
+/* The disk called `name`, or NULL. */
+const struct proc_diskstats_disk *proc_diskstats_find(const struct proc_diskstats *ds,
+						      const char *name);
 
 /* A monitor file: samples of (time, text). */
 struct proc_monitor_sample {

@@ -306,6 +306,65 @@ out_nomon:
 	return rc < 0 ? -1 : 0;
 }
 
+/*
+ * proc-zoneinfo's per-CPU lists of the zone with the most managed pages
+ * in the first sample (Normal on the machines we model): per sample the
+ * pages held ("count") and the limit ("high"), as means over its CPUs.
+ */
+static int load_pcp(const char *dir, struct tab *t, bool *have, char *err, size_t errlen)
+{
+	struct proc_zoneinfo *zi = xzalloc(sizeof(*zi));
+	struct proc_monitor m;
+	char *path, zone[40] = "";
+	int node = -1;
+	int rc = rpt_read_monitor(dir, "proc-zoneinfo", &path, &m, err, errlen);
+
+	*have = false;
+	if (rc <= 0)
+		goto out_nomon;
+	tab_init(t, m.n, 2);
+	for (size_t k = 0; k < m.n && rc > 0; k++) {
+		const struct proc_zoneinfo_zone *z = NULL;
+
+		if (proc_parse_zoneinfo(path, m.s[k].text, zi, err, errlen)) {
+			rpt_rebase_error(err, errlen, path, m.s[k].first_line);
+			rc = -1;
+		} else {
+			for (unsigned int i = 0; i < zi->nr; i++) {
+				const struct proc_zoneinfo_zone *c = &zi->z[i];
+
+				if (k == 0 ? c->pcp_cpus && (!z || c->managed > z->managed) :
+					     c->node == node && strcmp(c->zone, zone) == 0)
+					z = c;
+			}
+			if (k == 0 && z) {
+				node = z->node;
+				snprintf(zone, sizeof(zone), "%s", z->zone);
+			}
+			t->t[k] = m.s[k].time - m.s[0].time;
+			t->v[k * 2] = z && z->pcp_cpus ? (double)z->pcp_count / (double)z->pcp_cpus : NAN;
+			t->v[k * 2 + 1] = z && z->pcp_cpus ? (double)z->pcp_high / (double)z->pcp_cpus : NAN;
+		}
+		proc_zoneinfo_release(zi);
+	}
+	if (rc > 0 && node >= 0) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "count %s", zone);
+		t->names[0] = xstrdup(name);
+		snprintf(name, sizeof(name), "high %s", zone);
+		t->names[1] = xstrdup(name);
+		*have = true;
+	} else {
+		tab_release(t);
+	}
+	proc_monitor_release(&m);
+out_nomon:
+	free(path);
+	free(zi);
+	return rc < 0 ? -1 : 0;
+}
+
 static void load_tps(const struct rpt_run *r, struct tab *t, bool *have)
 {
 	*have = r->has_series && r->series.n > 0;
@@ -461,7 +520,9 @@ static int load_diskstats(const char *dir, struct tab *t, bool *have, char *err,
 	return 0;
 }
 
-enum source { SRC_TPS, SRC_VMSTAT, SRC_BUDDY, SRC_PAGETYPE, SRC_WAITS, SRC_WAL, SRC_DISK, NR_SRC };
+enum source {
+	SRC_TPS, SRC_VMSTAT, SRC_BUDDY, SRC_PAGETYPE, SRC_WAITS, SRC_WAL, SRC_DISK, SRC_PCP, NR_SRC
+};
 
 /* Per set and source: the combined table and how it was combined. */
 struct set_data {
@@ -505,6 +566,9 @@ static int load_set(const struct rpt_set *s, const struct vm_cols *cols, struct 
 				break;
 			case SRC_DISK:
 				rc = load_diskstats(dir, &runs[r], &have[r], err, errlen);
+				break;
+			case SRC_PCP:
+				rc = load_pcp(dir, &runs[r], &have[r], err, errlen);
 				break;
 			}
 		}
@@ -617,8 +681,9 @@ static void note_for(struct writer *w, enum source src, char *buf, size_t len)
 				      w->sets[s].name,
 				      w->sets[s].nr_runs == 1 ? "one run" :
 				      d->used[src] > 1 ? "mean of its iterations" : "iteration 1",
-				      src == SRC_DISK ? ", disk " : "",
-				      src == SRC_DISK ? strchr(d->tab[src].names[0], ' ') + 1 : "");
+				      src == SRC_DISK ? ", disk " : src == SRC_PCP ? ", zone " : "",
+				      src == SRC_DISK || src == SRC_PCP ?
+				      strchr(d->tab[src].names[0], ' ') + 1 : "");
 	}
 }
 
@@ -721,6 +786,18 @@ static int plot_disk(struct writer *w)
 	       line_plot(w, "disk-w-await", SRC_DISK, 1,
 			 "Write time on the busiest disk (proc-diskstats: iostat's w_await)",
 			 "ms per write", "fsteps");
+}
+
+static int plot_pcp(struct writer *w)
+{
+	if (!any_have(w, SRC_PCP))
+		return 0;
+	return line_plot(w, "pcp-high", SRC_PCP, 1,
+			 "Per-CPU free lists' limit (proc-zoneinfo pagesets: high, mean per CPU)",
+			 "pages per CPU", "lines") ||
+	       line_plot(w, "pcp-count", SRC_PCP, 0,
+			 "Pages on the per-CPU free lists (proc-zoneinfo pagesets: count, mean per CPU)",
+			 "pages per CPU", "lines");
 }
 
 static int plot_stalls(struct writer *w)
@@ -1162,7 +1239,7 @@ int rpt_plots_write(const char *dir, const struct rpt_set *sets, int nr_sets,
 	w.master = master.f;
 	fputs("# slowpath plots: run `gnuplot plots.gp` in this folder\n", w.master);
 	if (plot_tps(&w) || plot_waits(&w) || plot_wal(&w) || plot_disk(&w) || plot_latency_cdf(&w) ||
-	    plot_stalls(&w) ||
+	    plot_stalls(&w) || plot_pcp(&w) ||
 	    plot_buddy_heatmap(&w) || plot_migratetype_mix(&w)) {
 		rpt_file_abort(&master);
 		goto out;

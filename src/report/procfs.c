@@ -23,7 +23,8 @@
  *   zoneinfo      per zone "Node %d, zone %8s", the first populated zone
  *                 of a node carrying "  per-node stats" lines, then
  *                 "  pages free N", watermark lines, "protection: (...)",
- *                 zone stats, "  pagesets" (per CPU), node_unreclaimable,
+ *                 zone stats, "  pagesets" (per CPU: "cpu:", "count:" and
+ *                 "high:" summed per zone), node_unreclaimable,
  *                 start_pfn.  Unpopulated zones stop after "protection".
  *
  * Every parser works on a NUL-terminated text, line by line, keeps the
@@ -1143,7 +1144,15 @@ static int zi_line(struct proc_lines *l, struct proc_zoneinfo *out, struct zi_st
 		} else if (tok_eq(t, n, "node_unreclaimable:")) {
 			st->mode = ZI_TAIL;
 		}
-		return want_u64(l, &c, "value", &v) ? -1 : want_end(l, &c);
+		if (want_u64(l, &c, "value", &v) || want_end(l, &c))
+			return -1;
+		if (st->mode == ZI_PAGESETS && tok_eq(t, n, "cpu:"))
+			z->pcp_cpus++;
+		else if (st->mode == ZI_PAGESETS && tok_eq(t, n, "count:"))
+			z->pcp_count += v;
+		else if (st->mode == ZI_PAGESETS && tok_eq(t, n, "high:"))
+			z->pcp_high += v;
+		return 0;
 	}
 	if (tok_eq(t, n, "vm") && cur_word(&c, "stats threshold:"))
 		return want_u64(l, &c, "threshold", &v) ? -1 : want_end(l, &c);

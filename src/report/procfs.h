@@ -62,6 +62,9 @@ struct proc_zoneinfo_zone {
 	char		zone[16];
 	uint64_t	free, boost, min, low, high, promo, spanned, present, managed;
 	struct rpt_counters stats;	/* nr_free_pages, nr_zone_*, ... */
+	/* the per-CPU lists ("pagesets"): CPUs listed, and their "count"
+	 * and "high" summed over them */
+	uint64_t	pcp_cpus, pcp_count, pcp_high;
 };
 struct proc_zoneinfo {
 	struct proc_zoneinfo_zone z[PROC_MAX_ZONES];

@@ -36,6 +36,20 @@ else
 	ko "buddyinfo order 10 of the recorded capture"
 fi
 
+# Per-CPU lists: the recorded capture's Normal zone lists two CPUs whose
+# pagesets "high:" sum to 20162 and "count:" to 18437 (the fixture's
+# zoneinfo, every sample): means 10081 and 9218.5 per CPU.
+exp=$(awk '/zone +Normal/ { n = 1; next } /^Node/ { n = 0 }
+	n && $1 == "high:" { h += $2 } n && $1 == "count:" { c += $2 } n && $1 == "cpu:" { k++ }
+	/^time: / && k { exit } END { print h / k, c / k }' "$FIX/recorded/proc-zoneinfo")
+got=$(awk 'FNR == 2 { printf "%s%s", (NR > 2 ? " " : ""), $2 }' "$TMP/p/pcp-high-2.dat" "$TMP/p/pcp-count-2.dat")
+if [ "$got" = "10081 9218.5" ] && [ "$exp" = "$got" ]; then
+	ok "per-CPU lists of the recorded capture"
+else
+	echo "  got '$got', fixture '$exp'"
+	ko "per-CPU lists of the recorded capture"
+fi
+
 if command -v gnuplot >/dev/null 2>&1; then
 	$RPT report "$FIX/base" "$FIX/nonblocking" "$FIX/recorded" --plots "$TMP/g1" >"$TMP/out" 2>&1 &&
 	$RPT report "$FIX/base" "$FIX/nonblocking" "$FIX/recorded" --plots "$TMP/g2" >>"$TMP/out" 2>&1

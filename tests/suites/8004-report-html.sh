@@ -28,7 +28,7 @@ else
 	ko "self-contained"
 fi
 n=$(grep -c '<img alt=' "$P")
-[ "$n" -eq 9 ] && ok "nine plots embedded" || { echo "  $n plots"; ko "nine plots embedded"; }
+[ "$n" -eq 11 ] && ok "eleven plots embedded" || { echo "  $n plots"; ko "eleven plots embedded"; }
 if grep -q '<td class="sig better">\*' "$P" && grep -q 'Ops Compaction cost' "$P" &&
    grep -q 'base &#8594;\|base → nonblocking' "$P" && grep -q 'LWLockAcquire WALWriteLock' "$P"; then
 	ok "comparison, significance and attribution present"

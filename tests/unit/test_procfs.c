@@ -224,6 +224,11 @@ TEST(zoneinfo_fixture)
 	ASSERT_EQ(get(&z->z[2].stats, "numa_other"), 0);
 	ASSERT_EQ(get(&z->node_stats, "nr_written"), 84060778);
 	ASSERT_EQ(get(&z->node_stats, "nr_mapped"), 2522);
+	/* Normal's pagesets: 2 CPUs, count and high summed over them */
+	ASSERT_U64_EQ(z->z[2].pcp_cpus, 2);
+	ASSERT_U64_EQ(z->z[2].pcp_count, 18437);
+	ASSERT_U64_EQ(z->z[2].pcp_high, 20162);
+	ASSERT_U64_EQ(z->z[3].pcp_cpus, 0);
 	proc_zoneinfo_release(z);
 	free(z);
 	free(t);

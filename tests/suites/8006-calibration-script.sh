@@ -573,4 +573,38 @@ missing=$(missing_lines "$TMP/landing.md")
 [ "$missing" = 0 ] && [ "$(wc -l <"$TMP/landing.md")" = 23 ] &&
 	ok "docs/calibration.md landing tables = the stored runs" ||
 	ko "docs/calibration.md landing tables = the stored runs"
+
+# scripts/iostat-intervals.sh: sysstat's arithmetic on proc-diskstats
+# per interval, checked on a hand-made folder (two members, samples at
+# 0, 1, 2 s; md0 writes 100 then 300 requests of 16 sectors, members
+# half each; weighted ms and io_ticks as below), then the table of
+# docs/calibration.md against its stored run; bad usage exits 2.
+mkdir -p "$TMP/io"
+cat >"$TMP/io/proc-diskstats" <<'END'
+time: 0
+   9       0 md0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0
+ 259       0 md0-0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0
+ 259       1 md0-1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0
+time: 1
+   9       0 md0 0 0 0 0 100 0 1600 200 3 500 200 0 0 0 0 0 0
+ 259       0 md0-0 0 0 0 0 50 0 800 100 1 400 100 0 0 0 0 0 0
+ 259       1 md0-1 0 0 0 0 50 0 800 60 1 200 60 0 0 0 0 0 0
+time: 2
+   9       0 md0 0 0 0 0 400 0 6400 800 0 1500 800 0 0 0 0 0 0
+ 259       0 md0-0 0 0 0 0 200 0 3200 400 0 1400 400 0 0 0 0 0 0
+ 259       1 md0-1 0 0 0 0 200 0 3200 300 0 1000 300 0 0 0 0 0 0
+END
+scripts/iostat-intervals.sh "$TMP/io" 0 2 1 >"$TMP/out.md" 2>&1
+check_line "iostat intervals: the first second" "| 0–1 | 100 | 8.0 | 0.2 | 2.00 | 0.1 | 1.60 | 30 |"
+check_line "iostat intervals: the second" "| 1–2 | 300 | 8.0 | 0.6 | 2.00 | 0.3 | 1.80 | 90 |"
+expect_status "iostat intervals: an end without a sample: exit 2" 2 "no sample at 3 s" \
+	scripts/iostat-intervals.sh "$TMP/io" 0 3 1
+expect_status "iostat intervals: no proc-diskstats: exit 2" 2 "no such file" \
+	scripts/iostat-intervals.sh "$TMP" 0 2 1
+expect_status "iostat intervals: bad usage: exit 2" 2 "usage" scripts/iostat-intervals.sh "$TMP/io" 0 2
+scripts/iostat-intervals.sh $R/diskstats-huge-180 100 180 10 | grep -v '^|---\|^| interval' >"$TMP/iostat.md"
+missing=$(missing_lines "$TMP/iostat.md")
+[ "$missing" = 0 ] && [ "$(wc -l <"$TMP/iostat.md")" = 8 ] &&
+	ok "docs/calibration.md iostat table = the stored run" ||
+	ko "docs/calibration.md iostat table = the stored run"
 rpt_done

@@ -1061,20 +1061,22 @@ int rpt_read_monitor(const char *dir, const char *file, char **path, struct proc
  */
 int rpt_read_diskstats(const char *dir, struct rpt_diskstats *out, char *err, size_t errlen)
 {
-	int rc = rpt_read_monitor(dir, "proc-diskstats", &out->path, &out->m, err, errlen);
+	int rc;
 
+	out->m = xzalloc(sizeof(*out->m));
 	out->ds = NULL;
+	rc = rpt_read_monitor(dir, "proc-diskstats", &out->path, out->m, err, errlen);
 	if (rc <= 0)
 		return rc;
-	out->ds = xzalloc(out->m.n * sizeof(*out->ds));
-	for (size_t k = 0; k < out->m.n; k++) {
-		const struct proc_monitor_sample *s = &out->m.s[k];
+	out->ds = xzalloc(out->m->n * sizeof(*out->ds));
+	for (size_t k = 0; k < out->m->n; k++) {
+		const struct proc_monitor_sample *s = &out->m->s[k];
 
 		if (proc_parse_diskstats(out->path, s->text, &out->ds[k], err, errlen)) {
 			rpt_rebase_error(err, errlen, out->path, s->first_line);
 			return -1;
 		}
-		if (k > 0 && !(s->time > out->m.s[k - 1].time)) {
+		if (k > 0 && !(s->time > out->m->s[k - 1].time)) {
 			fail(err, errlen, "%s:%u: time %g does not increase", out->path,
 			     s->first_line - 1, s->time);
 			return -1;
@@ -1085,11 +1087,13 @@ int rpt_read_diskstats(const char *dir, struct rpt_diskstats *out, char *err, si
 
 void rpt_diskstats_release(struct rpt_diskstats *d)
 {
-	for (size_t k = 0; d->ds && k < d->m.n; k++)
+	for (size_t k = 0; d->ds && k < d->m->n; k++)
 		proc_diskstats_release(&d->ds[k]);
 	free(d->ds);
 	free(d->path);
-	proc_monitor_release(&d->m);
+	if (d->m)
+		proc_monitor_release(d->m);
+	free(d->m);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -1109,7 +1113,7 @@ static int load_iostat(struct rpt_run *r, const char *dir, char *err, size_t err
 		rpt_diskstats_release(&dd);
 		return rc;
 	}
-	m = dd.m;
+	m = *dd.m;
 	ds = dd.ds;
 	start = m.s[0].time;
 	if (isfinite(r->virtual_seconds) && isfinite(r->measure_seconds) &&

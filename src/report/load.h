@@ -18,7 +18,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "report/procfs.h"
 #include "sim/xalloc.h"
 
 /* Grow *v (element size sz) so that it holds at least want elements. */
@@ -37,10 +36,12 @@ struct proc_monitor;
 /* DIR/proc-diskstats, every sample parsed (ds[k] is sample k of m), times
  * increasing: 1 loaded, 0 no such file, -1 error ("path:line: ...").
  * Release with rpt_diskstats_release() whatever the return value. */
+struct proc_monitor;
+struct proc_diskstats;
 struct rpt_diskstats {
 	char			*path;
-	struct proc_monitor	m;
-	struct proc_diskstats	*ds;
+	struct proc_monitor	*m;	/* the samples */
+	struct proc_diskstats	*ds;	/* [m->n] */
 };
 int rpt_read_diskstats(const char *dir, struct rpt_diskstats *out, char *err, size_t errlen);
 void rpt_diskstats_release(struct rpt_diskstats *d);

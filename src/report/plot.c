@@ -480,7 +480,7 @@ static int load_diskstats(const char *dir, struct tab *t, bool *have, char *err,
 		rpt_diskstats_release(&dd);
 		return rc;
 	}
-	m = dd.m;
+	m = *dd.m;
 	ds = dd.ds;
 	for (size_t i = 0; m.n >= 2 && i < ds[m.n - 1].n; i++) {
 		const struct proc_diskstats_disk *y = &ds[m.n - 1].d[i];

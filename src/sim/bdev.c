@@ -55,6 +55,11 @@
  * Statistics are booked when a request is submitted, including its future
  * service; busy_ns is the union of each member's service intervals (the
  * starts are nondecreasing per member, so a running "busy until" suffices).
+ * /proc/diskstats' counters (block/genhd.c, blk_account_io_done, 6.12)
+ * are booked when a request completes instead, as the kernel books them:
+ * each disk keeps its requests in flight in a heap on their completion
+ * time and books those whose time has come at its next submission or
+ * when it is read; a striped device's own line counts whole bios.
  */
 #include <math.h>
 #include <stdio.h>

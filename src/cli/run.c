@@ -160,9 +160,7 @@ static void add_counter(void *ctx, const char *name, int64_t value)
  */
 static void show_wbt(const struct sim *sim, const struct sampler *smp, FILE *out)
 {
-	fputs("# device member wb_normal wb_background inflight curr_win_nsec min_lat_nsec unknown_cnt "
-	      "scale_step max_depth waiting lat_ok lat_unknown lat_unknown_writes lat_exceeded "
-	      "depth_ms scaled_max_ms throttled throttled_us\n", out);
+	fputs(DEBUGFS_WBT_HEADER "\n", out);
 	for (unsigned int i = 0; i < smp->nr_bdevs; i++) {
 		const struct bdev *b = smp->bdevs[i];
 

@@ -1167,7 +1167,8 @@ static int collect(const struct sweep *sw, const char *dir, bool no_plots, bool 
 		for (size_t i = 0; i < sw->seeds.n; i++)
 			dirs[i] = xasprintf("%s/seed-%s", label, sw->seeds.v[i]);
 		lrc = rpt_set_load_runs(&sets[col], label, sw->column_names[col], dirs,
-					(unsigned int)sw->seeds.n, RPT_LOAD_SERIES | RPT_LOAD_PROFILE, err,
+					(unsigned int)sw->seeds.n,
+					RPT_LOAD_SERIES | RPT_LOAD_PROFILE | RPT_LOAD_IOSTAT, err,
 					sizeof(err));
 		loaded++;
 		for (size_t i = 0; i < sw->seeds.n; i++)

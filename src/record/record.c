@@ -498,9 +498,7 @@ static int read_wbt(struct rec_run *r, char *err, size_t errlen)
 	if (!f)
 		rc = -ENOMEM;
 	else
-		fputs("# device member wb_normal wb_background inflight curr_win_nsec min_lat_nsec "
-		      "unknown_cnt scale_step max_depth waiting lat_ok lat_unknown lat_unknown_writes "
-		      "lat_exceeded depth_ms scaled_max_ms throttled throttled_us\n", f);
+		fputs(DEBUGFS_WBT_HEADER "\n", f);
 	for (size_t i = 0; rc == 0 && i < nd; i++) {
 		unsigned long long v[6];
 

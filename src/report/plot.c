@@ -365,6 +365,52 @@ out_nomon:
 	return rc < 0 ? -1 : 0;
 }
 
+/*
+ * debugfs-wbt: per sample, the writes in flight under the throttles and
+ * the limit of normal writeback (wb_normal), as means over the lines (a
+ * model's members, a recording's throttled disks).
+ */
+static int load_wbt(const char *dir, struct tab *t, bool *have, char *err, size_t errlen)
+{
+	struct proc_monitor m;
+	char *path;
+	int rc = rpt_read_monitor(dir, "debugfs-wbt", &path, &m, err, errlen);
+
+	*have = false;
+	if (rc <= 0) {
+		free(path);
+		return rc;
+	}
+	tab_init(t, m.n, 2);
+	t->names[0] = xstrdup("inflight");
+	t->names[1] = xstrdup("wb_normal");
+	for (size_t k = 0; k < m.n && rc > 0; k++) {
+		struct debugfs_wbt w;
+		double in = 0, lim = 0;
+
+		if (debugfs_parse_wbt(path, m.s[k].text, &w, err, errlen)) {
+			rpt_rebase_error(err, errlen, path, m.s[k].first_line);
+			rc = -1;
+			break;
+		}
+		for (size_t i = 0; i < w.n; i++) {
+			in += (double)w.v[i].inflight;
+			lim += (double)w.v[i].wb_normal;
+		}
+		t->t[k] = m.s[k].time - m.s[0].time;
+		t->v[k * 2] = w.n ? in / (double)w.n : NAN;
+		t->v[k * 2 + 1] = w.n ? lim / (double)w.n : NAN;
+		debugfs_wbt_release(&w);
+	}
+	if (rc > 0)
+		*have = true;
+	else
+		tab_release(t);
+	free(path);
+	proc_monitor_release(&m);
+	return rc < 0 ? -1 : 0;
+}
+
 static void load_tps(const struct rpt_run *r, struct tab *t, bool *have)
 {
 	*have = r->has_series && r->series.n > 0;
@@ -521,7 +567,8 @@ static int load_diskstats(const char *dir, struct tab *t, bool *have, char *err,
 }
 
 enum source {
-	SRC_TPS, SRC_VMSTAT, SRC_BUDDY, SRC_PAGETYPE, SRC_WAITS, SRC_WAL, SRC_DISK, SRC_PCP, NR_SRC
+	SRC_TPS, SRC_VMSTAT, SRC_BUDDY, SRC_PAGETYPE, SRC_WAITS, SRC_WAL, SRC_DISK, SRC_WBT, SRC_PCP,
+	NR_SRC
 };
 
 /* Per set and source: the combined table and how it was combined. */
@@ -569,6 +616,9 @@ static int load_set(const struct rpt_set *s, const struct vm_cols *cols, struct 
 				break;
 			case SRC_PCP:
 				rc = load_pcp(dir, &runs[r], &have[r], err, errlen);
+				break;
+			case SRC_WBT:
+				rc = load_wbt(dir, &runs[r], &have[r], err, errlen);
 				break;
 			}
 		}
@@ -786,6 +836,18 @@ static int plot_disk(struct writer *w)
 	       line_plot(w, "disk-w-await", SRC_DISK, 1,
 			 "Write time on the busiest disk (proc-diskstats: iostat's w_await)",
 			 "ms per write", "fsteps");
+}
+
+static int plot_wbt(struct writer *w)
+{
+	if (!any_have(w, SRC_WBT))
+		return 0;
+	return line_plot(w, "wbt-inflight", SRC_WBT, 0,
+			 "Writes in flight under writeback throttling (debugfs-wbt: inflight, mean per throttle)",
+			 "requests", "fsteps") ||
+	       line_plot(w, "wbt-normal", SRC_WBT, 1,
+			 "Writeback throttling's limit for normal writeback (debugfs-wbt: wb_normal, mean)",
+			 "requests", "fsteps");
 }
 
 static int plot_pcp(struct writer *w)
@@ -1238,8 +1300,8 @@ int rpt_plots_write(const char *dir, const struct rpt_set *sets, int nr_sets,
 		goto out;
 	w.master = master.f;
 	fputs("# slowpath plots: run `gnuplot plots.gp` in this folder\n", w.master);
-	if (plot_tps(&w) || plot_waits(&w) || plot_wal(&w) || plot_disk(&w) || plot_latency_cdf(&w) ||
-	    plot_stalls(&w) || plot_pcp(&w) ||
+	if (plot_tps(&w) || plot_waits(&w) || plot_wal(&w) || plot_disk(&w) || plot_wbt(&w) ||
+	    plot_latency_cdf(&w) || plot_stalls(&w) || plot_pcp(&w) ||
 	    plot_buddy_heatmap(&w) || plot_migratetype_mix(&w)) {
 		rpt_file_abort(&master);
 		goto out;

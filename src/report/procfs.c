@@ -571,6 +571,105 @@ void proc_diskstats_release(struct proc_diskstats *ds)
 	memset(ds, 0, sizeof(*ds));
 }
 
+/* ---- debugfs-wbt ----------------------------------------------------- */
+
+enum { WBT_COLUMNS = 19, WBT_SCALE_STEP = 8 };
+
+static int wbt_line(struct proc_lines *l, struct debugfs_wbt *out, size_t *cap)
+{
+	struct debugfs_wbt_line *w;
+	struct proc_cur c;
+	const char *t;
+	size_t n;
+	char q[64];
+	int rc;
+
+	if (out->n == *cap) {
+		size_t nc = *cap ? 2 * *cap : 16;
+		struct debugfs_wbt_line *v = realloc(out->v, nc * sizeof(*v));
+
+		if (!v)
+			return lines_error(l, "out of memory");
+		out->v = v;
+		*cap = nc;
+	}
+	w = &out->v[out->n];
+	memset(w, 0, sizeof(*w));
+	cur_init(&c, l);
+	n = cur_token(&c, &t);
+	if ((rc = check_name(l, t, n, "device name")))
+		return rc;
+	if (n >= sizeof(w->device))
+		return lines_error(l, "device name %s too long", quote(t, n, q, sizeof(q)));
+	memcpy(w->device, t, n);
+	for (int col = 1; col < WBT_COLUMNS; col++) {
+		int64_t v;
+
+		n = cur_token(&c, &t);
+		if (n == 0)
+			return lines_error(l, "%d columns, the header has %d", col, WBT_COLUMNS);
+		if (tok_eq(t, n, "-"))
+			continue;
+		rc = parse_i64(t, n, col == WBT_SCALE_STEP, &v);
+		if (rc)
+			return lines_error(l, "%s value %s in column %d",
+					   rc == -ERANGE ? "out-of-range" : "invalid", quote(t, n, q, sizeof(q)),
+					   col + 1);
+		if (col == 2)
+			w->wb_normal = (uint64_t)v;
+		else if (col == 3)
+			w->wb_background = (uint64_t)v;
+		else if (col == 4)
+			w->inflight = (uint64_t)v;
+	}
+	if ((rc = want_end(l, &c)))
+		return rc;
+	out->n++;
+	return 0;
+}
+
+int debugfs_parse_wbt(const char *path, const char *text, struct debugfs_wbt *out,
+		      char *err, size_t errlen)
+{
+	struct proc_lines l;
+	size_t cap = 0;
+	bool header = false;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	lines_init(&l, path, text, err, errlen);
+	while ((rc = lines_next(&l)) > 0) {
+		char q[64];
+
+		if (is_blank(l.line, l.len))
+			continue;
+		if (!header) {
+			if (l.len != strlen(DEBUGFS_WBT_HEADER) || memcmp(l.line, DEBUGFS_WBT_HEADER, l.len) != 0) {
+				rc = lines_error(&l, "expected the header '# device member wb_normal ...', got %s",
+						 quote(l.line, l.len, q, sizeof(q)));
+				break;
+			}
+			header = true;
+			continue;
+		}
+		if ((rc = wbt_line(&l, out, &cap)))
+			break;
+	}
+	if (rc == 0 && !header)
+		rc = lines_error_at(&l, 1, "no header (empty sample)");
+	if (rc < 0) {
+		debugfs_wbt_release(out);
+		return -1;
+	}
+	return 0;
+}
+
+void debugfs_wbt_release(struct debugfs_wbt *w)
+{
+	free(w->v);
+	memset(w, 0, sizeof(*w));
+}
+
 /* ---- meminfo ----------------------------------------------------------- */
 
 /* "Name: value [kB]" */

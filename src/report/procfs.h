@@ -103,6 +103,26 @@ void proc_diskstats_release(struct proc_diskstats *ds);
 const struct proc_diskstats_disk *proc_diskstats_find(const struct proc_diskstats *ds,
 						      const char *name);
 
+/*
+ * One sample of a debugfs-wbt monitor (simulated: src/cli/run.c; recorded:
+ * src/record/record.c): the header "# device member wb_normal
+ * wb_background inflight ..." with its 19 columns, then a line per
+ * throttle.  Every column but the device is a decimal number or "-" (a
+ * value the source has not: a recording's member and model-only sums);
+ * scale_step may be negative.  Kept: what both sources have.
+ */
+struct debugfs_wbt_line {
+	char		device[40];
+	uint64_t	wb_normal, wb_background, inflight;
+};
+struct debugfs_wbt {
+	struct debugfs_wbt_line *v;
+	size_t		n;
+};
+int debugfs_parse_wbt(const char *path, const char *text, struct debugfs_wbt *out,
+		      char *err, size_t errlen);
+void debugfs_wbt_release(struct debugfs_wbt *w);
+
 /* A monitor file: samples of (time, text). */
 struct proc_monitor_sample {
 	double		time;		/* seconds as printed */

@@ -145,4 +145,11 @@ void rpt_monitor_sample(FILE *f, const char *time_text, const char *text);
  * else three decimals ("10.250"). */
 void rpt_format_monitor_time(char *buf, size_t len, uint64_t ns, bool whole);
 
+/* The header line of each debugfs-wbt sample, simulated and recorded
+ * (docs/results.md; parsed by report/procfs.c debugfs_parse_wbt). */
+#define DEBUGFS_WBT_HEADER							\
+	"# device member wb_normal wb_background inflight curr_win_nsec min_lat_nsec "	\
+	"unknown_cnt scale_step max_depth waiting lat_ok lat_unknown lat_unknown_writes "	\
+	"lat_exceeded depth_ms scaled_max_ms throttled throttled_us"
+
 #endif

@@ -102,6 +102,11 @@ check "report: disk-aqu-sz per interval averages to compare's aqu-sz" "
 	m=\$(awk '!/^#/ { s += \$2; n++ } END { printf \"%.2f\", s / n }' '$TMP/wbtp/disk-aqu-sz-1.dat') &&
 	grep -Eq \"^Iostat md0 aqu-sz +\$m\\\$\" '$TMP/cmp.txt'"
 
+check "report: wbt-inflight is debugfs-wbt's inflight, mean per member" "
+	awk '/^time: / { if (n) printf \"%s %g\\n\", t, s / n; t = \$2; s = 0; n = 0; next }
+		/^md0 / { s += \$5; n++ } END { printf \"%s %g\\n\", t, s / n }' '$TMP/wbt/debugfs-wbt' >'$TMP/wi.exp' &&
+	grep -v '^#' '$TMP/wbtp/wbt-inflight-1.dat' | cmp -s - '$TMP/wi.exp' && [ \$(wc -l <'$TMP/wi.exp') = 4 ]"
+
 "$SP" run "$SMALL" --out "$TMP/q" --set sample_interval=250ms --set duration=2s --set ramp_time=0 >/dev/null
 check "monitor times with decimals" "grep '^time: ' '$TMP/q/proc-vmstat' | sed -n '1p;2p;9p' | tr '\n' ' ' |
 	grep -qx 'time: 0.000 time: 0.250 time: 2.000 '"

@@ -61,7 +61,7 @@ else
 	ko "no console messages"
 fi
 imgs=$(grep -o '<img alt=' "$TMP/report.dom" | wc -l)
-[ "$imgs" -eq 9 ] && ok "nine images in the DOM" || { echo "  $imgs"; ko "nine images in the DOM"; }
+[ "$imgs" -eq 11 ] && ok "eleven images in the DOM" || { echo "  $imgs"; ko "eleven images in the DOM"; }
 shot=${REPORT_SCREENSHOT:-$TMP/report.png}
 if chrome_run shot "file://$TMP/report.html" "$shot" && [ "$(wc -c <"$shot")" -gt 50000 ]; then
 	ok "screenshot ($(wc -c <"$shot") bytes)"

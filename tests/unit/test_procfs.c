@@ -45,7 +45,7 @@ static int64_t get(const struct rpt_counters *c, const char *name)
 }
 
 /* Which parser to run on a text; 0 or -1, error in err. */
-enum which { P_VMSTAT, P_MEMINFO, P_BUDDY, P_PTYPE, P_ZONE, P_MONITOR, P_DISKSTATS };
+enum which { P_VMSTAT, P_MEMINFO, P_BUDDY, P_PTYPE, P_ZONE, P_MONITOR, P_DISKSTATS, P_WBT };
 
 static int run_parser(enum which w, const char *path, const char *text, char *err, size_t errlen)
 {
@@ -55,6 +55,7 @@ static int run_parser(enum which w, const char *path, const char *text, char *er
 	struct proc_zoneinfo *z = malloc(sizeof(*z));
 	struct proc_monitor m;
 	struct proc_diskstats ds;
+	struct debugfs_wbt wbt;
 	int rc = -1;
 
 	switch (w) {
@@ -70,6 +71,8 @@ static int run_parser(enum which w, const char *path, const char *text, char *er
 			break;
 	case P_DISKSTATS: rc = proc_parse_diskstats(path, text, &ds, err, errlen);
 			proc_diskstats_release(&ds); break;
+	case P_WBT:	rc = debugfs_parse_wbt(path, text, &wbt, err, errlen);
+			debugfs_wbt_release(&wbt); break;
 	}
 	rpt_counters_release(&c);
 	free(b);
@@ -145,6 +148,28 @@ TEST(diskstats_fixture)
 	ASSERT_U64_EQ(ds.d[1].f[DS_DC_MS], 15);
 	ASSERT_U64_EQ(ds.d[1].f[DS_FL_IOS], 0);
 	proc_diskstats_release(&ds);
+}
+
+/* A test that debugfs-wbt samples of both sources read: a model's member
+ * line (a negative scale_step) and a recording's disk line with "-" in
+ * the model-only columns.  Expect the kept values and two lines. */
+TEST(debugfs_wbt_both_sources)
+{
+	struct debugfs_wbt w;
+	char err[256] = "";
+
+	ASSERT_EQ(debugfs_parse_wbt("w", DEBUGFS_WBT_HEADER "\n"
+				    "md0 3 384 192 176 100000000 2000000 0 -6 767 0 0 0 1648 0 1 2 3 4\n"
+				    "nvme1n1 - 8 4 11 100000000 2000000 0 - - - - - - - - - - -\n",
+				    &w, err, sizeof(err)), 0);
+	ASSERT_EQ(w.n, 2);
+	ASSERT_STR_EQ(w.v[0].device, "md0");
+	ASSERT_U64_EQ(w.v[0].wb_normal, 384);
+	ASSERT_U64_EQ(w.v[0].wb_background, 192);
+	ASSERT_U64_EQ(w.v[0].inflight, 176);
+	ASSERT_STR_EQ(w.v[1].device, "nvme1n1");
+	ASSERT_U64_EQ(w.v[1].inflight, 11);
+	debugfs_wbt_release(&w);
 }
 
 /* A test that buddyinfo gives three zones of 11 orders.  Expect DMA order
@@ -359,6 +384,16 @@ static const struct {
 	{ P_DISKSTATS, "   4294967296 0 sda 1 2 3 4 5 6 7 8 9 10 11\n",
 	  "f:1: device number 4294967296:0 out of range" },
 	{ P_DISKSTATS, "   8 0 sda 1 2 3 4 5 6 7 8 9 10 11", "" },
+	{ P_WBT, "md0 0 1\n", "f:1: expected the header '# device member wb_normal ...', got 'md0 0 1'" },
+	{ P_WBT, "", "f:1: no header (empty sample)" },
+	{ P_WBT, DEBUGFS_WBT_HEADER "\n" "md0 0 8 4 0 0 2000000 0 0 16 0 0 0 0 0 0 0 0\n",
+	  "f:2: 18 columns, the header has 19" },
+	{ P_WBT, DEBUGFS_WBT_HEADER "\n" "md0 0 8 4 0 0 2000000 0 -1 16 0 0 0 0 0 0 0 0 0 9\n",
+	  "f:2: unexpected text '9'" },
+	{ P_WBT, DEBUGFS_WBT_HEADER "\n" "md0 0 8 -4 0 0 2000000 0 0 16 0 0 0 0 0 0 0 0 0\n",
+	  "f:2: invalid value '-4' in column 4" },
+	{ P_WBT, DEBUGFS_WBT_HEADER "\n" "md0 0 8 4 x 0 2000000 0 0 16 0 0 0 0 0 0 0 0 0\n",
+	  "f:2: invalid value 'x' in column 5" },
 };
 
 /* A test that every malformed input in the table above is rejected with

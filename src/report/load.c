@@ -1100,7 +1100,8 @@ void rpt_diskstats_release(struct rpt_diskstats *d)
 static int load_iostat(struct rpt_run *r, const char *dir, char *err, size_t errlen)
 {
 	static const char *const cols[] = {
-		"r/s", "w/s", "rkB/s", "wkB/s", "r_await", "w_await", "wareq-sz", "aqu-sz", "%util",
+		"r/s", "w/s", "rkB/s", "wkB/s", "r_await", "w_await", "wareq-sz", "f/s", "f_await",
+		"aqu-sz", "%util",
 	};
 	struct rpt_diskstats dd;
 	const struct proc_diskstats *ds;
@@ -1129,7 +1130,7 @@ static int load_iostat(struct rpt_run *r, const char *dir, char *err, size_t err
 		for (size_t i = 0; i < b->n; i++) {
 			const struct proc_diskstats_disk *y = &b->d[i];
 			const struct proc_diskstats_disk *x = proc_diskstats_find(a, y->name);
-			double d[DS_NR_FIELDS], v[9];
+			double d[DS_NR_FIELDS], v[11];
 			bool any = false, down = false;
 
 			if (!x)
@@ -1150,9 +1151,11 @@ static int load_iostat(struct rpt_run *r, const char *dir, char *err, size_t err
 			v[4] = d[DS_RD_IOS] > 0 ? d[DS_RD_MS] / d[DS_RD_IOS] : 0;
 			v[5] = d[DS_WR_IOS] > 0 ? d[DS_WR_MS] / d[DS_WR_IOS] : 0;
 			v[6] = d[DS_WR_IOS] > 0 ? d[DS_WR_SECTORS] / 2 / d[DS_WR_IOS] : 0;
-			v[7] = d[DS_QUEUE_MS] / 1000 / dt;
-			v[8] = d[DS_IO_MS] / 10 / dt;
-			for (int c = 0; c < 9; c++) {
+			v[7] = d[DS_FL_IOS] / dt;
+			v[8] = d[DS_FL_IOS] > 0 ? d[DS_FL_MS] / d[DS_FL_IOS] : 0;
+			v[9] = d[DS_QUEUE_MS] / 1000 / dt;
+			v[10] = d[DS_IO_MS] / 10 / dt;
+			for (int c = 0; c < 11; c++) {
 				char name[96];
 
 				snprintf(name, sizeof(name), "%s %s", y->name, cols[c]);

@@ -185,7 +185,7 @@ extern const char *const rpt_latency_names[5];
 #define RPT_LOAD_PROFILE	0x2u	/* profile.json (optional file) */
 /* proc-diskstats (optional file) over the measured phase, as iostat -x
  * prints it per disk with I/O in that span: r/s, w/s, rkB/s, wkB/s,
- * r_await, w_await (ms), wareq-sz (kB), aqu-sz, %util */
+ * r_await, w_await (ms), wareq-sz (kB), f/s, f_await (ms), aqu-sz, %util */
 #define RPT_LOAD_IOSTAT		0x4u
 
 /* A result folder's scenario.ini as key/value pairs ("[section] key"), in

@@ -479,6 +479,29 @@ int proc_parse_vmstat(const char *path, const char *text, struct rpt_counters *o
 
 /* ---- diskstats --------------------------------------------------------- */
 
+/* Element n of the array *v (capacity *cap, elements of `size` bytes),
+ * grown when full and zeroed; NULL with an error on l when memory runs
+ * out. */
+static void *grow_one(struct proc_lines *l, void **v, size_t n, size_t *cap, size_t size)
+{
+	char *e;
+
+	if (n == *cap) {
+		size_t nc = *cap ? 2 * *cap : 16;
+		void *nv = realloc(*v, nc * size);
+
+		if (!nv) {
+			lines_error(l, "out of memory");
+			return NULL;
+		}
+		*v = nv;
+		*cap = nc;
+	}
+	e = (char *)*v + n * size;
+	memset(e, 0, size);
+	return e;
+}
+
 /* "%4d %7d %s" then 11, 15 or 17 counters. */
 static int diskstats_line(struct proc_lines *l, struct proc_diskstats *out, size_t *cap)
 {
@@ -505,17 +528,8 @@ static int diskstats_line(struct proc_lines *l, struct proc_diskstats *out, size
 	for (size_t i = 0; i < out->n; i++)
 		if (tok_eq(name, nn, out->d[i].name))
 			return lines_error(l, "disk %s listed twice", quote(name, nn, q, sizeof(q)));
-	if (out->n == *cap) {
-		size_t nc = *cap ? 2 * *cap : 16;
-		struct proc_diskstats_disk *v = realloc(out->d, nc * sizeof(*v));
-
-		if (!v)
-			return lines_error(l, "out of memory");
-		out->d = v;
-		*cap = nc;
-	}
-	d = &out->d[out->n];
-	memset(d, 0, sizeof(*d));
+	if (!(d = grow_one(l, (void **)&out->d, out->n, cap, sizeof(*d))))
+		return -1;
 	d->major = (unsigned int)major;
 	d->minor = (unsigned int)minor;
 	memcpy(d->name, name, nn);
@@ -584,17 +598,8 @@ static int wbt_line(struct proc_lines *l, struct debugfs_wbt *out, size_t *cap)
 	char q[64];
 	int rc;
 
-	if (out->n == *cap) {
-		size_t nc = *cap ? 2 * *cap : 16;
-		struct debugfs_wbt_line *v = realloc(out->v, nc * sizeof(*v));
-
-		if (!v)
-			return lines_error(l, "out of memory");
-		out->v = v;
-		*cap = nc;
-	}
-	w = &out->v[out->n];
-	memset(w, 0, sizeof(*w));
+	if (!(w = grow_one(l, (void **)&out->v, out->n, cap, sizeof(*w))))
+		return -1;
 	cur_init(&c, l);
 	n = cur_token(&c, &t);
 	if ((rc = check_name(l, t, n, "device name")))

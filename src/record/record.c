@@ -446,7 +446,11 @@ static int wbt_value(struct rec_run *r, const char *disk, const char *name, stru
 			return 1;
 		}
 		if (strcmp(name, "inflight") == 0) {
-			if (sscanf(p, "%llu: inflight %llu%n", &idx, &v, &used) != 2 || p + used != nl)
+			const char *c = strstr(p, ": inflight ");
+
+			/* digits only: sscanf's %llu would take a sign or spaces */
+			if (p[0] < '0' || p[0] > '9' || !c || c > nl || c[11] < '0' || c[11] > '9' ||
+			    sscanf(p, "%llu: inflight %llu%n", &idx, &v, &used) != 2 || p + used != nl)
 				used = -1;
 		} else if (line == 1 && p[0] >= '0' && p[0] <= '9') {
 			char *end;

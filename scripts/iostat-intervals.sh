@@ -4,27 +4,30 @@
 # from FROM to TO (seconds since the folder's first sample, so a
 # recording's epoch stamps work too), the array's writes per second, kB
 # per write, average queue (aqu-sz) and ms per write (w_await), then its
-# members' (the disks named DEVICE-N in a simulated run) mean aqu-sz,
-# mean w_await and mean %util.  Both ends must be sample times.
+# members' mean aqu-sz, mean w_await and mean %util: the disks whose
+# names match MEMBERS, an extended regular expression (default
+# "^DEVICE-[0-9]+$", a simulated run's names; on a machine, e.g.
+# "^nvme([1-9]|1[0-2])n1$").  Both ends must be sample times.
 #
-#   scripts/iostat-intervals.sh DIR FROM TO STEP [DEVICE]     (DEVICE: md0)
+#   scripts/iostat-intervals.sh DIR FROM TO STEP [DEVICE [MEMBERS]]   (DEVICE: md0)
 #
 # Exit 2 on bad usage, a folder without proc-diskstats, or an interval
 # end that is not a sample time.
 set -eu
-[ $# -ge 4 ] && [ $# -le 5 ] || { echo "usage: $0 DIR FROM TO STEP [DEVICE]" >&2; exit 2; }
+[ $# -ge 4 ] && [ $# -le 6 ] || { echo "usage: $0 DIR FROM TO STEP [DEVICE [MEMBERS]]" >&2; exit 2; }
 dir=$1 from=$2 to=$3 step=$4 dev=${5:-md0}
+members=${6:-^$dev-[0-9]+\$}
 f=$dir/proc-diskstats
 [ -f "$f" ] || { echo "$0: $f: no such file" >&2; exit 2; }
 for n in "$from" "$to" "$step"; do
 	case $n in '' | *[!0-9]*) echo "$0: '$n': not a whole number of seconds" >&2; exit 2 ;; esac
 done
 [ "$step" -gt 0 ] && [ "$to" -gt "$from" ] || { echo "$0: want FROM < TO and STEP > 0" >&2; exit 2; }
-awk -v from="$from" -v to="$to" -v step="$step" -v dev="$dev" -v f="$f" '
+awk -v from="$from" -v to="$to" -v step="$step" -v dev="$dev" -v mre="$members" -v f="$f" '
 	/^time: / { if (t0 == "") t0 = $2; t = $2 - t0; seen[t] = 1; next }
 	{ key = t SUBSEP $3
 	  w[key] = $8; s[key] = $10; ms[key] = $11; io[key] = $13; q[key] = $14
-	  if (index($3, dev "-") == 1 && substr($3, length(dev) + 2) ~ /^[0-9]+$/) member[$3] = 1 }
+	  if ($3 ~ mre && $3 != dev) member[$3] = 1 }
 	function d(a, name, b, c) { return a[b SUBSEP name] - a[c SUBSEP name] }
 	END {
 		print "| interval (s) | " dev " w/s | kB per write | aqu-sz | w_await ms | members: aqu-sz | w_await ms | %util |"

@@ -597,6 +597,8 @@ END
 scripts/iostat-intervals.sh "$TMP/io" 0 2 1 >"$TMP/out.md" 2>&1
 check_line "iostat intervals: the first second" "| 0–1 | 100 | 8.0 | 0.2 | 2.00 | 0.1 | 1.60 | 30 |"
 check_line "iostat intervals: the second" "| 1–2 | 300 | 8.0 | 0.6 | 2.00 | 0.3 | 1.80 | 90 |"
+scripts/iostat-intervals.sh "$TMP/io" 0 1 1 md0 '^md0-0$' >"$TMP/out.md" 2>&1
+check_line "iostat intervals: members chosen by a pattern" "| 0–1 | 100 | 8.0 | 0.2 | 2.00 | 0.1 | 2.00 | 40 |"
 expect_status "iostat intervals: an end without a sample: exit 2" 2 "no sample at 3 s" \
 	scripts/iostat-intervals.sh "$TMP/io" 0 3 1
 expect_status "iostat intervals: no proc-diskstats: exit 2" 2 "no such file" \

@@ -410,6 +410,16 @@ void rpt_cmp_build(struct rpt_cmp *c, struct rpt_set *sets, int nr_sets, unsigne
 	derive_rows(c);
 }
 
+/* Rows that own their labels and values (Ops, Iostat). */
+static void rows_release(struct rpt_cmp_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(rows[i].label);
+		free(rows[i].v);
+	}
+	free(rows);
+}
+
 void rpt_cmp_release(struct rpt_cmp *c)
 {
 	for (size_t i = 0; i < c->nr_lines; i++)
@@ -424,19 +434,11 @@ void rpt_cmp_release(struct rpt_cmp *c)
 		metric_release(&c->pm[i], c->nr_sets);
 	for (size_t i = 0; i < c->nr_vm; i++)
 		metric_release(&c->vm[i], c->nr_sets);
-	for (size_t i = 0; i < c->nr_ops; i++) {
-		free(c->ops[i].label);
-		free(c->ops[i].v);
-	}
 	free(c->m);
 	free(c->pm);
 	free(c->vm);
-	free(c->ops);
-	for (size_t i = 0; i < c->nr_io; i++) {
-		free(c->io[i].label);
-		free(c->io[i].v);
-	}
-	free(c->io);
+	rows_release(c->ops, c->nr_ops);
+	rows_release(c->io, c->nr_io);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -1028,6 +1030,21 @@ static json_t *jmetric(const struct rpt_cmp *c, const struct rpt_cmp_metric *m)
 	return o;
 }
 
+/* Value rows (Ops, Iostat) as [{name, values per set}]. */
+static json_t *jrows(const struct rpt_cmp *c, const struct rpt_cmp_row *rows, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++) {
+		json_t *v = json_array();
+
+		for (int s = 0; s < c->nr_sets; s++)
+			json_array_append_new(v, jnum(rows[i].v[s]));
+		json_array_append_new(a, json_pack("{s:s, s:o}", "name", rows[i].label, "values", v));
+	}
+	return a;
+}
+
 int rpt_cmp_print_json(FILE *f, const struct rpt_cmp *c)
 {
 	json_t *root = json_object(), *a;
@@ -1066,24 +1083,8 @@ int rpt_cmp_print_json(FILE *f, const struct rpt_cmp *c)
 	for (size_t i = 0; i < c->nr_m; i++)
 		json_array_append_new(a, jmetric(c, &c->m[i]));
 	json_object_set_new(root, "metrics", a);
-	a = json_array();
-	for (size_t i = 0; i < c->nr_ops; i++) {
-		json_t *v = json_array();
-
-		for (int s = 0; s < c->nr_sets; s++)
-			json_array_append_new(v, jnum(c->ops[i].v[s]));
-		json_array_append_new(a, json_pack("{s:s, s:o}", "name", c->ops[i].label, "values", v));
-	}
-	json_object_set_new(root, "ops", a);
-	a = json_array();
-	for (size_t i = 0; i < c->nr_io; i++) {
-		json_t *v = json_array();
-
-		for (int s = 0; s < c->nr_sets; s++)
-			json_array_append_new(v, jnum(c->io[i].v[s]));
-		json_array_append_new(a, json_pack("{s:s, s:o}", "name", c->io[i].label, "values", v));
-	}
-	json_object_set_new(root, "iostat", a);
+	json_object_set_new(root, "ops", jrows(c, c->ops, c->nr_ops));
+	json_object_set_new(root, "iostat", jrows(c, c->io, c->nr_io));
 	a = json_array();
 	for (size_t i = 0; i < c->nr_pm; i++)
 		json_array_append_new(a, jmetric(c, &c->pm[i]));

@@ -163,6 +163,11 @@ void bdev_get_stats(const struct bdev *b, struct bdev_stats *out);
  * (md does not account an empty PREFLUSH bio), and only with a volatile
  * cache (otherwise the block layer ends them at submission).  The model
  * merges no requests and issues no discards, so those columns stay 0.
+ * Simplified: the kernel's io_ticks counts jiffies, updated when a request
+ * starts or ends (update_io_ticks), and its flush request is counted in
+ * ios and nsecs only, not in flight (blk_account_io_flush); the model
+ * takes the exact union in ns and counts a flush in flight and busy like
+ * any request.
  */
 enum { DISK_STAT_READ, DISK_STAT_WRITE, DISK_STAT_DISCARD, DISK_STAT_FLUSH, NR_DISK_STAT };
 struct bdev_diskstats {

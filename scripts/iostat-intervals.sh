@@ -11,6 +11,7 @@
 #
 #   scripts/iostat-intervals.sh DIR FROM TO STEP [DEVICE [MEMBERS]]   (DEVICE: md0)
 #
+# The ms columns wrap at 2^32 in the kernel: a fall there counts as one wrap.
 # Exit 2 on bad usage, a folder without proc-diskstats, or an interval
 # end that is not a sample time.
 set -eu
@@ -29,6 +30,8 @@ awk -v from="$from" -v to="$to" -v step="$step" -v dev="$dev" -v mre="$members" 
 	  w[key] = $8; s[key] = $10; ms[key] = $11; io[key] = $13; q[key] = $14
 	  if ($3 ~ mre && $3 != dev) member[$3] = 1 }
 	function d(a, name, b, c) { return a[b SUBSEP name] - a[c SUBSEP name] }
+	# the ms columns are unsigned int in the kernel: a fall is one wrap at 2^32
+	function dm(a, name, b, c,   v) { v = d(a, name, b, c); return v < 0 ? v + 4294967296 : v }
 	END {
 		print "| interval (s) | " dev " w/s | kB per write | aqu-sz | w_await ms | members: aqu-sz | w_await ms | %util |"
 		print "|---|---|---|---|---|---|---|---|"
@@ -46,14 +49,14 @@ awk -v from="$from" -v to="$to" -v step="$step" -v dev="$dev" -v mre="$members" 
 			n = 0; mq = 0; mw = 0; mn = 0; mu = 0
 			for (m in member) {
 				n++
-				mq += d(q, m, b, a) / 1000 / step
-				mw += d(ms, m, b, a); mn += d(w, m, b, a)
-				mu += d(io, m, b, a) / 10 / step
+				mq += dm(q, m, b, a) / 1000 / step
+				mw += dm(ms, m, b, a); mn += d(w, m, b, a)
+				mu += dm(io, m, b, a) / 10 / step
 			}
 			printf "| %d–%d | %.0f | %s | %.1f | %s | %s | %s | %s |\n", a, b, nw / step,
 				(nw > 0 ? sprintf("%.1f", d(s, dev, b, a) / 2 / nw) : "-"),
-				d(q, dev, b, a) / 1000 / step,
-				(nw > 0 ? sprintf("%.2f", d(ms, dev, b, a) / nw) : "-"),
+				dm(q, dev, b, a) / 1000 / step,
+				(nw > 0 ? sprintf("%.2f", dm(ms, dev, b, a) / nw) : "-"),
 				(n ? sprintf("%.1f", mq / n) : "-"),
 				(mn > 0 ? sprintf("%.2f", mw / mn) : "-"),
 				(n ? sprintf("%.0f", mu / n) : "-")

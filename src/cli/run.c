@@ -219,7 +219,8 @@ static void show_diskstats(struct sim *sim, const struct sampler *smp, FILE *out
 				snprintf(name, sizeof(name), "%s-%u", bdev_name(b), d - 1);
 			for (int g = 0; g < NR_DISK_STAT; g++)
 				q += st.nsecs[g];
-#define MS(ns) ((unsigned long long)((ns) / SIM_NSEC_PER_MSEC))
+/* as the kernel prints them: unsigned int, wrapping at 2^32 ms */
+#define MS(ns) ((unsigned long long)(uint32_t)((ns) / SIM_NSEC_PER_MSEC))
 			fprintf(out, "%4u %7u %s %llu 0 %llu %llu %llu 0 %llu %llu %u %llu %llu "
 				"%llu 0 %llu %llu %llu %llu\n",
 				major, minor, name,

@@ -1137,7 +1137,7 @@ static int load_iostat(struct rpt_run *r, const char *dir, char *err, size_t err
 				continue;
 			for (int f = 0; f < DS_NR_FIELDS; f++) {
 				/* counters that went down (a disk re-created) give no rows */
-				d[f] = f == DS_IN_FLIGHT ? 0 : (double)y->f[f] - (double)x->f[f];
+				d[f] = f == DS_IN_FLIGHT ? 0 : proc_diskstats_delta(x, y, f);
 				down |= d[f] < 0;
 				any |= d[f] > 0 && (f == DS_RD_IOS || f == DS_WR_IOS || f == DS_DC_IOS ||
 						    f == DS_FL_IOS);

@@ -532,8 +532,8 @@ static int load_diskstats(const char *dir, struct tab *t, bool *have, char *err,
 		const struct proc_diskstats_disk *y = &ds[m.n - 1].d[i];
 		const struct proc_diskstats_disk *x = proc_diskstats_find(&ds[0], y->name);
 
-		if (x && (double)y->f[DS_QUEUE_MS] - (double)x->f[DS_QUEUE_MS] > most) {
-			most = (double)y->f[DS_QUEUE_MS] - (double)x->f[DS_QUEUE_MS];
+		if (x && proc_diskstats_delta(x, y, DS_QUEUE_MS) > most) {
+			most = proc_diskstats_delta(x, y, DS_QUEUE_MS);
 			disk = y->name;
 		}
 	}
@@ -551,13 +551,13 @@ static int load_diskstats(const char *dir, struct tab *t, bool *have, char *err,
 			t->t[k - 1] = m.s[k].time - m.s[0].time;
 			t->v[(k - 1) * 2] = t->v[(k - 1) * 2 + 1] = NAN;
 			if (x && y) {
-				double q = (double)y->f[DS_QUEUE_MS] - (double)x->f[DS_QUEUE_MS];
+				double q = proc_diskstats_delta(x, y, DS_QUEUE_MS);
 				double w = (double)y->f[DS_WR_IOS] - (double)x->f[DS_WR_IOS];
 
 				t->v[(k - 1) * 2] = q >= 0 ? q / 1000 / dt : NAN;
 				if (w > 0)
 					t->v[(k - 1) * 2 + 1] =
-						((double)y->f[DS_WR_MS] - (double)x->f[DS_WR_MS]) / w;
+						proc_diskstats_delta(x, y, DS_WR_MS) / w;
 			}
 		}
 		*have = true;

@@ -570,6 +570,18 @@ int proc_parse_diskstats(const char *path, const char *text, struct proc_disksta
 	return 0;
 }
 
+double proc_diskstats_delta(const struct proc_diskstats_disk *x,
+			    const struct proc_diskstats_disk *y, int f)
+{
+	double d = (double)y->f[f] - (double)x->f[f];
+	bool ms = f == DS_RD_MS || f == DS_WR_MS || f == DS_IO_MS || f == DS_QUEUE_MS ||
+		  f == DS_DC_MS || f == DS_FL_MS;
+
+	if (ms && d < 0 && x->f[f] <= UINT32_MAX && y->f[f] <= UINT32_MAX)
+		d += 4294967296.0;
+	return d;
+}
+
 const struct proc_diskstats_disk *proc_diskstats_find(const struct proc_diskstats *ds,
 						      const char *name)
 {

@@ -99,6 +99,13 @@ struct proc_diskstats {
 int proc_parse_diskstats(const char *path, const char *text, struct proc_diskstats *out,
 			 char *err, size_t errlen);
 void proc_diskstats_release(struct proc_diskstats *ds);
+/* Growth of counter f from x to y.  The kernel prints the millisecond
+ * columns as unsigned int (diskstats_show), so they wrap at 2^32 ms
+ * (49.7 days of a one-deep queue): a fall there is taken as one wrap.
+ * Other counters are 64-bit; a fall there is returned negative (the
+ * disk was re-created). */
+double proc_diskstats_delta(const struct proc_diskstats_disk *x,
+			    const struct proc_diskstats_disk *y, int f);
 /* The disk called `name`, or NULL. */
 const struct proc_diskstats_disk *proc_diskstats_find(const struct proc_diskstats *ds,
 						      const char *name);

@@ -599,6 +599,13 @@ check_line "iostat intervals: the first second" "| 0–1 | 100 | 8.0 | 0.2 | 2.0
 check_line "iostat intervals: the second" "| 1–2 | 300 | 8.0 | 0.6 | 2.00 | 0.3 | 1.80 | 90 |"
 scripts/iostat-intervals.sh "$TMP/io" 0 1 1 md0 '^md0-0$' >"$TMP/out.md" 2>&1
 check_line "iostat intervals: members chosen by a pattern" "| 0–1 | 100 | 8.0 | 0.2 | 2.00 | 0.1 | 2.00 | 40 |"
+# the weighted ms of md0 wraps at 2^32 between samples 0 and 1 (from
+# 4294967196, 100 short of it, to 100: 200 ms in one second)
+mkdir -p "$TMP/iow"
+sed -e '2s/^\(   9       0 md0 0 0 0 0 0 0 0 0 0 0\) 0 /\1 4294967196 /' \
+	-e '6s/ 3 500 200 / 3 500 100 /' "$TMP/io/proc-diskstats" | sed -n '1,8p' >"$TMP/iow/proc-diskstats"
+scripts/iostat-intervals.sh "$TMP/iow" 0 1 1 >"$TMP/out.md" 2>&1
+check_line "iostat intervals: the weighted ms wraps at 2^32" "| 0–1 | 100 | 8.0 | 0.2 | 2.00 | 0.1 | 1.60 | 30 |"
 expect_status "iostat intervals: an end without a sample: exit 2" 2 "no sample at 3 s" \
 	scripts/iostat-intervals.sh "$TMP/io" 0 3 1
 expect_status "iostat intervals: no proc-diskstats: exit 2" 2 "no such file" \

@@ -172,6 +172,25 @@ TEST(debugfs_wbt_both_sources)
 	debugfs_wbt_release(&w);
 }
 
+/* A test of diskstats deltas: a millisecond column that falls has
+ * wrapped at 2^32 (the kernel prints it as unsigned int), a count that
+ * falls has not.  Expect the weighted
+ * ms (UINT32_MAX - 9 to 5: 15) and -7 for the writes. */
+TEST(diskstats_delta_wraps_ms_only)
+{
+	struct proc_diskstats_disk x = { .nr_fields = 17 }, y = { .nr_fields = 17 };
+
+	x.f[DS_QUEUE_MS] = UINT32_MAX - 9;
+	y.f[DS_QUEUE_MS] = 5;
+	x.f[DS_WR_IOS] = 10;
+	y.f[DS_WR_IOS] = 3;
+	x.f[DS_RD_MS] = 7;
+	y.f[DS_RD_MS] = 9;
+	ASSERT_TRUE(proc_diskstats_delta(&x, &y, DS_QUEUE_MS) == 15.0);
+	ASSERT_TRUE(proc_diskstats_delta(&x, &y, DS_WR_IOS) == -7.0);
+	ASSERT_TRUE(proc_diskstats_delta(&x, &y, DS_RD_MS) == 2.0);
+}
+
 /* A test that buddyinfo gives three zones of 11 orders.  Expect DMA order
  * 10 = 3 and Normal order 0 = 1117. */
 TEST(buddyinfo_fixture)

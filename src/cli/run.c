@@ -66,15 +66,15 @@
 #include "workload/workload.h"
 
 /* MON_DISKSTATS only with a [device], MON_WBT only when a device
- * throttles writeback (wbt_lat). */
+ * throttles writeback (wbt_lat); MON_TRACE always. */
 enum {
 	MON_VMSTAT, MON_BUDDYINFO, MON_PAGETYPEINFO, MON_ZONEINFO, MON_MEMINFO, MON_DISKSTATS,
-	MON_WBT, NR_MONITORS
+	MON_WBT, MON_TRACE, NR_MONITORS
 };
 
 static const char *const monitor_files[NR_MONITORS] = {
 	"proc-vmstat", "proc-buddyinfo", "proc-pagetypeinfo", "proc-zoneinfo", "proc-meminfo",
-	"proc-diskstats", "debugfs-wbt",
+	"proc-diskstats", "debugfs-wbt", "trace-counts",
 };
 
 typedef void (*show_fn)(const struct machine *m, FILE *out);
@@ -93,6 +93,7 @@ struct sampler {
 	sim_time_t		interval, end;
 	bool			whole_seconds;	/* print "time: 10", else "time: 10.250" */
 	struct rpt_counters	start;		/* vmstat at ramp_time */
+	int64_t			trace_base[RPT_NR_TRACE_EVENTS];	/* counts at time 0 */
 	char			*buf;		/* one /proc text */
 	size_t			buflen;
 };
@@ -241,6 +242,30 @@ static void show_diskstats(struct sim *sim, const struct sampler *smp, FILE *out
 	}
 }
 
+/*
+ * trace-counts: per tracepoint of rpt_trace_events (report/result.h), in
+ * its order, the times the model's kernel fired it since the run started
+ * (vmstat.h MM_TRACEPOINTS says where each is counted), as `perf stat -a`
+ * would count them and `slowpath record` writes them.
+ */
+static void trace_counts_names(const struct machine *m, int64_t *out)
+{
+	for (int i = 0; i < RPT_NR_TRACE_EVENTS; i++) {
+		out[i] = mm_tracepoint_count(m, rpt_trace_events[i]);
+		if (out[i] < 0)
+			SIM_BUG("tracepoint %s is not counted by the model", rpt_trace_events[i]);
+	}
+}
+
+static void show_trace_counts(const struct sampler *smp, FILE *out)
+{
+	int64_t now[RPT_NR_TRACE_EVENTS];
+
+	trace_counts_names(smp->m, now);
+	for (int i = 0; i < RPT_NR_TRACE_EVENTS; i++)
+		fprintf(out, "%s %lld\n", rpt_trace_events[i], (long long)(now[i] - smp->trace_base[i]));
+}
+
 static void sample_monitors(struct sim *sim, void *arg)
 {
 	struct sampler *smp = arg;
@@ -258,6 +283,8 @@ static void sample_monitors(struct sim *sim, void *arg)
 			SIM_BUG("open_memstream failed");
 		if (k == MON_WBT)
 			show_wbt(sim, smp, mem);
+		else if (k == MON_TRACE)
+			show_trace_counts(smp, mem);
 		else if (k == MON_DISKSTATS)
 			show_diskstats(sim, smp, mem);
 		else
@@ -545,6 +572,8 @@ static int run_setup(struct run *r)
 	r->smp.on[MON_DISKSTATS] = r->nr_bdevs > 0;
 	for (unsigned int i = 0; i < r->nr_bdevs; i++)
 		r->smp.on[MON_WBT] |= bdev_wbt_enabled(r->bdevs[i]);
+	r->smp.on[MON_TRACE] = true;
+	trace_counts_names(r->m, r->smp.trace_base);
 	r->smp.interval = g->sample_interval;
 	r->smp.end = g->duration;
 	r->smp.whole_seconds = g->sample_interval % SIM_NSEC_PER_SEC == 0;

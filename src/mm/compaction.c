@@ -1526,6 +1526,7 @@ static enum compact_result compact_zone(struct compact_control *cc, struct captu
 	}
 	last_migrated_pfn = 0;
 	update_cached = !sync && zone->compact_cached_migrate_pfn[0] == zone->compact_cached_migrate_pfn[1];
+	trace_count(m, TP_MM_COMPACTION_BEGIN);
 
 	lru_add_drain(m);
 

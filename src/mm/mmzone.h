@@ -382,6 +382,7 @@ struct machine {
 	int64_t		vm_node_stat[NR_VM_NODE_STAT_ITEMS];
 	uint64_t	*vm_event_states;	/* [nr_cpus][NR_VM_EVENT_ITEMS] */
 	uint64_t	sim_stat[NR_SIM_STAT_ITEMS];
+	uint64_t	tracepoint[NR_MM_TRACEPOINTS];	/* vmstat.h MM_TRACEPOINTS */
 	struct vmstat_line vmstat_line[VMSTAT_NR_LINES];	/* see VMSTAT_LINE_ITEMS */
 
 	/* GUP (gup.c): the kernel's FOLL_PIN accounting (machine_config) and

@@ -366,6 +366,7 @@ static pfn_t __rmqueue_smallest(struct machine *m, struct zone *zone, unsigned i
 			}
 		}
 		page_del_and_expand(m, zone, pfn, order, current_order, migratetype);
+		trace_count(m, TP_MM_PAGE_ALLOC_ZONE_LOCKED);
 		return pfn;
 	}
 	return PFN_NONE;
@@ -675,6 +676,7 @@ static pfn_t __rmqueue_claim(struct machine *m, struct zone *zone, unsigned int 
 					 start_migratetype, alloc_flags);
 		if (pfn != PFN_NONE) {
 			sim_stat_inc(m, SIM_RMQUEUE_CLAIM);
+			trace_count(m, TP_MM_PAGE_ALLOC_EXTFRAG);
 			return pfn;
 		}
 	}
@@ -701,6 +703,7 @@ static pfn_t __rmqueue_steal(struct machine *m, struct zone *zone, unsigned int 
 		pfn = get_page_from_free_area(area, fallback_mt);
 		page_del_and_expand(m, zone, pfn, order, current_order, fallback_mt);
 		sim_stat_inc(m, SIM_RMQUEUE_STEAL);
+		trace_count(m, TP_MM_PAGE_ALLOC_EXTFRAG);
 		return pfn;
 	}
 	return PFN_NONE;
@@ -880,6 +883,7 @@ static void free_pcppages_bulk(struct machine *m, struct zone *zone, int count,
 			pcp->count -= nr_pages;
 			freed += nr_pages;
 			__free_one_page(m, zone, pfn, order, mt, FPI_NONE);
+			trace_count(m, TP_MM_PAGE_PCPU_DRAIN);
 		} while (count > 0 && !pfn_ring_empty(list));
 	}
 	sim_spin_unlock(m->sim, &zone->lock);
@@ -1509,6 +1513,7 @@ static pfn_t __alloc_pages_direct_compact(struct machine *m, gfp_t gfp, unsigned
 	sim_path_push(m->sim, "__alloc_pages_direct_compact");
 	*compact_result = try_to_compact_pages(m, gfp, corder, alloc_flags, ac, prio, &page);
 	if (page != PFN_NONE && corder != order) {
+		trace_count(m, TP_MM_PAGE_FREE);
 		free_one_page(m, page_zone(m, page), page, corder, FPI_NONE);
 		page = PFN_NONE;
 	}
@@ -2138,6 +2143,7 @@ pfn_t __alloc_pages(struct machine *m, gfp_t gfp, unsigned int order, struct all
 	info->slow_path = true;
 	pfn = __alloc_pages_slowpath(m, gfp, order, &ac);
 out:
+	trace_count(m, TP_MM_PAGE_ALLOC);
 	if (pfn != PFN_NONE) {
 		info->zone = zone_idx(page_zone(m, pfn));
 		mm_trace(m, "__alloc_pages order=%u -> pfn %u (%s)", order, pfn, zone_names[info->zone]);
@@ -2283,6 +2289,7 @@ void free_unref_page(struct machine *m, pfn_t pfn, unsigned int order)
 	struct per_cpu_pages *pcp;
 	int migratetype;
 
+	trace_count(m, TP_MM_PAGE_FREE);	/* free_pages_prepare, either way */
 	if (!pcp_allowed_order(order)) {
 		free_one_page(m, zone, pfn, order, FPI_NONE);	/* __free_pages_ok */
 		return;

@@ -1585,6 +1585,7 @@ unsigned long try_to_free_pages(struct machine *m, const struct alloc_context *a
 
 	sim_path_push(m->sim, "try_to_free_pages");
 	throttle_direct_reclaim(m, gfp);
+	trace_count(m, TP_MM_VMSCAN_DIRECT_RECLAIM_BEGIN);
 	nr_reclaimed = do_try_to_free_pages(m, ac, &sc);
 	sim_path_pop(m->sim);
 	if (sc.compaction_ready && !sc.nr_reclaimed)
@@ -1855,6 +1856,7 @@ kswapd_try_sleep:
 		highest_zoneidx = kswapd_highest_zoneidx(pgdat, highest_zoneidx);
 		pgdat->kswapd_order = 0;
 		pgdat->kswapd_highest_zoneidx = MAX_NR_ZONES;
+		trace_count(m, TP_MM_VMSCAN_KSWAPD_WAKE);
 		reclaim_order = balance_pgdat(pgdat, alloc_order, highest_zoneidx);
 		mm_op_done(m);
 		if (reclaim_order < alloc_order)
@@ -1913,5 +1915,6 @@ void wakeup_kswapd(struct zone *zone, gfp_t gfp, unsigned int order, enum zone_t
 	}
 	mm_trace(m, "wakeup_kswapd order=%u: woken", order);
 	sim_stat_inc(m, SIM_KSWAPD_WAKE);
+	trace_count(m, TP_MM_VMSCAN_WAKEUP_KSWAPD);
 	sim_wake_all(m->sim, &pgdat->kswapd_wait);
 }

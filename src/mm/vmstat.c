@@ -46,6 +46,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "mm/internal.h"
 #include "mm/memory.h"
@@ -616,6 +617,18 @@ void sim_stat_add(struct machine *m, enum sim_stat_item item, uint64_t delta)
 uint64_t sim_stat_read(const struct machine *m, enum sim_stat_item item)
 {
 	return m->sim_stat[item];
+}
+
+#define MM_TRACEPOINT_NAME(e, name) [e] = name,
+const char *const mm_tracepoint_names[NR_MM_TRACEPOINTS] = { MM_TRACEPOINTS(MM_TRACEPOINT_NAME) };
+#undef MM_TRACEPOINT_NAME
+
+int64_t mm_tracepoint_count(const struct machine *m, const char *name)
+{
+	for (int i = 0; i < NR_MM_TRACEPOINTS; i++)
+		if (strcmp(mm_tracepoint_names[i], name) == 0)
+			return (int64_t)m->tracepoint[i];
+	return -1;
 }
 
 /* ---- /proc/vmstat ------------------------------------------------------------------ */

@@ -237,6 +237,33 @@
 	SIM_SLOWPATH_ITEMS(X) \
 	SIM_PAGECACHE_STAT_ITEMS(X)
 
+/*
+ * Tracepoint hit counts: how many times the kernel would fire each of
+ * these tracepoints (6.12), counted at the model function that stands for
+ * the kernel function firing it.  `perf stat -a -e EVENT` counts the same
+ * on a machine, and `slowpath record` takes them that way; the cli prints
+ * them in the recorder's order (report/result.h TRACE_COUNTS_EVENTS).
+ *   mm_page_alloc            __alloc_pages, every call, failed ones too
+ *   mm_page_free             free_pages_prepare: every block freed
+ *   mm_page_alloc_zone_locked __rmqueue_smallest: a block off a free list
+ *   mm_page_pcpu_drain       free_pcppages_bulk: each block to the buddy
+ *   mm_page_alloc_extfrag    __rmqueue_claim / __rmqueue_steal success
+ *   mm_compaction_begin      compact_zone past its suitability checks
+ *   mm_vmscan_direct_reclaim_begin  try_to_free_pages
+ *   mm_vmscan_wakeup_kswapd  wakeup_kswapd when it wakes kswapd
+ *   mm_vmscan_kswapd_wake    kswapd, before each balance_pgdat
+ */
+#define MM_TRACEPOINTS(X)						\
+	X(TP_MM_PAGE_ALLOC,		"kmem:mm_page_alloc")		\
+	X(TP_MM_PAGE_FREE,		"kmem:mm_page_free")		\
+	X(TP_MM_PAGE_ALLOC_ZONE_LOCKED,	"kmem:mm_page_alloc_zone_locked") \
+	X(TP_MM_PAGE_PCPU_DRAIN,	"kmem:mm_page_pcpu_drain")	\
+	X(TP_MM_PAGE_ALLOC_EXTFRAG,	"kmem:mm_page_alloc_extfrag")	\
+	X(TP_MM_COMPACTION_BEGIN,	"compaction:mm_compaction_begin") \
+	X(TP_MM_VMSCAN_DIRECT_RECLAIM_BEGIN, "vmscan:mm_vmscan_direct_reclaim_begin") \
+	X(TP_MM_VMSCAN_WAKEUP_KSWAPD,	"vmscan:mm_vmscan_wakeup_kswapd") \
+	X(TP_MM_VMSCAN_KSWAPD_WAKE,	"vmscan:mm_vmscan_kswapd_wake")
+
 /* FOR_ALL_ORDERS(): one model counter per order 0..10, or per costly
  * order 4..10, in order. */
 #define SIM_ORDERS(X, E, n)						\
@@ -430,6 +457,16 @@ void set_pgdat_percpu_threshold(struct pglist_data *pgdat,
  */
 bool refresh_cpu_vm_stats(struct machine *m, unsigned int cpu, bool do_pagesets);
 void vmstat_update(struct machine *m, unsigned int cpu);
+
+#define MM_TRACEPOINT_ENUM(e, name) e,
+enum mm_tracepoint { MM_TRACEPOINTS(MM_TRACEPOINT_ENUM) NR_MM_TRACEPOINTS };
+#undef MM_TRACEPOINT_ENUM
+extern const char *const mm_tracepoint_names[NR_MM_TRACEPOINTS];
+/* A tracepoint fired (machine-wide; no cost in the model's time). */
+#define trace_count(m, tp)	((void)((m)->tracepoint[(tp)]++))
+/* The count of the tracepoint named "subsystem:event", or -1 if the model
+ * does not count it. */
+int64_t mm_tracepoint_count(const struct machine *m, const char *name);
 
 /* Model-only counters. */
 void sim_stat_add(struct machine *m, enum sim_stat_item item, uint64_t delta);

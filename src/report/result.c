@@ -632,6 +632,21 @@ int rpt_mkdir_p(const char *dir, char *err, size_t errlen)
 
 /* ---- monitors -------------------------------------------------------------------- */
 
+/* In the order of the kernel's include/trace/events/{kmem,compaction,
+ * vmscan}.h names; the model counts each where vmstat.h MM_TRACEPOINTS
+ * says. */
+const char *const rpt_trace_events[RPT_NR_TRACE_EVENTS] = {
+	"kmem:mm_page_alloc",
+	"kmem:mm_page_free",
+	"kmem:mm_page_alloc_zone_locked",
+	"kmem:mm_page_pcpu_drain",
+	"kmem:mm_page_alloc_extfrag",
+	"compaction:mm_compaction_begin",
+	"vmscan:mm_vmscan_direct_reclaim_begin",
+	"vmscan:mm_vmscan_wakeup_kswapd",
+	"vmscan:mm_vmscan_kswapd_wake",
+};
+
 void rpt_monitor_sample(FILE *f, const char *time_text, const char *text)
 {
 	size_t n = strlen(text);

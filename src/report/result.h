@@ -145,6 +145,14 @@ void rpt_monitor_sample(FILE *f, const char *time_text, const char *text);
  * else three decimals ("10.250"). */
 void rpt_format_monitor_time(char *buf, size_t len, uint64_t ns, bool whole);
 
+/* The tracepoints of the trace-counts monitor, in its order, simulated
+ * (cli/run.c) and recorded (record/perf.c): each sample has one
+ * "subsystem:event count" line per tracepoint, the times it fired since
+ * the run or recording started (docs/results.md; parsed by
+ * report/procfs.c trace_parse_counts). */
+#define RPT_NR_TRACE_EVENTS 9
+extern const char *const rpt_trace_events[RPT_NR_TRACE_EVENTS];
+
 /* The header line of each debugfs-wbt sample, simulated and recorded
  * (docs/results.md; parsed by report/procfs.c debugfs_parse_wbt). */
 #define DEBUGFS_WBT_HEADER							\

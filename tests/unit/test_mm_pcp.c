@@ -305,6 +305,72 @@ TEST(drain_all_pages_drains_and_charges)
 }
 
 /*
+ * A test of the kmem tracepoint counts (vmstat.h MM_TRACEPOINTS) against
+ * the kernel's firing points: mm_page_alloc once per __alloc_pages,
+ * mm_page_alloc_zone_locked once per block __rmqueue_smallest takes (a
+ * refill's order-0 pages one by one, its order-2 blocks one by one, an
+ * order-4 request from the buddy lists once), mm_page_free once per block
+ * freed, and mm_page_pcpu_drain once per block free_pcppages_bulk returns,
+ * not per page.  Expect each delta exactly.
+ */
+TEST(kmem_tracepoints_count_blocks)
+{
+	struct mm_env e;
+	struct machine *m = pcp_machine(&e, "cpus=1", NULL);
+	struct per_cpu_pages *pcp;
+	pfn_t p0[100], p2, p4;
+	uint64_t tp[NR_MM_TRACEPOINTS], refill, blocks = 0, pages = 0;
+
+#define TP_DELTA(x) (m->tracepoint[x] - tp[x])
+	ASSERT_TRUE(m != NULL);
+	pcp = pcp_of(m, 0);
+	memcpy(tp, m->tracepoint, sizeof(tp));
+	refill = sim_stat_read(m, SIM_PCP_REFILL_PAGES);
+	for (int i = 0; i < 100; i++)
+		ASSERT_TRUE((p0[i] = __alloc_pages(m, GFP_HIGHUSER_MOVABLE, 0, NULL)) != PFN_NONE);
+	ASSERT_U64_EQ(TP_DELTA(TP_MM_PAGE_ALLOC), 100);
+	ASSERT_U64_EQ(TP_DELTA(TP_MM_PAGE_ALLOC_ZONE_LOCKED), sim_stat_read(m, SIM_PCP_REFILL_PAGES) - refill);
+
+	memcpy(tp, m->tracepoint, sizeof(tp));
+	refill = sim_stat_read(m, SIM_PCP_REFILL_PAGES);
+	ASSERT_TRUE((p2 = __alloc_pages(m, GFP_HIGHUSER_MOVABLE, 2, NULL)) != PFN_NONE);
+	ASSERT_U64_EQ(TP_DELTA(TP_MM_PAGE_ALLOC), 1);
+	ASSERT_TRUE(sim_stat_read(m, SIM_PCP_REFILL_PAGES) - refill >= 8);
+	ASSERT_U64_EQ(TP_DELTA(TP_MM_PAGE_ALLOC_ZONE_LOCKED), (sim_stat_read(m, SIM_PCP_REFILL_PAGES) - refill) / 4);
+
+	memcpy(tp, m->tracepoint, sizeof(tp));
+	refill = sim_stat_read(m, SIM_PCP_REFILL_PAGES);
+	ASSERT_TRUE((p4 = __alloc_pages(m, GFP_HIGHUSER_MOVABLE, 4, NULL)) != PFN_NONE);
+	ASSERT_U64_EQ(TP_DELTA(TP_MM_PAGE_ALLOC), 1);
+	ASSERT_U64_EQ(TP_DELTA(TP_MM_PAGE_ALLOC_ZONE_LOCKED), 1);
+	ASSERT_U64_EQ(sim_stat_read(m, SIM_PCP_REFILL_PAGES), refill);
+	ASSERT_U64_EQ(TP_DELTA(TP_MM_PAGE_PCPU_DRAIN), 0);
+
+	memcpy(tp, m->tracepoint, sizeof(tp));
+	for (int i = 0; i < 100; i++)
+		__free_pages(m, p0[i], 0);
+	__free_pages(m, p2, 2);
+	__free_pages(m, p4, 4);	/* not a pcp order: straight to the buddy lists */
+	ASSERT_U64_EQ(TP_DELTA(TP_MM_PAGE_FREE), 102);
+
+	for (unsigned int i = 0; i < NR_PCP_LISTS; i++) {
+		blocks += pcp->lists[i].n;
+		pages += (uint64_t)pcp->lists[i].n << pindex_to_order(i);
+	}
+	ASSERT_TRUE(blocks > 0 && pages > blocks);	/* order-2 blocks are there */
+	ASSERT_U64_EQ(pages, (uint64_t)pcp->count);
+	memcpy(tp, m->tracepoint, sizeof(tp));
+	drain_all_pages(m, NULL);
+	ASSERT_EQ(pcp->count, 0);
+	ASSERT_U64_EQ(TP_DELTA(TP_MM_PAGE_PCPU_DRAIN), blocks);
+	ASSERT_U64_EQ(TP_DELTA(TP_MM_PAGE_FREE), 0);
+	ASSERT_U64_EQ(TP_DELTA(TP_MM_PAGE_ALLOC), 0);
+#undef TP_DELTA
+	ASSERT_MM_OK(m);
+	mm_env_destroy(&e);
+}
+
+/*
  * A test that a drain of all zones gives up at once while another drain
  * holds pcpu_drain_mutex (6.2+), and that a zone drain drains only its
  * zone.  Expect sim_drain_skipped 1 and the pcps untouched; then only

@@ -687,6 +687,61 @@ void debugfs_wbt_release(struct debugfs_wbt *w)
 	memset(w, 0, sizeof(*w));
 }
 
+/* ---- trace-counts ----------------------------------------------------- */
+
+static int trace_line(struct proc_lines *l, struct trace_counts *out)
+{
+	struct proc_cur c;
+	const char *t, *v;
+	size_t n, vn;
+	int64_t count;
+	int i, rc;
+	char q[64];
+
+	cur_init(&c, l);
+	n = cur_token(&c, &t);
+	for (i = 0; i < RPT_NR_TRACE_EVENTS; i++)
+		if (tok_eq(t, n, rpt_trace_events[i]))
+			break;
+	if (i == RPT_NR_TRACE_EVENTS)
+		return lines_error(l, "unknown tracepoint %s", quote(t, n, q, sizeof(q)));
+	if (out->present[i])
+		return lines_error(l, "tracepoint %s given twice", rpt_trace_events[i]);
+	vn = cur_token(&c, &v);
+	if (vn == 0)
+		return lines_error(l, "missing count for %s", rpt_trace_events[i]);
+	rc = parse_i64(v, vn, false, &count);
+	if (rc)
+		return lines_error(l, "%s count %s for %s", rc == -ERANGE ? "out-of-range" : "invalid",
+				   quote(v, vn, q, sizeof(q)), rpt_trace_events[i]);
+	if ((rc = want_end(l, &c)))
+		return rc;
+	out->count[i] = (uint64_t)count;
+	out->present[i] = true;
+	return 0;
+}
+
+int trace_parse_counts(const char *path, const char *text, struct trace_counts *out,
+		       char *err, size_t errlen)
+{
+	struct proc_lines l;
+	bool any = false;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	lines_init(&l, path, text, err, errlen);
+	while ((rc = lines_next(&l)) > 0) {
+		if (is_blank(l.line, l.len))
+			continue;
+		if ((rc = trace_line(&l, out)))
+			break;
+		any = true;
+	}
+	if (rc == 0 && !any)
+		rc = lines_error_at(&l, 1, "no tracepoint counts (empty sample)");
+	return rc < 0 ? -1 : 0;
+}
+
 /* ---- meminfo ----------------------------------------------------------- */
 
 /* "Name: value [kB]" */

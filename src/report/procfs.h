@@ -130,6 +130,19 @@ int debugfs_parse_wbt(const char *path, const char *text, struct debugfs_wbt *ou
 		      char *err, size_t errlen);
 void debugfs_wbt_release(struct debugfs_wbt *w);
 
+/*
+ * A trace-counts sample (report/result.h rpt_trace_events): "subsystem:
+ * event count" lines, each tracepoint at most once, in any order, any of
+ * them left out (a kernel without it); unknown names are errors.
+ * present[i] says whether rpt_trace_events[i] had a line.
+ */
+struct trace_counts {
+	uint64_t	count[RPT_NR_TRACE_EVENTS];
+	bool		present[RPT_NR_TRACE_EVENTS];
+};
+int trace_parse_counts(const char *path, const char *text, struct trace_counts *out,
+		       char *err, size_t errlen);
+
 /* A monitor file: samples of (time, text). */
 struct proc_monitor_sample {
 	double		time;		/* seconds as printed */

@@ -5,9 +5,9 @@
  * recorder and `compare` get from users and from kernels we have never
  * seen, and the --metrics-from parser (record/metrics.c).
  *
- * Input: the first byte picks the parser (mod 9: vmstat, meminfo,
+ * Input: the first byte picks the parser (mod 10: vmstat, meminfo,
  * buddyinfo, pagetypeinfo, zoneinfo, monitor, metrics, diskstats,
- * debugfs-wbt), the rest is the file text
+ * debugfs-wbt, trace-counts), the rest is the file text
  * (up to the first NUL, as the recorder reads it).  A parser must return 0
  * or -1 with a "path:line: " message, and never read out of bounds, leak
  * or hit undefined behaviour.  A monitor's sample texts are fed to the
@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data + 1, size - 1);
 	text[size - 1] = '\0';
 	err[0] = '\0';
-	switch (data[0] % 9) {
+	switch (data[0] % 10) {
 	case 0:
 		rc = proc_parse_vmstat("f", text, &c, err, sizeof(err));
 		break;
@@ -99,6 +99,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		rc = debugfs_parse_wbt("f", text, &w, err, sizeof(err));
 		debugfs_wbt_release(&w);
+		break;
+	}
+	case 9: {
+		struct trace_counts tc;
+
+		rc = trace_parse_counts("f", text, &tc, err, sizeof(err));
 		break;
 	}
 	}

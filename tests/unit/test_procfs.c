@@ -45,7 +45,7 @@ static int64_t get(const struct rpt_counters *c, const char *name)
 }
 
 /* Which parser to run on a text; 0 or -1, error in err. */
-enum which { P_VMSTAT, P_MEMINFO, P_BUDDY, P_PTYPE, P_ZONE, P_MONITOR, P_DISKSTATS, P_WBT };
+enum which { P_VMSTAT, P_MEMINFO, P_BUDDY, P_PTYPE, P_ZONE, P_MONITOR, P_DISKSTATS, P_WBT, P_TRACE };
 
 static int run_parser(enum which w, const char *path, const char *text, char *err, size_t errlen)
 {
@@ -56,6 +56,7 @@ static int run_parser(enum which w, const char *path, const char *text, char *er
 	struct proc_monitor m;
 	struct proc_diskstats ds;
 	struct debugfs_wbt wbt;
+	struct trace_counts tc;
 	int rc = -1;
 
 	switch (w) {
@@ -73,6 +74,7 @@ static int run_parser(enum which w, const char *path, const char *text, char *er
 			proc_diskstats_release(&ds); break;
 	case P_WBT:	rc = debugfs_parse_wbt(path, text, &wbt, err, errlen);
 			debugfs_wbt_release(&wbt); break;
+	case P_TRACE:	rc = trace_parse_counts(path, text, &tc, err, errlen); break;
 	}
 	rpt_counters_release(&c);
 	free(b);
@@ -170,6 +172,33 @@ TEST(debugfs_wbt_both_sources)
 	ASSERT_STR_EQ(w.v[1].device, "nvme1n1");
 	ASSERT_U64_EQ(w.v[1].inflight, 11);
 	debugfs_wbt_release(&w);
+}
+
+/* A test that the 6.18.44 trace-counts capture (a recording on this
+ * project's VM) reads: every sample has the nine tracepoints, counts
+ * only grow.  Expect the third sample's mm_page_pcpu_drain, 295169. */
+TEST(trace_counts_fixture)
+{
+	char *t = slurp(FIX "monitor-trace-counts"), err[256] = "";
+	struct proc_monitor m;
+	struct trace_counts prev = { 0 };
+
+	ASSERT_EQ(proc_parse_monitor("m", t, &m, err, sizeof(err)), 0);
+	ASSERT_EQ(m.n, 3);
+	for (size_t k = 0; k < m.n; k++) {
+		struct trace_counts c;
+
+		ASSERT_EQ(trace_parse_counts("m", m.s[k].text, &c, err, sizeof(err)), 0);
+		for (int i = 0; i < RPT_NR_TRACE_EVENTS; i++) {
+			ASSERT_TRUE(c.present[i]);
+			ASSERT_TRUE(c.count[i] >= prev.count[i]);
+		}
+		prev = c;
+	}
+	ASSERT_U64_EQ(prev.count[3], 295169);
+	ASSERT_STR_EQ(rpt_trace_events[3], "kmem:mm_page_pcpu_drain");
+	proc_monitor_release(&m);
+	free(t);
 }
 
 /* A test of diskstats deltas: a millisecond column that falls has
@@ -413,6 +442,16 @@ static const struct {
 	  "f:2: invalid value '-4' in column 4" },
 	{ P_WBT, DEBUGFS_WBT_HEADER "\n" "md0 0 8 4 x 0 2000000 0 0 16 0 0 0 0 0 0 0 0 0\n",
 	  "f:2: invalid value 'x' in column 5" },
+	{ P_TRACE, "", "f:1: no tracepoint counts (empty sample)" },
+	{ P_TRACE, "kmem:mm_page_alloc 3\nkmem:mm_page_free 1\nkmem:mm_page_alloc 4\n",
+	  "f:3: tracepoint kmem:mm_page_alloc given twice" },
+	{ P_TRACE, "kmem:mm_page_alloc 3\nkmem:kmalloc 1\n", "f:2: unknown tracepoint 'kmem:kmalloc'" },
+	{ P_TRACE, "kmem:mm_page_pcpu_drain\n", "f:1: missing count for kmem:mm_page_pcpu_drain" },
+	{ P_TRACE, "kmem:mm_page_pcpu_drain -2\n",
+	  "f:1: invalid count '-2' for kmem:mm_page_pcpu_drain" },
+	{ P_TRACE, "kmem:mm_page_pcpu_drain 99999999999999999999\n",
+	  "f:1: out-of-range count '99999999999999999999' for kmem:mm_page_pcpu_drain" },
+	{ P_TRACE, "kmem:mm_page_pcpu_drain 2 3\n", "" },
 };
 
 /* A test that every malformed input in the table above is rejected with

@@ -71,13 +71,17 @@ struct rec_source_ops {
 
 /* Files are named relative to the proc root ("vmstat", "sys/kernel/
  * osrelease"), except "debugfs/...", which a live source reads from
- * /sys/kernel/debug and a replay from its sample directory like the rest. */
+ * /sys/kernel/debug and a replay from its sample directory like the rest,
+ * and "perf/tracepoints", which a live source makes by counting (perf.c)
+ * and a replay reads from its sample directory. */
+struct rec_perf;
 struct rec_source {
 	const struct rec_source_ops *ops;
 	char		*root;		/* "/proc" or DIR */
 	int64_t		epoch_ns;	/* host epoch (or replay start-epoch) at now() = 0 */
 	/* live */
 	int64_t		mono0_ns;
+	struct rec_perf	*perf;		/* opened at the first perf/tracepoints read */
 	/* replay */
 	unsigned int	nr_samples;	/* numbered sample directories; 0 = one snapshot */
 	unsigned int	cur;		/* current sample */
@@ -98,6 +102,17 @@ int rec_read_file_max(const char *path, struct rec_text *t, size_t max);
  * zoneinfo on a big machine, are well under 1 MiB); a metrics file. */
 #define REC_MAX_PROC_BYTES	(64u << 20)
 #define REC_MAX_METRICS_BYTES	(16u << 20)
+
+/* ---- perf.c: tracepoint counts ---------------------------------------- */
+
+/* The trace-counts sample text (rpt_trace_events' order, those the kernel
+ * has), opening the counters at the first call (*p == NULL).  0, or
+ * -errno with t->path set (the first failure is kept and returned again). */
+int rec_perf_read(struct rec_perf **p, struct rec_text *t);
+void rec_perf_close(struct rec_perf *p);
+/* In the recorded command, after fork: the descriptor limit as it was
+ * before the counters raised it. */
+void rec_perf_child_limits(void);
 
 /* ---- runner.c: the command ------------------------------------------- */
 

@@ -17,7 +17,7 @@
  *      is taken at once, then the command's process group gets the same
  *      signal, and SIGKILL if it is still there 5 s later).
  *   4. A sample reads vmstat, buddyinfo, pagetypeinfo, zoneinfo, meminfo,
- *      diskstats;
+ *      diskstats, the throttles' debugfs files and the tracepoint counts;
  *      each text is checked with the report/procfs.c parser (malformed
  *      -> "path:line: message", stop, exit 2, no result.json) and appended
  *      to its monitor file (DIR/proc-<name>.tmp, mmtests layout).  A file
@@ -51,7 +51,7 @@
 #define REC_STOP_GRACE_NS	(5 * NS_PER_SEC)	/* SIGTERM -> SIGKILL */
 #define REC_MIN_INTERVAL_NS	(10 * 1000000ull)	/* 10 ms */
 
-enum rec_kind { K_VMSTAT, K_BUDDY, K_PTYPE, K_ZONE, K_MEMINFO, K_DISKSTATS, K_WBT };
+enum rec_kind { K_VMSTAT, K_BUDDY, K_PTYPE, K_ZONE, K_MEMINFO, K_DISKSTATS, K_WBT, K_TRACE };
 
 /* The sampled files, in the order they are read and listed. */
 static const struct {
@@ -66,6 +66,7 @@ static const struct {
 	{ "meminfo",	  "proc-meminfo",      K_MEMINFO },
 	{ "diskstats",	  "proc-diskstats",    K_DISKSTATS },
 	{ "wbt",	  "debugfs-wbt",       K_WBT },	/* debugfs/block/DISK/rqos/wbt/ */
+	{ "tracepoints",  "trace-counts",      K_TRACE },	/* perf/tracepoints: perf.c */
 };
 #define NR_REC_FILES	(sizeof(rec_files) / sizeof(rec_files[0]))
 
@@ -156,8 +157,9 @@ static void usage(FILE *f)
 		"                       [--] COMMAND [ARGS...]\n"
 		"\n"
 		"Runs COMMAND (no shell) and samples /proc/{vmstat,buddyinfo,pagetypeinfo,\n"
-		"zoneinfo,meminfo,diskstats} and the writeback throttles' debugfs files\n"
-		"(block/*/rqos/wbt, root) every interval until it exits; writes a result folder like\n"
+		"zoneinfo,meminfo,diskstats}, the writeback throttles' debugfs files\n"
+		"(block/*/rqos/wbt, root) and the page allocator's tracepoint counts (perf\n"
+		"events, root) every interval until it exits; writes a result folder like\n"
 		"`slowpath run` does (docs/record.md, docs/results.md).\n"
 		"\n"
 		"  --interval T        time between samples (default 1s; ms, s, m, h)\n"
@@ -184,7 +186,7 @@ static int parse_skip(const char *list, bool *skip)
 				break;
 		if (i == NR_REC_FILES) {
 			fprintf(stderr, "record: --skip '%.*s': not one of vmstat, buddyinfo, "
-				"pagetypeinfo, zoneinfo, meminfo, diskstats, wbt\n", (int)n, p);
+				"pagetypeinfo, zoneinfo, meminfo, diskstats, wbt, tracepoints\n", (int)n, p);
 			return -1;
 		}
 		skip[i] = true;
@@ -406,6 +408,12 @@ static int absorb(struct rec_run *r, enum rec_kind kind, const char *path, const
 		break;
 	case K_WBT:	/* checked value by value by read_wbt */
 		break;
+	case K_TRACE: {
+		struct trace_counts tc;
+
+		rc = trace_parse_counts(path, text, &tc, err, errlen);
+		break;
+	}
 	case K_DISKSTATS: {
 		struct proc_diskstats ds;
 
@@ -568,6 +576,8 @@ static int take_sample(struct rec_run *r, char *err, size_t errlen)
 		t0 = r->src.ops->now(&r->src);
 		if (rec_files[i].kind == K_WBT)
 			rc = read_wbt(r, err, errlen);
+		else if (rec_files[i].kind == K_TRACE)
+			rc = r->src.ops->read(&r->src, "perf/tracepoints", true, &r->text);
 		else
 			rc = r->src.ops->read(&r->src, rec_files[i].file, true, &r->text);
 		r->read_ns[i] += r->src.ops->now(&r->src) - t0;
@@ -903,7 +913,7 @@ static void clear_old_results(const char *dir)
 {
 	static const char *const names[] = {
 		"result.json", "tps.csv", "waits.csv", "checkpoints.csv", "wal.csv", "proc-vmstat", "proc-buddyinfo", "proc-pagetypeinfo",
-		"proc-zoneinfo", "proc-meminfo", "proc-diskstats", "debugfs-wbt",
+		"proc-zoneinfo", "proc-meminfo", "proc-diskstats", "debugfs-wbt", "trace-counts",
 	};
 	char path[4096];
 
@@ -1060,8 +1070,13 @@ int rec_main(int argc, char **argv)
 		fprintf(stderr, "record: %u samples in %.1f s, recorder CPU %.3f s", r.samples, wall, cpu);
 		if (wall >= 10)		/* getrusage ticks make shorter figures noise */
 			fprintf(stderr, " (%.2f %% of one CPU)", 100 * cpu / wall);
-		fprintf(stderr, "; reading %s/%s took %.3f s\n", r.src.root, rec_files[top].file,
-			(double)r.read_ns[top] / 1e9);
+		if (rec_files[top].kind == K_WBT || rec_files[top].kind == K_TRACE)
+			fprintf(stderr, "; reading %s took %.3f s\n", rec_files[top].kind == K_WBT ?
+				"the throttles' debugfs files" : "the tracepoint counters",
+				(double)r.read_ns[top] / 1e9);
+		else
+			fprintf(stderr, "; reading %s/%s took %.3f s\n", r.src.root, rec_files[top].file,
+				(double)r.read_ns[top] / 1e9);
 	}
 	ret = stop > 0 ? 128 + stop : 0;
 out:

@@ -111,6 +111,7 @@ int rec_child_start(struct rec_child *c, char *const argv[], const struct rec_si
 			_exit(127);
 		sigaction(SIGCHLD, &sg->old_chld, NULL);
 		sigprocmask(SIG_SETMASK, &sg->old_mask, NULL);
+		rec_perf_child_limits();
 		execvp(argv[0], argv);
 		e = errno;
 		if (write(pfd[1], &e, sizeof(e)) < 0)

@@ -176,6 +176,8 @@ static int live_read(struct rec_source *s, const char *file, bool per_sample, st
 {
 	char path[4096];
 
+	if (strcmp(file, "perf/tracepoints") == 0)
+		return rec_perf_read(&s->perf, t);
 	live_path(s, file, path, sizeof(path));
 	return rec_read_file(path, t);
 }
@@ -352,6 +354,8 @@ int rec_source_open(struct rec_source *s, const char *proc_root, char *err, size
 
 void rec_source_close(struct rec_source *s)
 {
+	rec_perf_close(s->perf);
+	s->perf = NULL;
 	free(s->root);
 	s->root = NULL;
 }

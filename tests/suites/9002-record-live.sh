@@ -50,6 +50,36 @@ else
 	echo "skip unprivileged-missing-pagetypeinfo (root without setpriv)"
 fi
 
+# 2b. tracepoint counts: with tracefs ids and perf events readable (root)
+#     trace-counts has the nine tracepoints in every sample, never falling
+#     (sample 1 counts what fired between opening and reading them), and the command's 64 MiB of touched anonymous memory shows
+#     as page allocations and frees; as nobody it is listed as missing
+#     with the id file's path and nothing else changes
+if [ -r /sys/kernel/tracing/events/kmem/mm_page_alloc/id ] ||
+   [ -r /sys/kernel/debug/tracing/events/kmem/mm_page_alloc/id ]; then
+	record --interval 250ms --out "$tmp/tp" -- \
+		sh -c 'head -c 64m /dev/zero | tail -c 1 >/dev/null; sleep 0.3' 2>"$tmp/tp.err"
+	ok=1
+	[ -s "$tmp/tp/trace-counts" ] || ok=0
+	awk '/^time: / { if (s && n != 9) bad = 1; n = 0; s++; next }
+		{ n++; if ($2 + 0 < v[$1]) bad = 1; v[$1] = $2 + 0 }
+		END { exit bad || n != 9 || v["kmem:mm_page_alloc"] < 1000 || v["kmem:mm_page_free"] < 1000 }' \
+		"$tmp/tp/trace-counts" || ok=0
+	[ $ok = 1 ] || { cat "$tmp/tp.err"; tail -n 10 "$tmp/tp/trace-counts" 2>/dev/null; }
+	check tracepoint-counts-live $((1 - ok))
+	if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+		mkdir "$tmp/tpu"
+		chown nobody "$tmp/tpu"
+		setpriv --reuid=nobody --regid=nogroup --clear-groups \
+			$RECORD_CMD --duration 0.5s --interval 250ms --out "$tmp/tpu" 2>/dev/null
+		grep -Eq '"/sys/kernel(/debug)?/tracing/events/kmem/mm_page_alloc/id: Permission denied \(3 of 3 samples\)"' \
+			"$tmp/tpu/result.json" && [ ! -e "$tmp/tpu/trace-counts" ] && [ -s "$tmp/tpu/proc-vmstat" ]
+		check tracepoint-counts-unprivileged-missing $?
+	fi
+else
+	echo "skip tracepoint-counts-live (no readable tracefs ids: not root, or no tracefs)"
+fi
+
 # 3. SIGTERM to the recorder: the command and its children get SIGTERM,
 #    the folder is complete, the recorder exits 143
 marker=$tmp/started

@@ -406,6 +406,25 @@ void rpt_cmp_build(struct rpt_cmp *c, struct rpt_set *sets, int nr_sets, unsigne
 		}
 		rpt_named_release(&u);
 	}
+	/* tracepoint rows: hits per second, the same way */
+	{
+		struct rpt_named_list u = { 0 };
+
+		name_union(c, offsetof(struct rpt_run, tracepoints), &u);
+		c->tp = xzalloc((u.n ? u.n : 1) * sizeof(*c->tp));
+		for (size_t i = 0; i < u.n; i++) {
+			struct rpt_cmp_row *r = &c->tp[c->nr_tp++];
+			size_t len = strlen(u.v[i].name) + 3;
+
+			r->label = xzalloc(len);
+			snprintf(r->label, len, "%s/s", u.v[i].name);
+			r->v = xzalloc((size_t)nr_sets * sizeof(double));
+			for (int s = 0; s < nr_sets; s++)
+				r->v[s] = rpt_set_named_mean(&sets[s], offsetof(struct rpt_run, tracepoints),
+							     u.v[i].name, NULL);
+		}
+		rpt_named_release(&u);
+	}
 	c->all = flags & RPT_CMP_ALL;
 	derive_rows(c);
 }
@@ -439,6 +458,7 @@ void rpt_cmp_release(struct rpt_cmp *c)
 	free(c->vm);
 	rows_release(c->ops, c->nr_ops);
 	rows_release(c->io, c->nr_io);
+	rows_release(c->tp, c->nr_tp);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -571,6 +591,8 @@ static void derive_rows(struct rpt_cmp *c)
 		c->ops[i].shown = c->all || values_differ(c->ops[i].v, ns);
 	for (size_t i = 0; i < c->nr_io; i++)
 		c->io[i].shown = c->all || values_differ(c->io[i].v, ns);
+	for (size_t i = 0; i < c->nr_tp; i++)
+		c->tp[i].shown = c->all || values_differ(c->tp[i].v, ns);
 	c->pm_rows = xzalloc((c->nr_pm ? c->nr_pm : 1) * sizeof(*c->pm_rows));
 	for (size_t i = 0; i < c->nr_pm; i++) {
 		struct rpt_cmp_row *r = &c->pm_rows[i];
@@ -832,6 +854,14 @@ void rpt_cmp_print_text(FILE *f, const struct rpt_cmp *c, bool html)
 		emit_rows_block(&e, c, "Iostat", rows, nr);
 	}
 	free(rows);
+	nr = shown_rows(c->tp, c->nr_tp, &rows);
+	hidden |= nr < c->nr_tp;
+	if (nr) {
+		if (!html)
+			fputc('\n', f);
+		emit_rows_block(&e, c, "Tracepoint", rows, nr);
+	}
+	free(rows);
 	if (hidden) {
 		if (!html)
 			fputc('\n', f);
@@ -1085,6 +1115,7 @@ int rpt_cmp_print_json(FILE *f, const struct rpt_cmp *c)
 	json_object_set_new(root, "metrics", a);
 	json_object_set_new(root, "ops", jrows(c, c->ops, c->nr_ops));
 	json_object_set_new(root, "iostat", jrows(c, c->io, c->nr_io));
+	json_object_set_new(root, "tracepoints", jrows(c, c->tp, c->nr_tp));
 	a = json_array();
 	for (size_t i = 0; i < c->nr_pm; i++)
 		json_array_append_new(a, jmetric(c, &c->pm[i]));
@@ -1194,7 +1225,7 @@ int rpt_cmd_compare(int argc, char **argv)
 		return 2;
 	}
 	sets = xzalloc((size_t)nr_dirs * sizeof(*sets));
-	if (rpt_sets_load(sets, nr_dirs, argv + optind, RPT_LOAD_IOSTAT, err, sizeof(err))) {
+	if (rpt_sets_load(sets, nr_dirs, argv + optind, RPT_LOAD_IOSTAT | RPT_LOAD_TRACE, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		free(sets);
 		return 2;

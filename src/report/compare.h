@@ -76,6 +76,8 @@ struct rpt_cmp {
 	struct rpt_cmp_row *pm_rows;	/* per-million rows: Amean of pm[] */
 	struct rpt_cmp_row *io;		/* iostat -x rows from proc-diskstats: mean per set */
 	size_t		nr_io;
+	struct rpt_cmp_row *tp;		/* trace-counts rows: hits/s, mean per set */
+	size_t		nr_tp;
 	bool		all;		/* RPT_CMP_ALL */
 };
 

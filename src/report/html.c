@@ -476,7 +476,7 @@ int rpt_cmd_report(int argc, char **argv)
 		goto out;
 	}
 	sets = xzalloc((size_t)nr * sizeof(*sets));
-	if (rpt_sets_load(sets, nr, dirs, RPT_LOAD_SERIES | RPT_LOAD_PROFILE | RPT_LOAD_IOSTAT, err,
+	if (rpt_sets_load(sets, nr, dirs, RPT_LOAD_SERIES | RPT_LOAD_PROFILE | RPT_LOAD_IOSTAT | RPT_LOAD_TRACE, err,
 			  sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		free(sets);

@@ -771,6 +771,7 @@ static int load_optional(const char *dir, const char *name,
 }
 
 static int load_iostat(struct rpt_run *r, const char *dir, char *err, size_t errlen);
+static int load_trace(struct rpt_run *r, const char *dir, char *err, size_t errlen);
 
 int rpt_run_load(struct rpt_run *r, const char *dir, unsigned int flags, char *err, size_t errlen)
 {
@@ -800,6 +801,8 @@ int rpt_run_load(struct rpt_run *r, const char *dir, unsigned int flags, char *e
 		return -1;
 	if ((flags & RPT_LOAD_IOSTAT) && load_iostat(r, dir, err, errlen))
 		return -1;
+	if ((flags & RPT_LOAD_TRACE) && load_trace(r, dir, err, errlen))
+		return -1;
 	return 0;
 }
 
@@ -814,6 +817,7 @@ void rpt_run_release(struct rpt_run *r)
 	rpt_named_release(&r->per_million);
 	rpt_named_release(&r->figures);
 	rpt_named_release(&r->iostat);
+	rpt_named_release(&r->tracepoints);
 	rpt_series_release(&r->series);
 	rpt_lat_hist_release(&r->lat_hist);
 	if (r->profile.v)
@@ -1050,6 +1054,54 @@ int rpt_read_monitor(const char *dir, const char *file, char **path, struct proc
 	return rc ? -1 : 1;
 }
 
+/* ---- tracepoint hits from trace-counts ------------------------------------------- */
+
+static size_t measured_first_sample(const struct rpt_run *r, const struct proc_monitor *m);
+
+/*
+ * Every sample is checked; the rate of a tracepoint is its count's growth
+ * from the measured phase's first sample to the last, over their
+ * distance.  A tracepoint missing from either sample gives no row.
+ */
+static int load_trace(struct rpt_run *r, const char *dir, char *err, size_t errlen)
+{
+	struct proc_monitor m;
+	struct trace_counts *tc;
+	char *path = NULL;
+	size_t k0;
+	int rc = rpt_read_monitor(dir, "trace-counts", &path, &m, err, errlen);
+
+	if (rc <= 0) {
+		free(path);
+		return rc;
+	}
+	tc = xzalloc(m.n * sizeof(*tc));
+	for (size_t k = 0; k < m.n && rc > 0; k++) {
+		if (trace_parse_counts(path, m.s[k].text, &tc[k], err, errlen)) {
+			rpt_rebase_error(err, errlen, path, m.s[k].first_line);
+			rc = -1;
+		} else if (k > 0 && !(m.s[k].time > m.s[k - 1].time)) {
+			fail(err, errlen, "%s:%u: time %g does not increase", path, m.s[k].first_line - 1,
+			     m.s[k].time);
+			rc = -1;
+		}
+	}
+	k0 = rc > 0 ? measured_first_sample(r, &m) : SIZE_MAX;
+	if (k0 != SIZE_MAX && k0 + 1 < m.n) {
+		const struct trace_counts *a = &tc[k0], *b = &tc[m.n - 1];
+		double dt = m.s[m.n - 1].time - m.s[k0].time;
+
+		for (int i = 0; i < RPT_NR_TRACE_EVENTS; i++)
+			if (a->present[i] && b->present[i] && b->count[i] >= a->count[i])
+				rpt_named_set(&r->tracepoints, rpt_trace_events[i],
+					      (double)(b->count[i] - a->count[i]) / dt, NULL);
+	}
+	free(tc);
+	free(path);
+	proc_monitor_release(&m);
+	return rc < 0 ? -1 : 0;
+}
+
 /* ---- iostat -x from proc-diskstats ---------------------------------------------- */
 
 /*
@@ -1097,6 +1149,25 @@ void rpt_diskstats_release(struct rpt_diskstats *d)
 	memset(d, 0, sizeof(*d));
 }
 
+/* The monitor sample the measured phase starts at: the first at or after
+ * virtual_seconds - measure_seconds past the first sample (the first
+ * sample itself for a recording); SIZE_MAX if none. */
+static size_t measured_first_sample(const struct rpt_run *r, const struct proc_monitor *m)
+{
+	double start;
+
+	if (m->n == 0)
+		return SIZE_MAX;
+	start = m->s[0].time;
+	if (isfinite(r->virtual_seconds) && isfinite(r->measure_seconds) &&
+	    r->virtual_seconds > r->measure_seconds)
+		start += r->virtual_seconds - r->measure_seconds;
+	for (size_t k = 0; k < m->n; k++)
+		if (m->s[k].time >= start - 1e-9)
+			return k;
+	return SIZE_MAX;
+}
+
 static int load_iostat(struct rpt_run *r, const char *dir, char *err, size_t errlen)
 {
 	static const char *const cols[] = {
@@ -1106,8 +1177,7 @@ static int load_iostat(struct rpt_run *r, const char *dir, char *err, size_t err
 	struct rpt_diskstats dd;
 	const struct proc_diskstats *ds;
 	struct proc_monitor m;
-	size_t k0 = SIZE_MAX;
-	double start;
+	size_t k0;
 	int rc = rpt_read_diskstats(dir, &dd, err, errlen);
 
 	if (rc <= 0) {
@@ -1116,13 +1186,7 @@ static int load_iostat(struct rpt_run *r, const char *dir, char *err, size_t err
 	}
 	m = *dd.m;
 	ds = dd.ds;
-	start = m.s[0].time;
-	if (isfinite(r->virtual_seconds) && isfinite(r->measure_seconds) &&
-	    r->virtual_seconds > r->measure_seconds)
-		start += r->virtual_seconds - r->measure_seconds;
-	for (size_t k = 0; k < m.n && k0 == SIZE_MAX; k++)
-		if (m.s[k].time >= start - 1e-9)
-			k0 = k;
+	k0 = measured_first_sample(r, &m);
 	if (k0 != SIZE_MAX && k0 + 1 < m.n) {
 		const struct proc_diskstats *a = &ds[k0], *b = &ds[m.n - 1];
 		double dt = m.s[m.n - 1].time - m.s[k0].time;

@@ -177,6 +177,7 @@ struct rpt_run {
 	bool		has_profile;
 	struct rpt_profile profile;
 	struct rpt_named_list iostat;		/* RPT_LOAD_IOSTAT: "DISK COLUMN" -> value */
+	struct rpt_named_list tracepoints;	/* RPT_LOAD_TRACE: "subsystem:event" -> hits/s */
 };
 
 extern const char *const rpt_latency_names[5];
@@ -187,6 +188,9 @@ extern const char *const rpt_latency_names[5];
  * prints it per disk with I/O in that span: r/s, w/s, rkB/s, wkB/s,
  * r_await, w_await (ms), wareq-sz (kB), f/s, f_await (ms), aqu-sz, %util */
 #define RPT_LOAD_IOSTAT		0x4u
+/* trace-counts (optional file): each tracepoint's hits per second over
+ * the measured phase (the same two samples as RPT_LOAD_IOSTAT) */
+#define RPT_LOAD_TRACE		0x8u
 
 /* A result folder's scenario.ini as key/value pairs ("[section] key"), in
  * file order (scndiff.c). */

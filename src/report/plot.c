@@ -566,9 +566,74 @@ static int load_diskstats(const char *dir, struct tab *t, bool *have, char *err,
 	return 0;
 }
 
+/*
+ * trace-counts: per interval between samples, the hits per second of
+ * kmem:mm_page_pcpu_drain (blocks freed from the per-CPU lists to the
+ * buddy lists) and kmem:mm_page_alloc_zone_locked (blocks taken off the
+ * buddy lists under zone->lock, most of them refilling the per-CPU
+ * lists).  NaN where a sample lacks the tracepoint.
+ */
+static int load_trace_rates(const char *dir, struct tab *t, bool *have, char *err, size_t errlen)
+{
+	static const char *const ev[2] = { "kmem:mm_page_pcpu_drain", "kmem:mm_page_alloc_zone_locked" };
+	struct proc_monitor m;
+	struct trace_counts a, b;
+	int idx[2] = { -1, -1 };
+	char *path;
+	int rc = rpt_read_monitor(dir, "trace-counts", &path, &m, err, errlen);
+
+	*have = false;
+	if (rc <= 0 || m.n < 2) {
+		free(path);
+		if (rc > 0)
+			proc_monitor_release(&m);
+		return rc < 0 ? -1 : 0;
+	}
+	for (int i = 0; i < RPT_NR_TRACE_EVENTS; i++)
+		for (int e = 0; e < 2; e++)
+			if (strcmp(rpt_trace_events[i], ev[e]) == 0)
+				idx[e] = i;
+	tab_init(t, m.n - 1, 2);
+	t->names[0] = xstrdup("mm_page_pcpu_drain");
+	t->names[1] = xstrdup("mm_page_alloc_zone_locked");
+	for (size_t k = 0; k < m.n && rc > 0; k++) {
+		if (trace_parse_counts(path, m.s[k].text, &b, err, errlen)) {
+			rpt_rebase_error(err, errlen, path, m.s[k].first_line);
+			rc = -1;
+			break;
+		}
+		if (k > 0) {
+			double dt = m.s[k].time - m.s[k - 1].time;
+
+			if (!(dt > 0)) {
+				fail(err, errlen, "%s:%u: time %g does not increase", path,
+				     m.s[k].first_line - 1, m.s[k].time);
+				rc = -1;
+				break;
+			}
+			t->t[k - 1] = m.s[k].time - m.s[0].time;
+			for (int e = 0; e < 2; e++) {
+				int i = idx[e];
+
+				t->v[(k - 1) * 2 + (size_t)e] =
+					a.present[i] && b.present[i] && b.count[i] >= a.count[i] ?
+					(double)(b.count[i] - a.count[i]) / dt : NAN;
+			}
+		}
+		a = b;
+	}
+	if (rc > 0)
+		*have = true;
+	else
+		tab_release(t);
+	free(path);
+	proc_monitor_release(&m);
+	return rc < 0 ? -1 : 0;
+}
+
 enum source {
 	SRC_TPS, SRC_VMSTAT, SRC_BUDDY, SRC_PAGETYPE, SRC_WAITS, SRC_WAL, SRC_DISK, SRC_WBT, SRC_PCP,
-	NR_SRC
+	SRC_TRACE, NR_SRC
 };
 
 /* Per set and source: the combined table and how it was combined. */
@@ -619,6 +684,9 @@ static int load_set(const struct rpt_set *s, const struct vm_cols *cols, struct 
 				break;
 			case SRC_WBT:
 				rc = load_wbt(dir, &runs[r], &have[r], err, errlen);
+				break;
+			case SRC_TRACE:
+				rc = load_trace_rates(dir, &runs[r], &have[r], err, errlen);
 				break;
 			}
 		}
@@ -860,6 +928,18 @@ static int plot_pcp(struct writer *w)
 	       line_plot(w, "pcp-count", SRC_PCP, 0,
 			 "Pages on the per-CPU free lists (proc-zoneinfo pagesets: count, mean per CPU)",
 			 "pages per CPU", "lines");
+}
+
+static int plot_trace(struct writer *w)
+{
+	if (!any_have(w, SRC_TRACE))
+		return 0;
+	return line_plot(w, "pcpu-drain", SRC_TRACE, 0,
+			 "Blocks freed from the per-CPU lists (trace-counts: kmem:mm_page_pcpu_drain)",
+			 "per second", "fsteps") ||
+	       line_plot(w, "zone-locked", SRC_TRACE, 1,
+			 "Blocks taken off the buddy lists (trace-counts: kmem:mm_page_alloc_zone_locked)",
+			 "per second", "fsteps");
 }
 
 static int plot_stalls(struct writer *w)
@@ -1301,7 +1381,7 @@ int rpt_plots_write(const char *dir, const struct rpt_set *sets, int nr_sets,
 	w.master = master.f;
 	fputs("# slowpath plots: run `gnuplot plots.gp` in this folder\n", w.master);
 	if (plot_tps(&w) || plot_waits(&w) || plot_wal(&w) || plot_disk(&w) || plot_wbt(&w) ||
-	    plot_latency_cdf(&w) || plot_stalls(&w) || plot_pcp(&w) ||
+	    plot_latency_cdf(&w) || plot_stalls(&w) || plot_pcp(&w) || plot_trace(&w) ||
 	    plot_buddy_heatmap(&w) || plot_migratetype_mix(&w)) {
 		rpt_file_abort(&master);
 		goto out;

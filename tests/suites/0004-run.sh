@@ -107,6 +107,45 @@ check "report: wbt-inflight is debugfs-wbt's inflight, mean per member" "
 		/^md0 / { s += \$5; n++ } END { printf \"%s %g\\n\", t, s / n }' '$TMP/wbt/debugfs-wbt' >'$TMP/wi.exp' &&
 	grep -v '^#' '$TMP/wbtp/wbt-inflight-1.dat' | cmp -s - '$TMP/wi.exp' && [ \$(wc -l <'$TMP/wi.exp') = 4 ]"
 
+# trace-counts (docs/results.md): the nine tracepoints in the recorder's
+# order in every sample, counts from 0 at time 0 that never fall, and
+# three that the kernel fires where it counts a /proc/vmstat event or the
+# model a sim_ counter, equal to them over the run: a direct reclaim per
+# allocstall, a kswapd wake-up per pageoutrun (balance_pgdat), an extfrag
+# per claimed or stolen fallback block.  compare and report rate them.
+# (costly-noretry shrunk as suite 6002 runs it, for the debug build)
+"$SP" run scenarios/costly-noretry.ini --scale 1/64 --set global.duration=2s --set global.ramp_time=500ms \
+	--out "$TMP/tp" >/dev/null 2>"$TMP/stderr"
+check "trace-counts: the nine tracepoints per sample, from 0, never falling" "
+	[ \$(grep -c '^time: ' '$TMP/tp/trace-counts') = \$(grep -c '^time: ' '$TMP/tp/proc-vmstat') ] &&
+	awk '/^time: / { if (n && n != 9) bad = 1; n = 0; s++; next }
+		{ n++; if (s == 1 && \$2 != 0) bad = 1; if (\$2 + 0 < v[\$1]) bad = 1; v[\$1] = \$2 + 0; order = order \$1 \" \" }
+		END { if (n != 9) bad = 1; exit bad }' '$TMP/tp/trace-counts' &&
+	sed -n 2,10p '$TMP/tp/trace-counts' | cut -d' ' -f1 | tr '\n' ' ' | grep -qx 'kmem:mm_page_alloc \
+kmem:mm_page_free kmem:mm_page_alloc_zone_locked kmem:mm_page_pcpu_drain kmem:mm_page_alloc_extfrag \
+compaction:mm_compaction_begin vmscan:mm_vmscan_direct_reclaim_begin vmscan:mm_vmscan_wakeup_kswapd \
+vmscan:mm_vmscan_kswapd_wake '"
+check "trace-counts: direct reclaims, kswapd wakes and fallbacks equal their vmstat counters" "
+	awk 'FNR == 1 { f++ } /^time: / { next }
+		f == 1 { tp[\$1] = \$2 }
+		f == 2 && \$1 ~ /^(allocstall_|pageoutrun\$|sim_rmqueue_(claim|steal)\$)/ {
+			if (!(\$1 in first)) first[\$1] = \$2; last[\$1] = \$2 }
+		END { for (k in last) { d = last[k] - first[k]
+				if (k ~ /^allocstall_/) stall += d; else if (k == \"pageoutrun\") kw = d; else fb += d }
+			exit !(stall > 0 && kw > 0 && fb > 0 &&
+			       tp[\"vmscan:mm_vmscan_direct_reclaim_begin\"] == stall &&
+			       tp[\"vmscan:mm_vmscan_kswapd_wake\"] == kw && tp[\"kmem:mm_page_alloc_extfrag\"] == fb) }' \
+		'$TMP/tp/trace-counts' '$TMP/tp/proc-vmstat'"
+"$SP" compare "$TMP/tp" --json >"$TMP/tp.json" 2>&1
+"$SP" report "$TMP/tp" --plots "$TMP/tpp" --no-gnuplot >/dev/null 2>&1
+check "compare and report: tracepoint rates from trace-counts" "
+	jq -e '.tracepoints | length == 9' '$TMP/tp.json' >/dev/null &&
+	awk '/^time: / { t = \$2; next } \$1 == \"kmem:mm_page_pcpu_drain\" {
+		if (seen) printf \"%s %g\\n\", t, (\$2 - p) / (t - pt); seen = 1; p = \$2; pt = t }' \
+		'$TMP/tp/trace-counts' >'$TMP/pd.exp' &&
+	grep -v '^#' '$TMP/tpp/pcpu-drain-1.dat' | cmp -s - '$TMP/pd.exp' && [ -s '$TMP/pd.exp' ] &&
+	awk '\$2 > 0 { n++ } END { exit !n }' '$TMP/pd.exp'"
+
 "$SP" run "$SMALL" --out "$TMP/q" --set sample_interval=250ms --set duration=2s --set ramp_time=0 >/dev/null
 check "monitor times with decimals" "grep '^time: ' '$TMP/q/proc-vmstat' | sed -n '1p;2p;9p' | tr '\n' ' ' |
 	grep -qx 'time: 0.000 time: 0.250 time: 2.000 '"

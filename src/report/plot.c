@@ -884,62 +884,52 @@ static int plot_tps(struct writer *w)
 			 "TPS per interval", "fsteps");
 }
 
-static int plot_wal(struct writer *w)
-{
-	if (!any_have(w, SRC_WAL))
-		return 0;
-	return line_plot(w, "wal-mb", SRC_WAL, 0, "WAL written over time (wal.csv: wal_bytes)", "MB per second",
-			 "fsteps") ||
-	       line_plot(w, "wal-fpi", SRC_WAL, 1, "Full-page images over time (wal.csv: wal_fpi)",
-			 "images per second", "fsteps");
-}
+/* The monitors' and CSV files' time series, two plots a source, in the
+ * order they are drawn. */
+static const struct series_plot {
+	const char	*name;
+	enum source	src;
+	size_t		col;
+	const char	*title, *ylabel, *style;
+} series_plots[] = {
+	{ "wal-mb", SRC_WAL, 0, "WAL written over time (wal.csv: wal_bytes)", "MB per second", "fsteps" },
+	{ "wal-fpi", SRC_WAL, 1, "Full-page images over time (wal.csv: wal_fpi)", "images per second",
+	  "fsteps" },
+	{ "disk-aqu-sz", SRC_DISK, 0, "Requests in flight on the busiest disk (proc-diskstats: iostat's aqu-sz)",
+	  "requests (mean per interval)", "fsteps" },
+	{ "disk-w-await", SRC_DISK, 1, "Write time on the busiest disk (proc-diskstats: iostat's w_await)",
+	  "ms per write", "fsteps" },
+	{ "wbt-inflight", SRC_WBT, 0,
+	  "Writes in flight under writeback throttling (debugfs-wbt: inflight, mean per throttle)",
+	  "requests", "fsteps" },
+	{ "wbt-normal", SRC_WBT, 1,
+	  "Writeback throttling's limit for normal writeback (debugfs-wbt: wb_normal, mean)",
+	  "requests", "fsteps" },
+	{ "pcp-high", SRC_PCP, 1, "Per-CPU free lists' limit (proc-zoneinfo pagesets: high, mean per CPU)",
+	  "pages per CPU", "lines" },
+	{ "pcp-count", SRC_PCP, 0,
+	  "Pages on the per-CPU free lists (proc-zoneinfo pagesets: count, mean per CPU)",
+	  "pages per CPU", "lines" },
+	{ "pcpu-drain", SRC_TRACE, 0,
+	  "Blocks freed from the per-CPU lists (trace-counts: kmem:mm_page_pcpu_drain)",
+	  "per second", "fsteps" },
+	{ "zone-locked", SRC_TRACE, 1,
+	  "Blocks taken off the buddy lists (trace-counts: kmem:mm_page_alloc_zone_locked)",
+	  "per second", "fsteps" },
+};
 
-static int plot_disk(struct writer *w)
+/* The series plots of sources first..last that some set has. */
+static int plot_series(struct writer *w, enum source first, enum source last)
 {
-	if (!any_have(w, SRC_DISK))
-		return 0;
-	return line_plot(w, "disk-aqu-sz", SRC_DISK, 0,
-			 "Requests in flight on the busiest disk (proc-diskstats: iostat's aqu-sz)",
-			 "requests (mean per interval)", "fsteps") ||
-	       line_plot(w, "disk-w-await", SRC_DISK, 1,
-			 "Write time on the busiest disk (proc-diskstats: iostat's w_await)",
-			 "ms per write", "fsteps");
-}
+	for (size_t i = 0; i < sizeof(series_plots) / sizeof(series_plots[0]); i++) {
+		const struct series_plot *p = &series_plots[i];
 
-static int plot_wbt(struct writer *w)
-{
-	if (!any_have(w, SRC_WBT))
-		return 0;
-	return line_plot(w, "wbt-inflight", SRC_WBT, 0,
-			 "Writes in flight under writeback throttling (debugfs-wbt: inflight, mean per throttle)",
-			 "requests", "fsteps") ||
-	       line_plot(w, "wbt-normal", SRC_WBT, 1,
-			 "Writeback throttling's limit for normal writeback (debugfs-wbt: wb_normal, mean)",
-			 "requests", "fsteps");
-}
-
-static int plot_pcp(struct writer *w)
-{
-	if (!any_have(w, SRC_PCP))
-		return 0;
-	return line_plot(w, "pcp-high", SRC_PCP, 1,
-			 "Per-CPU free lists' limit (proc-zoneinfo pagesets: high, mean per CPU)",
-			 "pages per CPU", "lines") ||
-	       line_plot(w, "pcp-count", SRC_PCP, 0,
-			 "Pages on the per-CPU free lists (proc-zoneinfo pagesets: count, mean per CPU)",
-			 "pages per CPU", "lines");
-}
-
-static int plot_trace(struct writer *w)
-{
-	if (!any_have(w, SRC_TRACE))
-		return 0;
-	return line_plot(w, "pcpu-drain", SRC_TRACE, 0,
-			 "Blocks freed from the per-CPU lists (trace-counts: kmem:mm_page_pcpu_drain)",
-			 "per second", "fsteps") ||
-	       line_plot(w, "zone-locked", SRC_TRACE, 1,
-			 "Blocks taken off the buddy lists (trace-counts: kmem:mm_page_alloc_zone_locked)",
-			 "per second", "fsteps");
+		if (p->src < first || p->src > last || !any_have(w, p->src))
+			continue;
+		if (line_plot(w, p->name, p->src, p->col, p->title, p->ylabel, p->style))
+			return -1;
+	}
+	return 0;
 }
 
 static int plot_stalls(struct writer *w)
@@ -1380,8 +1370,8 @@ int rpt_plots_write(const char *dir, const struct rpt_set *sets, int nr_sets,
 		goto out;
 	w.master = master.f;
 	fputs("# slowpath plots: run `gnuplot plots.gp` in this folder\n", w.master);
-	if (plot_tps(&w) || plot_waits(&w) || plot_wal(&w) || plot_disk(&w) || plot_wbt(&w) ||
-	    plot_latency_cdf(&w) || plot_stalls(&w) || plot_pcp(&w) || plot_trace(&w) ||
+	if (plot_tps(&w) || plot_waits(&w) || plot_series(&w, SRC_WAL, SRC_WBT) ||
+	    plot_latency_cdf(&w) || plot_stalls(&w) || plot_series(&w, SRC_PCP, SRC_TRACE) ||
 	    plot_buddy_heatmap(&w) || plot_migratetype_mix(&w)) {
 		rpt_file_abort(&master);
 		goto out;

@@ -611,6 +611,36 @@ expect_status "iostat intervals: an end without a sample: exit 2" 2 "no sample a
 expect_status "iostat intervals: no proc-diskstats: exit 2" 2 "no such file" \
 	scripts/iostat-intervals.sh "$TMP" 0 2 1
 expect_status "iostat intervals: bad usage: exit 2" 2 "usage" scripts/iostat-intervals.sh "$TMP/io" 0 2
+
+# scripts/trace-intervals.sh: tracepoint rates per interval, on a
+# hand-made trace-counts (samples at 0, 2, 4 s; a kernel without the
+# compaction tracepoint): 2 000 then 6 000 allocations, 500 then 4 500
+# blocks drained, over 2 s each
+mkdir -p "$TMP/tc"
+cat >"$TMP/tc/trace-counts" <<'END'
+time: 100
+kmem:mm_page_alloc 0
+kmem:mm_page_pcpu_drain 0
+kmem:mm_page_alloc_zone_locked 0
+vmscan:mm_vmscan_direct_reclaim_begin 0
+time: 102
+kmem:mm_page_alloc 2000
+kmem:mm_page_pcpu_drain 500
+kmem:mm_page_alloc_zone_locked 1000
+vmscan:mm_vmscan_direct_reclaim_begin 4
+time: 104
+kmem:mm_page_alloc 8000
+kmem:mm_page_pcpu_drain 5000
+kmem:mm_page_alloc_zone_locked 9000
+vmscan:mm_vmscan_direct_reclaim_begin 4
+END
+scripts/trace-intervals.sh "$TMP/tc" 0 4 2 >"$TMP/out.md" 2>&1
+check_line "trace intervals: the first two seconds" "| 0–2 | 1000 | 250 | 500 | 0.25 | 2 | – |"
+check_line "trace intervals: the next two" "| 2–4 | 3000 | 2250 | 4000 | 0.75 | 0 | – |"
+expect_status "trace intervals: an end without a sample: exit 2" 2 "no sample at 6 s" \
+	scripts/trace-intervals.sh "$TMP/tc" 0 6 2
+expect_status "trace intervals: no trace-counts: exit 2" 2 "no such file" \
+	scripts/trace-intervals.sh "$TMP" 0 2 1
 scripts/iostat-intervals.sh $R/diskstats-huge-180 100 180 10 | grep -v '^|---\|^| interval' >"$TMP/iostat.md"
 missing=$(missing_lines "$TMP/iostat.md")
 [ "$missing" = 0 ] && [ "$(wc -l <"$TMP/iostat.md")" = 8 ] &&

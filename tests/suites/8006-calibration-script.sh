@@ -651,6 +651,11 @@ missing=$(missing_lines "$TMP/iostat.md")
 [ "$missing" = 0 ] && [ "$(wc -l <"$TMP/iostat.md")" = 12 ] &&
 	ok "docs/calibration.md baseline iostat table = the stored run" ||
 	ko "docs/calibration.md baseline iostat table = the stored run"
+scripts/trace-intervals.sh $R/trace-none-360 240 360 10 | grep -v '^|---\|^| interval' >"$TMP/trace.md"
+missing=$(missing_lines "$TMP/trace.md")
+[ "$missing" = 0 ] && [ "$(wc -l <"$TMP/trace.md")" = 12 ] &&
+	ok "docs/calibration.md tracepoint table = the stored run" ||
+	ko "docs/calibration.md tracepoint table = the stored run"
 # ... and run x's iostat rows, the machine's beside its twin's
 $RPT compare --names real,model $R/local-real-s50-c8-x $R/local-model-s50-c8-x 2>&1 |
 	grep -E '^Iostat vda (w/s|wkB/s|w_await|wareq-sz|f/s|f_await|aqu-sz|%util) ' >"$TMP/iox.txt"

@@ -248,7 +248,7 @@ static void show_diskstats(struct sim *sim, const struct sampler *smp, FILE *out
  * (vmstat.h MM_TRACEPOINTS says where each is counted), as `perf stat -a`
  * would count them and `slowpath record` writes them.
  */
-static void trace_counts_names(const struct machine *m, int64_t *out)
+static void trace_counts_read(const struct machine *m, int64_t *out)
 {
 	for (int i = 0; i < RPT_NR_TRACE_EVENTS; i++) {
 		out[i] = mm_tracepoint_count(m, rpt_trace_events[i]);
@@ -261,7 +261,7 @@ static void show_trace_counts(const struct sampler *smp, FILE *out)
 {
 	int64_t now[RPT_NR_TRACE_EVENTS];
 
-	trace_counts_names(smp->m, now);
+	trace_counts_read(smp->m, now);
 	for (int i = 0; i < RPT_NR_TRACE_EVENTS; i++)
 		fprintf(out, "%s %lld\n", rpt_trace_events[i], (long long)(now[i] - smp->trace_base[i]));
 }
@@ -573,7 +573,7 @@ static int run_setup(struct run *r)
 	for (unsigned int i = 0; i < r->nr_bdevs; i++)
 		r->smp.on[MON_WBT] |= bdev_wbt_enabled(r->bdevs[i]);
 	r->smp.on[MON_TRACE] = true;
-	trace_counts_names(r->m, r->smp.trace_base);
+	trace_counts_read(r->m, r->smp.trace_base);
 	r->smp.interval = g->sample_interval;
 	r->smp.end = g->duration;
 	r->smp.whole_seconds = g->sample_interval % SIM_NSEC_PER_SEC == 0;

@@ -242,7 +242,7 @@
  * these tracepoints (6.12), counted at the model function that stands for
  * the kernel function firing it.  `perf stat -a -e EVENT` counts the same
  * on a machine, and `slowpath record` takes them that way; the cli prints
- * them in the recorder's order (report/result.h TRACE_COUNTS_EVENTS).
+ * them in the recorder's order (report/result.h rpt_trace_events).
  *   mm_page_alloc            __alloc_pages, every call, failed ones too
  *   mm_page_free             free_pages_prepare: every block freed
  *   mm_page_alloc_zone_locked __rmqueue_smallest: a block off a free list

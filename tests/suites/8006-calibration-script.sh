@@ -663,4 +663,11 @@ missing=$(missing_lines "$TMP/iox.txt")
 [ "$missing" = 0 ] && [ "$(wc -l <"$TMP/iox.txt")" = 8 ] &&
 	ok "docs/calibration.md run x's iostat rows = the stored runs" ||
 	ko "docs/calibration.md run x's iostat rows = the stored runs"
+# ... and run y's tracepoint rows, the machine's beside its twin's
+$RPT compare --names machine,twin $R/local-real-s50-c8-tp $R/local-model-s50-c8-tp 2>&1 |
+	grep -E '^Tracepoint ' >"$TMP/tpy.txt"
+missing=$(missing_lines "$TMP/tpy.txt")
+[ "$missing" = 0 ] && [ "$(wc -l <"$TMP/tpy.txt")" = 5 ] &&
+	ok "docs/calibration.md run y's tracepoint rows = the stored runs" ||
+	ko "docs/calibration.md run y's tracepoint rows = the stored runs"
 rpt_done

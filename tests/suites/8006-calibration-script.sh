@@ -670,4 +670,12 @@ missing=$(missing_lines "$TMP/tpy.txt")
 [ "$missing" = 0 ] && [ "$(wc -l <"$TMP/tpy.txt")" = 5 ] &&
 	ok "docs/calibration.md run y's tracepoint rows = the stored runs" ||
 	ko "docs/calibration.md run y's tracepoint rows = the stored runs"
+got=$(for d in local-real-s50-c8-tp local-model-s50-c8-tp; do
+	scripts/trace-intervals.sh $R/$d 10 150 140 | awk -F' [|] ' 'NR == 3 { printf "%s | %s | %s | %s |\n", $2, $3, $4, $5 }'
+done | tr '\n' ' ')
+[ "$got" = "251 | 104 | 209 | 0.41 | 216 | 0 | 216 | 0.00 | " ] &&
+	grep -qxF '| machine | 251 | 104 | 209 | 0.41 |' docs/calibration.md &&
+	grep -qxF '| twin | 216 | 0 | 216 | 0.00 |' docs/calibration.md &&
+	ok "docs/calibration.md run y's steady-state table = the stored runs" ||
+	ko "docs/calibration.md run y's steady-state table = the stored runs: $got"
 rpt_done

@@ -93,6 +93,9 @@ struct rec_source {
 int rec_source_open(struct rec_source *s, const char *proc_root, char *err, size_t errlen);
 void rec_source_close(struct rec_source *s);
 void rec_text_release(struct rec_text *t);
+/* Make t's text a copy of the len bytes at s (a NUL is added).  0 or
+ * -ENOMEM (t unchanged). */
+int rec_text_set(struct rec_text *t, const char *s, size_t len);
 /* Read a whole file into t (used by the sources and by metrics.c). */
 int rec_read_file(const char *path, struct rec_text *t);
 /* The same, refusing (-EFBIG) a file longer than `max` bytes: what the

@@ -220,23 +220,8 @@ int rec_perf_read(struct rec_perf **pp, struct rec_text *t)
 		fprintf(f, "%s %llu\n", rpt_trace_events[e], (unsigned long long)sum);
 	}
 	fclose(f);
-	if (!rc) {
-		if (t->cap < len + 1) {
-			char *b = realloc(t->buf, len + 1);
-
-			if (!b)
-				rc = -ENOMEM;
-			else {
-				t->buf = b;
-				t->cap = len + 1;
-			}
-		}
-		if (!rc) {
-			memcpy(t->buf, out, len + 1);
-			t->len = len;
-			snprintf(t->path, sizeof(t->path), "perf_event_open");
-		}
-	}
+	if (!rc && (rc = rec_text_set(t, out, len)) == 0)
+		snprintf(t->path, sizeof(t->path), "perf_event_open");
 	free(out);
 	return rc;
 }

@@ -534,23 +534,8 @@ static int read_wbt(struct rec_run *r, char *err, size_t errlen)
 	}
 	if (f)
 		fclose(f);
-	if (rc == 0) {
-		if (r->text.cap < len + 1) {
-			char *b = realloc(r->text.buf, len + 1);
-
-			if (!b)
-				rc = -ENOMEM;
-			else {
-				r->text.buf = b;
-				r->text.cap = len + 1;
-			}
-		}
-		if (rc == 0) {
-			memcpy(r->text.buf, out, len + 1);
-			r->text.len = len;
-			snprintf(r->text.path, sizeof(r->text.path), "%s", path);
-		}
-	}
+	if (rc == 0 && (rc = rec_text_set(&r->text, out, len)) == 0)
+		snprintf(r->text.path, sizeof(r->text.path), "%s", path);
 	free(out);
 	for (size_t i = 0; i < nd; i++)
 		free(disks[i]);

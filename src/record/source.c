@@ -37,6 +37,22 @@ void rec_text_release(struct rec_text *t)
 	t->len = t->cap = 0;
 }
 
+int rec_text_set(struct rec_text *t, const char *s, size_t len)
+{
+	if (t->cap < len + 1) {
+		char *b = realloc(t->buf, len + 1);
+
+		if (!b)
+			return -ENOMEM;
+		t->buf = b;
+		t->cap = len + 1;
+	}
+	memcpy(t->buf, s, len);
+	t->buf[len] = '\0';
+	t->len = len;
+	return 0;
+}
+
 int rec_read_file(const char *path, struct rec_text *t)
 {
 	return rec_read_file_max(path, t, REC_MAX_PROC_BYTES);

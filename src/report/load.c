@@ -1058,47 +1058,64 @@ int rpt_read_monitor(const char *dir, const char *file, char **path, struct proc
 
 static size_t measured_first_sample(const struct rpt_run *r, const struct proc_monitor *m);
 
+int rpt_read_trace_counts(const char *dir, struct rpt_trace_counts *out, char *err, size_t errlen)
+{
+	int rc;
+
+	out->m = xzalloc(sizeof(*out->m));
+	out->tc = NULL;
+	rc = rpt_read_monitor(dir, "trace-counts", &out->path, out->m, err, errlen);
+	if (rc <= 0)
+		return rc;
+	out->tc = xzalloc((out->m->n ? out->m->n : 1) * sizeof(*out->tc));
+	for (size_t k = 0; k < out->m->n; k++) {
+		const struct proc_monitor_sample *s = &out->m->s[k];
+
+		if (trace_parse_counts(out->path, s->text, &out->tc[k], err, errlen)) {
+			rpt_rebase_error(err, errlen, out->path, s->first_line);
+			return -1;
+		}
+		if (k > 0 && !(s->time > out->m->s[k - 1].time)) {
+			fail(err, errlen, "%s:%u: time %g does not increase", out->path,
+			     s->first_line - 1, s->time);
+			return -1;
+		}
+	}
+	return 1;
+}
+
+void rpt_trace_counts_release(struct rpt_trace_counts *t)
+{
+	free(t->tc);
+	free(t->path);
+	if (t->m)
+		proc_monitor_release(t->m);
+	free(t->m);
+	memset(t, 0, sizeof(*t));
+}
+
 /*
- * Every sample is checked; the rate of a tracepoint is its count's growth
- * from the measured phase's first sample to the last, over their
- * distance.  A tracepoint missing from either sample gives no row.
+ * The rate of a tracepoint is its count's growth from the measured
+ * phase's first sample to the last, over their distance.  A tracepoint
+ * missing from either sample gives no row.
  */
 static int load_trace(struct rpt_run *r, const char *dir, char *err, size_t errlen)
 {
-	struct proc_monitor m;
-	struct trace_counts *tc;
-	char *path = NULL;
+	struct rpt_trace_counts tt;
 	size_t k0;
-	int rc = rpt_read_monitor(dir, "trace-counts", &path, &m, err, errlen);
+	int rc = rpt_read_trace_counts(dir, &tt, err, errlen);
 
-	if (rc <= 0) {
-		free(path);
-		return rc;
-	}
-	tc = xzalloc(m.n * sizeof(*tc));
-	for (size_t k = 0; k < m.n && rc > 0; k++) {
-		if (trace_parse_counts(path, m.s[k].text, &tc[k], err, errlen)) {
-			rpt_rebase_error(err, errlen, path, m.s[k].first_line);
-			rc = -1;
-		} else if (k > 0 && !(m.s[k].time > m.s[k - 1].time)) {
-			fail(err, errlen, "%s:%u: time %g does not increase", path, m.s[k].first_line - 1,
-			     m.s[k].time);
-			rc = -1;
-		}
-	}
-	k0 = rc > 0 ? measured_first_sample(r, &m) : SIZE_MAX;
-	if (k0 != SIZE_MAX && k0 + 1 < m.n) {
-		const struct trace_counts *a = &tc[k0], *b = &tc[m.n - 1];
-		double dt = m.s[m.n - 1].time - m.s[k0].time;
+	k0 = rc > 0 ? measured_first_sample(r, tt.m) : SIZE_MAX;
+	if (k0 != SIZE_MAX && k0 + 1 < tt.m->n) {
+		const struct trace_counts *a = &tt.tc[k0], *b = &tt.tc[tt.m->n - 1];
+		double dt = tt.m->s[tt.m->n - 1].time - tt.m->s[k0].time;
 
 		for (int i = 0; i < RPT_NR_TRACE_EVENTS; i++)
 			if (a->present[i] && b->present[i] && b->count[i] >= a->count[i])
 				rpt_named_set(&r->tracepoints, rpt_trace_events[i],
 					      (double)(b->count[i] - a->count[i]) / dt, NULL);
 	}
-	free(tc);
-	free(path);
-	proc_monitor_release(&m);
+	rpt_trace_counts_release(&tt);
 	return rc < 0 ? -1 : 0;
 }
 

@@ -29,10 +29,6 @@ int rpt_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((form
 /* Whole file into a NUL-terminated buffer; NULL with err on failure. */
 char *rpt_read_file(const char *path, size_t *len, char *err, size_t errlen);
 
-struct proc_monitor;
-/* DIR/FILE, a monitor of /proc samples (docs/results.md), parsed into *m;
- * *path is the file's name (the caller frees it).  1 loaded, 0 no such
- * file, -1 error in err. */
 /* DIR/proc-diskstats, every sample parsed (ds[k] is sample k of m), times
  * increasing: 1 loaded, 0 no such file, -1 error ("path:line: ...").
  * Release with rpt_diskstats_release() whatever the return value. */
@@ -45,6 +41,19 @@ struct rpt_diskstats {
 };
 int rpt_read_diskstats(const char *dir, struct rpt_diskstats *out, char *err, size_t errlen);
 void rpt_diskstats_release(struct rpt_diskstats *d);
+/* DIR/trace-counts the same way: tc[k] is sample k of m.  Release with
+ * rpt_trace_counts_release() whatever the return value. */
+struct trace_counts;
+struct rpt_trace_counts {
+	char			*path;
+	struct proc_monitor	*m;
+	struct trace_counts	*tc;	/* [m->n] */
+};
+int rpt_read_trace_counts(const char *dir, struct rpt_trace_counts *out, char *err, size_t errlen);
+void rpt_trace_counts_release(struct rpt_trace_counts *t);
+/* DIR/FILE, a monitor of /proc samples (docs/results.md), parsed into *m;
+ * *path is the file's name (the caller frees it).  1 loaded, 0 no such
+ * file, -1 error in err. */
 int rpt_read_monitor(const char *dir, const char *file, char **path, struct proc_monitor *m,
 		     char *err, size_t errlen);
 /* An error about an offset inside one sample ("PATH:N: ...") made about the

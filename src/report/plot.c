@@ -576,58 +576,37 @@ static int load_diskstats(const char *dir, struct tab *t, bool *have, char *err,
 static int load_trace_rates(const char *dir, struct tab *t, bool *have, char *err, size_t errlen)
 {
 	static const char *const ev[2] = { "kmem:mm_page_pcpu_drain", "kmem:mm_page_alloc_zone_locked" };
-	struct proc_monitor m;
-	struct trace_counts a, b;
-	int idx[2] = { -1, -1 };
-	char *path;
-	int rc = rpt_read_monitor(dir, "trace-counts", &path, &m, err, errlen);
+	struct rpt_trace_counts tt;
+	int idx[2] = { 0, 0 };
+	int rc = rpt_read_trace_counts(dir, &tt, err, errlen);
 
 	*have = false;
-	if (rc <= 0 || m.n < 2) {
-		free(path);
-		if (rc > 0)
-			proc_monitor_release(&m);
-		return rc < 0 ? -1 : 0;
-	}
-	for (int i = 0; i < RPT_NR_TRACE_EVENTS; i++)
-		for (int e = 0; e < 2; e++)
-			if (strcmp(rpt_trace_events[i], ev[e]) == 0)
-				idx[e] = i;
-	tab_init(t, m.n - 1, 2);
-	t->names[0] = xstrdup("mm_page_pcpu_drain");
-	t->names[1] = xstrdup("mm_page_alloc_zone_locked");
-	for (size_t k = 0; k < m.n && rc > 0; k++) {
-		if (trace_parse_counts(path, m.s[k].text, &b, err, errlen)) {
-			rpt_rebase_error(err, errlen, path, m.s[k].first_line);
-			rc = -1;
-			break;
-		}
-		if (k > 0) {
-			double dt = m.s[k].time - m.s[k - 1].time;
+	if (rc > 0 && tt.m->n >= 2) {
+		const struct proc_monitor *m = tt.m;
 
-			if (!(dt > 0)) {
-				fail(err, errlen, "%s:%u: time %g does not increase", path,
-				     m.s[k].first_line - 1, m.s[k].time);
-				rc = -1;
-				break;
-			}
-			t->t[k - 1] = m.s[k].time - m.s[0].time;
+		for (int i = 0; i < RPT_NR_TRACE_EVENTS; i++)
+			for (int e = 0; e < 2; e++)
+				if (strcmp(rpt_trace_events[i], ev[e]) == 0)
+					idx[e] = i;
+		tab_init(t, m->n - 1, 2);
+		t->names[0] = xstrdup("mm_page_pcpu_drain");
+		t->names[1] = xstrdup("mm_page_alloc_zone_locked");
+		for (size_t k = 1; k < m->n; k++) {
+			const struct trace_counts *a = &tt.tc[k - 1], *b = &tt.tc[k];
+			double dt = m->s[k].time - m->s[k - 1].time;
+
+			t->t[k - 1] = m->s[k].time - m->s[0].time;
 			for (int e = 0; e < 2; e++) {
 				int i = idx[e];
 
 				t->v[(k - 1) * 2 + (size_t)e] =
-					a.present[i] && b.present[i] && b.count[i] >= a.count[i] ?
-					(double)(b.count[i] - a.count[i]) / dt : NAN;
+					a->present[i] && b->present[i] && b->count[i] >= a->count[i] ?
+					(double)(b->count[i] - a->count[i]) / dt : NAN;
 			}
 		}
-		a = b;
-	}
-	if (rc > 0)
 		*have = true;
-	else
-		tab_release(t);
-	free(path);
-	proc_monitor_release(&m);
+	}
+	rpt_trace_counts_release(&tt);
 	return rc < 0 ? -1 : 0;
 }
 

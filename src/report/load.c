@@ -1058,30 +1058,60 @@ int rpt_read_monitor(const char *dir, const char *file, char **path, struct proc
 
 static size_t measured_first_sample(const struct rpt_run *r, const struct proc_monitor *m);
 
-int rpt_read_trace_counts(const char *dir, struct rpt_trace_counts *out, char *err, size_t errlen)
+/* Adapters to one parser signature for read_parsed_monitor(). */
+static int parse_trace_item(const char *path, const char *text, void *out, char *err, size_t errlen)
 {
-	int rc;
+	return trace_parse_counts(path, text, out, err, errlen);
+}
 
-	out->m = xzalloc(sizeof(*out->m));
-	out->tc = NULL;
-	rc = rpt_read_monitor(dir, "trace-counts", &out->path, out->m, err, errlen);
+static int parse_diskstats_item(const char *path, const char *text, void *out, char *err, size_t errlen)
+{
+	return proc_parse_diskstats(path, text, out, err, errlen);
+}
+
+/*
+ * DIR/FILE as a monitor whose samples `parse` reads into an array of
+ * `size`-byte items (*items, [m->n], zeroed first), times increasing.
+ * 1 loaded, 0 no such file, -1 error ("path:line: ..."); *path, *m and
+ * *items are the caller's to free whatever the return value.
+ */
+static int read_parsed_monitor(const char *dir, const char *file, char **path, struct proc_monitor *m,
+			       void **items, size_t size,
+			       int (*parse)(const char *, const char *, void *, char *, size_t),
+			       char *err, size_t errlen)
+{
+	int rc = rpt_read_monitor(dir, file, path, m, err, errlen);
+
+	*items = NULL;
 	if (rc <= 0)
 		return rc;
-	out->tc = xzalloc((out->m->n ? out->m->n : 1) * sizeof(*out->tc));
-	for (size_t k = 0; k < out->m->n; k++) {
-		const struct proc_monitor_sample *s = &out->m->s[k];
+	*items = xzalloc((m->n ? m->n : 1) * size);
+	for (size_t k = 0; k < m->n; k++) {
+		const struct proc_monitor_sample *s = &m->s[k];
 
-		if (trace_parse_counts(out->path, s->text, &out->tc[k], err, errlen)) {
-			rpt_rebase_error(err, errlen, out->path, s->first_line);
+		if (parse(*path, s->text, (char *)*items + k * size, err, errlen)) {
+			rpt_rebase_error(err, errlen, *path, s->first_line);
 			return -1;
 		}
-		if (k > 0 && !(s->time > out->m->s[k - 1].time)) {
-			fail(err, errlen, "%s:%u: time %g does not increase", out->path,
-			     s->first_line - 1, s->time);
+		if (k > 0 && !(s->time > m->s[k - 1].time)) {
+			fail(err, errlen, "%s:%u: time %g does not increase", *path, s->first_line - 1,
+			     s->time);
 			return -1;
 		}
 	}
 	return 1;
+}
+
+int rpt_read_trace_counts(const char *dir, struct rpt_trace_counts *out, char *err, size_t errlen)
+{
+	void *items;
+	int rc;
+
+	out->m = xzalloc(sizeof(*out->m));
+	rc = read_parsed_monitor(dir, "trace-counts", &out->path, out->m, &items, sizeof(*out->tc),
+				 parse_trace_item, err, errlen);
+	out->tc = items;
+	return rc;
 }
 
 void rpt_trace_counts_release(struct rpt_trace_counts *t)
@@ -1130,28 +1160,14 @@ static int load_trace(struct rpt_run *r, const char *dir, char *err, size_t errl
  */
 int rpt_read_diskstats(const char *dir, struct rpt_diskstats *out, char *err, size_t errlen)
 {
+	void *items;
 	int rc;
 
 	out->m = xzalloc(sizeof(*out->m));
-	out->ds = NULL;
-	rc = rpt_read_monitor(dir, "proc-diskstats", &out->path, out->m, err, errlen);
-	if (rc <= 0)
-		return rc;
-	out->ds = xzalloc(out->m->n * sizeof(*out->ds));
-	for (size_t k = 0; k < out->m->n; k++) {
-		const struct proc_monitor_sample *s = &out->m->s[k];
-
-		if (proc_parse_diskstats(out->path, s->text, &out->ds[k], err, errlen)) {
-			rpt_rebase_error(err, errlen, out->path, s->first_line);
-			return -1;
-		}
-		if (k > 0 && !(s->time > out->m->s[k - 1].time)) {
-			fail(err, errlen, "%s:%u: time %g does not increase", out->path,
-			     s->first_line - 1, s->time);
-			return -1;
-		}
-	}
-	return 1;
+	rc = read_parsed_monitor(dir, "proc-diskstats", &out->path, out->m, &items, sizeof(*out->ds),
+				 parse_diskstats_item, err, errlen);
+	out->ds = items;
+	return rc;
 }
 
 void rpt_diskstats_release(struct rpt_diskstats *d)

@@ -252,6 +252,10 @@
  *   mm_vmscan_direct_reclaim_begin  try_to_free_pages
  *   mm_vmscan_wakeup_kswapd  wakeup_kswapd when it wakes kswapd
  *   mm_vmscan_kswapd_wake    kswapd, before each balance_pgdat
+ * Not counted: kmem:mm_page_free_batched, which the kernel fires per
+ * folio freed through free_unref_folios (reclaim, LRU batch releases,
+ * munmap's TLB batches); the model frees every folio one by one through
+ * free_unref_page, so it cannot tell which frees the kernel batches.
  */
 #define MM_TRACEPOINTS(X)						\
 	X(TP_MM_PAGE_ALLOC,		"kmem:mm_page_alloc")		\

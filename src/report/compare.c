@@ -342,7 +342,7 @@ void rpt_cmp_build(struct rpt_cmp *c, struct rpt_set *sets, int nr_sets, unsigne
 		"latency_avg_ms", "latency_p50_ms", "latency_p95_ms", "latency_p99_ms", "latency_max_ms"
 	};
 	size_t cap = 0, pm_cap = 0, vm_cap = 0;
-	bool any_tps = false, any_lat = false;
+	bool any_tps = false, any_lat[5] = { false };
 
 	memset(c, 0, sizeof(*c));
 	c->sets = sets;
@@ -350,14 +350,18 @@ void rpt_cmp_build(struct rpt_cmp *c, struct rpt_set *sets, int nr_sets, unsigne
 	for (int s = 0; s < nr_sets; s++)
 		for (unsigned int i = 0; i < sets[s].nr_runs; i++) {
 			any_tps |= sets[s].runs[i].has_tps;
-			any_lat |= sets[s].runs[i].has_latency;
+			for (int k = 0; k < 5; k++)	/* a window has no percentiles */
+				any_lat[k] |= sets[s].runs[i].has_latency &&
+					      isfinite(sets[s].runs[i].latency[k]);
 		}
 	if (any_tps)
 		metric_fill(c, metric_add(&c->m, &c->nr_m, &cap, "tps", "slowpath.tps", "tps",
 					  RPT_BETTER_HIGHER, true), SRC_TPS, NULL, 0);
-	for (int i = 0; any_lat && i < 5; i++) {
+	for (int i = 0; i < 5; i++) {
 		char lkp[64];
 
+		if (!any_lat[i])
+			continue;
 		snprintf(lkp, sizeof(lkp), "slowpath.latency_ms.%s", rpt_latency_names[i]);
 		metric_fill(c, metric_add(&c->m, &c->nr_m, &cap, lat_rows[i], lkp, "ms",
 					  RPT_BETTER_LOWER, false), SRC_LATENCY, NULL, i);
@@ -794,6 +798,23 @@ void rpt_cmp_emit_rows(struct rpt_emitter *e, const struct rpt_cmp *c,
 
 static void emit_scenario_diff(struct rpt_emitter *e, FILE *f, const struct rpt_cmp *c, bool html);
 
+/* The window the rows span (rpt_sets_window), as a note; false if none. */
+static bool window_of(const struct rpt_cmp *c, char *buf, size_t len)
+{
+	const struct rpt_run *r = c->nr_sets && c->sets[0].nr_runs ? &c->sets[0].runs[0] : NULL;
+	char to[32];
+
+	if (!r || !r->windowed)
+		return false;
+	if (isinf(r->window.to))
+		snprintf(to, sizeof(to), "end");
+	else
+		snprintf(to, sizeof(to), "%g", r->window.to);
+	snprintf(buf, len, "Window: %g-%s s after each folder's start (tps, latency avg/max from "
+		 "tps.csv;\nvmstat, iostat, tracepoints from the monitors' samples in it).", r->window.from, to);
+	return true;
+}
+
 void rpt_cmp_print_text(FILE *f, const struct rpt_cmp *c, bool html)
 {
 	struct rpt_emitter e;
@@ -825,6 +846,8 @@ void rpt_cmp_print_text(FILE *f, const struct rpt_cmp *c, bool html)
 			n += (size_t)snprintf(buf + n, sizeof(buf) - n, " %s=%u", c->sets[s].name,
 					      c->sets[s].nr_runs);
 		rpt_emit_note(&e, buf);
+		if (window_of(c, buf, sizeof(buf)))
+			rpt_emit_note(&e, buf);
 		rpt_emit_note(&e, "Significance: *x.xx%* where Welch's t-test rejects equal means at alpha 0.05\n"
 			      "(Amean on the samples, Hmean on their reciprocals); never marked with fewer\n"
 			      "than 2 samples a side.");
@@ -1084,6 +1107,12 @@ int rpt_cmp_print_json(FILE *f, const struct rpt_cmp *c)
 	json_object_set_new(root, "schema", json_string("slowpath-compare/1"));
 	json_object_set_new(root, "alpha", json_real(RPT_ALPHA));
 	json_object_set_new(root, "test", json_string("welch"));
+	if (c->nr_sets && c->sets[0].nr_runs && c->sets[0].runs[0].windowed) {
+		const struct rpt_window *w = &c->sets[0].runs[0].window;
+
+		json_object_set_new(root, "window", json_pack("{s:f, s:o}", "from", w->from, "to",
+			isinf(w->to) ? json_null() : json_real(w->to)));
+	}
 	a = json_array();
 	for (int s = 0; s < c->nr_sets; s++) {
 		const struct rpt_set *set = &c->sets[s];
@@ -1134,10 +1163,15 @@ int rpt_cmp_print_json(FILE *f, const struct rpt_cmp *c)
 
 static const char compare_usage[] =
 	"usage: slowpath compare [--format text|lkp] [--json] [--all] [--names A,B,...]\n"
-	"                        [--shape] [--shape-windows A-B,...] [--orders] DIR...\n"
+	"                        [--window A-B] [--shape] [--shape-windows A-B,...] [--orders]\n"
+	"                        DIR...\n"
 	"  DIR: a result folder (one sample) or a folder of iterations (one sample each);\n"
 	"  the first is the baseline.  Rows that differ from the baseline (or are\n"
 	"  significant) are printed; --all prints every row.  Formats: docs/report.md.\n"
+	"  --window A-B: rows over that span of each folder (seconds after its start, B\n"
+	"  may be 'end') instead of the measured phase: tps and latency avg/max from\n"
+	"  tps.csv's intervals inside it, vmstat, iostat and tracepoint rows from the\n"
+	"  monitors' first and last samples inside it; no percentiles or figures.\n"
 	"  --shape: the free-memory shape instead (free blocks per zone, order and\n"
 	"  migratetype, unusable_index and extfrag_index per order) from the folders'\n"
 	"  proc-buddyinfo and proc-pagetypeinfo, as the mean over each window (seconds\n"
@@ -1149,7 +1183,7 @@ static const char compare_usage[] =
 
 int rpt_cmd_compare(int argc, char **argv)
 {
-	enum { O_FORMAT = 1000, O_JSON, O_NAMES, O_ALL, O_SHAPE, O_WINDOWS, O_ORDERS, O_HELP };
+	enum { O_FORMAT = 1000, O_JSON, O_NAMES, O_ALL, O_SHAPE, O_WINDOWS, O_WINDOW, O_ORDERS, O_HELP };
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, O_FORMAT },
 		{ "json", no_argument, NULL, O_JSON },
@@ -1157,6 +1191,7 @@ int rpt_cmd_compare(int argc, char **argv)
 		{ "all", no_argument, NULL, O_ALL },
 		{ "shape", no_argument, NULL, O_SHAPE },
 		{ "shape-windows", required_argument, NULL, O_WINDOWS },
+		{ "window", required_argument, NULL, O_WINDOW },
 		{ "orders", no_argument, NULL, O_ORDERS },
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 }
@@ -1165,8 +1200,8 @@ int rpt_cmd_compare(int argc, char **argv)
 	int nr_dirs, rc = 2, c;
 	unsigned int flags = 0;
 	bool json = false, shape = false, orders = false;
-	struct rpt_shape_window win[16] = { { 0, INFINITY } };
-	unsigned int nr_win = 1;
+	struct rpt_window win[16] = { { 0, INFINITY } }, span;
+	unsigned int nr_win = 1, nr_span = 0, load = RPT_LOAD_IOSTAT | RPT_LOAD_TRACE;
 	struct rpt_set *sets = NULL;
 	struct rpt_cmp cmp;
 	char err[1024];
@@ -1194,8 +1229,14 @@ int rpt_cmd_compare(int argc, char **argv)
 			break;
 		case O_WINDOWS:
 			shape = true;
-			if (rpt_shape_parse_windows(optarg, win, 16, &nr_win, err, sizeof(err))) {
+			if (rpt_parse_windows(optarg, win, 16, &nr_win, err, sizeof(err))) {
 				fprintf(stderr, "slowpath compare: --shape-windows: %s\n", err);
+				return 2;
+			}
+			break;
+		case O_WINDOW:
+			if (rpt_parse_windows(optarg, &span, 1, &nr_span, err, sizeof(err))) {
+				fprintf(stderr, "slowpath compare: --window: %s\n", err);
 				return 2;
 			}
 			break;
@@ -1224,11 +1265,20 @@ int rpt_cmd_compare(int argc, char **argv)
 			shape ? "shape" : "orders", format);
 		return 2;
 	}
+	if (nr_span && (shape || orders)) {
+		fprintf(stderr, "slowpath compare: --window is for the main view; %s\n",
+			shape ? "--shape takes --shape-windows" : "--orders counts the whole run");
+		return 2;
+	}
 	sets = xzalloc((size_t)nr_dirs * sizeof(*sets));
-	if (rpt_sets_load(sets, nr_dirs, argv + optind, RPT_LOAD_IOSTAT | RPT_LOAD_TRACE, err, sizeof(err))) {
+	if (rpt_sets_load(sets, nr_dirs, argv + optind, load, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		free(sets);
 		return 2;
+	}
+	if (nr_span && rpt_sets_window(sets, nr_dirs, &span, load, err, sizeof(err))) {
+		fprintf(stderr, "slowpath compare: %s\n", err);
+		goto out;
 	}
 	if (names && rpt_sets_rename(sets, nr_dirs, names, err, sizeof(err))) {
 		fprintf(stderr, "slowpath compare: %s\n", err);

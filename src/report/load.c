@@ -1014,6 +1014,51 @@ int rpt_sets_rename(struct rpt_set *sets, int n, const char *list, char *err, si
 	return 0;
 }
 
+/* ---- windows of a folder's time ------------------------------------------------ */
+
+static bool parse_secs(const char *s, const char *end, double *v)
+{
+	char buf[32], *e;
+
+	if (end - s <= 0 || (size_t)(end - s) >= sizeof(buf))
+		return false;
+	memcpy(buf, s, (size_t)(end - s));
+	buf[end - s] = '\0';
+	if (strcmp(buf, "end") == 0) {
+		*v = INFINITY;
+		return true;
+	}
+	*v = strtod(buf, &e);
+	return *e == '\0' && isfinite(*v) && *v >= 0 && strspn(buf, "0123456789.") == strlen(buf);
+}
+
+int rpt_parse_windows(const char *spec, struct rpt_window *w, unsigned int max,
+			    unsigned int *n, char *err, size_t errlen)
+{
+	const char *p = spec;
+
+	*n = 0;
+	for (;;) {
+		const char *comma = strchr(p, ','), *end = comma ? comma : p + strlen(p);
+		const char *dash = memchr(p, '-', (size_t)(end - p));
+
+		if (*n == max) {
+			snprintf(err, errlen, "at most %u window%s", max, max == 1 ? "" : "s");
+			return -1;
+		}
+		if (!dash || !parse_secs(p, dash, &w[*n].from) || !parse_secs(dash + 1, end, &w[*n].to) ||
+		    isinf(w[*n].from) || w[*n].to < w[*n].from) {
+			snprintf(err, errlen, "'%.*s' is not a window FROM-TO in seconds (TO >= FROM, "
+				 "or 'end')", (int)(end - p), p);
+			return -1;
+		}
+		(*n)++;
+		if (!comma)
+			return 0;
+		p = comma + 1;
+	}
+}
+
 /* ---- monitor files (proc-vmstat, proc-buddyinfo, ...) ---------------------- */
 
 /* Error offsets inside a sample become line numbers of the whole file. */
@@ -1056,7 +1101,9 @@ int rpt_read_monitor(const char *dir, const char *file, char **path, struct proc
 
 /* ---- tracepoint hits from trace-counts ------------------------------------------- */
 
-static size_t measured_first_sample(const struct rpt_run *r, const struct proc_monitor *m);
+static bool span_samples(const struct rpt_run *r, const struct proc_monitor *m, size_t *k0,
+			 size_t *k1);
+static int no_span(const struct rpt_run *r, const char *path, char *err, size_t errlen);
 
 /* Adapters to one parser signature for read_parsed_monitor(). */
 static int parse_trace_item(const char *path, const char *text, void *out, char *err, size_t errlen)
@@ -1125,25 +1172,26 @@ void rpt_trace_counts_release(struct rpt_trace_counts *t)
 }
 
 /*
- * The rate of a tracepoint is its count's growth from the measured
- * phase's first sample to the last, over their distance.  A tracepoint
+ * The rate of a tracepoint is its count's growth from the span's first
+ * sample to its last (span_samples), over their distance.  A tracepoint
  * missing from either sample gives no row.
  */
 static int load_trace(struct rpt_run *r, const char *dir, char *err, size_t errlen)
 {
 	struct rpt_trace_counts tt;
-	size_t k0;
+	size_t k0, k1;
 	int rc = rpt_read_trace_counts(dir, &tt, err, errlen);
 
-	k0 = rc > 0 ? measured_first_sample(r, tt.m) : SIZE_MAX;
-	if (k0 != SIZE_MAX && k0 + 1 < tt.m->n) {
-		const struct trace_counts *a = &tt.tc[k0], *b = &tt.tc[tt.m->n - 1];
-		double dt = tt.m->s[tt.m->n - 1].time - tt.m->s[k0].time;
+	if (rc > 0 && span_samples(r, tt.m, &k0, &k1)) {
+		const struct trace_counts *a = &tt.tc[k0], *b = &tt.tc[k1];
+		double dt = tt.m->s[k1].time - tt.m->s[k0].time;
 
 		for (int i = 0; i < RPT_NR_TRACE_EVENTS; i++)
 			if (a->present[i] && b->present[i] && b->count[i] >= a->count[i])
 				rpt_named_set(&r->tracepoints, rpt_trace_events[i],
 					      (double)(b->count[i] - a->count[i]) / dt, NULL);
+	} else if (rc > 0 && r->windowed) {
+		rc = no_span(r, tt.path, err, errlen);
 	}
 	rpt_trace_counts_release(&tt);
 	return rc < 0 ? -1 : 0;
@@ -1201,6 +1249,57 @@ static size_t measured_first_sample(const struct rpt_run *r, const struct proc_m
 	return SIZE_MAX;
 }
 
+/*
+ * The two samples of m a run's rows come from: the measured phase's first
+ * and the last sample, or, for a windowed run, the first and last whose
+ * time since the monitor's first sample lies in the window.  False when
+ * there are not two.
+ */
+static bool span_samples(const struct rpt_run *r, const struct proc_monitor *m, size_t *k0,
+			 size_t *k1)
+{
+	size_t a = SIZE_MAX, b = SIZE_MAX;
+
+	if (m->n == 0)
+		return false;
+	if (!r->windowed) {
+		a = measured_first_sample(r, m);
+		b = m->n - 1;
+	} else {
+		double from = m->s[0].time + r->window.from, to = m->s[0].time + r->window.to;
+
+		for (size_t k = 0; k < m->n; k++)
+			if (m->s[k].time >= from - 1e-9 && m->s[k].time <= to + 1e-9) {
+				if (a == SIZE_MAX)
+					a = k;
+				b = k;
+			}
+	}
+	if (a == SIZE_MAX || a >= b)
+		return false;
+	*k0 = a;
+	*k1 = b;
+	return true;
+}
+
+static void window_text(const struct rpt_window *w, char *buf, size_t len)
+{
+	if (isinf(w->to))
+		snprintf(buf, len, "%g-end", w->from);
+	else
+		snprintf(buf, len, "%g-%g", w->from, w->to);
+}
+
+/* A monitor file without two samples in the run's window. */
+static int no_span(const struct rpt_run *r, const char *path, char *err, size_t errlen)
+{
+	char w[64];
+
+	window_text(&r->window, w, sizeof(w));
+	return fail(err, errlen, "%s: fewer than two samples in the window %s s (seconds after the "
+		    "first sample)", path, w);
+}
+
 static int load_iostat(struct rpt_run *r, const char *dir, char *err, size_t errlen)
 {
 	static const char *const cols[] = {
@@ -1210,7 +1309,7 @@ static int load_iostat(struct rpt_run *r, const char *dir, char *err, size_t err
 	struct rpt_diskstats dd;
 	const struct proc_diskstats *ds;
 	struct proc_monitor m;
-	size_t k0;
+	size_t k0, k1;
 	int rc = rpt_read_diskstats(dir, &dd, err, errlen);
 
 	if (rc <= 0) {
@@ -1219,10 +1318,11 @@ static int load_iostat(struct rpt_run *r, const char *dir, char *err, size_t err
 	}
 	m = *dd.m;
 	ds = dd.ds;
-	k0 = measured_first_sample(r, &m);
-	if (k0 != SIZE_MAX && k0 + 1 < m.n) {
-		const struct proc_diskstats *a = &ds[k0], *b = &ds[m.n - 1];
-		double dt = m.s[m.n - 1].time - m.s[k0].time;
+	if (!span_samples(r, &m, &k0, &k1)) {
+		rc = r->windowed ? no_span(r, dd.path, err, errlen) : 0;
+	} else {
+		const struct proc_diskstats *a = &ds[k0], *b = &ds[k1];
+		double dt = m.s[k1].time - m.s[k0].time;
 
 		for (size_t i = 0; i < b->n; i++) {
 			const struct proc_diskstats_disk *y = &b->d[i];
@@ -1261,5 +1361,131 @@ static int load_iostat(struct rpt_run *r, const char *dir, char *err, size_t err
 		}
 	}
 	rpt_diskstats_release(&dd);
+	return rc < 0 ? -1 : 0;
+}
+
+/* ---- a window's rows ------------------------------------------------------------ */
+
+/*
+ * tps, latency avg and max over tps.csv's intervals that lie wholly in the
+ * window (an interval runs from the previous end, the first from 0): tps
+ * weighted by the intervals' lengths, the mean latency by their
+ * transactions.  No tps.csv: no tps and no latency rows.
+ */
+static int window_series(struct rpt_run *r, char *err, size_t errlen)
+{
+	struct rpt_series se = { 0 };
+	double len = 0, tx = 0, lat = 0, max = -INFINITY;
+	bool have, lat_ok = true;
+	int rc = load_optional(r->dir, "tps.csv", parse_series_file, &se, &have, err, errlen);
+
+	r->has_tps = false;
+	r->has_latency = false;
+	if (rc || !have)
+		goto out;
+	for (size_t i = 0; i < se.n; i++) {
+		double start = i ? se.t[i - 1] : 0, d = se.t[i] - start, x = se.tps[i] * d;
+
+		if (start < r->window.from - 1e-9 || se.t[i] > r->window.to + 1e-9 || !(d > 0))
+			continue;
+		len += d;
+		tx += x;
+		lat += x * se.lat_avg[i];
+		lat_ok &= isfinite(se.lat_avg[i]) && isfinite(se.lat_max[i]);
+		max = fmax(max, se.lat_max[i]);
+	}
+	if (!(len > 0)) {
+		char w[64], *path = path_join(r->dir, "tps.csv");
+
+		window_text(&r->window, w, sizeof(w));
+		rc = fail(err, errlen, "%s: no whole interval in the window %s s", path, w);
+		free(path);
+		goto out;
+	}
+	r->has_tps = true;
+	r->tps = tx / len;
+	if (lat_ok && tx > 0) {
+		r->has_latency = true;
+		for (int i = 0; i < 5; i++)
+			r->latency[i] = NAN;
+		r->latency[0] = lat / tx;
+		r->latency[4] = max;
+	}
+out:
+	rpt_series_release(&se);
+	return rc;
+}
+
+static int parse_vmstat_item(const char *path, const char *text, void *out, char *err, size_t errlen)
+{
+	return proc_parse_vmstat(path, text, out, err, errlen);
+}
+
+/*
+ * vmstat and the per-million rows as the counters' growth between the
+ * window's first and last proc-vmstat samples (every counter in both, in
+ * the last sample's order), as result.json's are over the measured phase;
+ * measure_seconds becomes their distance.  No proc-vmstat: neither.
+ */
+static int window_vmstat(struct rpt_run *r, char *err, size_t errlen)
+{
+	struct proc_monitor m;
+	struct rpt_counters *c, d = { 0 };
+	char *path;
+	size_t k0, k1;
+	void *items;
+	int rc = read_parsed_monitor(r->dir, "proc-vmstat", &path, &m, &items, sizeof(*c),
+				     parse_vmstat_item, err, errlen);
+
+	c = items;
+	rpt_named_release(&r->vmstat);
+	rpt_named_release(&r->per_million);
+	r->measure_seconds = NAN;
+	if (rc > 0 && !span_samples(r, &m, &k0, &k1)) {
+		rc = no_span(r, path, err, errlen);
+	} else if (rc > 0) {
+		for (size_t i = 0; i < c[k1].n; i++) {
+			bool found;
+			int64_t a = rpt_counters_get(&c[k0], c[k1].v[i].name, &found);
+
+			if (found)
+				rpt_counters_add(&d, c[k1].v[i].name, c[k1].v[i].value - a);
+		}
+		for (size_t i = 0; i < d.n; i++)
+			rpt_named_set(&r->vmstat, d.v[i].name, (double)d.v[i].value, NULL);
+		for (int k = 0; rpt_per_million_keys[k]; k++) {
+			double v;
+
+			if (rpt_per_million(&d, rpt_per_million_keys[k], &v))
+				rpt_named_set(&r->per_million, rpt_per_million_keys[k], v, NULL);
+		}
+		r->measure_seconds = m.s[k1].time - m.s[k0].time;
+	}
+	rpt_counters_release(&d);
+	for (size_t k = 0; c && k < m.n; k++)
+		rpt_counters_release(&c[k]);
+	free(c);
+	free(path);
+	proc_monitor_release(&m);
+	return rc < 0 ? -1 : 0;
+}
+
+int rpt_sets_window(struct rpt_set *sets, int n, const struct rpt_window *w, unsigned int flags,
+		    char *err, size_t errlen)
+{
+	for (int i = 0; i < n; i++)
+		for (unsigned int k = 0; k < sets[i].nr_runs; k++) {
+			struct rpt_run *r = &sets[i].runs[k];
+
+			r->windowed = true;
+			r->window = *w;
+			rpt_named_release(&r->figures);
+			rpt_named_release(&r->iostat);
+			rpt_named_release(&r->tracepoints);
+			if (window_series(r, err, errlen) || window_vmstat(r, err, errlen) ||
+			    ((flags & RPT_LOAD_IOSTAT) && load_iostat(r, r->dir, err, errlen)) ||
+			    ((flags & RPT_LOAD_TRACE) && load_trace(r, r->dir, err, errlen)))
+				return -1;
+		}
 	return 0;
 }

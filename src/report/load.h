@@ -166,12 +166,26 @@ int rpt_profile_parse(const char *path, const char *text, struct rpt_profile *ou
 		      char *err, size_t errlen);
 
 /* One result folder (one iteration). */
+/* A span of a folder's time axis, in seconds from its start (the first
+ * monitor sample; tps.csv's interval ends count from the same start). */
+struct rpt_window {
+	double	from, to;	/* to = INFINITY for "end" */
+};
+
+/* A window list "A-B,C-D" (seconds, A >= 0, B >= A or "end"); at most max. */
+int rpt_parse_windows(const char *spec, struct rpt_window *w, unsigned int max,
+		      unsigned int *n, char *err, size_t errlen);
+
 struct rpt_run {
 	char		*dir;
 	char		*source, *policy, *scenario, *kernel_release;
 	uint64_t	seed;
 	unsigned int	iteration;
 	double		virtual_seconds, measure_seconds;
+	/* rpt_sets_window: every row below is the window's, not the measured
+	 * phase's (figures are dropped; measure_seconds is the vmstat span) */
+	bool		windowed;
+	struct rpt_window window;
 	bool		has_tps;
 	double		tps;
 	bool		has_latency;
@@ -250,6 +264,18 @@ bool rpt_set_profile(const struct rpt_set *s, struct rpt_profile *out);
 int rpt_sets_load(struct rpt_set *sets, int n, char **paths, unsigned int flags,
 		  char *err, size_t errlen);
 void rpt_sets_release(struct rpt_set *sets, int n);
+
+/*
+ * Restrict loaded sets to a window of each folder's time: tps and the
+ * latency avg and max from tps.csv's intervals inside it (p50/p95/p99 and
+ * the figures, whole-run numbers, are dropped), vmstat, per-million,
+ * iostat and tracepoint rows from the monitors' first and last samples
+ * inside it.  The flags are the ones the sets were loaded with.  -1 with
+ * "path: message" when a folder has the file but not two samples (or one
+ * whole interval) inside the window.
+ */
+int rpt_sets_window(struct rpt_set *sets, int n, const struct rpt_window *w, unsigned int flags,
+		    char *err, size_t errlen);
 
 /* "a,b,c" -> names of sets; error when the count differs. */
 int rpt_sets_rename(struct rpt_set *sets, int n, const char *list, char *err, size_t errlen);

@@ -221,34 +221,40 @@ static json_t *counters_json(const struct rpt_counters *c)
  * emitted only for counters the result has; the object is empty when
  * nothing was written back.
  */
-static const char *const per_million_keys[] = {
+const char *const rpt_per_million_keys[] = {
 	"allocstall", "compact_stall", "compact_fail", "compact_success",
 	"pgscan_direct", "pgsteal_direct", "sim_drain_all_pages", NULL
 };
 
+bool rpt_per_million(const struct rpt_counters *vm, const char *key, double *out)
+{
+	bool found, have = false;
+	int64_t written = rpt_counters_get(vm, "nr_written", &found), v = 0;
+
+	if (!found || written <= 0)
+		return false;
+	if (strcmp(key, "allocstall") == 0) {
+		for (size_t i = 0; i < vm->n; i++)
+			if (strncmp(vm->v[i].name, "allocstall_", 11) == 0) {
+				v += vm->v[i].value;
+				have = true;
+			}
+	} else {
+		v = rpt_counters_get(vm, key, &have);
+	}
+	*out = (double)v * 1e6 / (double)written;
+	return have;
+}
+
 static json_t *per_million_json(const struct rpt_counters *vm)
 {
 	json_t *o = json_object();
-	bool found;
-	int64_t written = rpt_counters_get(vm, "nr_written", &found);
 
-	if (!found || written <= 0)
-		return o;
-	for (int k = 0; per_million_keys[k]; k++) {
-		int64_t v = 0;
-		bool have = false;
+	for (int k = 0; rpt_per_million_keys[k]; k++) {
+		double v;
 
-		if (strcmp(per_million_keys[k], "allocstall") == 0) {
-			for (size_t i = 0; i < vm->n; i++)
-				if (strncmp(vm->v[i].name, "allocstall_", 11) == 0) {
-					v += vm->v[i].value;
-					have = true;
-				}
-		} else {
-			v = rpt_counters_get(vm, per_million_keys[k], &have);
-		}
-		if (have)
-			set(o, per_million_keys[k], jnum((double)v * 1e6 / (double)written, 3));
+		if (rpt_per_million(vm, rpt_per_million_keys[k], &v))
+			set(o, rpt_per_million_keys[k], jnum(v, 3));
 	}
 	return o;
 }

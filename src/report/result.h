@@ -31,6 +31,15 @@ void rpt_counters_add(struct rpt_counters *c, const char *name, int64_t value);
 int64_t rpt_counters_get(const struct rpt_counters *c, const char *name, bool *found);
 void rpt_counters_release(struct rpt_counters *c);
 
+/*
+ * Stall counters normalised per 10^6 pages written back, as the seeds
+ * quote them: the keys (NULL-terminated), and one key's value from a
+ * vmstat delta ("allocstall" sums every allocstall_<zone>).  False when
+ * the delta lacks the counter or wrote nothing back.
+ */
+extern const char *const rpt_per_million_keys[];
+bool rpt_per_million(const struct rpt_counters *vm, const char *key, double *out);
+
 struct rpt_figure {
 	char		*name;
 	double		value;

@@ -240,49 +240,6 @@ int rpt_shape_load(const char *dir, double from, double to, struct rpt_shape *ou
 
 /* ---- windows ------------------------------------------------------------------ */
 
-static bool parse_secs(const char *s, const char *end, double *v)
-{
-	char buf[32], *e;
-
-	if (end - s <= 0 || (size_t)(end - s) >= sizeof(buf))
-		return false;
-	memcpy(buf, s, (size_t)(end - s));
-	buf[end - s] = '\0';
-	if (strcmp(buf, "end") == 0) {
-		*v = INFINITY;
-		return true;
-	}
-	*v = strtod(buf, &e);
-	return *e == '\0' && isfinite(*v) && *v >= 0 && strspn(buf, "0123456789.") == strlen(buf);
-}
-
-int rpt_shape_parse_windows(const char *spec, struct rpt_shape_window *w, unsigned int max,
-			    unsigned int *n, char *err, size_t errlen)
-{
-	const char *p = spec;
-
-	*n = 0;
-	for (;;) {
-		const char *comma = strchr(p, ','), *end = comma ? comma : p + strlen(p);
-		const char *dash = memchr(p, '-', (size_t)(end - p));
-
-		if (*n == max) {
-			snprintf(err, errlen, "at most %u windows", max);
-			return -1;
-		}
-		if (!dash || !parse_secs(p, dash, &w[*n].from) || !parse_secs(dash + 1, end, &w[*n].to) ||
-		    isinf(w[*n].from) || w[*n].to < w[*n].from) {
-			snprintf(err, errlen, "'%.*s' is not a window FROM-TO in seconds (TO >= FROM, "
-				 "or 'end')", (int)(end - p), p);
-			return -1;
-		}
-		(*n)++;
-		if (!comma)
-			return 0;
-		p = comma + 1;
-	}
-}
-
 /* ---- printing ------------------------------------------------------------------- */
 
 #define LABEL_W 22
@@ -530,7 +487,7 @@ static json_t *json_window(const struct rpt_set *sets, int nr_sets, const struct
 }
 
 int rpt_shape_print(FILE *f, const struct rpt_set *sets, int nr_sets,
-		    const struct rpt_shape_window *w, unsigned int nr_w, bool json,
+		    const struct rpt_window *w, unsigned int nr_w, bool json,
 		    char *err, size_t errlen)
 {
 	struct rpt_shape *sh = xzalloc((size_t)nr_sets * sizeof(*sh));

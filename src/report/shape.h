@@ -66,19 +66,12 @@ struct rpt_shape {
 int rpt_shape_load(const char *dir, double from, double to, struct rpt_shape *out,
 		   char *err, size_t errlen);
 
-/* A window list "A-B,C-D" (seconds; B may be "end"); at most max. */
-struct rpt_shape_window {
-	double	from, to;	/* to = INFINITY for "end" */
-};
-int rpt_shape_parse_windows(const char *spec, struct rpt_shape_window *w, unsigned int max,
-			    unsigned int *n, char *err, size_t errlen);
-
 /* The comparison: per window and at the last sample, per zone, the sets'
  * rows side by side, the first set the baseline; as text or as JSON
  * (schema "slowpath-shape/1", docs/fragmentation-check.md).  0, -1 with
  * err (a folder's monitors), 1 when writing JSON failed. */
 int rpt_shape_print(FILE *f, const struct rpt_set *sets, int nr_sets,
-		    const struct rpt_shape_window *w, unsigned int nr_w, bool json,
+		    const struct rpt_window *w, unsigned int nr_w, bool json,
 		    char *err, size_t errlen);
 
 #endif

@@ -193,6 +193,82 @@ else
 	ko "scenario differences in --json"
 fi
 
+# -- --window A-B: rows over a span of each folder, worked out again here
+# from tps.csv and the monitors.  A recording (its monitors' times are
+# epoch seconds, its tps.csv counts from 1) and a model run.
+REC=tests/fixtures/results/recorded-pgbench-local
+# the window's tps, latency avg (weighted by transactions) and max from the
+# 1-s intervals ending in (A, B]; a counter's growth between the first and
+# last samples whose time since the first lies in [A, B]
+win_tps() {
+	awk -F, -v a="$2" -v b="$3" 'NR > 1 { s = NR == 2 ? 0 : prev; prev = $1
+		if (s >= a && $1 <= b) { d = $1 - s; len += d; tx += $2 * d; lat += $2 * d * $3
+			if ($4 > max) max = $4 } }
+		END { printf "%.3f %.3f %.3f\n", tx / len, lat / tx, max }' "$1/tps.csv"
+}
+win_counter() {	# FOLDER MONITOR NAME A B -> growth and the samples' distance
+	awk -v n="$3" -v a="$4" -v b="$5" '$1 == "time:" { t = $2; if (t0 == "") t0 = t; next }
+		$1 == n { r = t - t0; if (r >= a && r <= b) { if (f == "") { f = $2; ft = t } l = $2; lt = t } }
+		END { printf "%d %g\n", l - f, lt - ft }' "$1/$2"
+}
+$RPT compare --json --window 2-8 "$REC" >"$TMP/win-rec.json" 2>&1
+got=$(jq -r '[.metrics[] | select(.name == "tps" or .name == "latency_avg_ms" or .name == "latency_max_ms") |
+	.results[0].amean] | map(. * 1000 | round / 1000) | "\(.[0]) \(.[1]) \(.[2])"' "$TMP/win-rec.json" |
+	awk '{ printf "%.3f %.3f %.3f\n", $1, $2, $3 }')
+want=$(win_tps "$REC" 2 8)
+pg=$(jq -r '.vmstat[] | select(.name == "pgalloc_normal") | .results[0].amean' "$TMP/win-rec.json")
+pg_want=$(win_counter "$REC" proc-vmstat pgalloc_normal 2 8 | cut -d' ' -f1)
+if [ -n "$want" ] && [ "$got" = "$want" ] && [ "$pg" = "$pg_want" ] &&
+   [ "$(jq '.window' -c "$TMP/win-rec.json")" = '{"from":2,"to":8}' ] &&
+   [ "$(jq '[.metrics[] | select(.name | test("p50|p95|p99"))] | length' "$TMP/win-rec.json")" = 0 ]; then
+	ok "--window on a recording: tps, latency avg/max and pgalloc_normal over 2-8 s ($got; $pg)"
+else
+	echo "  got '$got' '$pg', want '$want' '$pg_want'"
+	ko "--window on a recording: tps, latency avg/max and pgalloc_normal over 2-8 s"
+fi
+"$BUILD/slowpath" run scenarios/pgbench-small.ini --set duration=6s --set sample_interval=2s \
+	--set tps_interval=1s --out "$TMP/win-run" >/dev/null
+$RPT compare --json --window 1-5 "$TMP/win-run" >"$TMP/win-run.json" 2>&1
+set -- $(win_counter "$TMP/win-run" trace-counts kmem:mm_page_alloc 1 5)
+tp_want=$(awk -v n="$1" -v d="$2" 'BEGIN { printf "%.6f", n / d }')
+tp=$(jq -r '.tracepoints[] | select(.name == "kmem:mm_page_alloc/s") | .values[0]' "$TMP/win-run.json" |
+	awk '{ printf "%.6f", $1 }')
+got=$(jq -r '[.metrics[] | select(.name == "tps") | .results[0].amean][0]' "$TMP/win-run.json" |
+	awk '{ printf "%.3f", $1 }')
+want=$(win_tps "$TMP/win-run" 1 5 | cut -d' ' -f1)
+if [ "$tp" = "$tp_want" ] && [ "$got" = "$want" ] && [ "$(jq '.ops | length' "$TMP/win-run.json")" -gt 0 ] &&
+   [ "$(jq '[.metrics[] | select(.lkp | startswith("figures."))] | length' "$TMP/win-run.json")" = 0 ]; then
+	ok "--window on a run: tps and kmem:mm_page_alloc/s over 1-5 s ($got, $tp), no figures"
+else
+	echo "  got '$got' '$tp', want '$want' '$tp_want'"
+	ko "--window on a run: tps and kmem:mm_page_alloc/s over 1-5 s"
+fi
+# the whole run as a window gives the default's vmstat and tracepoint rows
+# (the run has no ramp: its measured phase is the whole run)
+$RPT compare --json "$TMP/win-run" | jq -c '[.vmstat, .tracepoints, .iostat]' >"$TMP/win-def"
+$RPT compare --json --window 0-end "$TMP/win-run" | jq -c '[.vmstat, .tracepoints, .iostat]' >"$TMP/win-all"
+if [ -s "$TMP/win-def" ] && cmp -s "$TMP/win-def" "$TMP/win-all"; then
+	ok "--window 0-end: the measured phase's vmstat, tracepoint and iostat rows"
+else
+	ko "--window 0-end: the measured phase's vmstat, tracepoint and iostat rows"
+fi
+$RPT compare --window 2-8 "$REC" >"$TMP/win.txt" 2>&1
+if grep -q "^Window: 2-8 s after each folder's start" "$TMP/win.txt"; then
+	ok "--window: the text says the span"
+else
+	ko "--window: the text says the span"
+fi
+expect_status "--window without two samples" 2 \
+	"recorded-pgbench-local/tps.csv: no whole interval in the window 3.2-3.9 s" \
+	$RPT compare --window 3.2-3.9 "$REC"
+expect_status "--window between two monitor samples" 2 \
+	"win-run/proc-vmstat: fewer than two samples in the window 3-4 s" \
+	$RPT compare --window 3-4 "$TMP/win-run"
+expect_status "--window not a span" 2 "slowpath compare: --window: '8-2' is not a window" \
+	$RPT compare --window 8-2 "$REC"
+expect_status "--window with --shape" 2 "--shape takes --shape-windows" \
+	$RPT compare --window 1-2 --shape "$REC"
+
 # -- bad input: file:line messages, exit status 2
 mkdir -p "$TMP/bad1" "$TMP/incomplete/iter-1" "$TMP/badschema" "$TMP/badcsv" "$TMP/missingiter"
 printf '{\n "schema": "slowpath-result/1",\n "source": "simulated",\n "tps": 12,\n' >"$TMP/bad1/result.json"

@@ -145,20 +145,20 @@ TEST(folder_window_mean_and_last)
 
 TEST(windows_parse)
 {
-	struct rpt_shape_window w[4];
+	struct rpt_window w[4];
 	unsigned int n;
 	char err[256];
 
-	ASSERT_EQ(rpt_shape_parse_windows("0-14,15-34.5,35-end", w, 4, &n, err, sizeof(err)), 0);
+	ASSERT_EQ(rpt_parse_windows("0-14,15-34.5,35-end", w, 4, &n, err, sizeof(err)), 0);
 	ASSERT_EQ(n, 3);
 	ASSERT_EQ(w[1].from, 15);
 	ASSERT_EQ(w[1].to * 10, 345);
 	ASSERT_TRUE(isinf(w[2].to));
-	ASSERT_EQ(rpt_shape_parse_windows("5-3", w, 4, &n, err, sizeof(err)), -1);
+	ASSERT_EQ(rpt_parse_windows("5-3", w, 4, &n, err, sizeof(err)), -1);
 	ASSERT_TRUE(strstr(err, "'5-3' is not a window") != NULL);
-	ASSERT_EQ(rpt_shape_parse_windows("end-5", w, 4, &n, err, sizeof(err)), -1);
-	ASSERT_EQ(rpt_shape_parse_windows("1-2,", w, 4, &n, err, sizeof(err)), -1);
-	ASSERT_EQ(rpt_shape_parse_windows("-1-2", w, 4, &n, err, sizeof(err)), -1);
-	ASSERT_EQ(rpt_shape_parse_windows("0-1,1-2,2-3,3-4,4-5", w, 4, &n, err, sizeof(err)), -1);
+	ASSERT_EQ(rpt_parse_windows("end-5", w, 4, &n, err, sizeof(err)), -1);
+	ASSERT_EQ(rpt_parse_windows("1-2,", w, 4, &n, err, sizeof(err)), -1);
+	ASSERT_EQ(rpt_parse_windows("-1-2", w, 4, &n, err, sizeof(err)), -1);
+	ASSERT_EQ(rpt_parse_windows("0-1,1-2,2-3,3-4,4-5", w, 4, &n, err, sizeof(err)), -1);
 	ASSERT_TRUE(strstr(err, "at most 4") != NULL);
 }

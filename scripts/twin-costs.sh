@@ -39,7 +39,9 @@
 #
 # When it has the WAL the run found recycled (figure wal_recycled_mb) and
 # the WAL since the last REDO point (wal_since_redo_mb), the options give
-# the twin as much (pgbench.wal_recycled, pgbench.wal_since_redo).
+# the twin as much (pgbench.wal_recycled, pgbench.wal_since_redo), as much
+# of it in the page cache as the machine had (wal_cached_pct:
+# pgbench.wal_cached).
 #
 # When it also has the wake-up probe (figures probe_wake_ipi_us,
 # probe_idle_exit_us and probe_ipis_per_tx, from `slowpath probe wakeup`
@@ -148,6 +150,17 @@ if jq -e '.figures.wal_since_redo_mb' "$real/result.json" >/dev/null 2>&1; then
 	# shellcheck disable=SC2086
 	set -- "$@" $redo
 	wal="${wal:+$wal }$redo"
+fi
+
+# and the share of those segments the machine had in its page cache
+# (figure wal_cached_pct, fincore at the recording's start): the twin's
+# start WAL is as much cached, so that its WAL writes allocate as the
+# machine's do
+if jq -e '.figures.wal_cached_pct' "$real/result.json" >/dev/null 2>&1; then
+	cached="--set pgbench.wal_cached=$(fig wal_cached_pct | awk '{ printf "%.1f", $1 }')%"
+	# shellcheck disable=SC2086
+	set -- "$@" $cached
+	wal="${wal:+$wal }$cached"
 fi
 
 # what a wake-up across CPUs costs, when the recording has the wake-up

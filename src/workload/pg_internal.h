@@ -106,6 +106,7 @@ struct pg_config {
 	char		*device;		/* [device NAME] holding the data directory */
 	uint64_t	data_cached;		/* ppm of data-file blocks in the page cache at start */
 	uint64_t	wal_recycled;		/* bytes of recycled WAL segments waiting at start */
+	uint64_t	wal_cached;		/* ppm of the start's WAL pages in the page cache */
 	uint64_t	wal_since_redo;		/* bytes of WAL since the last REDO point at start */
 	bool		log;			/* pgbench -l: the per-transaction log */
 	uint64_t	sampling_rate;		/* pgbench --sampling-rate, ppm */
@@ -447,7 +448,7 @@ struct pg {
 	struct sim_rng		log_rng;	/* sampling_rate's draws, a stream of their own */
 	double			lru_multiplier;
 	uint32_t		relseg_blocks;	/* RELSEG_SIZE: blocks per relation segment file */
-	struct sim_rng		init_rng;	/* start state choices (data_cached) */
+	struct sim_rng		init_rng;	/* start state choices (data_cached, wal_cached) */
 
 	/* derived sizes */
 	uint64_t		naccounts;	/* 100000 x scale */
@@ -634,6 +635,10 @@ static inline unsigned long pg_buf_desc_addr(const struct pg *pg, uint32_t buf)
 /* ---- pg_smgr.c: relation files (md.c, fd.c) ---------------------------------- */
 int pg_smgr_init(struct pg *pg);
 void pg_smgr_release(struct pg *pg);
+/* Put one 8 KiB block of a file in the page cache as a clean folio, the
+ * way an 8 KiB buffered write under the policy would have; false when
+ * memory ran out. */
+bool pg_prewarm_block(struct pg *pg, struct inode *inode, unsigned long index);
 /* Relation and block of a global block id. */
 enum pg_rel pg_blk_rel(const struct pg *pg, uint32_t blk, uint32_t *relblk);
 /* mdread / mdwrite of one block: pread/pwrite of 8 KiB; mdwrite
@@ -709,6 +714,8 @@ void pg_lwlock_release(struct sim *sim, struct pg_lwlock *l);
 bool pg_lwlock_conditional_acquire(struct sim *sim, struct pg_lwlock *l);
 void pg_lwlock_acquire_shared(struct sim *sim, struct pg_lwlock *l);
 void pg_lwlock_release_shared(struct sim *sim, struct pg_lwlock *l);
+/* The WAL at start: 0, -ENOSPC (the segments do not fit on the device)
+ * or -ENOMEM (wal_cached's share of them does not fit in memory). */
 int pg_xlog_init(struct pg *pg);
 /* The segment files the WAL takes at start besides the current one:
  * wal_recycled's ahead of it and wal_since_redo's behind it. */

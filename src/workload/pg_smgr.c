@@ -99,9 +99,7 @@ static struct inode *md_seg(struct pg *pg, enum pg_rel r, uint32_t segno)
 	return rel->seg[segno];
 }
 
-/* Put one 8 KiB block in the page cache as a clean folio, the way an
- * 8 KiB buffered write under this policy would have allocated it. */
-static bool prewarm_block(struct pg *pg, struct inode *inode, unsigned long index)
+bool pg_prewarm_block(struct pg *pg, struct inode *inode, unsigned long index)
 {
 	struct machine *m = pg->m;
 	struct address_space *mapping = inode->i_mapping;
@@ -147,7 +145,7 @@ static int md_create_existing(struct pg *pg, enum pg_rel r, uint32_t nblocks, bo
 			if (pg->cfg.data_cached < 1000000 &&
 			    rng_below(&pg->init_rng, 1000000) >= pg->cfg.data_cached)
 				continue;
-			*cache_ok = prewarm_block(pg, inode, (unsigned long)b * (PG_BLCKSZ / PAGE_SIZE));
+			*cache_ok = pg_prewarm_block(pg, inode, (unsigned long)b * (PG_BLCKSZ / PAGE_SIZE));
 		}
 	}
 	return 0;

@@ -60,6 +60,7 @@
  * walsenders, no async commit (synchronous_commit=off only skips the
  * flush wait).
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,19 +103,28 @@ static struct inode *seg_create(struct pg *pg, uint64_t segno, const char *what)
 }
 
 /* A segment file as a previous run left it: full size, allocated, clean,
- * not in the page cache. */
+ * and wal_cached ppm of its 8 KiB pages in the page cache (a
+ * deterministic choice per page, as data_cached's; 8 KiB folios, where
+ * the writes that left them may have made larger ones). */
 static int seg_existing(struct pg *pg, uint64_t segno)
 {
 	struct pg_xlog *x = &pg->xlog;
 	struct inode *inode = seg_create(pg, segno, "");
+	uint64_t ppm = pg->cfg.wal_cached;
 	struct fs_extent ext;
 
 	if (fs_iomap_begin(pg->m, inode, 0, x->seg_size, true, &ext))
-		return -1;
+		return -ENOSPC;
 	inode->i_size = x->seg_size;
 	inode->i_state = 0;
 	seg_reserve(x, segno);
 	x->seg[segno] = inode;
+	for (uint64_t pg_no = 0; ppm && pg_no < x->seg_pages; pg_no++) {
+		if (ppm < 1000000 && rng_below(&pg->init_rng, 1000000) >= ppm)
+			continue;
+		if (!pg_prewarm_block(pg, inode, (unsigned long)(pg_no * (PG_XLOG_BLCKSZ / PAGE_SIZE))))
+			return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -156,9 +166,12 @@ int pg_xlog_init(struct pg *pg)
 	pg_lwlock_init(&x->buf_mapping_lock, pg, "WALBufMappingLock");
 	for (unsigned int k = 0; k < PG_XLOG_INSERT_LOCKS; k++)
 		pg_lwlock_init(&x->insert_locks[k], pg, "WALInsertLock");
-	for (uint64_t s = 1; s <= 1 + past + recycled; s++)
-		if (seg_existing(pg, s))
-			return -1;
+	for (uint64_t s = 1; s <= 1 + past + recycled; s++) {
+		int err = seg_existing(pg, s);
+
+		if (err)
+			return err;
+	}
 	return 0;
 }
 

@@ -157,9 +157,13 @@ static const struct opt_def pg_options[] = {
 	{ "data_cached", OPT_PERCENT, C(data_cached), "100%", 0, 1000000, NULL, 0,
 	  "share of the data files' blocks in the page cache at start (pgbench -i just wrote them)" },
 	{ "wal_recycled", OPT_SIZE, C(wal_recycled), "256g", 0, 0, NULL, 0,
-	  "recycled WAL segments ready ahead of the insert position at start (not cached), as a "
-	  "previous 1200 s run's last checkpoint leaves them: (1 + 0.9) x 1.1 x ~100 GB of WAL "
+	  "recycled WAL segments ready ahead of the insert position at start (cached: wal_cached), "
+	  "as a previous 1200 s run's last checkpoint leaves them: (1 + 0.9) x 1.1 x ~100 GB of WAL "
 	  "per cycle (XLOGfileslop); --scale divides it" },
+	{ "wal_cached", OPT_PERCENT, C(wal_cached), "0%", 0, 1000000, NULL, 0,
+	  "share of the WAL segments present at start (wal_recycled, wal_since_redo) in the page "
+	  "cache: 0 where reclaim has taken them (the m8g case: every WAL write allocates), near "
+	  "100% on a machine without memory pressure (pgbench-local measures it: wal_cached_pct)" },
 	{ "backend_memory", OPT_SIZE, C(backend_memory), "4m", 0, 1ULL << 32, NULL, 0,
 	  "private memory each backend touches once (PostgreSQL process model: 2-10 MiB per connection)" },
 	{ "image_regions", OPT_UINT, C(image_regions), "22", 0, 4096, NULL, 0,
@@ -960,6 +964,8 @@ struct pg *pg_setup(const struct wl_env *env, const struct pg_config *c, struct 
 	uint64_t memtotal, sb, need_huge;
 	unsigned long addr;
 	bool wal_full = false;
+	int smgr_err, wal_err;
+	char what[96];
 
 	if (!pg)
 		SIM_BUG("out of memory");
@@ -1066,7 +1072,17 @@ struct pg *pg_setup(const struct wl_env *env, const struct pg_config *c, struct 
 		pg_free(pg);
 		return NULL;
 	}
-	if (pg_smgr_init(pg) || (!(wal_full = pg_xlog_init(pg) != 0) && pg_bufmgr_init(pg))) {
+	smgr_err = pg_smgr_init(pg);
+	wal_err = smgr_err ? 0 : pg_xlog_init(pg);
+	if (wal_err == -ENOMEM) {
+		snprintf(err, errlen, "the WAL at start (%s, wal_cached=%g%% of its pages in the page "
+			 "cache) does not fit in memory beside the database",
+			 pg_wal_start_what(c, what, sizeof(what)), (double)c->wal_cached / 1e4);
+		pg_free(pg);
+		return NULL;
+	}
+	wal_full = wal_err != 0;
+	if (smgr_err || (!wal_full && pg_bufmgr_init(pg))) {
 		snprintf(err, errlen, "the database (%llu MiB at scale %llu) does not fit on device '%s' or in memory",
 			 (unsigned long long)((uint64_t)pg->rel[PG_REL_HISTORY].first * PG_BLCKSZ >> 20),
 			 (unsigned long long)c->scale, c->device);
@@ -1075,8 +1091,6 @@ struct pg *pg_setup(const struct wl_env *env, const struct pg_config *c, struct 
 	}
 	if (wal_full) {
 		/* each segment file takes at least one allocation granule */
-		char what[96];
-
 		snprintf(err, errlen, "the WAL at start (%s in %llu-MiB segments, each taking a %llu-MiB "
 			 "allocation granule) does not fit on device '%s' (%llu GiB) beside the database",
 			 pg_wal_start_what(c, what, sizeof(what)),

@@ -113,4 +113,33 @@ check "fault_model=drawn draws: other pgfault than exact ($fd, $fx), within 5 %"
 check "fault_model=drawn: page-table pages within 5 % of exact ($pd, $px)" \
 	"[ $((pd * 100)) -ge $((px * 95)) ] && [ $((pd * 100)) -le $((px * 105)) ]"
 
+# wal_cached: the start's WAL segments (1 current + wal_recycled=32m of
+# 4-MiB segments = 9 files, 9216 pages) in the page cache as 8-KiB folios
+# at time 0, so that the run's WAL writes find them and allocate less
+t0() { awk -v k="$2" '/^time: /{ f = $2 == "0" } f && $1 == k { print $2 }' "$1/proc-vmstat"; }
+for w in 0 100 50; do
+	"$SP" run $SCN --set duration=$DUR --set sample_interval=1s --set pgbench.wal_cached=$w% \
+		--out "$TMP/wc$w" >/dev/null 2>"$TMP/err"
+done
+a0=$(t0 "$TMP/wc0" pgalloc_normal); a1=$(t0 "$TMP/wc100" pgalloc_normal); ah=$(t0 "$TMP/wc50" pgalloc_normal)
+o0=$(t0 "$TMP/wc0" sim_pagecache_attempt_order1); o1=$(t0 "$TMP/wc100" sim_pagecache_attempt_order1)
+check "wal_cached=100%: 9216 more pages at time 0, as 4608 order-1 folios ($((a1 - a0)), $((o1 - o0)))" \
+	"[ $((a1 - a0)) = 9216 ] && [ $((o1 - o0)) = 4608 ]"
+check "wal_cached=50%: between, about half ($((ah - a0)))" \
+	"[ $((ah - a0)) -gt 4000 ] && [ $((ah - a0)) -lt 5200 ]"
+run_attempts() {	# page-cache folio attempts after time 0
+	jq '[.vmstat | to_entries[] | select(.key | test("^sim_pagecache_attempt_order")) | .value] | add' \
+		"$1/result.json"
+}
+check "wal_cached=100%: fewer page-cache allocations in the run ($(run_attempts "$TMP/wc100") < $(run_attempts "$TMP/wc0"))" \
+	"[ $(run_attempts "$TMP/wc100") -lt $(run_attempts "$TMP/wc0") ]"
+check "wal_cached is in the result folder's scenario.ini" "grep -qx 'wal_cached=50%' '$TMP/wc50/scenario.ini'"
+# more WAL than memory: reclaim takes the earlier segments' clean pages
+# for the later ones, as on a machine whose WAL does not fit
+"$SP" run $SCN --set duration=1s --set pgbench.wal_recycled=1g --set pgbench.wal_cached=100% \
+	--out "$TMP/wcx" >/dev/null 2>"$TMP/err"
+fp=$(t0 "$TMP/wcx" nr_file_pages)
+check "wal_cached=100% of 1 GiB on 256 MiB: runs, the page cache within memory ($fp pages)" \
+	"[ -s '$TMP/wcx/result.json' ] && [ $fp -lt 65536 ]"
+
 cli_done

@@ -85,6 +85,7 @@ check disk-probe-figures $?
 # /proc/interrupts: present, non-negative; a wake-up across CPUs costs
 # more CPU than one on the same CPU costs nothing
 nonneg() { awk -v v="$1" 'BEGIN { exit !(v != "" && v + 0 >= 0) }'; }
+pct() { awk -v v="$1" 'BEGIN { exit !(v != "" && v + 0 >= 0 && v + 0 <= 100) }'; }
 positive "$(probe wake_local_us)" && nonneg "$(probe wake_ipi_us)" &&
 	nonneg "$(probe idle_exit_us)" && nonneg "$(probe ipis_per_tx)" &&
 	nonneg "$(sed -n 's/^    "ipis_per_tx": \([0-9.eE+-]*\),\{0,1\}$/\1/p' "$r")" &&
@@ -105,6 +106,7 @@ fpi_per_tx nonneg
 accounts_heap_blocks_added nonneg
 wal_recycled_mb nonneg
 wal_since_redo_mb nonneg
+wal_cached_pct pct
 checkpoint_buffers_written nonneg
 bgwriter_buffers_written nonneg
 backend_writes_per_tx nonneg

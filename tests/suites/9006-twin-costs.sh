@@ -33,11 +33,12 @@ cd "$(dirname "$0")/../.." || exit 1
 
 skip_in_san 9006-twin-costs
 
-# the fixture, with the WAL its run found recycled and the WAL since the
-# last REDO point (figures wal_recycled_mb and wal_since_redo_mb, which
-# newer recordings have) added
+# the fixture, with the WAL its run found recycled, the WAL since the
+# last REDO point and the share of it cached (figures wal_recycled_mb,
+# wal_since_redo_mb and wal_cached_pct, which newer recordings have) added
 fx=$tmp/probe
-mkdir "$fx" && jq '.figures.wal_recycled_mb = 976 | .figures.wal_since_redo_mb = 301.5' \
+mkdir "$fx" && jq '.figures.wal_recycled_mb = 976 | .figures.wal_since_redo_mb = 301.5 |
+	.figures.wal_cached_pct = 99.237' \
 	tests/fixtures/results/recorded-pgbench-probe/result.json \
 	>"$fx/result.json"
 scn=scenarios/pgbench-local-s50.ini
@@ -46,8 +47,8 @@ TWIN_COSTS_SECONDS=1 scripts/twin-costs.sh "$fx" "$scn" --scale 1/32 >"$tmp/sets
 check exit-0 $?
 cat "$tmp/err"
 sets=$(cat "$tmp/sets")
-echo "$sets" | grep -Eq '^--set device\.lat_mean=[0-9.]+us --set device\.lat_p99=[0-9.]+us --set device\.flush=[0-9.]+us --set device\.iops=[1-9][0-9]* --set device\.bandwidth=[1-9][0-9]* --set pgbench\.wal_recycled=976m --set pgbench\.wal_since_redo=308736k --set costs\.pg_tx_cpu=[1-9][0-9]* --set costs\.pgbench_client_stmt=[1-9][0-9]* --set costs\.tcp_loopback_send=[1-9][0-9]* --set costs\.tcp_recv=[1-9][0-9]*$'
-check eleven-options $?
+echo "$sets" | grep -Eq '^--set device\.lat_mean=[0-9.]+us --set device\.lat_p99=[0-9.]+us --set device\.flush=[0-9.]+us --set device\.iops=[1-9][0-9]* --set device\.bandwidth=[1-9][0-9]* --set pgbench\.wal_recycled=976m --set pgbench\.wal_since_redo=308736k --set pgbench\.wal_cached=99\.2% --set costs\.pg_tx_cpu=[1-9][0-9]* --set costs\.pgbench_client_stmt=[1-9][0-9]* --set costs\.tcp_loopback_send=[1-9][0-9]* --set costs\.tcp_recv=[1-9][0-9]*$'
+check twelve-options $?
 # the device options are fio's figures as recorded, and the twin takes them
 # shellcheck disable=SC2086
 "$build/slowpath" check "$scn" $sets >"$tmp/resolved"

@@ -678,4 +678,23 @@ done | tr '\n' ' ')
 	grep -qxF '| twin | 216 | 0 | 216 | 0.00 |' docs/calibration.md &&
 	ok "docs/calibration.md run y's steady-state table = the stored runs" ||
 	ko "docs/calibration.md run y's steady-state table = the stored runs: $got"
+# run z: run y's twin with the WAL cached as run z found it, beside the
+# machine and the first twin over 10-150 s, and the fincore listings
+$RPT compare --window 10-150 --names machine,twin,twin-walcached $R/local-real-s50-c8-tp \
+	$R/local-model-s50-c8-tp $R/local-model-s50-c8-walcached 2>&1 |
+	grep -E '^(Amean +(tps|latency_avg_ms) |Tracepoint kmem:mm_page_(alloc|free|alloc_zone_locked|pcpu_drain)/s)' \
+	>"$TMP/tpz.txt"
+missing=$(missing_lines "$TMP/tpz.txt")
+[ "$missing" = 0 ] && [ "$(wc -l <"$TMP/tpz.txt")" = 6 ] &&
+	grep -qx 'wal_cached=99.2%' "$R/local-model-s50-c8-walcached/scenario.ini" &&
+	ok "docs/calibration.md run z's twin rows = the stored runs" ||
+	ko "docs/calibration.md run z's twin rows = the stored runs"
+share() { awk '{ r += $1; s += $2; n++ } END { printf "%d %.1f", n, 100 * r / s }' "$1"; }
+z=$R/local-real-s50-c8-z
+[ "$(share $z/fincore-pg_wal-start)" = "39 99.2" ] && [ "$(share $z/fincore-pg_wal-after-trace)" = "58 99.4" ] &&
+	grep -q '39 segment files were$' docs/calibration.md && grep -q '99.2 % in the page cache' docs/calibration.md &&
+	grep -q 'after the trace 58 files were 99.4 % cached' docs/calibration.md &&
+	ok "docs/calibration.md run z's WAL cache shares = the stored fincore listings" ||
+	ko "docs/calibration.md run z's WAL cache shares = the stored fincore listings"
+
 rpt_done

@@ -261,6 +261,8 @@ int __filemap_add_folio(struct machine *m, struct address_space *mapping, pfn_t 
 	folio_set_lru_gen_flags(m, pfn, 0);	/* a new folio: no MGLRU refs */
 	mapping->nrpages += nr;
 	account_page_cache(m, mapping, (long)nr);
+	if (mapping->kind == MAPPING_FILE)
+		trace_count(m, TP_MM_FILEMAP_ADD);
 	return 0;
 }
 
@@ -282,6 +284,8 @@ void __filemap_remove_folio(struct machine *m, pfn_t pfn)
 
 	SIM_ASSERT(mapping);
 	SIM_ASSERT(!(page->flags & PG_lru));
+	if (mapping->kind != MAPPING_ANON)
+		trace_count(m, TP_MM_FILEMAP_DELETE);
 	for (unsigned long i = 0; i < nr; i++)
 		index_clear(&mapping->i_pages, page->index + i);
 	mm_charge(m, COST_xa_slot, nr);

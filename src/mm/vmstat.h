@@ -252,6 +252,11 @@
  *   mm_vmscan_direct_reclaim_begin  try_to_free_pages
  *   mm_vmscan_wakeup_kswapd  wakeup_kswapd when it wakes kswapd
  *   mm_vmscan_kswapd_wake    kswapd, before each balance_pgdat
+ *   mm_filemap_add_to_page_cache  __filemap_add_folio success, per folio,
+ *                            file mappings only (6.12's shmem inserts
+ *                            through shmem_add_to_page_cache, unseen)
+ *   mm_filemap_delete_from_page_cache  __filemap_remove_folio, per folio,
+ *                            file and shmem mappings (reclaim, truncation)
  * Not counted: kmem:mm_page_free_batched, which the kernel fires per
  * folio freed through free_unref_folios (reclaim, LRU batch releases,
  * munmap's TLB batches); the model frees every folio one by one through
@@ -266,7 +271,9 @@
 	X(TP_MM_COMPACTION_BEGIN,	"compaction:mm_compaction_begin") \
 	X(TP_MM_VMSCAN_DIRECT_RECLAIM_BEGIN, "vmscan:mm_vmscan_direct_reclaim_begin") \
 	X(TP_MM_VMSCAN_WAKEUP_KSWAPD,	"vmscan:mm_vmscan_wakeup_kswapd") \
-	X(TP_MM_VMSCAN_KSWAPD_WAKE,	"vmscan:mm_vmscan_kswapd_wake")
+	X(TP_MM_VMSCAN_KSWAPD_WAKE,	"vmscan:mm_vmscan_kswapd_wake")	\
+	X(TP_MM_FILEMAP_ADD,		"filemap:mm_filemap_add_to_page_cache") \
+	X(TP_MM_FILEMAP_DELETE,		"filemap:mm_filemap_delete_from_page_cache")
 
 /* FOR_ALL_ORDERS(): one model counter per order 0..10, or per costly
  * order 4..10, in order. */

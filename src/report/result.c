@@ -651,6 +651,8 @@ const char *const rpt_trace_events[RPT_NR_TRACE_EVENTS] = {
 	"vmscan:mm_vmscan_direct_reclaim_begin",
 	"vmscan:mm_vmscan_wakeup_kswapd",
 	"vmscan:mm_vmscan_kswapd_wake",
+	"filemap:mm_filemap_add_to_page_cache",
+	"filemap:mm_filemap_delete_from_page_cache",
 };
 
 void rpt_monitor_sample(FILE *f, const char *time_text, const char *text)

@@ -159,7 +159,7 @@ void rpt_format_monitor_time(char *buf, size_t len, uint64_t ns, bool whole);
  * "subsystem:event count" line per tracepoint, the times it fired since
  * the run or recording started (docs/results.md; parsed by
  * report/procfs.c trace_parse_counts). */
-#define RPT_NR_TRACE_EVENTS 9
+#define RPT_NR_TRACE_EVENTS 11
 extern const char *const rpt_trace_events[RPT_NR_TRACE_EVENTS];
 
 /* The header line of each debugfs-wbt sample, simulated and recorded

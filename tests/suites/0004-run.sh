@@ -107,7 +107,7 @@ check "report: wbt-inflight is debugfs-wbt's inflight, mean per member" "
 		/^md0 / { s += \$5; n++ } END { printf \"%s %g\\n\", t, s / n }' '$TMP/wbt/debugfs-wbt' >'$TMP/wi.exp' &&
 	grep -v '^#' '$TMP/wbtp/wbt-inflight-1.dat' | cmp -s - '$TMP/wi.exp' && [ \$(wc -l <'$TMP/wi.exp') = 4 ]"
 
-# trace-counts (docs/results.md): the nine tracepoints in the recorder's
+# trace-counts (docs/results.md): the eleven tracepoints in the recorder's
 # order in every sample, counts from 0 at time 0 that never fall, and
 # three that the kernel fires where it counts a /proc/vmstat event or the
 # model a sim_ counter, equal to them over the run: a direct reclaim per
@@ -116,15 +116,16 @@ check "report: wbt-inflight is debugfs-wbt's inflight, mean per member" "
 # (costly-noretry shrunk as suite 6002 runs it, for the debug build)
 "$SP" run scenarios/costly-noretry.ini --scale 1/64 --set global.duration=2s --set global.ramp_time=500ms \
 	--out "$TMP/tp" >/dev/null 2>"$TMP/stderr"
-check "trace-counts: the nine tracepoints per sample, from 0, never falling" "
+check "trace-counts: the eleven tracepoints per sample, from 0, never falling" "
 	[ \$(grep -c '^time: ' '$TMP/tp/trace-counts') = \$(grep -c '^time: ' '$TMP/tp/proc-vmstat') ] &&
-	awk '/^time: / { if (n && n != 9) bad = 1; n = 0; s++; next }
+	awk '/^time: / { if (n && n != 11) bad = 1; n = 0; s++; next }
 		{ n++; if (s == 1 && \$2 != 0) bad = 1; if (\$2 + 0 < v[\$1]) bad = 1; v[\$1] = \$2 + 0; order = order \$1 \" \" }
-		END { if (n != 9) bad = 1; exit bad }' '$TMP/tp/trace-counts' &&
-	sed -n 2,10p '$TMP/tp/trace-counts' | cut -d' ' -f1 | tr '\n' ' ' | grep -qx 'kmem:mm_page_alloc \
+		END { if (n != 11) bad = 1; exit bad }' '$TMP/tp/trace-counts' &&
+	sed -n 2,12p '$TMP/tp/trace-counts' | cut -d' ' -f1 | tr '\n' ' ' | grep -qx 'kmem:mm_page_alloc \
 kmem:mm_page_free kmem:mm_page_alloc_zone_locked kmem:mm_page_pcpu_drain kmem:mm_page_alloc_extfrag \
 compaction:mm_compaction_begin vmscan:mm_vmscan_direct_reclaim_begin vmscan:mm_vmscan_wakeup_kswapd \
-vmscan:mm_vmscan_kswapd_wake '"
+vmscan:mm_vmscan_kswapd_wake filemap:mm_filemap_add_to_page_cache \
+filemap:mm_filemap_delete_from_page_cache '"
 check "trace-counts: direct reclaims, kswapd wakes and fallbacks equal their vmstat counters" "
 	awk 'FNR == 1 { f++ } /^time: / { next }
 		f == 1 { tp[\$1] = \$2 }
@@ -136,10 +137,16 @@ check "trace-counts: direct reclaims, kswapd wakes and fallbacks equal their vms
 			       tp[\"vmscan:mm_vmscan_direct_reclaim_begin\"] == stall &&
 			       tp[\"vmscan:mm_vmscan_kswapd_wake\"] == kw && tp[\"kmem:mm_page_alloc_extfrag\"] == fb) }' \
 		'$TMP/tp/trace-counts' '$TMP/tp/proc-vmstat'"
+# the page cache's churn in it: folios added and deleted (reclaim,
+# truncation)
+check "trace-counts: page-cache folios added and deleted in costly-noretry's churn" "
+	awk '\$1 == \"filemap:mm_filemap_add_to_page_cache\" { a = \$2 }
+		\$1 == \"filemap:mm_filemap_delete_from_page_cache\" { d = \$2 }
+		END { exit !(a > 0 && d > 0) }' '$TMP/tp/trace-counts'"
 "$SP" compare "$TMP/tp" --json >"$TMP/tp.json" 2>&1
 "$SP" report "$TMP/tp" --plots "$TMP/tpp" --no-gnuplot >/dev/null 2>&1
 check "compare and report: tracepoint rates from trace-counts" "
-	jq -e '.tracepoints | length == 9' '$TMP/tp.json' >/dev/null &&
+	jq -e '.tracepoints | length == 11' '$TMP/tp.json' >/dev/null &&
 	awk '/^time: / { t = \$2; next } \$1 == \"kmem:mm_page_pcpu_drain\" {
 		if (seen) printf \"%s %g\\n\", t, (\$2 - p) / (t - pt); seen = 1; p = \$2; pt = t }' \
 		'$TMP/tp/trace-counts' >'$TMP/pd.exp' &&

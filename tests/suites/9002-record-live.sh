@@ -51,7 +51,7 @@ else
 fi
 
 # 2b. tracepoint counts: with tracefs ids and perf events readable (root)
-#     trace-counts has the nine tracepoints in every sample, never falling
+#     trace-counts has the eleven tracepoints in every sample, never falling
 #     (sample 1 counts what fired between opening and reading them), and the command's 64 MiB of touched anonymous memory shows
 #     as page allocations and frees; as nobody it is listed as missing
 #     with the id file's path and nothing else changes
@@ -61,9 +61,9 @@ if [ -r /sys/kernel/tracing/events/kmem/mm_page_alloc/id ] ||
 		sh -c 'head -c 64m /dev/zero | tail -c 1 >/dev/null; sleep 0.3' 2>"$tmp/tp.err"
 	ok=1
 	[ -s "$tmp/tp/trace-counts" ] || ok=0
-	awk '/^time: / { if (s && n != 9) bad = 1; n = 0; s++; next }
+	awk '/^time: / { if (s && n != 11) bad = 1; n = 0; s++; next }
 		{ n++; if ($2 + 0 < v[$1]) bad = 1; v[$1] = $2 + 0 }
-		END { exit bad || n != 9 || v["kmem:mm_page_alloc"] < 1000 || v["kmem:mm_page_free"] < 1000 }' \
+		END { exit bad || n != 11 || v["kmem:mm_page_alloc"] < 1000 || v["kmem:mm_page_free"] < 1000 }' \
 		"$tmp/tp/trace-counts" || ok=0
 	[ $ok = 1 ] || { cat "$tmp/tp.err"; tail -n 10 "$tmp/tp/trace-counts" 2>/dev/null; }
 	check tracepoint-counts-live $((1 - ok))

@@ -460,3 +460,49 @@ TEST(truncate_and_remove_mapping)
 	ASSERT_MM_OK(m);
 	mm_env_destroy(&f.e);
 }
+
+/* A test of the page cache's tracepoints as the model counts them (6.12:
+ * filemap:mm_filemap_add_to_page_cache fires once per folio in
+ * __filemap_add_folio, mm_filemap_delete_from_page_cache once per folio
+ * in __filemap_remove_folio): four 256 KiB writes add four order-6
+ * folios, truncation to 256 KiB deletes three, reclaim's remove_mapping
+ * one more; a shmem mapping's insertion goes unseen, as 6.12's
+ * shmem_add_to_page_cache does not fire it.  Expect adds 4 and deletes
+ * 0, 3, 4 after each step, and no add for the shmem folio. */
+TEST(filemap_tracepoints_per_folio)
+{
+	struct fs_env f;
+	struct machine *m = fs_env_create(&f, NULL, KERNEL_6_12, "baseline");
+	struct address_space *shm;
+	struct inode *inode;
+	uint64_t add0, del0;
+	pfn_t pfn;
+	int err;
+
+	ASSERT_TRUE(m);
+	add0 = m->tracepoint[TP_MM_FILEMAP_ADD];
+	del0 = m->tracepoint[TP_MM_FILEMAP_DELETE];
+	inode = fs_create(f.sb, "data");
+	for (int i = 0; i < 4; i++)
+		ASSERT_EQ(ksys_pwrite64(m, inode, (uint64_t)i << 18, 1 << 18), 1 << 18);
+	ASSERT_U64_EQ(m->tracepoint[TP_MM_FILEMAP_ADD] - add0, 4);
+	ASSERT_U64_EQ(m->tracepoint[TP_MM_FILEMAP_DELETE] - del0, 0);
+	ASSERT_EQ(do_truncate(m, inode, 256 << 10), 0);
+	ASSERT_U64_EQ(m->tracepoint[TP_MM_FILEMAP_DELETE] - del0, 3);
+	lru_add_drain_all(m);
+	pfn = filemap_lookup(m, inode->i_mapping, 0);
+	ASSERT_TRUE(folio_isolate_lru(m, pfn));
+	folio_cancel_dirty(m, pfn);
+	ASSERT_TRUE(remove_mapping(m, pfn));
+	mod_node_page_state(&m->node, NR_ISOLATED_FILE, -64);
+	ASSERT_U64_EQ(m->tracepoint[TP_MM_FILEMAP_DELETE] - del0, 4);
+	ASSERT_EQ(mm_tracepoint_count(m, "filemap:mm_filemap_delete_from_page_cache"),
+		  (int64_t)m->tracepoint[TP_MM_FILEMAP_DELETE]);
+	/* shmem: inserted, not counted */
+	shm = mapping_create(m, MAPPING_SHMEM, GFP_HIGHUSER_MOVABLE, 0, 0, 0, NULL, "shm");
+	ASSERT_TRUE(shm);
+	ASSERT_TRUE(__filemap_get_folio(m, shm, 0, FGP_CREAT | FGP_WRITE, shm->gfp_mask, &err) != PFN_NONE);
+	ASSERT_U64_EQ(m->tracepoint[TP_MM_FILEMAP_ADD] - add0, 4);
+	ASSERT_EQ(do_unlinkat(m, inode), 0);
+	mm_env_destroy(&f.e);
+}

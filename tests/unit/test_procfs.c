@@ -175,8 +175,9 @@ TEST(debugfs_wbt_both_sources)
 }
 
 /* A test that the 6.18.44 trace-counts capture (a recording on this
- * project's VM) reads: every sample has the nine tracepoints, counts
- * only grow.  Expect the third sample's mm_page_pcpu_drain, 295169. */
+ * project's VM) reads: every sample has the nine tracepoints the
+ * recorder then counted, not the page cache's two, counts only grow.
+ * Expect the third sample's mm_page_pcpu_drain, 295169. */
 TEST(trace_counts_fixture)
 {
 	char *t = slurp(FIX "monitor-trace-counts"), err[256] = "";
@@ -190,13 +191,47 @@ TEST(trace_counts_fixture)
 
 		ASSERT_EQ(trace_parse_counts("m", m.s[k].text, &c, err, sizeof(err)), 0);
 		for (int i = 0; i < RPT_NR_TRACE_EVENTS; i++) {
-			ASSERT_TRUE(c.present[i]);
+			ASSERT_EQ(c.present[i], i < 9);
 			ASSERT_TRUE(c.count[i] >= prev.count[i]);
 		}
 		prev = c;
 	}
 	ASSERT_U64_EQ(prev.count[3], 295169);
 	ASSERT_STR_EQ(rpt_trace_events[3], "kmem:mm_page_pcpu_drain");
+	proc_monitor_release(&m);
+	free(t);
+}
+
+/* A test that the later capture with the page cache's tracepoints reads:
+ * all eleven in each of its four samples, counts only grow, the write
+ * adds folios before the removal and drop_caches delete them.  Expect the
+ * last sample's 34721 added and 36766 deleted, and none deleted in the
+ * first two samples. */
+TEST(trace_counts_filemap_fixture)
+{
+	char *t = slurp(FIX "monitor-trace-counts-filemap"), err[256] = "";
+	struct proc_monitor m;
+	struct trace_counts prev = { 0 }, second = { 0 };
+
+	ASSERT_EQ(proc_parse_monitor("m", t, &m, err, sizeof(err)), 0);
+	ASSERT_EQ(m.n, 4);
+	for (size_t k = 0; k < m.n; k++) {
+		struct trace_counts c;
+
+		ASSERT_EQ(trace_parse_counts("m", m.s[k].text, &c, err, sizeof(err)), 0);
+		for (int i = 0; i < RPT_NR_TRACE_EVENTS; i++) {
+			ASSERT_TRUE(c.present[i]);
+			ASSERT_TRUE(c.count[i] >= prev.count[i]);
+		}
+		if (k == 1)
+			second = c;
+		prev = c;
+	}
+	ASSERT_STR_EQ(rpt_trace_events[9], "filemap:mm_filemap_add_to_page_cache");
+	ASSERT_STR_EQ(rpt_trace_events[10], "filemap:mm_filemap_delete_from_page_cache");
+	ASSERT_U64_EQ(second.count[10], 0);
+	ASSERT_U64_EQ(prev.count[9], 34721);
+	ASSERT_U64_EQ(prev.count[10], 36766);
 	proc_monitor_release(&m);
 	free(t);
 }

@@ -697,4 +697,17 @@ z=$R/local-real-s50-c8-z
 	ok "docs/calibration.md run z's WAL cache shares = the stored fincore listings" ||
 	ko "docs/calibration.md run z's WAL cache shares = the stored fincore listings"
 
+# run aa: the page cache's tracepoints recorded, twins with and without
+# the recording's wal_cached_pct
+$RPT compare --window 10-150 --names machine,twin,twin-uncached $R/local-real-s50-c8-aa \
+	$R/local-model-s50-c8-aa $R/local-model-s50-c8-aa-uncached 2>&1 |
+	grep -E '^(Amean +(tps|latency_avg_ms) |Tracepoint )' >"$TMP/aa.txt"
+missing=$(missing_lines "$TMP/aa.txt")
+[ "$missing" = 0 ] && [ "$(wc -l <"$TMP/aa.txt")" = 8 ] &&
+	grep -qx 'wal_cached=99.5%' "$R/local-model-s50-c8-aa/scenario.ini" &&
+	! grep -q '^wal_cached=[1-9]' "$R/local-model-s50-c8-aa-uncached/scenario.ini" &&
+	[ "$(jq '.figures.wal_cached_pct' "$R/local-real-s50-c8-aa/result.json")" = 99.519 ] &&
+	ok "docs/calibration.md run aa's rows = the stored runs" ||
+	ko "docs/calibration.md run aa's rows = the stored runs"
+
 rpt_done

@@ -710,4 +710,18 @@ missing=$(missing_lines "$TMP/aa.txt")
 	ok "docs/calibration.md run aa's rows = the stored runs" ||
 	ko "docs/calibration.md run aa's rows = the stored runs"
 
+# run ab: the per-transaction CPU table, from the recordings' figures
+for r in p q r tp aa ab; do
+	jq -r --arg r $r '"| \($r) | \(.kernel_release | sub("6.18.44-fc-";"")) | \(.figures.probe_wake_ipi_us * 100 | round / 100) | \(.tps | round) | \(.figures.probe_server_cpu_us_per_tx | round) | \(.figures.server_cpu_us_per_tx | round) | \(.figures.machine_cpu_us_per_tx | round) | \(if .figures.machine_steal_us_per_tx then (.figures.machine_steal_us_per_tx | round | tostring) else "–" end) |"' \
+		"$R/local-real-s50-c8-$r/result.json"
+done >"$TMP/ab.txt"
+$RPT compare --window 10-150 $R/local-real-s50-c8-ab $R/local-model-s50-c8-ab 2>&1 |
+	awk '/^Amean +tps / { printf "%s %s %s\n", $3, $6, $8 }' >"$TMP/ab-tps.txt"
+missing=$(missing_lines "$TMP/ab.txt")
+[ "$missing" = 0 ] && [ "$(wc -l <"$TMP/ab.txt")" = 6 ] &&
+	[ "$(cat "$TMP/ab-tps.txt")" = "2674.89 3437.51 28.51%)" ] &&
+	grep -q '3 437.5$' docs/calibration.md &&
+	ok "docs/calibration.md run ab's table and TPS = the stored runs" ||
+	ko "docs/calibration.md run ab's table and TPS = the stored runs: $(cat "$TMP/ab-tps.txt")"
+
 rpt_done

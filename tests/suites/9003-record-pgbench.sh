@@ -89,7 +89,8 @@ pct() { awk -v v="$1" 'BEGIN { exit !(v != "" && v + 0 >= 0 && v + 0 <= 100) }';
 positive "$(probe wake_local_us)" && nonneg "$(probe wake_ipi_us)" &&
 	nonneg "$(probe idle_exit_us)" && nonneg "$(probe ipis_per_tx)" &&
 	nonneg "$(sed -n 's/^    "ipis_per_tx": \([0-9.eE+-]*\),\{0,1\}$/\1/p' "$r")" &&
-	positive "$(sed -n 's/^    "machine_cpu_us_per_tx": \([0-9.eE+-]*\),\{0,1\}$/\1/p' "$r")"
+	positive "$(sed -n 's/^    "machine_cpu_us_per_tx": \([0-9.eE+-]*\),\{0,1\}$/\1/p' "$r")" &&
+	nonneg "$(sed -n 's/^    "machine_steal_us_per_tx": \([0-9.eE+-]*\),\{0,1\}$/\1/p' "$r")"
 check wake-probe-figures $?
 # PostgreSQL's view: the per-side CPU, pg_stat_wal, the wait events
 # (result.json writes a number below 1e-4 in exponent notation, as %.15g

@@ -569,15 +569,21 @@ static int load_diskstats(const char *dir, struct tab *t, bool *have, char *err,
 /*
  * trace-counts: per interval between samples, the hits per second of
  * kmem:mm_page_pcpu_drain (blocks freed from the per-CPU lists to the
- * buddy lists) and kmem:mm_page_alloc_zone_locked (blocks taken off the
+ * buddy lists), kmem:mm_page_alloc_zone_locked (blocks taken off the
  * buddy lists under zone->lock, most of them refilling the per-CPU
- * lists).  NaN where a sample lacks the tracepoint.
+ * lists) and the page cache's folios added and deleted
+ * (filemap:mm_filemap_add_to_page_cache, _delete_from_page_cache).  NaN
+ * where a sample lacks the tracepoint.
  */
 static int load_trace_rates(const char *dir, struct tab *t, bool *have, char *err, size_t errlen)
 {
-	static const char *const ev[2] = { "kmem:mm_page_pcpu_drain", "kmem:mm_page_alloc_zone_locked" };
+	enum { NEV = 4 };
+	static const char *const ev[NEV] = {
+		"kmem:mm_page_pcpu_drain", "kmem:mm_page_alloc_zone_locked",
+		"filemap:mm_filemap_add_to_page_cache", "filemap:mm_filemap_delete_from_page_cache",
+	};
 	struct rpt_trace_counts tt;
-	int idx[2] = { 0, 0 };
+	int idx[NEV] = { 0 };
 	int rc = rpt_read_trace_counts(dir, &tt, err, errlen);
 
 	*have = false;
@@ -585,21 +591,21 @@ static int load_trace_rates(const char *dir, struct tab *t, bool *have, char *er
 		const struct proc_monitor *m = tt.m;
 
 		for (int i = 0; i < RPT_NR_TRACE_EVENTS; i++)
-			for (int e = 0; e < 2; e++)
+			for (int e = 0; e < NEV; e++)
 				if (strcmp(rpt_trace_events[i], ev[e]) == 0)
 					idx[e] = i;
-		tab_init(t, m->n - 1, 2);
-		t->names[0] = xstrdup("mm_page_pcpu_drain");
-		t->names[1] = xstrdup("mm_page_alloc_zone_locked");
+		tab_init(t, m->n - 1, NEV);
+		for (int e = 0; e < NEV; e++)
+			t->names[e] = xstrdup(strchr(ev[e], ':') + 1);
 		for (size_t k = 1; k < m->n; k++) {
 			const struct trace_counts *a = &tt.tc[k - 1], *b = &tt.tc[k];
 			double dt = m->s[k].time - m->s[k - 1].time;
 
 			t->t[k - 1] = m->s[k].time - m->s[0].time;
-			for (int e = 0; e < 2; e++) {
+			for (int e = 0; e < NEV; e++) {
 				int i = idx[e];
 
-				t->v[(k - 1) * 2 + (size_t)e] =
+				t->v[(k - 1) * NEV + (size_t)e] =
 					a->present[i] && b->present[i] && b->count[i] >= a->count[i] ?
 					(double)(b->count[i] - a->count[i]) / dt : NAN;
 			}
@@ -895,15 +901,37 @@ static const struct series_plot {
 	{ "zone-locked", SRC_TRACE, 1,
 	  "Blocks taken off the buddy lists (trace-counts: kmem:mm_page_alloc_zone_locked)",
 	  "per second", "fsteps" },
+	{ "pagecache-add", SRC_TRACE, 2,
+	  "Folios added to the page cache (trace-counts: filemap:mm_filemap_add_to_page_cache)",
+	  "per second", "fsteps" },
+	{ "pagecache-delete", SRC_TRACE, 3,
+	  "Folios deleted from the page cache (trace-counts: filemap:mm_filemap_delete_from_page_cache)",
+	  "per second", "fsteps" },
 };
 
-/* The series plots of sources first..last that some set has. */
+/* Whether some set has a number in column col of source src. */
+static bool any_value(const struct writer *w, enum source src, size_t col)
+{
+	for (int s = 0; s < w->nr_sets; s++) {
+		const struct tab *t = &w->data[s].tab[src];
+
+		if (w->data[s].have[src] && col < t->m)
+			for (size_t i = 0; i < t->n; i++)
+				if (!isnan(t->v[i * t->m + col]))
+					return true;
+	}
+	return false;
+}
+
+/* The series plots of sources first..last that some set has a number for
+ * (a recording made before the recorder counted a tracepoint has none). */
 static int plot_series(struct writer *w, enum source first, enum source last)
 {
 	for (size_t i = 0; i < sizeof(series_plots) / sizeof(series_plots[0]); i++) {
 		const struct series_plot *p = &series_plots[i];
 
-		if (p->src < first || p->src > last || !any_have(w, p->src))
+		if (p->src < first || p->src > last || !any_have(w, p->src) ||
+		    !any_value(w, p->src, p->col))
 			continue;
 		if (line_plot(w, p->name, p->src, p->col, p->title, p->ylabel, p->style))
 			return -1;

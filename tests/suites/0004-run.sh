@@ -152,6 +152,17 @@ check "compare and report: tracepoint rates from trace-counts" "
 		'$TMP/tp/trace-counts' >'$TMP/pd.exp' &&
 	grep -v '^#' '$TMP/tpp/pcpu-drain-1.dat' | cmp -s - '$TMP/pd.exp' && [ -s '$TMP/pd.exp' ] &&
 	awk '\$2 > 0 { n++ } END { exit !n }' '$TMP/pd.exp'"
+check "report: pagecache-add is filemap:mm_filemap_add_to_page_cache's rate" "
+	awk '/^time: / { t = \$2; next } \$1 == \"filemap:mm_filemap_add_to_page_cache\" {
+		if (seen) printf \"%s %g\\n\", t, (\$2 - p) / (t - pt); seen = 1; p = \$2; pt = t }' \
+		'$TMP/tp/trace-counts' >'$TMP/pa.exp' &&
+	grep -v '^#' '$TMP/tpp/pagecache-add-1.dat' | cmp -s - '$TMP/pa.exp' &&
+	awk '\$2 > 0 { n++ } END { exit !n }' '$TMP/pa.exp' && [ -s '$TMP/tpp/pagecache-delete-1.dat' ]"
+# a recording from before the recorder counted them: no such plots
+"$SP" report docs/calibration/runs/local-real-s50-c8-tp --plots "$TMP/oldp" --no-gnuplot >/dev/null 2>&1
+check "report: no page-cache plots for a recording without their tracepoints" "
+	[ -s '$TMP/oldp/pcpu-drain-1.dat' ] && [ ! -e '$TMP/oldp/pagecache-add-1.dat' ] &&
+	[ ! -e '$TMP/oldp/pagecache-add.gp' ]"
 
 "$SP" run "$SMALL" --out "$TMP/q" --set sample_interval=250ms --set duration=2s --set ramp_time=0 >/dev/null
 check "monitor times with decimals" "grep '^time: ' '$TMP/q/proc-vmstat' | sed -n '1p;2p;9p' | tr '\n' ' ' |

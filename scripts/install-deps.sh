@@ -9,9 +9,10 @@ set -eu
 DEMO_PKGS="build-essential libinih-dev libjansson-dev libgsl-dev gnuplot-nox jq"
 # the tests only: clang and its sanitizer/fuzzer runtimes, the man-page
 # check (groff), the HTML report in a browser, real PostgreSQL under the
-# recorder and fio for its disk probe, Slurm for the sweep's job-array suite
+# recorder with fio for its disk probe and fincore (util-linux-extra) for
+# the WAL's cached share, Slurm for the sweep's job-array suite
 TEST_PKGS="clang libclang-rt-14-dev llvm groff-base chromium postgresql postgresql-contrib fio \
-	   slurm-wlm munge"
+	   util-linux-extra slurm-wlm munge"
 case ${1:-test} in
 demo)	PKGS=$DEMO_PKGS ;;
 test)	PKGS="$DEMO_PKGS $TEST_PKGS" ;;

@@ -1200,11 +1200,10 @@ static int load_trace(struct rpt_run *r, const char *dir, char *err, size_t errl
 /* ---- iostat -x from proc-diskstats ---------------------------------------------- */
 
 /*
- * sysstat's iostat -x, from two samples of /proc/diskstats: the first at
- * or after the measured phase's start (virtual_seconds - measure_seconds
- * after the first sample; the first sample itself for a recording) and
- * the last.  Every sample is checked.  A disk is listed when it is in
- * both samples and did I/O between them.
+ * sysstat's iostat -x, from two samples of /proc/diskstats, the span's
+ * (span_samples: the measured phase's or a window's).  Every sample is
+ * checked.  A disk is listed when it is in both samples and did I/O
+ * between them.
  */
 int rpt_read_diskstats(const char *dir, struct rpt_diskstats *out, char *err, size_t errlen)
 {

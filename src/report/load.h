@@ -207,12 +207,13 @@ extern const char *const rpt_latency_names[5];
 
 #define RPT_LOAD_SERIES		0x1u	/* tps.csv, latency-hist.csv (optional files) */
 #define RPT_LOAD_PROFILE	0x2u	/* profile.json (optional file) */
-/* proc-diskstats (optional file) over the measured phase, as iostat -x
+/* proc-diskstats (optional file) over the measured phase (or the window
+ * of rpt_sets_window), as iostat -x
  * prints it per disk with I/O in that span: r/s, w/s, rkB/s, wkB/s,
  * r_await, w_await (ms), wareq-sz (kB), f/s, f_await (ms), aqu-sz, %util */
 #define RPT_LOAD_IOSTAT		0x4u
 /* trace-counts (optional file): each tracepoint's hits per second over
- * the measured phase (the same two samples as RPT_LOAD_IOSTAT) */
+ * the measured phase or window (the same two samples as RPT_LOAD_IOSTAT) */
 #define RPT_LOAD_TRACE		0x8u
 
 /* A result folder's scenario.ini as key/value pairs ("[section] key"), in

@@ -132,6 +132,11 @@ missing_lines() {	# FILE [prefix]: with "prefix", a line of FILE may begin a lon
 	echo "$n"
 }
 
+# doc_rows FILE N: FILE has N lines, each a line of docs/calibration.md
+doc_rows() {
+	[ "$(missing_lines "$1")" = 0 ] && [ "$(wc -l <"$1")" = "$2" ]
+}
+
 # docs/calibration.md's tables are what the script prints from the
 # committed result folders of the calibration runs, line for line.
 scripts/calibration.sh --scales "16 8 4 2" docs/calibration/runs >"$TMP/doc.md" 2>&1
@@ -214,8 +219,7 @@ for r in full-flush-none-1200 full-spin400-none-300 full-flush-lazy-1200 full-sp
 	printf '%s %.0f s | %.1f |\n' "$(windows "$r" 200)" "$(jget "$R/$r" figures strategy_freelist_empty_s)" \
 		"$(jget "$R/$r" figures s_lock_spin_cpu_pct)"
 done >"$TMP/spin400.md"
-missing=$(missing_lines "$TMP/spin400.md")
-[ "$missing" = 0 ] && [ "$(wc -l <"$TMP/spin400.md")" = 4 ] &&
+doc_rows "$TMP/spin400.md" 4 &&
 	ok "docs/calibration.md spin-400 window table = the committed runs" ||
 	ko "docs/calibration.md spin-400 window table = the committed runs"
 # ... and the two of "The fix under `lazy` for 1 200 s": the checkpoint
@@ -224,8 +228,7 @@ missing=$(missing_lines "$TMP/spin400.md")
 dips_check "lazy-fix 1200-s" full-flush-none-1200 full-flush-fix-1200 full-flush-lazy-1200 \
 	full-flush-lazyfix-1200
 for r in full-flush-fix-1200 full-flush-lazyfix-1200; do windows "$r" 100; done >"$TMP/lazyfix.md"
-missing=$(missing_lines "$TMP/lazyfix.md")
-[ "$missing" = 0 ] && [ "$(wc -l <"$TMP/lazyfix.md")" = 2 ] &&
+doc_rows "$TMP/lazyfix.md" 2 &&
 	ok "docs/calibration.md lazy-fix window table = the committed runs" ||
 	ko "docs/calibration.md lazy-fix window table = the committed runs"
 # ... and the checkpoint table of "The members' request queues at full
@@ -463,8 +466,7 @@ fi
 scripts/slowpath-shares.sh $R/full-idx-none-1200 $R/full-idx-lazy-1200 $R/full-idx-fix-1200 \
 	$R/full-idx-huge-1200 $R/branch290-base $R/branch290-fix $R/full-flush-none-400-seed2 \
 	$R/full-slab-baseline | tail -n +3 >"$TMP/shares.md"
-missing=$(missing_lines "$TMP/shares.md")
-[ "$missing" = 0 ] && [ "$(wc -l <"$TMP/shares.md")" = 8 ] &&
+doc_rows "$TMP/shares.md" 8 &&
 	ok "docs/calibration.md slow-path shares table = the committed runs" ||
 	ko "docs/calibration.md slow-path shares table = the committed runs"
 # scripts/pcp-churn.sh on a hand-made proc-vmstat: the set-up's counts
@@ -569,8 +571,7 @@ expect_status "landing: a folder without result.json: exit 2" 2 "no result.json"
 		--fix $R/full-queues-fix-1200 --huge $R/full-queues-huge-1200 --lazy-fix $R/full-queues-lazyfix-1200
 	scripts/landing.sh --none docs/engine/whole-run
 } | grep -v '^|---\|^| figure' >"$TMP/landing.md"
-missing=$(missing_lines "$TMP/landing.md")
-[ "$missing" = 0 ] && [ "$(wc -l <"$TMP/landing.md")" = 23 ] &&
+doc_rows "$TMP/landing.md" 23 &&
 	ok "docs/calibration.md landing tables = the stored runs" ||
 	ko "docs/calibration.md landing tables = the stored runs"
 
@@ -642,32 +643,27 @@ expect_status "trace intervals: an end without a sample: exit 2" 2 "no sample at
 expect_status "trace intervals: no trace-counts: exit 2" 2 "no such file" \
 	scripts/trace-intervals.sh "$TMP" 0 2 1
 scripts/iostat-intervals.sh $R/diskstats-huge-180 100 180 10 | grep -v '^|---\|^| interval' >"$TMP/iostat.md"
-missing=$(missing_lines "$TMP/iostat.md")
-[ "$missing" = 0 ] && [ "$(wc -l <"$TMP/iostat.md")" = 8 ] &&
+doc_rows "$TMP/iostat.md" 8 &&
 	ok "docs/calibration.md iostat table = the stored run" ||
 	ko "docs/calibration.md iostat table = the stored run"
 scripts/iostat-intervals.sh $R/diskstats-none-360 240 360 10 | grep -v '^|---\|^| interval' >"$TMP/iostat.md"
-missing=$(missing_lines "$TMP/iostat.md")
-[ "$missing" = 0 ] && [ "$(wc -l <"$TMP/iostat.md")" = 12 ] &&
+doc_rows "$TMP/iostat.md" 12 &&
 	ok "docs/calibration.md baseline iostat table = the stored run" ||
 	ko "docs/calibration.md baseline iostat table = the stored run"
 scripts/trace-intervals.sh $R/trace-none-360 240 360 10 | grep -v '^|---\|^| interval' >"$TMP/trace.md"
-missing=$(missing_lines "$TMP/trace.md")
-[ "$missing" = 0 ] && [ "$(wc -l <"$TMP/trace.md")" = 12 ] &&
+doc_rows "$TMP/trace.md" 12 &&
 	ok "docs/calibration.md tracepoint table = the stored run" ||
 	ko "docs/calibration.md tracepoint table = the stored run"
 # ... and run x's iostat rows, the machine's beside its twin's
 $RPT compare --names real,model $R/local-real-s50-c8-x $R/local-model-s50-c8-x 2>&1 |
 	grep -E '^Iostat vda (w/s|wkB/s|w_await|wareq-sz|f/s|f_await|aqu-sz|%util) ' >"$TMP/iox.txt"
-missing=$(missing_lines "$TMP/iox.txt")
-[ "$missing" = 0 ] && [ "$(wc -l <"$TMP/iox.txt")" = 8 ] &&
+doc_rows "$TMP/iox.txt" 8 &&
 	ok "docs/calibration.md run x's iostat rows = the stored runs" ||
 	ko "docs/calibration.md run x's iostat rows = the stored runs"
 # ... and run y's tracepoint rows, the machine's beside its twin's
 $RPT compare --names machine,twin $R/local-real-s50-c8-tp $R/local-model-s50-c8-tp 2>&1 |
 	grep -E '^Tracepoint ' >"$TMP/tpy.txt"
-missing=$(missing_lines "$TMP/tpy.txt")
-[ "$missing" = 0 ] && [ "$(wc -l <"$TMP/tpy.txt")" = 5 ] &&
+doc_rows "$TMP/tpy.txt" 5 &&
 	ok "docs/calibration.md run y's tracepoint rows = the stored runs" ||
 	ko "docs/calibration.md run y's tracepoint rows = the stored runs"
 got=$(for d in local-real-s50-c8-tp local-model-s50-c8-tp; do
@@ -684,8 +680,7 @@ $RPT compare --window 10-150 --names machine,twin,twin-walcached $R/local-real-s
 	$R/local-model-s50-c8-tp $R/local-model-s50-c8-walcached 2>&1 |
 	grep -E '^(Amean +(tps|latency_avg_ms) |Tracepoint kmem:mm_page_(alloc|free|alloc_zone_locked|pcpu_drain)/s)' \
 	>"$TMP/tpz.txt"
-missing=$(missing_lines "$TMP/tpz.txt")
-[ "$missing" = 0 ] && [ "$(wc -l <"$TMP/tpz.txt")" = 6 ] &&
+doc_rows "$TMP/tpz.txt" 6 &&
 	grep -qx 'wal_cached=99.2%' "$R/local-model-s50-c8-walcached/scenario.ini" &&
 	ok "docs/calibration.md run z's twin rows = the stored runs" ||
 	ko "docs/calibration.md run z's twin rows = the stored runs"
@@ -702,8 +697,7 @@ z=$R/local-real-s50-c8-z
 $RPT compare --window 10-150 --names machine,twin,twin-uncached $R/local-real-s50-c8-aa \
 	$R/local-model-s50-c8-aa $R/local-model-s50-c8-aa-uncached 2>&1 |
 	grep -E '^(Amean +(tps|latency_avg_ms) |Tracepoint )' >"$TMP/aa.txt"
-missing=$(missing_lines "$TMP/aa.txt")
-[ "$missing" = 0 ] && [ "$(wc -l <"$TMP/aa.txt")" = 8 ] &&
+doc_rows "$TMP/aa.txt" 8 &&
 	grep -qx 'wal_cached=99.5%' "$R/local-model-s50-c8-aa/scenario.ini" &&
 	! grep -q '^wal_cached=[1-9]' "$R/local-model-s50-c8-aa-uncached/scenario.ini" &&
 	[ "$(jq '.figures.wal_cached_pct' "$R/local-real-s50-c8-aa/result.json")" = 99.519 ] &&
@@ -717,8 +711,7 @@ for r in p q r tp aa ab; do
 done >"$TMP/ab.txt"
 $RPT compare --window 10-150 $R/local-real-s50-c8-ab $R/local-model-s50-c8-ab 2>&1 |
 	awk '/^Amean +tps / { printf "%s %s %s\n", $3, $6, $8 }' >"$TMP/ab-tps.txt"
-missing=$(missing_lines "$TMP/ab.txt")
-[ "$missing" = 0 ] && [ "$(wc -l <"$TMP/ab.txt")" = 6 ] &&
+doc_rows "$TMP/ab.txt" 6 &&
 	[ "$(cat "$TMP/ab-tps.txt")" = "2674.89 3437.51 28.51%)" ] &&
 	grep -q '3 437.5$' docs/calibration.md &&
 	ok "docs/calibration.md run ab's table and TPS = the stored runs" ||

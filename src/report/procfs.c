@@ -26,6 +26,10 @@
  *                 zone stats, "  pagesets" (per CPU: "cpu:", "count:" and
  *                 "high:" summed per zone), node_unreclaimable,
  *                 start_pfn.  Unpopulated zones stop after "protection".
+ *   stat          (fs/proc/stat.c) "cpu  u n s i ..." then "cpuN ..." per
+ *                 online CPU, 4 to 10 USER_HZ tick columns, then "intr
+ *                 TOTAL n...", "ctxt N", "btime", "processes",
+ *                 "procs_running", "procs_blocked", "softirq TOTAL n..."
  *
  * Every parser works on a NUL-terminated text, line by line, keeps the
  * line number, and fails with "<path>:<line>: message" (lower case, the
@@ -595,6 +599,184 @@ void proc_diskstats_release(struct proc_diskstats *ds)
 {
 	free(ds->d);
 	memset(ds, 0, sizeof(*ds));
+}
+
+/* ---- stat -------------------------------------------------------------- */
+
+/*
+ * The lines of /proc/stat after the CPU lines, in show_stat()'s order:
+ * name, whether the file must have it, whether it is a total followed by
+ * any number of counts (one per interrupt or softirq), and its field.
+ */
+#define STAT_LINES(X)				\
+	X(intr,		 false, true)		\
+	X(ctxt,		 true,  false)		\
+	X(btime,	 false, false)		\
+	X(processes,	 false, false)		\
+	X(procs_running, false, false)		\
+	X(procs_blocked, false, false)		\
+	X(softirq,	 false, true)
+
+enum stat_line {
+#define X(name, req, list) SL_##name,
+	STAT_LINES(X)
+#undef X
+	NR_STAT_LINES
+};
+
+static const struct {
+	const char	*name;
+	bool		required;
+	bool		list;
+	size_t		offset;
+} stat_lines[NR_STAT_LINES] = {
+#define X(nm, req, list) { #nm, req, list, offsetof(struct proc_stat, nm) },
+	STAT_LINES(X)
+#undef X
+};
+
+struct stat_state {
+	unsigned int	cpu_line;	/* line of "cpu", 0 before it */
+	unsigned int	nr_fields;	/* its tick columns */
+	unsigned int	last_cpu;	/* N of the last "cpuN" */
+	size_t		cap;		/* of out->percpu */
+	unsigned int	seen[NR_STAT_LINES];	/* line of each, 0 = not yet */
+};
+
+/* The tick columns after "cpu" or "cpuN" (name[0..nn)): 4 to 10. */
+static int stat_ticks(struct proc_lines *l, struct proc_cur *c, const char *name, size_t nn,
+		      uint64_t *f, unsigned int *nr)
+{
+	char q[64];
+	int rc;
+
+	*nr = 0;
+	while (!cur_at_end(c)) {
+		if (*nr == STAT_NR_CPU_FIELDS)
+			return lines_error(l, "more than %d tick columns after %s", STAT_NR_CPU_FIELDS,
+					   quote(name, nn, q, sizeof(q)));
+		if ((rc = want_u64(l, c, "tick count", &f[*nr])))
+			return rc;
+		(*nr)++;
+	}
+	if (*nr < 4)
+		return lines_error(l, "%s has %u tick columns, expected 4 to %d",
+				   quote(name, nn, q, sizeof(q)), *nr, STAT_NR_CPU_FIELDS);
+	return 0;
+}
+
+/* "cpuN ...": N after the last one; as many columns as the "cpu" line. */
+static int stat_percpu(struct proc_lines *l, struct proc_cur *c, struct proc_stat *out,
+		       struct stat_state *st, const char *name, size_t nn)
+{
+	uint64_t (*f)[STAT_NR_CPU_FIELDS];
+	uint64_t n;
+	unsigned int nr;
+	char q[64];
+	int rc = parse_u64(name + 3, nn - 3, &n);
+
+	if (rc || n >= UINT32_MAX)
+		return lines_error(l, "invalid CPU number in %s", quote(name, nn, q, sizeof(q)));
+	if (out->nr_cpus > 0 && n <= st->last_cpu)
+		return lines_error(l, "%s after 'cpu%u' (CPU numbers must increase)",
+				   quote(name, nn, q, sizeof(q)), st->last_cpu);
+	if (!(f = grow_one(l, (void **)&out->percpu, out->nr_cpus, &st->cap, sizeof(*f))))
+		return -1;
+	if ((rc = stat_ticks(l, c, name, nn, *f, &nr)))
+		return rc;
+	if (nr != st->nr_fields)
+		return lines_error(l, "%s has %u tick columns, the 'cpu' line %u",
+				   quote(name, nn, q, sizeof(q)), nr, st->nr_fields);
+	st->last_cpu = (unsigned int)n;
+	out->nr_cpus++;
+	return 0;
+}
+
+/* intr, ctxt, ...: one number, or a total and its counts. */
+static int stat_named(struct proc_lines *l, struct proc_cur *c, struct proc_stat *out,
+		      struct stat_state *st, enum stat_line k)
+{
+	char what[48];
+	uint64_t v;
+	int rc;
+
+	if (st->seen[k])
+		return lines_error(l, "duplicate '%s' line (first on line %u)", stat_lines[k].name,
+				   st->seen[k]);
+	st->seen[k] = l->lineno;
+	snprintf(what, sizeof(what), "'%s' %s", stat_lines[k].name,
+		 stat_lines[k].list ? "total" : "value");
+	if ((rc = want_u64(l, c, what, (uint64_t *)((char *)out + stat_lines[k].offset))))
+		return rc;
+	if (!stat_lines[k].list)
+		return want_end(l, c);
+	snprintf(what, sizeof(what), "'%s' count", stat_lines[k].name);
+	while (!cur_at_end(c))
+		if ((rc = want_u64(l, c, what, &v)))
+			return rc;
+	return 0;
+}
+
+static int stat_line(struct proc_lines *l, struct proc_stat *out, struct stat_state *st)
+{
+	struct proc_cur c;
+	const char *name;
+	size_t nn;
+	char q[64];
+	int rc;
+
+	cur_init(&c, l);
+	nn = cur_token(&c, &name);
+	if ((rc = check_name(l, name, nn, "line name")))
+		return rc;
+	if (!st->cpu_line && !tok_eq(name, nn, "cpu"))
+		return lines_error(l, "expected the 'cpu' line first, got %s",
+				   quote(l->line, l->len, q, sizeof(q)));
+	if (tok_eq(name, nn, "cpu")) {
+		if (st->cpu_line)
+			return lines_error(l, "duplicate 'cpu' line (first on line %u)", st->cpu_line);
+		st->cpu_line = l->lineno;
+		return stat_ticks(l, &c, name, nn, out->cpu, &st->nr_fields);
+	}
+	if (nn > 3 && memcmp(name, "cpu", 3) == 0 && name[3] >= '0' && name[3] <= '9')
+		return stat_percpu(l, &c, out, st, name, nn);
+	for (int k = 0; k < NR_STAT_LINES; k++)
+		if (tok_eq(name, nn, stat_lines[k].name))
+			return stat_named(l, &c, out, st, (enum stat_line)k);
+	return 0;	/* a line of a newer kernel */
+}
+
+int proc_parse_stat(const char *path, const char *text, struct proc_stat *out, char *err,
+		    size_t errlen)
+{
+	struct stat_state st = { 0 };
+	struct proc_lines l;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	lines_init(&l, path, text, err, errlen);
+	while ((rc = lines_next(&l)) > 0) {
+		if (is_blank(l.line, l.len))
+			continue;
+		if ((rc = stat_line(&l, out, &st)))
+			break;
+	}
+	if (rc == 0 && !st.cpu_line)
+		rc = lines_error_at(&l, 1, "no 'cpu' line (empty file)");
+	for (int k = 0; rc == 0 && k < NR_STAT_LINES; k++)
+		if (stat_lines[k].required && !st.seen[k])
+			rc = lines_error(&l, "file ends without a '%s' line (truncated?)", stat_lines[k].name);
+	if (rc < 0) {
+		proc_stat_release(out);
+		return -1;
+	}
+	return 0;
+}
+
+void proc_stat_release(struct proc_stat *st)
+{
+	free(st->percpu);
+	memset(st, 0, sizeof(*st));
 }
 
 /* ---- debugfs-wbt ----------------------------------------------------- */

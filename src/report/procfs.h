@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * procfs.h — parsers for the kernel's /proc text formats (vmstat,
- * buddyinfo, pagetypeinfo, zoneinfo, meminfo, diskstats) and for mmtests-layout
+ * buddyinfo, pagetypeinfo, zoneinfo, meminfo, diskstats, stat) and for mmtests-layout
  * monitor files ("time: <t>" + text, repeated).  Shared by the recorder
  * (which reads a real kernel) and the report code (which reads any result
  * folder); they never touch the model.
@@ -109,6 +109,31 @@ double proc_diskstats_delta(const struct proc_diskstats_disk *x,
 /* The disk called `name`, or NULL. */
 const struct proc_diskstats_disk *proc_diskstats_find(const struct proc_diskstats *ds,
 						      const char *name);
+
+/*
+ * /proc/stat (fs/proc/stat.c show_stat): the "cpu" line and one "cpuN"
+ * line per CPU with 10 columns in USER_HZ ticks (older kernels print
+ * fewer: 4 before 2.5.41, 7, 8, 9; the columns a kernel lacks read 0),
+ * then "intr TOTAL ...", "ctxt", "btime", "processes", "procs_running",
+ * "procs_blocked", "softirq TOTAL ...".
+ */
+enum {
+	STAT_USER, STAT_NICE, STAT_SYSTEM, STAT_IDLE, STAT_IOWAIT, STAT_IRQ, STAT_SOFTIRQ,
+	STAT_STEAL, STAT_GUEST, STAT_GUEST_NICE, STAT_NR_CPU_FIELDS
+};
+struct proc_stat {
+	uint64_t	cpu[STAT_NR_CPU_FIELDS];	/* the "cpu" line: all CPUs */
+	uint64_t	(*percpu)[STAT_NR_CPU_FIELDS];	/* [nr_cpus], "cpuN" in file order */
+	unsigned int	nr_cpus;
+	uint64_t	intr, ctxt, btime, processes, procs_running, procs_blocked, softirq;
+};
+/* The "cpu" line comes first; "cpuN" lines with N increasing (offline
+ * CPUs are left out, so the numbers may skip); "ctxt" is required, the
+ * other single lines are optional (0 when absent) but at most once;
+ * unknown lines are skipped (a newer kernel).  Release whatever the
+ * return value. */
+int proc_parse_stat(const char *path, const char *text, struct proc_stat *out, char *err, size_t errlen);
+void proc_stat_release(struct proc_stat *st);
 
 /*
  * One sample of a debugfs-wbt monitor (simulated: src/cli/run.c; recorded:

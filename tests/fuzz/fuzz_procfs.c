@@ -5,13 +5,13 @@
  * recorder and `compare` get from users and from kernels we have never
  * seen, and the --metrics-from parser (record/metrics.c).
  *
- * Input: the first byte picks the parser (mod 10: vmstat, meminfo,
+ * Input: the first byte picks the parser (mod 11: vmstat, meminfo,
  * buddyinfo, pagetypeinfo, zoneinfo, monitor, metrics, diskstats,
- * debugfs-wbt, trace-counts), the rest is the file text
+ * debugfs-wbt, trace-counts, stat), the rest is the file text
  * (up to the first NUL, as the recorder reads it).  A parser must return 0
  * or -1 with a "path:line: " message, and never read out of bounds, leak
  * or hit undefined behaviour.  A monitor's sample texts are fed to the
- * vmstat and buddyinfo parsers too, as the report code does.
+ * vmstat, buddyinfo and stat parsers too, as the report code does.
  * Corpus: tests/fuzz/corpus/procfs (the 6.18 fixtures and a metrics file,
  * selector-prefixed).
  */
@@ -37,6 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct proc_zoneinfo zi;
 	struct rpt_counters c = { 0 };
 	struct proc_monitor m;
+	struct proc_stat st;
 	char err[256];
 	char *text;
 	int rc = 0;
@@ -49,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data + 1, size - 1);
 	text[size - 1] = '\0';
 	err[0] = '\0';
-	switch (data[0] % 10) {
+	switch (data[0] % 11) {
 	case 0:
 		rc = proc_parse_vmstat("f", text, &c, err, sizeof(err));
 		break;
@@ -75,6 +76,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				check_err(proc_parse_vmstat("f", m.s[i].text, &c, e2, sizeof(e2)), e2);
 				rpt_counters_release(&c);
 				check_err(proc_parse_buddyinfo("f", m.s[i].text, &bi, e2, sizeof(e2)), e2);
+				check_err(proc_parse_stat("f", m.s[i].text, &st, e2, sizeof(e2)), e2);
+				proc_stat_release(&st);
 			}
 			proc_monitor_release(&m);
 		}
@@ -107,6 +110,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rc = trace_parse_counts("f", text, &tc, err, sizeof(err));
 		break;
 	}
+	case 10:
+		rc = proc_parse_stat("f", text, &st, err, sizeof(err));
+		proc_stat_release(&st);
+		break;
 	}
 	check_err(rc, err);
 	rpt_counters_release(&c);

@@ -45,7 +45,8 @@ static int64_t get(const struct rpt_counters *c, const char *name)
 }
 
 /* Which parser to run on a text; 0 or -1, error in err. */
-enum which { P_VMSTAT, P_MEMINFO, P_BUDDY, P_PTYPE, P_ZONE, P_MONITOR, P_DISKSTATS, P_WBT, P_TRACE };
+enum which { P_VMSTAT, P_MEMINFO, P_BUDDY, P_PTYPE, P_ZONE, P_MONITOR, P_DISKSTATS, P_WBT, P_TRACE,
+	     P_STAT };
 
 static int run_parser(enum which w, const char *path, const char *text, char *err, size_t errlen)
 {
@@ -57,6 +58,7 @@ static int run_parser(enum which w, const char *path, const char *text, char *er
 	struct proc_diskstats ds;
 	struct debugfs_wbt wbt;
 	struct trace_counts tc;
+	struct proc_stat st;
 	int rc = -1;
 
 	switch (w) {
@@ -75,6 +77,8 @@ static int run_parser(enum which w, const char *path, const char *text, char *er
 	case P_WBT:	rc = debugfs_parse_wbt(path, text, &wbt, err, errlen);
 			debugfs_wbt_release(&wbt); break;
 	case P_TRACE:	rc = trace_parse_counts(path, text, &tc, err, errlen); break;
+	case P_STAT:	rc = proc_parse_stat(path, text, &st, err, errlen);
+			proc_stat_release(&st); break;
 	}
 	rpt_counters_release(&c);
 	free(b);
@@ -150,6 +154,137 @@ TEST(diskstats_fixture)
 	ASSERT_U64_EQ(ds.d[1].f[DS_DC_MS], 15);
 	ASSERT_U64_EQ(ds.d[1].f[DS_FL_IOS], 0);
 	proc_diskstats_release(&ds);
+}
+
+/* A test that this project's VM's /proc/stat (6.18.44, 2 CPUs) reads as
+ * printed.  The expected values are those of
+ *   awk '$1 ~ /^cpu/ { print $1, NF - 1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11 }
+ *        $1 !~ /^cpu/ { print $1, $2, NF - 1 }' tests/fixtures/proc/linux-6.18/stat
+ * which prints
+ *   cpu 10 9652 0 4440 44980 346 0 136 0 0 0
+ *   cpu0 10 4482 0 1932 23270 28 0 60 0 0 0
+ *   cpu1 10 5169 0 2508 21709 317 0 75 0 0 0
+ *   intr 167970 425
+ *   ctxt 304506 1
+ *   btime 1796617732 1
+ *   processes 5408 1
+ *   procs_running 1 1
+ *   procs_blocked 0 1
+ *   softirq 115862 11
+ * Expect those numbers in their fields. */
+TEST(stat_fixture)
+{
+	static const uint64_t cpu[3][STAT_NR_CPU_FIELDS] = {
+		{ 9652, 0, 4440, 44980, 346, 0, 136, 0, 0, 0 },
+		{ 4482, 0, 1932, 23270, 28, 0, 60, 0, 0, 0 },
+		{ 5169, 0, 2508, 21709, 317, 0, 75, 0, 0, 0 },
+	};
+	char *t = slurp(FIX "stat"), err[256] = "";
+	struct proc_stat st;
+
+	ASSERT_TRUE(t != NULL);
+	if (proc_parse_stat("stat", t, &st, err, sizeof(err)))
+		harness_fail(__FILE__, __LINE__, "%s", err);
+	ASSERT_OK_SO_FAR();
+	ASSERT_EQ(st.nr_cpus, 2);
+	for (int i = 0; i < STAT_NR_CPU_FIELDS; i++) {
+		ASSERT_U64_EQ(st.cpu[i], cpu[0][i]);
+		ASSERT_U64_EQ(st.percpu[0][i], cpu[1][i]);
+		ASSERT_U64_EQ(st.percpu[1][i], cpu[2][i]);
+	}
+	ASSERT_U64_EQ(st.intr, 167970);
+	ASSERT_U64_EQ(st.ctxt, 304506);
+	ASSERT_U64_EQ(st.btime, 1796617732);
+	ASSERT_U64_EQ(st.processes, 5408);
+	ASSERT_U64_EQ(st.procs_running, 1);
+	ASSERT_U64_EQ(st.procs_blocked, 0);
+	ASSERT_U64_EQ(st.softirq, 115862);
+	proc_stat_release(&st);
+	ASSERT_TRUE(st.percpu == NULL && st.nr_cpus == 0);
+	free(t);
+}
+
+/* A test that the older layouts read: a 2.4 kernel's 4 columns with its
+ * "page", "swap" and "disk_io:" lines (unknown now: skipped) and no
+ * procs_* or softirq lines, and a 2.6.0-2.6.10 kernel's 7 columns with
+ * CPU 1 offline (cpu0, cpu2).  Expect the columns a kernel lacks and the
+ * lines it does not print to read 0, the CPUs in file order. */
+TEST(stat_older_formats)
+{
+	char err[256] = "";
+	struct proc_stat st;
+
+	if (proc_parse_stat("s", "cpu  11 12 13 14\ncpu0 11 12 13 14\npage 5741 1808\nswap 1 0\n"
+			    "intr 100 50 50\ndisk_io: (3,0):(4,1,2,3,4)\nctxt 7\nbtime 900\n"
+			    "processes 12\n", &st, err, sizeof(err)))
+		harness_fail(__FILE__, __LINE__, "%s", err);
+	ASSERT_OK_SO_FAR();
+	ASSERT_EQ(st.nr_cpus, 1);
+	ASSERT_U64_EQ(st.cpu[STAT_USER], 11);
+	ASSERT_U64_EQ(st.cpu[STAT_IDLE], 14);
+	ASSERT_U64_EQ(st.cpu[STAT_IOWAIT], 0);
+	ASSERT_U64_EQ(st.percpu[0][STAT_SYSTEM], 13);
+	ASSERT_U64_EQ(st.percpu[0][STAT_GUEST_NICE], 0);
+	ASSERT_U64_EQ(st.intr, 100);
+	ASSERT_U64_EQ(st.ctxt, 7);
+	ASSERT_U64_EQ(st.processes, 12);
+	ASSERT_U64_EQ(st.procs_running, 0);
+	ASSERT_U64_EQ(st.softirq, 0);
+	proc_stat_release(&st);
+
+	if (proc_parse_stat("s", "cpu  10 20 30 40 50 60 70\ncpu0 1 2 3 4 5 6 7\ncpu2 9 18 27 36 45 54 63\n"
+			    "intr 1000 900 100\nctxt 5000\nbtime 1700000000\nprocesses 300\n"
+			    "procs_running 2\nprocs_blocked 1\n", &st, err, sizeof(err)))
+		harness_fail(__FILE__, __LINE__, "%s", err);
+	ASSERT_OK_SO_FAR();
+	ASSERT_EQ(st.nr_cpus, 2);
+	ASSERT_U64_EQ(st.cpu[STAT_IOWAIT], 50);
+	ASSERT_U64_EQ(st.cpu[STAT_SOFTIRQ], 70);
+	ASSERT_U64_EQ(st.cpu[STAT_STEAL], 0);
+	ASSERT_U64_EQ(st.percpu[0][STAT_IRQ], 6);
+	ASSERT_U64_EQ(st.percpu[1][STAT_USER], 9);
+	ASSERT_U64_EQ(st.percpu[1][STAT_SOFTIRQ], 63);
+	ASSERT_U64_EQ(st.percpu[1][STAT_GUEST], 0);
+	ASSERT_U64_EQ(st.procs_blocked, 1);
+	proc_stat_release(&st);
+}
+
+/* A test that the proc-stat monitor captured on the same VM (three
+ * samples one second apart, half a second of a busy loop and a 16 MiB
+ * O_DIRECT write between them) reads sample by sample, and that the
+ * ticks of the "cpu" line grow by about 200 a second: 2 CPUs at USER_HZ
+ * 100.  Expect growth of 180 to 230 ticks between samples (the capture's
+ * were a little over a second apart: 207 and 205) and the context
+ * switches to grow. */
+TEST(stat_monitor_fixture)
+{
+	char *t = slurp(FIX "monitor-proc-stat"), err[256] = "";
+	struct proc_monitor m;
+	uint64_t prev_sum = 0, prev_ctxt = 0;
+
+	ASSERT_TRUE(t != NULL);
+	ASSERT_EQ(proc_parse_monitor("m", t, &m, err, sizeof(err)), 0);
+	ASSERT_EQ(m.n, 3);
+	for (size_t k = 0; k < m.n; k++) {
+		struct proc_stat st;
+		uint64_t sum = 0;
+
+		if (proc_parse_stat("m", m.s[k].text, &st, err, sizeof(err)))
+			harness_fail(__FILE__, __LINE__, "sample %zu: %s", k, err);
+		ASSERT_OK_SO_FAR();
+		ASSERT_EQ(st.nr_cpus, 2);
+		for (int i = 0; i < STAT_GUEST; i++)	/* guest time is in user time too */
+			sum += st.cpu[i];
+		if (k > 0) {
+			ASSERT_TRUE(sum - prev_sum >= 180 && sum - prev_sum <= 230);
+			ASSERT_TRUE(st.ctxt > prev_ctxt);
+		}
+		prev_sum = sum;
+		prev_ctxt = st.ctxt;
+		proc_stat_release(&st);
+	}
+	proc_monitor_release(&m);
+	free(t);
 }
 
 /* A test that debugfs-wbt samples of both sources read: a model's member
@@ -487,6 +622,34 @@ static const struct {
 	{ P_TRACE, "kmem:mm_page_pcpu_drain 99999999999999999999\n",
 	  "f:1: out-of-range count '99999999999999999999' for kmem:mm_page_pcpu_drain" },
 	{ P_TRACE, "kmem:mm_page_pcpu_drain 2 3\n", "" },
+	{ P_STAT, "", "f:1: no 'cpu' line (empty file)" },
+	{ P_STAT, "intr 0\ncpu  1 2 3 4\nctxt 1\n", "f:1: expected the 'cpu' line first, got 'intr 0'" },
+	{ P_STAT, "\ncpu0 1 2 3 4\nctxt 1\n", "f:2: expected the 'cpu' line first, got 'cpu0 1 2 3 4'" },
+	{ P_STAT, "cpu  1 2 3 4\ncpu  1 2 3 4\nctxt 1\n", "f:2: duplicate 'cpu' line (first on line 1)" },
+	{ P_STAT, "cpu  1 2 x 4\nctxt 1\n", "f:1: invalid tick count 'x'" },
+	{ P_STAT, "cpu  1 2 3 -4\nctxt 1\n", "f:1: invalid tick count '-4'" },
+	{ P_STAT, "cpu  1 2 3 99999999999999999999\n", "f:1: tick count '99999999999999999999' out of range" },
+	{ P_STAT, "cpu  1 2 3 4\ncpu0 1 2 3 4 5 6 7 8 9 10 11\nctxt 1\n",
+	  "f:2: more than 10 tick columns after 'cpu0'" },
+	{ P_STAT, "cpu  1 2 3\nctxt 1\n", "f:1: 'cpu' has 3 tick columns, expected 4 to 10" },
+	{ P_STAT, "cpu  1 2 3 4 5 6 7\ncpu0 1 2 3 4\nctxt 1\n", "f:2: 'cpu0' has 4 tick columns, the 'cpu' line 7" },
+	{ P_STAT, "cpu  1 2 3 4\ncpu0 1 2 3 4\nintr 5\n", "f:3: file ends without a 'ctxt' line (truncated?)" },
+	{ P_STAT, "cpu  1 2 3 4\nctxt 1\nbtime 2\nctxt 3\n", "f:4: duplicate 'ctxt' line (first on line 2)" },
+	{ P_STAT, "cpu  1 2 3 4\ncpu0 1 2 3 4\ncpu2 1 2 3 4\ncpu2 1 2 3 4\nctxt 1\n",
+	  "f:4: 'cpu2' after 'cpu2' (CPU numbers must increase)" },
+	{ P_STAT, "cpu  1 2 3 4\ncpu1 1 2 3 4\ncpu0 1 2 3 4\nctxt 1\n",
+	  "f:3: 'cpu0' after 'cpu1' (CPU numbers must increase)" },
+	{ P_STAT, "cpu  1 2 3 4\ncpu1a 1 2 3 4\nctxt 1\n", "f:2: invalid CPU number in 'cpu1a'" },
+	{ P_STAT, "cpu  1 2 3 4\nctxt 1\nbtime 1", "f:3: line 'btime 1' has no newline (truncated file)" },
+	{ P_STAT, "cpu  1 2 3 4\ncpu0 1 2", "f:2: line 'cpu0 1 2' has no newline (truncated file)" },
+	{ P_STAT, "cpu  1 2 3 4\nintr\nctxt 1\n", "f:2: missing 'intr' total" },
+	{ P_STAT, "cpu  1 2 3 4\nintr 10 1 x\nctxt 1\n", "f:2: invalid 'intr' count 'x'" },
+	{ P_STAT, "cpu  1 2 3 4\nctxt 1\nsoftirq 3 1 2 -1\n", "f:3: invalid 'softirq' count '-1'" },
+	{ P_STAT, "cpu  1 2 3 4\nctxt x\n", "f:2: invalid 'ctxt' value 'x'" },
+	{ P_STAT, "cpu  1 2 3 4\nctxt 1 2\n", "f:2: unexpected text '2'" },
+	{ P_STAT, "cpu  1 2 3 4\nctxt 1\nprocs_running\n", "f:3: missing 'procs_running' value" },
+	{ P_STAT, "cpu  1 2 3 4\nctxt 1\nintr 1\nintr 1\n", "f:4: duplicate 'intr' line (first on line 3)" },
+	{ P_STAT, "cpu  1 2 3 4\nctxt 1\n\x01 1\n", "f:3: invalid character in line name '\\x01'" },
 };
 
 /* A test that every malformed input in the table above is rejected with
@@ -582,6 +745,7 @@ TEST(every_truncation_is_reported_or_harmless)
 		{ "pagetypeinfo", P_PTYPE }, { "zoneinfo", P_ZONE },
 		{ "monitor-proc-vmstat", P_MONITOR }, { "monitor-proc-buddyinfo", P_MONITOR },
 		{ "diskstats", P_DISKSTATS }, { "monitor-proc-diskstats", P_MONITOR },
+		{ "stat", P_STAT }, { "monitor-proc-stat", P_MONITOR },
 	};
 
 	for (size_t f = 0; f < sizeof(fx) / sizeof(fx[0]); f++) {

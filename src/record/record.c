@@ -17,12 +17,13 @@
  *      is taken at once, then the command's process group gets the same
  *      signal, and SIGKILL if it is still there 5 s later).
  *   4. A sample reads vmstat, buddyinfo, pagetypeinfo, zoneinfo, meminfo,
- *      diskstats, the throttles' debugfs files and the tracepoint counts;
- *      each text is checked with the report/procfs.c parser (malformed
- *      -> "path:line: message", stop, exit 2, no result.json) and appended
- *      to its monitor file (DIR/proc-<name>.tmp, mmtests layout).  A file
- *      that cannot be read is not an error: it is counted and listed in
- *      result.json "missing" ("path: reason (N of M samples)").
+ *      diskstats, stat, the throttles' debugfs files and the tracepoint
+ *      counts; each text is checked with the report/procfs.c parser
+ *      (malformed -> "path:line: message", stop, exit 2, no result.json)
+ *      and appended to its monitor file (DIR/proc-<name>.tmp, mmtests
+ *      layout).  A file that cannot be read is not an error: it is
+ *      counted and listed in result.json "missing" ("path: reason (N of
+ *      M samples)").
  *   5. At the end: monitors renamed into place, tps.csv from the metrics
  *      file's "interval" lines, result.json last (vmstat deltas = last
  *      sample - first sample, vmstat_end = last sample, machine from the
@@ -51,7 +52,7 @@
 #define REC_STOP_GRACE_NS	(5 * NS_PER_SEC)	/* SIGTERM -> SIGKILL */
 #define REC_MIN_INTERVAL_NS	(10 * 1000000ull)	/* 10 ms */
 
-enum rec_kind { K_VMSTAT, K_BUDDY, K_PTYPE, K_ZONE, K_MEMINFO, K_DISKSTATS, K_WBT, K_TRACE };
+enum rec_kind { K_VMSTAT, K_BUDDY, K_PTYPE, K_ZONE, K_MEMINFO, K_DISKSTATS, K_STAT, K_WBT, K_TRACE };
 
 /* The sampled files, in the order they are read and listed. */
 static const struct {
@@ -65,6 +66,7 @@ static const struct {
 	{ "zoneinfo",	  "proc-zoneinfo",     K_ZONE },
 	{ "meminfo",	  "proc-meminfo",      K_MEMINFO },
 	{ "diskstats",	  "proc-diskstats",    K_DISKSTATS },
+	{ "stat",	  "proc-stat",	       K_STAT },	/* also read once for the CPU count */
 	{ "wbt",	  "debugfs-wbt",       K_WBT },	/* debugfs/block/DISK/rqos/wbt/ */
 	{ "tracepoints",  "trace-counts",      K_TRACE },	/* perf/tracepoints: perf.c */
 };
@@ -157,7 +159,7 @@ static void usage(FILE *f)
 		"                       [--] COMMAND [ARGS...]\n"
 		"\n"
 		"Runs COMMAND (no shell) and samples /proc/{vmstat,buddyinfo,pagetypeinfo,\n"
-		"zoneinfo,meminfo,diskstats}, the writeback throttles' debugfs files\n"
+		"zoneinfo,meminfo,diskstats,stat}, the writeback throttles' debugfs files\n"
 		"(block/*/rqos/wbt, root) and the page allocator's tracepoint counts (perf\n"
 		"events, root) every interval until it exits; writes a result folder like\n"
 		"`slowpath run` does (docs/record.md, docs/results.md).\n"
@@ -186,7 +188,7 @@ static int parse_skip(const char *list, bool *skip)
 				break;
 		if (i == NR_REC_FILES) {
 			fprintf(stderr, "record: --skip '%.*s': not one of vmstat, buddyinfo, "
-				"pagetypeinfo, zoneinfo, meminfo, diskstats, wbt, tracepoints\n", (int)n, p);
+				"pagetypeinfo, zoneinfo, meminfo, diskstats, stat, wbt, tracepoints\n", (int)n, p);
 			return -1;
 		}
 		skip[i] = true;
@@ -419,6 +421,13 @@ static int absorb(struct rec_run *r, enum rec_kind kind, const char *path, const
 
 		rc = proc_parse_diskstats(path, text, &ds, err, errlen);
 		proc_diskstats_release(&ds);
+		break;
+	}
+	case K_STAT: {
+		struct proc_stat st;
+
+		rc = proc_parse_stat(path, text, &st, err, errlen);
+		proc_stat_release(&st);
 		break;
 	}
 	}
@@ -898,7 +907,7 @@ static void clear_old_results(const char *dir)
 {
 	static const char *const names[] = {
 		"result.json", "tps.csv", "waits.csv", "checkpoints.csv", "wal.csv", "proc-vmstat", "proc-buddyinfo", "proc-pagetypeinfo",
-		"proc-zoneinfo", "proc-meminfo", "proc-diskstats", "debugfs-wbt", "trace-counts",
+		"proc-zoneinfo", "proc-meminfo", "proc-diskstats", "proc-stat", "debugfs-wbt", "trace-counts",
 	};
 	char path[4096];
 

@@ -79,6 +79,16 @@ check replay-deterministic $?
 # The replayed proc-vmstat monitor is the mmtests monitor it was cut from.
 cmp -s "$tmp/6.18-3s/out/proc-vmstat" tests/fixtures/proc/linux-6.18/monitor-proc-vmstat
 check monitor-equals-mmtests-capture $?
+cmp -s "$tmp/6.18-3s/out/proc-stat" tests/fixtures/proc/linux-6.18/monitor-proc-stat
+check proc-stat-equals-capture $?
+
+# --skip stat leaves proc-stat out and says so; /proc/stat is still read
+# once for the CPU count.
+record --proc-root tests/fixtures/proc/replay/6.18-3s --out "$tmp/nostat" --skip stat 2>/dev/null
+[ $? = 0 ] && [ ! -e "$tmp/nostat/proc-stat" ] && [ -s "$tmp/nostat/proc-vmstat" ] &&
+	grep -q '^    "stat: not recorded (--skip)"$' "$tmp/nostat/result.json" &&
+	grep -q '^    "cpus": 2,$' "$tmp/nostat/result.json"
+check skip-stat $?
 
 # A command that cannot run leaves an earlier result in --out alone.
 record --proc-root tests/fixtures/proc/replay/6.18-3s --out "$tmp/keep" 2>/dev/null

@@ -27,6 +27,34 @@ grep -q '"nr_free_pages": ' "$tmp/d/result.json" || ok=0
 [ $ok = 1 ] || { cat "$tmp/d.err"; head -c 600 "$tmp/d/result.json" 2>/dev/null; }
 check duration-recording $((1 - ok))
 
+# 1b. proc-stat: a sample per interval, each with the "cpu" line first (10
+#     tick columns on this kernel), a cpuN line per online CPU and ctxt;
+#     the "cpu" line's ticks grow at every sample, and over the second
+#     from the first to the last by about USER_HZ per online CPU (all
+#     ten columns but guest and guest_nice, which user and nice include)
+hz=$(getconf CLK_TCK)
+awk -v hz="$hz" '
+	function end_sample() {
+		if (!s) return
+		if (first != 1 || !ctxt || ncpu < 1) bad = 1
+		if (s > 1 && sum <= prev) bad = 1
+		if (s == 1) sum1 = sum
+		prev = sum; cpus = ncpu
+	}
+	/^time: / { end_sample(); s++; n = 0; first = 0; ctxt = 0; ncpu = 0; sum = 0; next }
+	{ n++ }
+	n == 1 && $1 == "cpu" && NF == 11 { first = 1; for (i = 2; i <= 9; i++) sum += $i }
+	$1 ~ /^cpu[0-9]+$/ { ncpu++ }
+	$1 == "ctxt" { ctxt = 1 }
+	END {
+		end_sample()
+		d = prev - sum1
+		if (bad || s != 5 || d < 0.5 * hz * cpus || d > 1.5 * hz * cpus) {
+			printf "samples %d, ticks %d over 1 s on %d CPUs\n", s, d, cpus; exit 1
+		}
+	}' "$tmp/d/proc-stat"
+check proc-stat-per-sample $?
+
 # 2. unreadable files are listed, not fatal: as an unprivileged user
 #    /proc/pagetypeinfo (mode 0400) cannot be read
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then

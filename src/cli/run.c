@@ -66,15 +66,15 @@
 #include "workload/workload.h"
 
 /* MON_DISKSTATS only with a [device], MON_WBT only when a device
- * throttles writeback (wbt_lat); MON_TRACE always. */
+ * throttles writeback (wbt_lat); MON_TRACE and MON_STAT always. */
 enum {
 	MON_VMSTAT, MON_BUDDYINFO, MON_PAGETYPEINFO, MON_ZONEINFO, MON_MEMINFO, MON_DISKSTATS,
-	MON_WBT, MON_TRACE, NR_MONITORS
+	MON_WBT, MON_TRACE, MON_STAT, NR_MONITORS
 };
 
 static const char *const monitor_files[NR_MONITORS] = {
 	"proc-vmstat", "proc-buddyinfo", "proc-pagetypeinfo", "proc-zoneinfo", "proc-meminfo",
-	"proc-diskstats", "debugfs-wbt", "trace-counts",
+	"proc-diskstats", "debugfs-wbt", "trace-counts", "proc-stat",
 };
 
 typedef void (*show_fn)(const struct machine *m, FILE *out);
@@ -266,6 +266,56 @@ static void show_trace_counts(const struct sampler *smp, FILE *out)
 		fprintf(out, "%s %lld\n", rpt_trace_events[i], (long long)(now[i] - smp->trace_base[i]));
 }
 
+/*
+ * proc-stat: /proc/stat (fs/proc/stat.c show_stat, 6.12) from the
+ * scheduler's accounting (sim.h, sim_cpu_stats): the "cpu" line (the
+ * CPUs' nanoseconds summed, then converted, as the kernel does) and one
+ * line per CPU, in USER_HZ ticks (100 a second): user, nice (0), system,
+ * idle, iowait, irq, softirq (0), steal (0), guest (0), guest_nice (0).
+ * "intr" has its total only: the model's interrupts (device completions
+ * and the wake-ups' IPIs; timer ticks are not counted).  Then ctxt (the
+ * CPUs' context switches), processes (tasks created), procs_running and
+ * procs_blocked.  No btime (the model has no wall clock) and no softirq
+ * line (the model has no softirq context).
+ */
+static void show_stat(struct sim *sim, FILE *out)
+{
+	enum { U, S, I, W, Q, N };
+	unsigned int nc = sim_ncpus(sim);
+	uint64_t tot[N] = { 0 }, irqs = 0, ctxt = 0;
+	uint64_t (*v)[N] = calloc(nc, sizeof(*v));
+
+	if (!v)
+		SIM_BUG("out of memory");
+	for (unsigned int c = 0; c < nc; c++) {
+		struct sim_cpu_stats st;
+		uint64_t k;
+
+		sim_cpu_stats(sim, c, &st);
+		k = st.system_ns + st.irq_cpu_ns;
+		v[c][U] = st.busy_ns > k ? st.busy_ns - k : 0;
+		v[c][S] = st.system_ns;
+		v[c][I] = st.idle_ns > st.iowait_ns ? st.idle_ns - st.iowait_ns : 0;
+		v[c][W] = st.iowait_ns;
+		v[c][Q] = st.irq_cpu_ns;
+		for (int f = 0; f < N; f++)
+			tot[f] += v[c][f];
+		irqs += st.irqs;
+		ctxt += st.switches;
+	}
+#define TICKS(ns) ((unsigned long long)((ns) / (SIM_NSEC_PER_SEC / 100)))
+	fprintf(out, "cpu  %llu 0 %llu %llu %llu %llu 0 0 0 0\n", TICKS(tot[U]), TICKS(tot[S]),
+		TICKS(tot[I]), TICKS(tot[W]), TICKS(tot[Q]));
+	for (unsigned int c = 0; c < nc; c++)
+		fprintf(out, "cpu%u %llu 0 %llu %llu %llu %llu 0 0 0 0\n", c, TICKS(v[c][U]),
+			TICKS(v[c][S]), TICKS(v[c][I]), TICKS(v[c][W]), TICKS(v[c][Q]));
+#undef TICKS
+	fprintf(out, "intr %llu\nctxt %llu\nprocesses %u\nprocs_running %u\nprocs_blocked %u\n",
+		(unsigned long long)(irqs + sim_wake_ipis(sim)), (unsigned long long)ctxt,
+		sim_nr_processes(sim), sim_nr_running(sim), sim_nr_iowait(sim));
+	free(v);
+}
+
 static void sample_monitors(struct sim *sim, void *arg)
 {
 	struct sampler *smp = arg;
@@ -287,6 +337,8 @@ static void sample_monitors(struct sim *sim, void *arg)
 			show_trace_counts(smp, mem);
 		else if (k == MON_DISKSTATS)
 			show_diskstats(sim, smp, mem);
+		else if (k == MON_STAT)
+			show_stat(sim, mem);
 		else
 			monitor_show[k](smp->m, mem);
 		fclose(mem);
@@ -573,6 +625,7 @@ static int run_setup(struct run *r)
 	for (unsigned int i = 0; i < r->nr_bdevs; i++)
 		r->smp.on[MON_WBT] |= bdev_wbt_enabled(r->bdevs[i]);
 	r->smp.on[MON_TRACE] = true;
+	r->smp.on[MON_STAT] = true;
 	trace_counts_read(r->m, r->smp.trace_base);
 	r->smp.interval = g->sample_interval;
 	r->smp.end = g->duration;

@@ -81,8 +81,10 @@ struct sim *sim_create(const struct sim_config *cfg)
 	sim->idle_map = calloc(sim->idle_words, sizeof(*sim->idle_map));
 	if (!sim->cpus || !sim->idle_map)
 		SIM_BUG("out of memory");
-	for (unsigned int c = 0; c < sim->ncpus; c++)
+	for (unsigned int c = 0; c < sim->ncpus; c++) {
 		sim->idle_map[c / 64] |= 1ULL << (c % 64);
+		sim->cpus[c].in_idle = true;	/* idle since time 0 */
+	}
 	sim_evq_init(&sim->evq);
 	sim_path_init(sim);
 	sim->run_until = SIM_TIME_NEVER;
@@ -230,6 +232,38 @@ void sim_cpu_stats(const struct sim *sim, unsigned int cpu, struct sim_cpu_stats
 	out->switches = c->switches;
 	out->irq_ns = c->irq_ns;
 	out->irqs = c->irqs;
+	out->system_ns = c->sys_ns;
+	out->irq_cpu_ns = c->irq_cpu_ns;
+	out->iowait_ns = c->iowait_ns;
+	if (c->in_idle && c->nr_iowait)	/* the open stretch, as get_cpu_iowait_time_us */
+		out->iowait_ns += sim->now - c->idle_start;
+}
+
+unsigned int sim_nr_running(const struct sim *sim)
+{
+	unsigned int n = 0;
+
+	for (unsigned int c = 0; c < sim->ncpus; c++)
+		n += (sim->cpus[c].curr != NULL) + sim->cpus[c].rq_len;
+	return n;
+}
+
+unsigned int sim_nr_iowait(const struct sim *sim)
+{
+	unsigned int n = 0;
+
+	for (unsigned int c = 0; c < sim->ncpus; c++)
+		n += sim->cpus[c].nr_iowait;
+	return n;
+}
+
+uint32_t sim_nr_processes(const struct sim *sim)
+{
+	uint32_t n = sim_nr_tasks(sim);
+
+	for (unsigned int c = 0; c < sim->ncpus; c++)
+		n -= sim->cpus[c].irq_task != NULL;
+	return n;
 }
 
 /* ---- lock registry ------------------------------------------------------ */

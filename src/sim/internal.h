@@ -54,6 +54,7 @@ enum sim_wait_mode {		/* what a task on a waiter list waits for */
 struct sim_task {
 	/* hot: touched by every charge and sync */
 	uint64_t	pending;	/* ns charged but not yet synced */
+	uint64_t	pending_sys;	/* of it, charged in kernel mode (/proc/stat's system) */
 	uint32_t	top;		/* path node on top of the stack */
 	uint32_t	depth;		/* entries used in path_stack */
 	unsigned int	cpu;		/* CPU it runs on / last ran on */
@@ -148,6 +149,12 @@ struct sim_cpu {
 	struct sim_task	*irq_deferred;	/* its resume came while the interrupt ran */
 	sim_time_t	irq_deferred_at;
 	uint64_t	irq_ns, irqs;
+	/* /proc/stat's split (task.c, "Accounting"): of busy_ns, the kernel
+	 * mode's and the interrupt context's; of the idle time, iowait */
+	uint64_t	sys_ns, irq_cpu_ns, iowait_ns;
+	uint32_t	nr_iowait;	/* tasks that blocked for I/O here, still asleep */
+	bool		in_idle;	/* an idle stretch is open (no owner, no interrupt) */
+	sim_time_t	idle_start;	/* ... since then */
 	const struct sim_task *lockup_task;	/* hung_task.c: the spin reported as a lockup, */
 	sim_time_t	lockup_since;		/* and since when it spins */
 	/* EEVDF: the tasks queued here plus the owner ("on the run queue") */
@@ -287,12 +294,30 @@ void sim_path_add_root(struct sim *sim, int kind);
 /* bdev.c */
 void sim_bdevs_destroy(struct sim *sim);
 
-/* Attribution helpers: add to the task's counters and to its current node. */
-static inline void sim_account_cpu(struct sim *sim, struct sim_task *t, uint64_t ns)
+/* Whether `t` runs in kernel mode now (a kernel thread, a system call or
+ * fault in progress, or a kernel spinlock held); an interrupt context is
+ * a kernel thread. */
+static inline bool task_in_kernel(const struct sim_task *t)
+{
+	return t->kthread || t->kernel_depth || t->preempt_count;
+}
+
+/* Attribution helpers: add to the task's counters and to its current
+ * node; `kernel` books the time as system time in /proc/stat. */
+static inline void sim_account_cpu_mode(struct sim *sim, struct sim_task *t, uint64_t ns,
+					bool kernel)
 {
 	t->pending += ns;
+	if (kernel)
+		t->pending_sys += ns;
 	t->stats.cpu_ns += ns;
 	sim->nodes[t->top].cpu_ns += ns;
+}
+
+/* ... in the mode the task is in. */
+static inline void sim_account_cpu(struct sim *sim, struct sim_task *t, uint64_t ns)
+{
+	sim_account_cpu_mode(sim, t, ns, task_in_kernel(t));
 }
 
 #endif

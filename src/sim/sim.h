@@ -464,6 +464,13 @@ uint32_t sim_path_window(const struct sim *sim, struct sim_path_node **nodes, si
 
 /* ---- statistics ---------------------------------------------------------- */
 
+/*
+ * Per CPU, since time 0.  /proc/stat's columns (fs/proc/stat.c, 6.12)
+ * follow from them: user = busy - system - irq_cpu, system, irq =
+ * irq_cpu, iowait, idle = idle - iowait.  Simplified: the model has no
+ * softirq context (loopback's receive work is charged to the sender's
+ * system call), no nice levels, no steal and no guests.
+ */
 struct sim_cpu_stats {
 	uint64_t	busy_ns;	/* running or spinning (interrupts included) */
 	uint64_t	spin_ns;
@@ -471,8 +478,18 @@ struct sim_cpu_stats {
 	uint64_t	switches;
 	uint64_t	irq_ns;		/* in interrupt context */
 	uint64_t	irqs;		/* interrupts taken (raises handled in one entry count once) */
+	uint64_t	system_ns;	/* of busy_ns: kernel mode outside interrupt context */
+	uint64_t	irq_cpu_ns;	/* of busy_ns: the interrupt context's CPU time */
+	uint64_t	iowait_ns;	/* of idle_ns: idle while a task that blocked for I/O
+					 * here sleeps (tick_nohz_stop_idle's rule) */
 };
 void sim_cpu_stats(const struct sim *sim, unsigned int cpu, struct sim_cpu_stats *out);
+/* /proc/stat's procs_running (tasks running or queued, interrupt contexts
+ * not counted), procs_blocked (tasks asleep for I/O: nr_iowait) and
+ * processes (tasks created, interrupt contexts not counted). */
+unsigned int sim_nr_running(const struct sim *sim);
+unsigned int sim_nr_iowait(const struct sim *sim);
+uint32_t sim_nr_processes(const struct sim *sim);
 
 /*
  * The hung-task detector (khungtaskd's check_hung_uninterruptible_tasks,

@@ -55,6 +55,18 @@
  * Accounting: CPU busy_ns = synced CPU charges + spin time; idle = elapsed
  * - busy.  Per task and per path node: cpu (at charge time), spin (at
  * hand-off), sleep / io (at wake-up), runq (when put on a CPU).
+ * /proc/stat's split of a CPU's time (kernel/sched/cputime.c and
+ * kernel/time/tick-sched.c, 6.12, with precise accounting rather than
+ * ticks): a charge is system time when it was made in kernel mode
+ * (sim_kernel_enter, kernel threads, a kernel spinlock held) or is the
+ * scheduler's own (the
+ * context switch, a wake-up and its IPI, a spinlock hand-off), interrupt
+ * time when the interrupt context made it, else user time; a spin is the
+ * spinner's mode's (a user-space s_lock spin is user time).  A task that
+ * blocks for I/O (BLOCK_IO: io_schedule) counts in its CPU's nr_iowait
+ * until it is woken; an idle stretch of a CPU (no owner, no interrupt)
+ * is iowait time if nr_iowait is non-zero when it ends, as
+ * tick_nohz_stop_idle decides it, else idle time.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -253,6 +265,20 @@ static inline void cpu_mark_idle(struct sim *sim, unsigned int c, bool idle)
 		sim->idle_map[c / 64] |= 1ULL << (c % 64);
 	else
 		sim->idle_map[c / 64] &= ~(1ULL << (c % 64));
+}
+
+/* An idle stretch of `cpu` starts or ends now (see Accounting). */
+static inline void cpu_idle_begin(struct sim *sim, struct sim_cpu *cpu)
+{
+	cpu->in_idle = true;
+	cpu->idle_start = sim->now;
+}
+
+static inline void cpu_idle_end(struct sim *sim, struct sim_cpu *cpu)
+{
+	if (cpu->nr_iowait)
+		cpu->iowait_ns += sim->now - cpu->idle_start;
+	cpu->in_idle = false;
 }
 
 static inline void runq_push(struct sim_cpu *cpu, struct sim_task *t)
@@ -485,6 +511,8 @@ static void dispatch(struct sim *sim, struct sim_task *t, unsigned int c, sim_ti
 	struct sim_cpu *cpu = &sim->cpus[c];
 
 	SIM_ASSERT_INTERNAL(cpu->curr == NULL);
+	if (cpu->in_idle)
+		cpu_idle_end(sim, cpu);
 	cpu->curr = t;
 	cpu_mark_idle(sim, c, false);
 	cpu->switches++;
@@ -494,7 +522,7 @@ static void dispatch(struct sim *sim, struct sim_task *t, unsigned int c, sim_ti
 	t->slice_used = 0;
 	t->protect_deadline = t->deadline;	/* set_protect_slice */
 	cpu->tick_due = tick_after(sim, when);
-	sim_account_cpu(sim, t, cost_ns(&sim->costs, COST_context_switch, 1));
+	sim_account_cpu_mode(sim, t, cost_ns(&sim->costs, COST_context_switch, 1), true);
 	sim_evq_push(&sim->evq, when, sim_task_resume_event, t);
 }
 
@@ -549,6 +577,8 @@ static void cpu_next(struct sim *sim, unsigned int c)
 	cpu->curr = NULL;
 	if (!t) {
 		cpu_mark_idle(sim, c, true);
+		if (!cpu->irq_active)
+			cpu_idle_begin(sim, cpu);
 		return;
 	}
 	when = t->mark > sim->now ? t->mark : sim->now;
@@ -591,7 +621,10 @@ static uint64_t send_wake_ipi(struct sim *sim)
 	uint64_t d = cost_ns(&sim->costs, COST_wake_ipi, 1);
 
 	sim->wake_ipis++;
-	sim_charge(sim, d);
+	if (sim->current)
+		sim_account_cpu_mode(sim, sim->current, d, true);
+	else
+		sim->engine_ns += d;
 	return d;
 }
 
@@ -610,6 +643,8 @@ void sim_task_wake(struct sim *sim, struct sim_task *t, sim_time_t when)
 			t->stats.sleep_ns += d;
 			sim->nodes[t->top].sleep_ns += d;
 		}
+		if (t->block_kind == BLOCK_IO)	/* ttwu: the rq it slept on */
+			sim->cpus[t->cpu].nr_iowait--;
 	} else if (t->state != TASK_NEW) {
 		SIM_BUG("waking task %s in state %d", t->name, t->state);
 	}
@@ -617,7 +652,10 @@ void sim_task_wake(struct sim *sim, struct sim_task *t, sim_time_t when)
 
 	t->timer_seq = 0;
 	t->waitq = NULL;
-	sim_charge_cost(sim, COST_wakeup, 1);
+	if (sim->current)	/* try_to_wake_up is kernel work, whatever the waker's mode */
+		sim_account_cpu_mode(sim, sim->current, cost_ns(&sim->costs, COST_wakeup, 1), true);
+	else
+		sim->engine_ns += cost_ns(&sim->costs, COST_wakeup, 1);
 	c = select_cpu(sim, t);
 	/* a waker on another CPU reaches CPU c only with an IPI; from the
 	 * engine (a timer) or from c itself nothing is sent (a task's first
@@ -681,6 +719,8 @@ void sim_task_block(struct sim *sim, enum sim_block_kind kind)
 	t->state = TASK_BLOCKED;
 	t->block_kind = (uint8_t)kind;
 	t->mark = sim->now;
+	if (kind == BLOCK_IO)	/* io_schedule: in_iowait */
+		sim->cpus[t->cpu].nr_iowait++;
 	t->need_resched = 0;	/* __schedule clears prev's request */
 	if (fair_sched(sim))
 		fair_dequeue(sim, &sim->cpus[t->cpu], t);
@@ -716,6 +756,10 @@ static void spin_account(struct sim *sim, struct sim_task *t, sim_time_t when)
 	t->spin_charged += d;
 	cpu->busy_ns += d;
 	cpu->spin_ns += d;
+	if (t->is_irq)
+		cpu->irq_cpu_ns += d;
+	else if (!t->uspin || task_in_kernel(t))
+		cpu->sys_ns += d;
 	if (fair_sched(sim) && !t->is_irq) {	/* spinning is CPU time to the scheduler */
 		t->vruntime += (int64_t)d;
 		cpu->sum_v += (int64_t)d;
@@ -731,7 +775,7 @@ void sim_task_spin_granted(struct sim *sim, struct sim_task *t, sim_time_t when)
 	t->spinning = false;
 	t->spin_charged = 0;
 	t->spin_evt_seq = 0;	/* a pending tick or IPI check no longer applies */
-	sim_account_cpu(sim, t, cost_ns(&sim->costs, COST_spin_handoff, 1));
+	sim_account_cpu_mode(sim, t, cost_ns(&sim->costs, COST_spin_handoff, 1), true);
 	sim_evq_push(&sim->evq, when, sim_task_resume_event, t);
 }
 
@@ -902,6 +946,8 @@ static void irq_exit(struct sim *sim, struct sim_cpu *cpu, struct sim_task *t)
 		o->irq_debt += dur;
 	}
 	cpu->irq_owner = NULL;
+	if (!cpu->curr)
+		cpu_idle_begin(sim, cpu);
 	/* the interrupt returns to a user-mode spinner: either bit preempts it */
 	if (o && cpu->curr == o && o->spinning && o->uspin && fair_sched(sim) &&
 	    !uspin_resched(sim, o, true, SIM_USPIN_PREEMPT_RETURN) && !o->spin_evt_seq)
@@ -945,6 +991,8 @@ static void irq_enter(struct sim *sim, struct sim_cpu *cpu)
 	sim->irqs_active++;
 	cpu->irqs++;
 	cpu->irq_start = sim->now;
+	if (cpu->in_idle)	/* tick_nohz_irq_enter: the idle stretch ends */
+		cpu_idle_end(sim, cpu);
 	cpu->irq_owner = cpu->curr;
 	cpu->irq_owner_spun = cpu->curr && cpu->curr->spinning;
 	if (t->state == TASK_BLOCKED)
@@ -1171,9 +1219,17 @@ static inline void sync_part(struct sim *sim, struct sim_task *t, uint64_t p)
 	{
 		sim_time_t target = sim->now + p;
 
+		struct sim_cpu *cpu = &sim->cpus[t->cpu];
+		uint64_t sys = p < t->pending_sys ? p : t->pending_sys;
+
 		t->pending -= p;
+		t->pending_sys -= sys;	/* the kernel-mode part first: exact once all is synced */
 		t->slice_used += p;
-		sim->cpus[t->cpu].busy_ns += p;
+		cpu->busy_ns += p;
+		if (unlikely(t->is_irq))
+			cpu->irq_cpu_ns += p;
+		else
+			cpu->sys_ns += sys;
 		if (fair_sched(sim) && !t->is_irq) {
 			t->vruntime += (int64_t)p;
 			sim->cpus[t->cpu].sum_v += (int64_t)p;
@@ -1475,7 +1531,21 @@ void sim_tasks_destroy(struct sim *sim)
 
 void sim_check_sched(const struct sim *sim)
 {
+	uint32_t *iowait = calloc(sim->ncpus, sizeof(*iowait));
+
 	SIM_ASSERT(sim->current == NULL);
+	if (!iowait)
+		SIM_BUG("out of memory");
+	for (uint32_t i = 0; i < sim->nr_tasks; i++) {
+		const struct sim_task *t = sim->tasks[i];
+
+		if (t->state == TASK_BLOCKED && t->block_kind == BLOCK_IO)
+			iowait[t->cpu]++;
+	}
+	for (unsigned int c = 0; c < sim->ncpus; c++)
+		if (iowait[c] != sim->cpus[c].nr_iowait)
+			SIM_BUG("cpu %u: nr_iowait %u, counted %u", c, sim->cpus[c].nr_iowait, iowait[c]);
+	free(iowait);
 	for (unsigned int c = 0; c < sim->ncpus; c++) {
 		const struct sim_cpu *cpu = &sim->cpus[c];
 		uint32_t n = 0;
@@ -1501,6 +1571,10 @@ void sim_check_sched(const struct sim *sim)
 		}
 		if (n != cpu->rq_len)
 			SIM_BUG("cpu %u: run queue length %u, counted %u", c, cpu->rq_len, n);
+		if (cpu->in_idle != (!cpu->curr && !cpu->irq_active))
+			SIM_BUG("cpu %u: idle stretch open %d, owner %s, interrupt %d", c,
+				cpu->in_idle, cpu->curr ? cpu->curr->name : "none", cpu->irq_active);
+
 		if (fair_sched(sim)) {
 			int64_t sum = cpu->curr ? cpu->curr->vruntime : 0;
 

@@ -1168,7 +1168,8 @@ static int collect(const struct sweep *sw, const char *dir, bool no_plots, bool 
 			dirs[i] = xasprintf("%s/seed-%s", label, sw->seeds.v[i]);
 		lrc = rpt_set_load_runs(&sets[col], label, sw->column_names[col], dirs,
 					(unsigned int)sw->seeds.n,
-					RPT_LOAD_SERIES | RPT_LOAD_PROFILE | RPT_LOAD_IOSTAT | RPT_LOAD_TRACE, err,
+					RPT_LOAD_SERIES | RPT_LOAD_PROFILE | RPT_LOAD_IOSTAT | RPT_LOAD_TRACE |
+					RPT_LOAD_CPU, err,
 					sizeof(err));
 		loaded++;
 		for (size_t i = 0; i < sw->seeds.n; i++)

@@ -157,6 +157,31 @@ static void name_union(const struct rpt_cmp *c, size_t off, struct rpt_named_lis
 		}
 }
 
+/* One row per name in the runs' named list at off (union over all runs,
+ * first-seen order), labelled name + suffix, valued with each set's mean;
+ * returns their number. */
+static size_t value_rows(const struct rpt_cmp *c, size_t off, const char *suffix,
+			 struct rpt_cmp_row **out)
+{
+	struct rpt_named_list u = { 0 };
+	size_t n = 0;
+
+	name_union(c, off, &u);
+	*out = xzalloc((u.n ? u.n : 1) * sizeof(**out));
+	for (size_t i = 0; i < u.n; i++) {
+		struct rpt_cmp_row *r = &(*out)[n++];
+		size_t len = strlen(u.v[i].name) + strlen(suffix) + 1;
+
+		r->label = xzalloc(len);
+		snprintf(r->label, len, "%s%s", u.v[i].name, suffix);
+		r->v = xzalloc((size_t)c->nr_sets * sizeof(double));
+		for (int s = 0; s < c->nr_sets; s++)
+			r->v[s] = rpt_set_named_mean(&c->sets[s], off, u.v[i].name, NULL);
+	}
+	rpt_named_release(&u);
+	return n;
+}
+
 /* One metric per name in the runs' named list at off (union over all
  * runs, first-seen order), LKP name "<lkp_prefix>.<name>". */
 static void add_named_metrics(struct rpt_cmp *c, size_t off, const char *lkp_prefix,
@@ -393,42 +418,11 @@ void rpt_cmp_build(struct rpt_cmp *c, struct rpt_set *sets, int nr_sets, unsigne
 		r->label = xstrdup(op_defs[d].label);
 		c->nr_ops++;
 	}
-	/* iostat rows: every "DISK COLUMN" of any run, first-seen order */
-	{
-		struct rpt_named_list u = { 0 };
-
-		name_union(c, offsetof(struct rpt_run, iostat), &u);
-		c->io = xzalloc((u.n ? u.n : 1) * sizeof(*c->io));
-		for (size_t i = 0; i < u.n; i++) {
-			struct rpt_cmp_row *r = &c->io[c->nr_io++];
-
-			r->label = xstrdup(u.v[i].name);
-			r->v = xzalloc((size_t)nr_sets * sizeof(double));
-			for (int s = 0; s < nr_sets; s++)
-				r->v[s] = rpt_set_named_mean(&sets[s], offsetof(struct rpt_run, iostat),
-							     u.v[i].name, NULL);
-		}
-		rpt_named_release(&u);
-	}
-	/* tracepoint rows: hits per second, the same way */
-	{
-		struct rpt_named_list u = { 0 };
-
-		name_union(c, offsetof(struct rpt_run, tracepoints), &u);
-		c->tp = xzalloc((u.n ? u.n : 1) * sizeof(*c->tp));
-		for (size_t i = 0; i < u.n; i++) {
-			struct rpt_cmp_row *r = &c->tp[c->nr_tp++];
-			size_t len = strlen(u.v[i].name) + 3;
-
-			r->label = xzalloc(len);
-			snprintf(r->label, len, "%s/s", u.v[i].name);
-			r->v = xzalloc((size_t)nr_sets * sizeof(double));
-			for (int s = 0; s < nr_sets; s++)
-				r->v[s] = rpt_set_named_mean(&sets[s], offsetof(struct rpt_run, tracepoints),
-							     u.v[i].name, NULL);
-		}
-		rpt_named_release(&u);
-	}
+	/* iostat rows: every "DISK COLUMN" of any run, first-seen order;
+	 * tracepoint rows, hits per second, and CPU rows the same way */
+	c->nr_io = value_rows(c, offsetof(struct rpt_run, iostat), "", &c->io);
+	c->nr_tp = value_rows(c, offsetof(struct rpt_run, tracepoints), "/s", &c->tp);
+	c->nr_cpu = value_rows(c, offsetof(struct rpt_run, cpu), "", &c->cpu);
 	c->all = flags & RPT_CMP_ALL;
 	derive_rows(c);
 }
@@ -463,6 +457,7 @@ void rpt_cmp_release(struct rpt_cmp *c)
 	rows_release(c->ops, c->nr_ops);
 	rows_release(c->io, c->nr_io);
 	rows_release(c->tp, c->nr_tp);
+	rows_release(c->cpu, c->nr_cpu);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -597,6 +592,8 @@ static void derive_rows(struct rpt_cmp *c)
 		c->io[i].shown = c->all || values_differ(c->io[i].v, ns);
 	for (size_t i = 0; i < c->nr_tp; i++)
 		c->tp[i].shown = c->all || values_differ(c->tp[i].v, ns);
+	for (size_t i = 0; i < c->nr_cpu; i++)
+		c->cpu[i].shown = c->all || values_differ(c->cpu[i].v, ns);
 	c->pm_rows = xzalloc((c->nr_pm ? c->nr_pm : 1) * sizeof(*c->pm_rows));
 	for (size_t i = 0; i < c->nr_pm; i++) {
 		struct rpt_cmp_row *r = &c->pm_rows[i];
@@ -811,7 +808,7 @@ static bool window_of(const struct rpt_cmp *c, char *buf, size_t len)
 	else
 		snprintf(to, sizeof(to), "%g", r->window.to);
 	snprintf(buf, len, "Window: %g-%s s after each folder's start (tps, latency avg/max from "
-		 "tps.csv;\nvmstat, iostat, tracepoints from the monitors' samples in it).", r->window.from, to);
+		 "tps.csv;\nvmstat, iostat, tracepoint and CPU rows from the monitors' samples in it).", r->window.from, to);
 	return true;
 }
 
@@ -883,6 +880,14 @@ void rpt_cmp_print_text(FILE *f, const struct rpt_cmp *c, bool html)
 		if (!html)
 			fputc('\n', f);
 		emit_rows_block(&e, c, "Tracepoint", rows, nr);
+	}
+	free(rows);
+	nr = shown_rows(c->cpu, c->nr_cpu, &rows);
+	hidden |= nr < c->nr_cpu;
+	if (nr) {
+		if (!html)
+			fputc('\n', f);
+		emit_rows_block(&e, c, "Cpu", rows, nr);
 	}
 	free(rows);
 	if (hidden) {
@@ -1145,6 +1150,7 @@ int rpt_cmp_print_json(FILE *f, const struct rpt_cmp *c)
 	json_object_set_new(root, "ops", jrows(c, c->ops, c->nr_ops));
 	json_object_set_new(root, "iostat", jrows(c, c->io, c->nr_io));
 	json_object_set_new(root, "tracepoints", jrows(c, c->tp, c->nr_tp));
+	json_object_set_new(root, "cpu", jrows(c, c->cpu, c->nr_cpu));
 	a = json_array();
 	for (size_t i = 0; i < c->nr_pm; i++)
 		json_array_append_new(a, jmetric(c, &c->pm[i]));
@@ -1170,7 +1176,7 @@ static const char compare_usage[] =
 	"  significant) are printed; --all prints every row.  Formats: docs/report.md.\n"
 	"  --window A-B: rows over that span of each folder (seconds after its start, B\n"
 	"  may be 'end') instead of the measured phase: tps and latency avg/max from\n"
-	"  tps.csv's intervals inside it, vmstat, iostat and tracepoint rows from the\n"
+	"  tps.csv's intervals inside it, vmstat, iostat, tracepoint and CPU rows from the\n"
 	"  monitors' first and last samples inside it; no percentiles or figures.\n"
 	"  --shape: the free-memory shape instead (free blocks per zone, order and\n"
 	"  migratetype, unusable_index and extfrag_index per order) from the folders'\n"
@@ -1201,7 +1207,7 @@ int rpt_cmd_compare(int argc, char **argv)
 	unsigned int flags = 0;
 	bool json = false, shape = false, orders = false;
 	struct rpt_window win[16] = { { 0, INFINITY } }, span;
-	unsigned int nr_win = 1, nr_span = 0, load = RPT_LOAD_IOSTAT | RPT_LOAD_TRACE;
+	unsigned int nr_win = 1, nr_span = 0, load = RPT_LOAD_IOSTAT | RPT_LOAD_TRACE | RPT_LOAD_CPU;
 	struct rpt_set *sets = NULL;
 	struct rpt_cmp cmp;
 	char err[1024];

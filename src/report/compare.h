@@ -78,6 +78,8 @@ struct rpt_cmp {
 	size_t		nr_io;
 	struct rpt_cmp_row *tp;		/* trace-counts rows: hits/s, mean per set */
 	size_t		nr_tp;
+	struct rpt_cmp_row *cpu;	/* proc-stat rows (RPT_LOAD_CPU), mean per set */
+	size_t		nr_cpu;
 	bool		all;		/* RPT_CMP_ALL */
 };
 

@@ -476,7 +476,8 @@ int rpt_cmd_report(int argc, char **argv)
 		goto out;
 	}
 	sets = xzalloc((size_t)nr * sizeof(*sets));
-	if (rpt_sets_load(sets, nr, dirs, RPT_LOAD_SERIES | RPT_LOAD_PROFILE | RPT_LOAD_IOSTAT | RPT_LOAD_TRACE, err,
+	if (rpt_sets_load(sets, nr, dirs, RPT_LOAD_SERIES | RPT_LOAD_PROFILE | RPT_LOAD_IOSTAT | RPT_LOAD_TRACE |
+					RPT_LOAD_CPU, err,
 			  sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		free(sets);

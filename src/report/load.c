@@ -772,6 +772,7 @@ static int load_optional(const char *dir, const char *name,
 
 static int load_iostat(struct rpt_run *r, const char *dir, char *err, size_t errlen);
 static int load_trace(struct rpt_run *r, const char *dir, char *err, size_t errlen);
+static int load_cpu(struct rpt_run *r, const char *dir, char *err, size_t errlen);
 
 int rpt_run_load(struct rpt_run *r, const char *dir, unsigned int flags, char *err, size_t errlen)
 {
@@ -803,6 +804,8 @@ int rpt_run_load(struct rpt_run *r, const char *dir, unsigned int flags, char *e
 		return -1;
 	if ((flags & RPT_LOAD_TRACE) && load_trace(r, dir, err, errlen))
 		return -1;
+	if ((flags & RPT_LOAD_CPU) && load_cpu(r, dir, err, errlen))
+		return -1;
 	return 0;
 }
 
@@ -818,6 +821,7 @@ void rpt_run_release(struct rpt_run *r)
 	rpt_named_release(&r->figures);
 	rpt_named_release(&r->iostat);
 	rpt_named_release(&r->tracepoints);
+	rpt_named_release(&r->cpu);
 	rpt_series_release(&r->series);
 	rpt_lat_hist_release(&r->lat_hist);
 	if (r->profile.v)
@@ -1197,6 +1201,92 @@ static int load_trace(struct rpt_run *r, const char *dir, char *err, size_t errl
 	return rc < 0 ? -1 : 0;
 }
 
+/* ---- CPU time from proc-stat -------------------------------------------------------- */
+
+#define RPT_USER_HZ	100.0	/* /proc/stat's tick: USER_HZ, 100 on every architecture */
+
+static int parse_stat_item(const char *path, const char *text, void *out, char *err, size_t errlen)
+{
+	return proc_parse_stat(path, text, out, err, errlen);
+}
+
+const char *const rpt_cpu_rows[] = {
+	"user%", "nice%", "system%", "irq%", "softirq%", "steal%", "iowait%", "idle%", "cpus_busy",
+	"ctxt/s", "busy_us_per_tx", "user_us_per_tx", "kernel_us_per_tx", NULL,
+};
+
+int rpt_read_stat(const char *dir, struct rpt_stat *out, char *err, size_t errlen)
+{
+	void *items;
+	int rc;
+
+	out->m = xzalloc(sizeof(*out->m));
+	rc = read_parsed_monitor(dir, "proc-stat", &out->path, out->m, &items, sizeof(*out->st),
+				 parse_stat_item, err, errlen);
+	out->st = items;
+	return rc;
+}
+
+void rpt_stat_release(struct rpt_stat *s)
+{
+	for (size_t k = 0; s->st && k < s->m->n; k++)
+		proc_stat_release(&s->st[k]);
+	free(s->st);
+	free(s->path);
+	if (s->m)
+		proc_monitor_release(s->m);
+	free(s->m);
+	memset(s, 0, sizeof(*s));
+}
+
+/*
+ * The rows of RPT_LOAD_CPU from the "cpu" line's growth between the
+ * span's first and last samples (span_samples), as mpstat's all-CPU line
+ * gives them; guest time is inside user time already (account_guest_time)
+ * so it is not added again.  A column that falls gives no rows.
+ */
+static int load_cpu(struct rpt_run *r, const char *dir, char *err, size_t errlen)
+{
+	static const int col[8] = { STAT_USER, STAT_NICE, STAT_SYSTEM, STAT_IRQ, STAT_SOFTIRQ,
+				    STAT_STEAL, STAT_IOWAIT, STAT_IDLE };
+	struct rpt_stat ss;
+	size_t k0, k1;
+	int rc = rpt_read_stat(dir, &ss, err, errlen);
+
+	if (rc > 0 && span_samples(r, ss.m, &k0, &k1)) {
+		const struct proc_stat *a = &ss.st[k0], *b = &ss.st[k1];
+		double d[8], total = 0, dt = ss.m->s[k1].time - ss.m->s[k0].time, busy, ncpu;
+		bool falls = b->ctxt < a->ctxt;
+
+		for (int i = 0; i < 8; i++) {
+			falls |= b->cpu[col[i]] < a->cpu[col[i]];
+			d[i] = (double)(b->cpu[col[i]] - a->cpu[col[i]]);
+			total += d[i];
+		}
+		if (!falls && total > 0) {
+			/* CPUs: the cpuN lines, or the ticks' rate where a file has none */
+			ncpu = b->nr_cpus ? b->nr_cpus : total / RPT_USER_HZ / dt;
+			busy = total - d[6] - d[7];
+			for (int i = 0; i < 8; i++)
+				rpt_named_set(&r->cpu, rpt_cpu_rows[i], 100.0 * d[i] / total, NULL);
+			rpt_named_set(&r->cpu, "cpus_busy", ncpu * busy / total, NULL);
+			rpt_named_set(&r->cpu, "ctxt/s", (double)(b->ctxt - a->ctxt) / dt, NULL);
+			if (r->has_tps && r->tps > 0) {
+				/* CPU-seconds a second over transactions a second */
+				double per = 1e6 / RPT_USER_HZ / dt / r->tps;
+
+				rpt_named_set(&r->cpu, "busy_us_per_tx", busy * per, NULL);
+				rpt_named_set(&r->cpu, "user_us_per_tx", (d[0] + d[1]) * per, NULL);
+				rpt_named_set(&r->cpu, "kernel_us_per_tx", (d[2] + d[3] + d[4]) * per, NULL);
+			}
+		}
+	} else if (rc > 0 && r->windowed) {
+		rc = no_span(r, ss.path, err, errlen);
+	}
+	rpt_stat_release(&ss);
+	return rc < 0 ? -1 : 0;
+}
+
 /* ---- iostat -x from proc-diskstats ---------------------------------------------- */
 
 /*
@@ -1481,9 +1571,11 @@ int rpt_sets_window(struct rpt_set *sets, int n, const struct rpt_window *w, uns
 			rpt_named_release(&r->figures);
 			rpt_named_release(&r->iostat);
 			rpt_named_release(&r->tracepoints);
+			rpt_named_release(&r->cpu);
 			if (window_series(r, err, errlen) || window_vmstat(r, err, errlen) ||
 			    ((flags & RPT_LOAD_IOSTAT) && load_iostat(r, r->dir, err, errlen)) ||
-			    ((flags & RPT_LOAD_TRACE) && load_trace(r, r->dir, err, errlen)))
+			    ((flags & RPT_LOAD_TRACE) && load_trace(r, r->dir, err, errlen)) ||
+			    ((flags & RPT_LOAD_CPU) && load_cpu(r, r->dir, err, errlen)))
 				return -1;
 		}
 	return 0;

@@ -51,6 +51,16 @@ struct rpt_trace_counts {
 };
 int rpt_read_trace_counts(const char *dir, struct rpt_trace_counts *out, char *err, size_t errlen);
 void rpt_trace_counts_release(struct rpt_trace_counts *t);
+/* DIR/proc-stat the same way: st[k] is sample k of m.  Release with
+ * rpt_stat_release() whatever the return value. */
+struct proc_stat;
+struct rpt_stat {
+	char			*path;
+	struct proc_monitor	*m;
+	struct proc_stat	*st;	/* [m->n] */
+};
+int rpt_read_stat(const char *dir, struct rpt_stat *out, char *err, size_t errlen);
+void rpt_stat_release(struct rpt_stat *s);
 /* DIR/FILE, a monitor of /proc samples (docs/results.md), parsed into *m;
  * *path is the file's name (the caller frees it).  1 loaded, 0 no such
  * file, -1 error in err. */
@@ -201,6 +211,7 @@ struct rpt_run {
 	struct rpt_profile profile;
 	struct rpt_named_list iostat;		/* RPT_LOAD_IOSTAT: "DISK COLUMN" -> value */
 	struct rpt_named_list tracepoints;	/* RPT_LOAD_TRACE: "subsystem:event" -> hits/s */
+	struct rpt_named_list cpu;		/* RPT_LOAD_CPU: rpt_cpu_rows -> value */
 };
 
 extern const char *const rpt_latency_names[5];
@@ -215,6 +226,15 @@ extern const char *const rpt_latency_names[5];
 /* trace-counts (optional file): each tracepoint's hits per second over
  * the measured phase or window (the same two samples as RPT_LOAD_IOSTAT) */
 #define RPT_LOAD_TRACE		0x8u
+/* proc-stat (optional file) over the same two samples: the CPU time's
+ * split in % of all CPUs' time (user, nice, system, irq, softirq, steal,
+ * iowait, idle), the CPUs busy on average (all but idle and iowait;
+ * steal included, as the time a vCPU wanted to run),
+ * context switches a second and, with a TPS, the busy, user (user and
+ * nice) and kernel (system, irq, softirq) CPU time per transaction in us;
+ * names in rpt_cpu_rows' order */
+#define RPT_LOAD_CPU		0x10u
+extern const char *const rpt_cpu_rows[];	/* NULL-terminated */
 
 /* A result folder's scenario.ini as key/value pairs ("[section] key"), in
  * file order (scndiff.c). */

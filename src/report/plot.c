@@ -616,9 +616,49 @@ static int load_trace_rates(const char *dir, struct tab *t, bool *have, char *er
 	return rc < 0 ? -1 : 0;
 }
 
+/*
+ * proc-stat: per interval, the CPUs busy (all of the "cpu" line's time but
+ * idle and iowait, over the interval, in CPUs; steal counts as busy) and
+ * the kernel's share of that busy time (system, irq and softirq, %).  NaN
+ * where a column falls or nothing was counted.
+ */
+static int load_cpu_series(const char *dir, struct tab *t, bool *have, char *err, size_t errlen)
+{
+	struct rpt_stat ss;
+	int rc = rpt_read_stat(dir, &ss, err, errlen);
+
+	*have = false;
+	if (rc > 0 && ss.m->n >= 2) {
+		const struct proc_monitor *m = ss.m;
+
+		tab_init(t, m->n - 1, 2);
+		t->names[0] = xstrdup("busy");
+		t->names[1] = xstrdup("kernel");
+		for (size_t k = 1; k < m->n; k++) {
+			const struct proc_stat *a = &ss.st[k - 1], *b = &ss.st[k];
+			double dt = m->s[k].time - m->s[k - 1].time, d[STAT_GUEST], all = 0, busy, kern;
+			bool falls = false;
+
+			for (int c = 0; c < STAT_GUEST; c++) {	/* guest time is inside user's */
+				falls |= b->cpu[c] < a->cpu[c];
+				d[c] = (double)(b->cpu[c] - a->cpu[c]);
+				all += d[c];
+			}
+			busy = all - d[STAT_IDLE] - d[STAT_IOWAIT];
+			kern = d[STAT_SYSTEM] + d[STAT_IRQ] + d[STAT_SOFTIRQ];
+			t->t[k - 1] = m->s[k].time - m->s[0].time;
+			t->v[(k - 1) * 2] = falls || all <= 0 ? NAN : busy / 100.0 / dt;
+			t->v[(k - 1) * 2 + 1] = falls || busy <= 0 ? NAN : 100.0 * kern / busy;
+		}
+		*have = true;
+	}
+	rpt_stat_release(&ss);
+	return rc < 0 ? -1 : 0;
+}
+
 enum source {
 	SRC_TPS, SRC_VMSTAT, SRC_BUDDY, SRC_PAGETYPE, SRC_WAITS, SRC_WAL, SRC_DISK, SRC_WBT, SRC_PCP,
-	SRC_TRACE, NR_SRC
+	SRC_TRACE, SRC_CPU, NR_SRC
 };
 
 /* Per set and source: the combined table and how it was combined. */
@@ -672,6 +712,9 @@ static int load_set(const struct rpt_set *s, const struct vm_cols *cols, struct 
 				break;
 			case SRC_TRACE:
 				rc = load_trace_rates(dir, &runs[r], &have[r], err, errlen);
+				break;
+			case SRC_CPU:
+				rc = load_cpu_series(dir, &runs[r], &have[r], err, errlen);
 				break;
 			}
 		}
@@ -907,6 +950,11 @@ static const struct series_plot {
 	{ "pagecache-delete", SRC_TRACE, 3,
 	  "Folios deleted from the page cache (trace-counts: filemap:mm_filemap_delete_from_page_cache)",
 	  "per second", "fsteps" },
+	{ "cpu-busy", SRC_CPU, 0, "CPUs busy over time (proc-stat: all but idle and iowait)",
+	  "CPUs (mean per interval)", "fsteps" },
+	{ "cpu-kernel", SRC_CPU, 1,
+	  "The kernel's share of the busy CPU time (proc-stat: system, irq, softirq)",
+	  "% of busy time", "fsteps" },
 };
 
 /* Whether some set has a number in column col of source src. */
@@ -1378,7 +1426,7 @@ int rpt_plots_write(const char *dir, const struct rpt_set *sets, int nr_sets,
 	w.master = master.f;
 	fputs("# slowpath plots: run `gnuplot plots.gp` in this folder\n", w.master);
 	if (plot_tps(&w) || plot_waits(&w) || plot_series(&w, SRC_WAL, SRC_WBT) ||
-	    plot_latency_cdf(&w) || plot_stalls(&w) || plot_series(&w, SRC_PCP, SRC_TRACE) ||
+	    plot_latency_cdf(&w) || plot_stalls(&w) || plot_series(&w, SRC_PCP, SRC_CPU) ||
 	    plot_buddy_heatmap(&w) || plot_migratetype_mix(&w)) {
 		rpt_file_abort(&master);
 		goto out;

@@ -158,6 +158,24 @@ check "report: pagecache-add is filemap:mm_filemap_add_to_page_cache's rate" "
 		'$TMP/tp/trace-counts' >'$TMP/pa.exp' &&
 	grep -v '^#' '$TMP/tpp/pagecache-add-1.dat' | cmp -s - '$TMP/pa.exp' &&
 	awk '\$2 > 0 { n++ } END { exit !n }' '$TMP/pa.exp' && [ -s '$TMP/tpp/pagecache-delete-1.dat' ]"
+# proc-stat (docs/results.md): a sample per vmstat sample; the cpu line's
+# ten columns, their CPU lines, the time they add up to (every CPU's
+# whole span, less the ticks each column's truncation loses), and the
+# report's cpu-busy plot worked out again from it
+check "proc-stat: per sample, its columns add up to the CPUs' time" "
+	[ \$(grep -c '^time: ' '$TMP/tp/proc-stat') = \$(grep -c '^time: ' '$TMP/tp/proc-vmstat') ] &&
+	awk '/^time: / { t = \$2; next } \$1 ~ /^cpu[0-9]+\$/ { n[t]++ }
+		\$1 == \"cpu\" { if (NF != 11) bad = 1; s = 0; for (i = 2; i <= 11; i++) s += \$i; tot[t] = s }
+		\$1 == \"ctxt\" { if (\$2 + 0 < c) bad = 1; c = \$2 + 0 }
+		END { for (t in tot) { want = n[t] * t * 100; if (tot[t] > want || tot[t] < want - 6) bad = 1 }
+			exit bad || c == 0 }' '$TMP/tp/proc-stat'"
+check "report: cpu-busy is proc-stat's busy CPUs per interval" "
+	awk '/^time: / { t = \$2; next } \$1 == \"cpu\" { b = \$2 + \$3 + \$4 + \$7 + \$8 + \$9
+		if (seen) printf \"%s %g\\n\", t, (b - pb) / 100 / (t - pt); seen = 1; pb = b; pt = t }' \
+		'$TMP/tp/proc-stat' >'$TMP/cb.exp' &&
+	grep -v '^#' '$TMP/tpp/cpu-busy-1.dat' | cmp -s - '$TMP/cb.exp' &&
+	awk '\$2 > 0 { n++ } END { exit !n }' '$TMP/cb.exp' && [ -s '$TMP/tpp/cpu-kernel-1.dat' ] &&
+	jq -e '[.cpu[] | select(.name == \"cpus_busy\")] | length == 1' '$TMP/tp.json' >/dev/null"
 # a recording from before the recorder counted them: no such plots
 "$SP" report docs/calibration/runs/local-real-s50-c8-tp --plots "$TMP/oldp" --no-gnuplot >/dev/null 2>&1
 check "report: no page-cache plots for a recording without their tracepoints" "

@@ -243,14 +243,40 @@ else
 	echo "  got '$got' '$tp', want '$want' '$tp_want'"
 	ko "--window on a run: tps and kmem:mm_page_alloc/s over 1-3 s"
 fi
+# the Cpu rows over 1-3 s from proc-stat's "cpu" line: each column's share,
+# the CPUs busy, context switches a second and busy CPU per transaction
+set -- $(awk '$1 == "time:" { t = $2; if (t0 == "") t0 = t; next }
+	$1 == "cpu" { r = t - t0; if (r >= 1 && r <= 3) { if (f == "") { f = $0; ft = t } l = $0; lt = t } }
+	$1 == "ctxt" { r = t - t0; if (r >= 1 && r <= 3) { if (fc == "") fc = $2; lc = $2 } }
+	$1 ~ /^cpu[0-9]/ && t == t0 { n++ }
+	END { split(f, a); split(l, b); tot = 0
+		for (i = 2; i <= 9; i++) { d[i] = b[i] - a[i]; tot += d[i] }
+		busy = tot - d[5] - d[6]
+		printf "%.6f %.6f %.6f %.6f %.6f %.6f %g\n", 100 * d[2] / tot, 100 * d[4] / tot,
+			100 * d[6] / tot, n * busy / tot, (lc - fc) / (lt - ft), busy / 100 / (lt - ft), tot }' \
+	"$TMP/win-run/proc-stat")
+cpu_want="$1 $2 $3 $4 $5"
+cpu_got=$(jq -r '[.cpu[] | select(.name == "user%" or .name == "system%" or .name == "iowait%" or
+	.name == "cpus_busy" or .name == "ctxt/s") | .values[0]] | map(tostring) | join(" ")' "$TMP/win-run.json" |
+	awk '{ printf "%.6f %.6f %.6f %.6f %.6f\n", $1, $2, $3, $4, $5 }')
+tps=$(jq -r '[.metrics[] | select(.name == "tps") | .results[0].amean][0]' "$TMP/win-run.json")
+per_want=$(awk -v b="$6" -v t="$tps" 'BEGIN { printf "%.3f", b / t * 1e6 }')
+per_got=$(jq -r '.cpu[] | select(.name == "busy_us_per_tx") | .values[0]' "$TMP/win-run.json" |
+	awk '{ printf "%.3f", $1 }')
+if [ "$7" -gt 0 ] && [ "$cpu_got" = "$cpu_want" ] && [ "$per_got" = "$per_want" ]; then
+	ok "--window on a run: Cpu rows from proc-stat over 1-3 s ($cpu_got; $per_got us/tx)"
+else
+	echo "  got '$cpu_got' '$per_got', want '$cpu_want' '$per_want'"
+	ko "--window on a run: Cpu rows from proc-stat over 1-3 s"
+fi
 # the whole run as a window gives the default's vmstat and tracepoint rows
 # (the run has no ramp: its measured phase is the whole run)
-$RPT compare --json "$TMP/win-run" | jq -c '[.vmstat, .tracepoints, .iostat]' >"$TMP/win-def"
-$RPT compare --json --window 0-end "$TMP/win-run" | jq -c '[.vmstat, .tracepoints, .iostat]' >"$TMP/win-all"
+$RPT compare --json "$TMP/win-run" | jq -c '[.vmstat, .tracepoints, .iostat, .cpu]' >"$TMP/win-def"
+$RPT compare --json --window 0-end "$TMP/win-run" | jq -c '[.vmstat, .tracepoints, .iostat, .cpu]' >"$TMP/win-all"
 if [ -s "$TMP/win-def" ] && cmp -s "$TMP/win-def" "$TMP/win-all"; then
-	ok "--window 0-end: the measured phase's vmstat, tracepoint and iostat rows"
+	ok "--window 0-end: the measured phase's vmstat, tracepoint, iostat and Cpu rows"
 else
-	ko "--window 0-end: the measured phase's vmstat, tracepoint and iostat rows"
+	ko "--window 0-end: the measured phase's vmstat, tracepoint, iostat and Cpu rows"
 fi
 $RPT compare --window 2-8 "$REC" >"$TMP/win.txt" 2>&1
 if grep -q "^Window: 2-8 s after each folder's start" "$TMP/win.txt"; then

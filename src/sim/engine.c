@@ -162,6 +162,7 @@ uint64_t sim_uspin_spinner_preempts(const struct sim *sim, enum sim_uspin_preemp
 uint64_t sim_uspin_holder_runq_waits(const struct sim *sim) { return sim->uspin_holder_runq_waits; }
 uint64_t sim_uspin_holder_runq_ns(const struct sim *sim) { return sim->uspin_holder_runq_ns; }
 uint64_t sim_wake_ipis(const struct sim *sim) { return sim->wake_ipis; }
+uint64_t sim_refill_switches(const struct sim *sim) { return sim->refill_switches; }
 uint64_t sim_idle_wakeups(const struct sim *sim) { return sim->idle_wakeups; }
 uint64_t sim_resumes(const struct sim *sim) { return sim->resumes; }
 uint64_t sim_direct_resumes(const struct sim *sim) { return sim->direct_resumes; }

@@ -153,6 +153,7 @@ struct sim_cpu {
 	 * mode's and the interrupt context's; of the idle time, iowait */
 	uint64_t	sys_ns, irq_cpu_ns, iowait_ns;
 	uint32_t	nr_iowait;	/* tasks that blocked for I/O here, still asleep */
+	uint32_t	last_owner;	/* id + 1 of the task last put on it, 0 = none yet */
 	bool		in_idle;	/* an idle stretch is open (no owner, no interrupt) */
 	sim_time_t	idle_start;	/* ... since then */
 	const struct sim_task *lockup_task;	/* hung_task.c: the spin reported as a lockup, */
@@ -196,6 +197,7 @@ struct sim {
 	uint64_t	uspin_holder_preempts[SIM_USPIN_PREEMPT_KINDS];	/* by enum sim_uspin_preempt */
 	uint64_t	uspin_holder_runq_waits, uspin_holder_runq_ns;	/* statistics only */
 	uint64_t	wake_ipis, idle_wakeups;	/* statistics only (sim_task_wake) */
+	uint64_t	refill_switches;	/* statistics only (dispatch: switch_refill) */
 	uint64_t	uspin_spinner_preempts[SIM_USPIN_PREEMPT_KINDS];	/* statistics only */
 	uint64_t	resumes;	/* coroutine switches into tasks */
 	uint64_t	direct_resumes;	/* ... of them made from the yielding task (task.c) */

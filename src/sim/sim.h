@@ -261,6 +261,9 @@ uint64_t sim_uspin_holder_runq_ns(const struct sim *sim);
  * reschedule at once) and wake-ups onto an idle CPU (statistics only;
  * costs wake_ipi and idle_exit, task.c sim_task_wake). */
 uint64_t sim_wake_ipis(const struct sim *sim);
+/* Tasks put on a CPU another task was put on since they last ran there
+ * (each charged `switch_refill`); statistics only. */
+uint64_t sim_refill_switches(const struct sim *sim);
 uint64_t sim_idle_wakeups(const struct sim *sim);
 /* Switches into tasks, and how many of them went straight from the task
  * that yielded to the next one instead of through the engine. */

@@ -48,7 +48,10 @@
  * split).
  *
  * Costs charged by the engine (costs.def): `context_switch` to a task each
- * time it is put on a CPU (it delays the task's first step), `wakeup` to
+ * time it is put on a CPU (it delays the task's first step), and
+ * `switch_refill` besides when another task was put on that CPU since it
+ * last ran there (a task put back on the CPU it left idle finds its
+ * caches warm; an interrupt's handler is not counted), `wakeup` to
  * the waker (engine_ns if the waker is a callback), `spin_handoff` to a
  * spinner when the lock passes to it.
  *
@@ -523,6 +526,14 @@ static void dispatch(struct sim *sim, struct sim_task *t, unsigned int c, sim_ti
 	t->protect_deadline = t->deadline;	/* set_protect_slice */
 	cpu->tick_due = tick_after(sim, when);
 	sim_account_cpu_mode(sim, t, cost_ns(&sim->costs, COST_context_switch, 1), true);
+	/* another task ran here since t did: t finds its cache lines and TLB
+	 * entries evicted and refills them as it runs (user time for a user
+	 * task: its own code and data are what it refills) */
+	if (cpu->last_owner && cpu->last_owner != t->id + 1) {
+		sim->refill_switches++;
+		sim_account_cpu_mode(sim, t, cost_ns(&sim->costs, COST_switch_refill, 1), t->kthread);
+	}
+	cpu->last_owner = t->id + 1;
 	sim_evq_push(&sim->evq, when, sim_task_resume_event, t);
 }
 

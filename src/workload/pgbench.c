@@ -1596,6 +1596,8 @@ static void pg_report(void *state, struct wl_report *out)
 	 * wake_ipi and idle_exit): /proc/interrupts' CAL and RES lines */
 	wl_report_figure(out, "wake_ipis_per_tx", (double)sim_wake_ipis(pg->sim) / (double)tx, "");
 	wl_report_figure(out, "idle_wakeups_per_tx", (double)sim_idle_wakeups(pg->sim) / (double)tx, "");
+	/* switches onto a CPU another task used since (cost switch_refill) */
+	wl_report_figure(out, "refill_switches_per_tx", (double)sim_refill_switches(pg->sim) / (double)tx, "");
 	/* every CPU's busy time per transaction (/proc/stat's busy columns
 	 * in a recording: scenarios/real/pgbench-local) */
 	uint64_t busy = 0;

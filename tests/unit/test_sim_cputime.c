@@ -201,3 +201,67 @@ TEST(cputime_context_switch_is_system_time)
 	ASSERT_U64_EQ(st.irq_cpu_ns, 0);
 	sim_destroy(sim);
 }
+
+struct refill_case {
+	struct sim_waitq wq;
+	sim_time_t	done[2];
+};
+
+/* 10 us, a sleep of 100 us, 10 us again. */
+static void sleeper_twice(struct sim *sim, void *p)
+{
+	struct refill_case *c = p;
+
+	sim_charge(sim, 10 * US);
+	sim_sleep(sim, 100 * US);
+	sim_charge(sim, 10 * US);
+	sim_sync(sim);
+	c->done[0] = sim_now(sim);
+}
+
+static void other_task(struct sim *sim, void *p)
+{
+	struct refill_case *c = p;
+
+	sim_charge(sim, 20 * US);
+	sim_sync(sim);
+	c->done[1] = sim_now(sim);
+}
+
+/* A test of switch_refill (5 us, nothing else costed) on one CPU: A runs
+ * 0..10 and sleeps to 110; B, started at 50, runs 50..70 (the CPU's
+ * previous owner was A: B pays 5, so 50..75); A, put back at 110 after B
+ * ran there, pays 5 too: 110..125, user time.  Expect 2 refill switches,
+ * busy 10 + 25 + 15 = 50 us, none of it system time.  Without B, A finds
+ * its caches warm after the idle stretch: no refill, done at 120. */
+TEST(cputime_switch_refill_after_another_task)
+{
+	struct cost_table costs;
+	struct sim_cpu_stats st;
+	struct refill_case c = { 0 };
+	struct sim *sim;
+
+	cost_table_init(&costs);
+	for (int i = 0; i < NR_COSTS; i++)
+		costs.ps[i] = 0;
+	costs.ps[COST_switch_refill] = 5 * US * 1000;
+	sim = sim_create(&(struct sim_config){ .ncpus = 1, .seed = 1, .costs = &costs });
+	st_task(sim, "a", 0, true, sleeper_twice, &c, 0);
+	st_task(sim, "b", 0, true, other_task, &c, 50 * US);
+	sim_run(sim, SIM_TIME_NEVER);
+	sim_cpu_stats(sim, 0, &st);
+	ASSERT_U64_EQ(sim_refill_switches(sim), 2);
+	ASSERT_U64_EQ(c.done[1], 75 * US);
+	ASSERT_U64_EQ(c.done[0], 125 * US);
+	ASSERT_U64_EQ(st.busy_ns, 50 * US);
+	ASSERT_U64_EQ(st.system_ns, 0);
+	sim_destroy(sim);
+
+	memset(&c, 0, sizeof(c));
+	sim = sim_create(&(struct sim_config){ .ncpus = 1, .seed = 1, .costs = &costs });
+	st_task(sim, "a", 0, true, sleeper_twice, &c, 0);
+	sim_run(sim, SIM_TIME_NEVER);
+	ASSERT_U64_EQ(sim_refill_switches(sim), 0);
+	ASSERT_U64_EQ(c.done[0], 120 * US);
+	sim_destroy(sim);
+}

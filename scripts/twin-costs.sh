@@ -50,6 +50,15 @@
 # transaction over the twin's (a one-client run of the twin counts its
 # own), and the probe runs use them.
 #
+# When it also has the one-CPU probe (figures probe_pinned_server_cpu_us_per_tx
+# and probe_pinned_client_cpu_us_per_tx: the same pgbench with the server
+# and pgbench on one CPU, so that every message switches between them),
+# the options set switch_refill, the cost a task pays when another task
+# ran on its CPU since it last did: the twin runs that probe too (one CPU)
+# at switch_refill 0 and at 10 us, and the value that puts the twin's
+# server + client CPU per transaction on the recorded one, by the line
+# through the two (0 when the recorded is below the first).
+#
 # Everything else goes to stderr.  Exit status 2 on bad input.  With
 # TWIN_COSTS_SECONDS=N in the environment the model's probe runs N
 # simulated seconds instead of the recording's (the test suite's shortcut).
@@ -234,6 +243,30 @@ echo "$m $after" | awk -v rs="$real_srv" -v rc="$real_cli" -v rt="$(fig probe_tp
 	printf "  model before   %9.1f %9.1f %9.1f\n", $1, $2, $3
 	printf "  model after    %9.1f %9.1f %9.1f\n", $4, $5, $6
 }' >&2
+# the one-CPU probe: switch_refill from the server and pgbench's CPU per
+# transaction when every message switches between them on one CPU
+if jq -e '.figures.probe_pinned_server_cpu_us_per_tx' "$real/result.json" >/dev/null 2>&1; then
+	real_pin=$(awk -v s="$(fig probe_pinned_server_cpu_us_per_tx)" \
+		-v c="$(fig probe_pinned_client_cpu_us_per_tx)" 'BEGIN { printf "%.3f", s + c }')
+	r1=10000
+	# shellcheck disable=SC2086
+	p0=$(probe "$tmp/pin0" "$@" $sets --set machine.cpus=1 --set costs.switch_refill=0)
+	# shellcheck disable=SC2086
+	p1=$(probe "$tmp/pin1" "$@" $sets --set machine.cpus=1 --set costs.switch_refill=$r1)
+	refill=$(echo "$p0 $p1" | awk -v rp="$real_pin" -v r1="$r1" '{
+		m0 = $1 + $2; m1 = $4 + $5
+		r = m1 > m0 ? r1 * (rp - m0) / (m1 - m0) : 0
+		printf "%.0f\n", (r > 0 ? r : 0) }')
+	# shellcheck disable=SC2086
+	pin=$(probe "$tmp/pin" "$@" $sets --set machine.cpus=1 --set costs.switch_refill="$refill")
+	echo "$p0 $pin" | awk -v rp="$real_pin" -v rt="$(fig probe_pinned_tps)" -v r="$refill" '{
+		printf "twin-costs: the one-CPU probe: server + client CPU per transaction (us) and TPS\n"
+		printf "  recorded host  %9.1f %9.1f\n", rp, rt
+		printf "  model at 0     %9.1f %9.1f\n", $1 + $2, $3
+		printf "  model at %-5.1f %9.1f %9.1f  (switch_refill, us)\n", r / 1000, $4 + $5, $6
+	}' >&2
+	sets="$sets --set costs.switch_refill=$refill"
+fi
 sets="${dev:+$dev }${wal:+$wal }${wake:+$wake }$sets"
 echo "twin-costs: $sets" >&2
 echo $sets

@@ -5,8 +5,10 @@
 # the kernel's, and they must be plausible: TPS > 0, transactions > 0, the
 # latency object, a per-second tps.csv, nr_written delta > 0 (commits are
 # fsync'ed, so the page cache is written back), the command's exit status 0;
-# and the CPU probe's figures (3 s of one client before the recording): TPS
-# and the server's and pgbench's CPU per transaction, positive and plausible;
+# and the CPU probe's figures (three rounds of 3 s of one client before the
+# recording, medians): TPS and the server's and pgbench's CPU per
+# transaction, positive and plausible, and the same on one CPU (more than
+# one CPU only); the wait-event sampler's own CPU;
 # and the disk probe's (fio, 1 s per job): six positive figures; and the
 # wake-up probe's, the IPIs per transaction and the machine's CPU per
 # transaction, present; and PostgreSQL's own view of the run: the server's
@@ -92,6 +94,23 @@ positive "$(probe wake_local_us)" && nonneg "$(probe wake_ipi_us)" &&
 	positive "$(sed -n 's/^    "machine_cpu_us_per_tx": \([0-9.eE+-]*\),\{0,1\}$/\1/p' "$r")" &&
 	nonneg "$(sed -n 's/^    "machine_steal_us_per_tx": \([0-9.eE+-]*\),\{0,1\}$/\1/p' "$r")"
 check wake-probe-figures $?
+# the one-CPU probe (server and pgbench on CPU 0): its three figures, on a
+# machine with more than one CPU; none on one CPU
+if [ "$(getconf _NPROCESSORS_ONLN)" -gt 1 ]; then
+	positive "$(probe pinned_tps)" && positive "$(probe pinned_server_cpu_us_per_tx)" &&
+		positive "$(probe pinned_client_cpu_us_per_tx)"
+else
+	[ -z "$(probe pinned_tps)" ]
+fi
+check one-cpu-probe-figures $?
+# the wait-event sampler's own backend: its CPU, a share of one CPU
+# between 0 and 100 %, below the whole server's per transaction
+nonneg "$(sed -n 's/^    "sampler_cpu_us_per_tx": \([0-9.eE+-]*\),\{0,1\}$/\1/p' "$r")" &&
+	pct "$(sed -n 's/^    "sampler_cpu_pct": \([0-9.eE+-]*\),\{0,1\}$/\1/p' "$r")" &&
+	awk -v a="$(sed -n 's/^    "sampler_cpu_us_per_tx": \([0-9.eE+-]*\),\{0,1\}$/\1/p' "$r")" \
+	    -v b="$(sed -n 's/^    "server_cpu_us_per_tx": \([0-9.eE+-]*\),\{0,1\}$/\1/p' "$r")" \
+	    'BEGIN { exit !(a < b) }'
+check sampler-cpu-figures $?
 # PostgreSQL's view: the per-side CPU, pg_stat_wal, the wait events
 # (result.json writes a number below 1e-4 in exponent notation, as %.15g
 # does: a run with few full-page images has fpi_per_tx 6e-05)

@@ -21,7 +21,9 @@
 # probe and fio's write job (recorded-pgbench-wake) must give idle_exit as
 # measured, a flush of fdatasync less the 8 KiB write, and a
 # wake_ipi that makes the twin's one-client IPI CPU the host's, and land
-# on its recorded CPU the same way.  The twin runs at --scale 1/32 and its
+# on its recorded CPU the same way; with the one-CPU probe's figures added,
+# a switch_refill that puts the twin on one CPU on the recorded CPU of that
+# probe.  The twin runs at --scale 1/32 and its
 # probe for 1 simulated second (TWIN_COSTS_SECONDS), as the checked builds
 # check every mm operation.  Skipped in the sanitizer build: the script's
 # work is shell, and its runs are what 9004 runs.
@@ -129,6 +131,37 @@ wwith=$(per_tx "$tmp/wwith")
 echo "with the wake-up probe: recorded $(wfig probe_server_cpu_us_per_tx) $(wfig probe_client_cpu_us_per_tx); twin $wwith"
 within "${wwith% *}" "$(wfig probe_server_cpu_us_per_tx)" 3 && within "${wwith#* }" "$(wfig probe_client_cpu_us_per_tx)" 3
 check wake-lands-on-the-recorded-cpu $?
+
+# with the one-CPU probe (probe_pinned_*, added to a copy of the wake-up
+# fixture: the server's and pgbench's CPU 30 % above the two-CPU probe's):
+# a switch_refill option, a positive whole number of ns, and the twin on
+# one CPU with the options charging the server and pgbench within 3 % of
+# the recorded sum; without the one-CPU figures, no switch_refill
+fp=$tmp/pinned
+mkdir "$fp" && jq '.figures.probe_pinned_tps = 1500 |
+	.figures.probe_pinned_server_cpu_us_per_tx = .figures.probe_server_cpu_us_per_tx * 1.3 |
+	.figures.probe_pinned_client_cpu_us_per_tx = .figures.probe_client_cpu_us_per_tx * 1.3' \
+	"$fw/result.json" >"$fp/result.json"
+# shellcheck disable=SC2086
+TWIN_COSTS_SECONDS=1 scripts/twin-costs.sh "$fp" "$scn" $two_cpus >"$tmp/psets" 2>"$tmp/perr"
+check pinned-exit-0 $?
+cat "$tmp/perr"
+psets=$(cat "$tmp/psets")
+refill=$(echo "$psets" | tr ' ' '\n' | sed -n 's/^costs\.switch_refill=//p')
+case $refill in [1-9]*) ! echo "$refill" | grep -q '[^0-9]' ;; *) false ;; esac &&
+	! echo "$wsets" | grep -q switch_refill
+check switch-refill-option $?
+# shellcheck disable=SC2086
+"$build/slowpath" run "$scn" $two_cpus --set pgbench.clients=1 --set pgbench.threads=1 --set duration=1s \
+	$psets --set machine.cpus=1 --out "$tmp/pwith" >/dev/null 2>&1
+check pinned-probe-run $?
+pwith=$(per_tx "$tmp/pwith")
+pfig() { jq -r --arg k "$1" '.figures[$k]' "$fp/result.json"; }
+echo "one CPU: recorded $(pfig probe_pinned_server_cpu_us_per_tx) + $(pfig probe_pinned_client_cpu_us_per_tx); twin $pwith"
+within "$(echo "$pwith" | awk '{ print $1 + $2 }')" \
+	"$(awk -v s="$(pfig probe_pinned_server_cpu_us_per_tx)" -v c="$(pfig probe_pinned_client_cpu_us_per_tx)" \
+		'BEGIN { print s + c }')" 3
+check pinned-lands-on-the-recorded-cpu $?
 
 scripts/twin-costs.sh tests/fixtures/results/recorded-pgbench-local "$scn" >/dev/null 2>"$tmp/e1"
 [ $? = 2 ] && grep -q "no figure 'probe_seconds'" "$tmp/e1"

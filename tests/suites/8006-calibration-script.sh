@@ -717,4 +717,26 @@ doc_rows "$TMP/ab.txt" 6 &&
 	ok "docs/calibration.md run ab's table and TPS = the stored runs" ||
 	ko "docs/calibration.md run ab's table and TPS = the stored runs: $(cat "$TMP/ab-tps.txt")"
 
+# runs ad-aj: the probe against the run, from the recordings' figures
+for rc in "ad 1" "ah 1" "ag 2" "ag 4" "af 8" "ac 8" "ai 8" "aj 8" "ae 16"; do
+	set -- $rc
+	jq -r --arg r "$1" '.figures as $f | def t: (. * 10 | round / 10 | tostring) as $s |
+			if ($s | test("\\.")) then $s else $s + ".0" end;
+		"| \($r) | \($f.clients) | \($f.probe_server_cpu_us_per_tx | t) | \($f.server_cpu_us_per_tx | t) | \(if $f.sampler_cpu_us_per_tx then ($f.sampler_cpu_us_per_tx | t) else "–" end) | \($f.probe_client_cpu_us_per_tx | t) | \($f.client_cpu_us_per_tx | t) | \(if $f.probe_pinned_server_cpu_us_per_tx then ($f.probe_pinned_server_cpu_us_per_tx + $f.probe_pinned_client_cpu_us_per_tx | t) else "–" end) |"' \
+		"$R/local-real-s50-c$2-$1/result.json"
+done >"$TMP/probe-run.txt"
+# and the twins of af, ai, aj: TPS, busy CPU per transaction, idle
+for r in af ai aj; do
+	$RPT compare --all --window 10-150 $R/local-real-s50-c8-$r $R/local-model-s50-c8-$r 2>&1 |
+		awk -v r=$r '/^Amean +tps / { m = $3; t = $6 } /^Cpu busy_us_per_tx/ { bm = $3; bt = $4 }
+			/^Cpu iowait%/ { wm = $3; wt = $4 } /^Cpu idle%/ { im = $3; it = $4 }
+			END { printf "%s %.0f %.0f %.0f %.0f %.1f %.1f\n", r, m, t, bm, bt, wm + im, wt + it }'
+done >"$TMP/twins.txt"
+doc_rows "$TMP/probe-run.txt" 9 &&
+	[ "$(tr '\n' ' ' <"$TMP/twins.txt")" = "af 3019 5183 574 380 12.7 1.6 ai 2874 3703 606 534 12.3 1.2 aj 2764 4675 630 422 12.1 1.4 " ] &&
+	grep -qx '| af (`switch_refill` 0) | 3 019 | 5 183 | +71.7 % | 574 | 380 | 12.7 % | 1.6 % |' docs/calibration.md &&
+	grep -qx 'switch_refill=11713' "$R/local-model-s50-c8-ai/scenario.ini" &&
+	ok "docs/calibration.md runs ad-aj: probe against run, and the twins = the stored runs" ||
+	ko "docs/calibration.md runs ad-aj: probe against run, and the twins = the stored runs: $(tr '\n' ' ' <"$TMP/twins.txt")"
+
 rpt_done

@@ -62,10 +62,10 @@
  * kernel/time/tick-sched.c, 6.12, with precise accounting rather than
  * ticks): a charge is system time when it was made in kernel mode
  * (sim_kernel_enter, kernel threads, a kernel spinlock held) or is the
- * scheduler's own (the
- * context switch, a wake-up and its IPI, a spinlock hand-off), interrupt
- * time when the interrupt context made it, else user time; a spin is the
- * spinner's mode's (a user-space s_lock spin is user time).  A task that
+ * scheduler's own (the context switch, a wake-up and its IPI, a spinlock
+ * hand-off), interrupt time when the interrupt context made it, else user
+ * time; a spin is the spinner's mode's (a user-space s_lock spin is user
+ * time).  A task that
  * blocks for I/O (BLOCK_IO: io_schedule) counts in its CPU's nr_iowait
  * until it is woken; an idle stretch of a CPU (no owner, no interrupt)
  * is iowait time if nr_iowait is non-zero when it ends, as

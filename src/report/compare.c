@@ -774,6 +774,23 @@ static size_t shown_rows(const struct rpt_cmp_row *v, size_t n, const struct rpt
 	return k;
 }
 
+/* The shown rows of v[0..n) as a block headed `prefix` (a blank line
+ * first when `gap`); returns whether some row was hidden. */
+static bool emit_shown_block(struct rpt_emitter *e, FILE *f, const struct rpt_cmp *c, const char *prefix,
+			     const struct rpt_cmp_row *v, size_t n, bool gap)
+{
+	const struct rpt_cmp_row **rows;
+	size_t nr = shown_rows(v, n, &rows);
+
+	if (nr) {
+		if (gap)
+			fputc('\n', f);
+		emit_rows_block(e, c, prefix, rows, nr);
+	}
+	free(rows);
+	return nr < n;
+}
+
 void rpt_cmp_emit_rows(struct rpt_emitter *e, const struct rpt_cmp *c,
 		       const struct rpt_cmp_line *const *lines, size_t nr_lines,
 		       const struct rpt_cmp_row *const *ops, size_t nr_ops,
@@ -816,8 +833,7 @@ void rpt_cmp_print_text(FILE *f, const struct rpt_cmp *c, bool html)
 {
 	struct rpt_emitter e;
 	const struct rpt_cmp_line **lines = xzalloc((c->nr_lines ? c->nr_lines : 1) * sizeof(*lines));
-	const struct rpt_cmp_row **rows;
-	size_t nl = 0, nr;
+	size_t nl = 0;
 	bool hidden = false;
 
 	rpt_emit_init(&e, f, html ? RPT_EMIT_HTML : RPT_EMIT_TEXT);
@@ -850,46 +866,11 @@ void rpt_cmp_print_text(FILE *f, const struct rpt_cmp *c, bool html)
 			      "than 2 samples a side.");
 	}
 	free(lines);
-	nr = shown_rows(c->ops, c->nr_ops, &rows);
-	hidden |= nr < c->nr_ops;
-	if (nr) {
-		if (c->nr_m && !html)
-			fputc('\n', f);
-		emit_rows_block(&e, c, "Ops", rows, nr);
-	}
-	free(rows);
-	nr = shown_rows(c->pm_rows, c->nr_pm, &rows);
-	hidden |= nr < c->nr_pm;
-	if (nr) {
-		if (!html)
-			fputc('\n', f);
-		emit_rows_block(&e, c, "Per-M-written", rows, nr);
-	}
-	free(rows);
-	nr = shown_rows(c->io, c->nr_io, &rows);
-	hidden |= nr < c->nr_io;
-	if (nr) {
-		if (!html)
-			fputc('\n', f);
-		emit_rows_block(&e, c, "Iostat", rows, nr);
-	}
-	free(rows);
-	nr = shown_rows(c->tp, c->nr_tp, &rows);
-	hidden |= nr < c->nr_tp;
-	if (nr) {
-		if (!html)
-			fputc('\n', f);
-		emit_rows_block(&e, c, "Tracepoint", rows, nr);
-	}
-	free(rows);
-	nr = shown_rows(c->cpu, c->nr_cpu, &rows);
-	hidden |= nr < c->nr_cpu;
-	if (nr) {
-		if (!html)
-			fputc('\n', f);
-		emit_rows_block(&e, c, "Cpu", rows, nr);
-	}
-	free(rows);
+	hidden |= emit_shown_block(&e, f, c, "Ops", c->ops, c->nr_ops, c->nr_m && !html);
+	hidden |= emit_shown_block(&e, f, c, "Per-M-written", c->pm_rows, c->nr_pm, !html);
+	hidden |= emit_shown_block(&e, f, c, "Iostat", c->io, c->nr_io, !html);
+	hidden |= emit_shown_block(&e, f, c, "Tracepoint", c->tp, c->nr_tp, !html);
+	hidden |= emit_shown_block(&e, f, c, "Cpu", c->cpu, c->nr_cpu, !html);
 	if (hidden) {
 		if (!html)
 			fputc('\n', f);

@@ -617,6 +617,16 @@ static unsigned int select_cpu(const struct sim *sim, const struct sim_task *t)
 static void spin_account(struct sim *sim, struct sim_task *t, sim_time_t when);
 static void uspin_resched_event(struct sim *sim, void *arg);
 
+/* sim_charge for the scheduler's own work: system time whatever mode the
+ * current task is in; engine_ns in engine context. */
+static void charge_kernel(struct sim *sim, uint64_t ns)
+{
+	if (sim->current)
+		sim_account_cpu_mode(sim, sim->current, ns, true);
+	else
+		sim->engine_ns += ns;
+}
+
 /*
  * The IPI a wake-up sends to another CPU (try_to_wake_up, kernel/sched/
  * core.c, 6.12): ttwu_queue_wakelist's function-call IPI when the target
@@ -632,10 +642,7 @@ static uint64_t send_wake_ipi(struct sim *sim)
 	uint64_t d = cost_ns(&sim->costs, COST_wake_ipi, 1);
 
 	sim->wake_ipis++;
-	if (sim->current)
-		sim_account_cpu_mode(sim, sim->current, d, true);
-	else
-		sim->engine_ns += d;
+	charge_kernel(sim, d);
 	return d;
 }
 
@@ -663,10 +670,8 @@ void sim_task_wake(struct sim *sim, struct sim_task *t, sim_time_t when)
 
 	t->timer_seq = 0;
 	t->waitq = NULL;
-	if (sim->current)	/* try_to_wake_up is kernel work, whatever the waker's mode */
-		sim_account_cpu_mode(sim, sim->current, cost_ns(&sim->costs, COST_wakeup, 1), true);
-	else
-		sim->engine_ns += cost_ns(&sim->costs, COST_wakeup, 1);
+	/* try_to_wake_up is kernel work, whatever the waker's mode */
+	charge_kernel(sim, cost_ns(&sim->costs, COST_wakeup, 1));
 	c = select_cpu(sim, t);
 	/* a waker on another CPU reaches CPU c only with an IPI; from the
 	 * engine (a timer) or from c itself nothing is sent (a task's first

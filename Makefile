@@ -36,7 +36,7 @@ endif
 COMMIT   := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell \
               git rev-parse --git-dir >/dev/null 2>&1 && { git diff --quiet HEAD -- 2>/dev/null || echo -dirty; })
 BASE_CFLAGS := -std=c17 -D_GNU_SOURCE -g -Isrc -MMD -MP -ffp-contract=off $(WARN)
-LDLIBS   := -linih -ljansson -lgsl -lgslcblas -lm
+LDLIBS   := -linih -ljansson -lgsl -lgslcblas -lm -pthread
 
 REL_CFLAGS := $(BASE_CFLAGS) -O2 -DSIM_DEBUG=1
 # SIM_DEBUG=0: every check compiled out.  It must give the same results

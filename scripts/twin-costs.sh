@@ -48,7 +48,16 @@
 # and /proc/interrupts), the options set idle_exit as measured and
 # wake_ipi as measured per IPI times the host's IPIs per one-client
 # transaction over the twin's (a one-client run of the twin counts its
-# own), and the probe runs use them.
+# own), and the probe runs use them.  When the probe also measured
+# wake-ups onto another, busy CPU (probe_wake_busy_us and
+# probe_wake_busy_ipis: two ping-pong pairs crossing two busy CPUs), the
+# options set wake_remote_busy to that cost less the IPIs it sent, each at
+# the measured wake_ipi (probe_wake_busy_us - probe_wake_busy_ipis x
+# probe_wake_ipi_us, 0 when negative): the model charges the IPIs apart.
+# When it has the switch probe (probe_mm_switch_us, probe_mm_switch_miss_us
+# and probe_mm_slots, from `slowpath probe switch`), the options set
+# mm_switch, mm_switch_miss and machine.mm_slots as measured, and the
+# probe runs use them.
 #
 # When it also has the one-CPU probe (figures probe_pinned_server_cpu_us_per_tx
 # and probe_pinned_client_cpu_us_per_tx: the same pgbench with the server
@@ -194,8 +203,31 @@ if jq -e '.figures.probe_wake_ipi_us' "$real/result.json" >/dev/null 2>&1; then
 	echo "twin-costs: IPIs per one-client transaction: host $host_ipis, twin $model_ipis;" \
 	     "wake_ipi $(fig probe_wake_ipi_us) us measured, $ipi ns in the twin" >&2
 	wake="$wake --set costs.wake_ipi=$ipi"
+	if jq -e '.figures.probe_wake_busy_us and .figures.probe_wake_busy_ipis' \
+	      "$real/result.json" >/dev/null 2>&1; then
+		busy=$(awk -v b="$(fig probe_wake_busy_us)" -v n="$(fig probe_wake_busy_ipis)" \
+			-v i="$(fig probe_wake_ipi_us)" 'BEGIN { v = (b - n * i) * 1000; printf "%.0f", (v > 0 ? v : 0) }')
+		echo "twin-costs: a wake-up onto another, busy CPU: $(fig probe_wake_busy_us) us" \
+		     "with $(fig probe_wake_busy_ipis) IPIs; wake_remote_busy $busy ns" >&2
+		wake="$wake --set costs.wake_remote_busy=$busy"
+	fi
 	# shellcheck disable=SC2086
 	set -- "$@" $wake
+fi
+
+# what a switch between address spaces costs, when the recording has the
+# switch probe: as measured
+if jq -e '.figures.probe_mm_switch_us' "$real/result.json" >/dev/null 2>&1; then
+	us_ns() { awk -v v="$1" 'BEGIN { printf "%.0f", v * 1000 }'; }
+	slots=$(fig probe_mm_slots)
+	case $slots in ''|*[!0-9]*) die "$real/result.json: probe_mm_slots '$slots' is not a whole number" ;; esac
+	mm="--set costs.mm_switch=$(us_ns "$(fig probe_mm_switch_us)")"
+	mm="$mm --set costs.mm_switch_miss=$(us_ns "$(fig probe_mm_switch_miss_us)") --set machine.mm_slots=$slots"
+	echo "twin-costs: a switch between address spaces: $(fig probe_mm_switch_us) us," \
+	     "$(fig probe_mm_switch_miss_us) us more beyond $slots kept" >&2
+	wake="${wake:+$wake }$mm"
+	# shellcheck disable=SC2086
+	set -- "$@" $mm
 fi
 
 resolve "$@"

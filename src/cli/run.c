@@ -566,7 +566,8 @@ static int run_setup(struct run *r)
 	const struct scn_kernel *kern = scn_config(s, "kernel", NULL);
 	struct sim_config sc = { .ncpus = (unsigned int)mc->cpus, .seed = r->seed, .costs = costs,
 				 .preempt = kern->preempt, .tick_ns = SIM_NSEC_PER_SEC / mc->hz,
-				 .rwsem_steal = kern->rwsem == 1 };
+				 .rwsem_steal = kern->rwsem == 1,
+				 .mm_slots = (unsigned int)mc->mm_slots };
 	struct mm_policy policy;
 	struct wl_env env;
 	char err[1024], place[300];

@@ -77,6 +77,12 @@ const struct opt_def machine_options[] = {
 	  "CONFIG_HZ, timer ticks per second: one jiffy is 1/hz s (TICK_NSEC), the unit of "
 	  "reclaim_throttle's waits, kswapd's and throttle_direct_reclaim's HZ/10 naps; 250 is "
 	  "the Debian arm64 kernel's (kernel/Kconfig.hz: 100, 250, 300 or 1000)" },
+	{ "mm_slots", OPT_UINT, MC(mm_slots), "0", 0, 64, NULL, 0,
+	  "address spaces each CPU keeps translations for across context switches: a task put "
+	  "on a CPU whose last mm_slots loaded address spaces do not include its own pays "
+	  "mm_switch_miss; 0 = all (arm64's 16-bit ASIDs, the reference machine); x86 with PCID "
+	  "keeps 6 (TLB_NR_DYN_ASIDS, arch/x86/mm/tlb.c); a VM, what its hypervisor caches "
+	  "(`slowpath probe switch`: 2 on the development VM)" },
 	{ "initial_state", OPT_STRING, MC(initial_state), NULL, 0, 0, NULL, 0,
 	  "start from a recorded snapshot instead of all memory free: a `slowpath record` folder "
 	  "(its last sample) or a directory with copies of /proc buddyinfo, pagetypeinfo and "

@@ -4,7 +4,8 @@
  * this host, for a twin's costs wake_ipi and idle_exit (docs/record.md
  * "The host's CPU and disk in the twin"); `slowpath probe rmap`: what an
  * rmap walk pays per process mapping a shared page (costs rmap_vma and
- * rmap_pte, docs/cost-model.md).
+ * rmap_pte, docs/cost-model.md); `slowpath probe switch`: what a switch
+ * between address spaces costs (mm_switch, mm_switch_miss, mm_slots).
  *
  *   slowpath probe wakeup [--round-trips N]
  *
@@ -25,6 +26,18 @@
  *                   less the same on one CPU: the woken CPU's exit from
  *                   idle (on a VM, the host waking a halted vCPU)
  *
+ * Then two pairs at once, so that both CPUs stay busy: crossed (each
+ * pair's processes on different CPUs, so every wake-up goes to another
+ * CPU that is mostly running the other pair's process) and each pair on
+ * its own CPU, three times each, medians, per message:
+ *
+ *   wake_busy_us    CPU time of the crossed pairs less the pairs on their
+ *                   own CPUs: what a wake-up onto another, busy CPU adds
+ *                   (the twin charges it less its IPIs as wake_remote_busy)
+ *   wake_busy_ipis  reschedule and function-call IPIs (/proc/interrupts'
+ *                   RES and CAL) during the crossed pass; absent when
+ *                   that file cannot be read
+ *
  * printed as name=value lines.  The clock is the host's (this is the
  * recorder's side; the model never reads it).  Needs two CPUs the
  * process may run on.  Exit status 2 on bad usage or fewer than two
@@ -32,6 +45,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,6 +146,117 @@ static int ping_pong(int a, int b, long n, struct pass *out)
 	out->wall_us = ((double)(t1.tv_sec - t0.tv_sec) * 1e6 +
 			(double)(t1.tv_nsec - t0.tv_nsec) / 1e3) / (2.0 * (double)n);
 	return 0;
+}
+
+/*
+ * Two ping-pong pairs at once, process i on CPU cpu_of[i] (pair 0 is
+ * processes 0 and 1, pair 1 processes 2 and 3), n round trips each, all
+ * four started together; the CPU time of the four (their own getrusage,
+ * sent back over a pipe) per message in *cpu_us.  The parent only waits.
+ */
+static int pairs_pass(const int cpu_of[4], long n, double *cpu_us)
+{
+	int pipes[2][2][2], res[2], go[2], bad = 0;
+	pid_t pid[4];
+	double sum = 0;
+	int started = 0;
+	char c = 0;
+
+	if (pipe(res) || pipe(go))
+		return -1;
+	for (int p = 0; p < 2; p++)
+		for (int d = 0; d < 2; d++)
+			if (pipe(pipes[p][d]))
+				return -1;
+	for (; started < 4; started++) {
+		pid[started] = fork();
+		if (pid[started] < 0) {
+			bad = 1;
+			break;
+		}
+		if (pid[started] == 0) {
+			int i = started, p = i / 2, first = i % 2 == 0;
+			int rd = pipes[p][first ? 1 : 0][0], wr = pipes[p][first ? 0 : 1][1];
+			struct rusage r0, r1;
+			double us;
+			int err = pin(cpu_of[i]) != 0;
+
+			close(go[1]);
+			err |= read(go[0], &c, 1) != 0;	/* EOF: all four are there */
+			getrusage(RUSAGE_SELF, &r0);
+			for (long k = 0; k < n && !err; k++)
+				err = first ? full_io(wr, &c, 1) || full_io(rd, &c, 0)
+					    : full_io(rd, &c, 0) || full_io(wr, &c, 1);
+			getrusage(RUSAGE_SELF, &r1);
+			us = tv_us(r1.ru_utime) + tv_us(r1.ru_stime) - tv_us(r0.ru_utime) -
+			     tv_us(r0.ru_stime);
+			if (write(res[1], &us, sizeof(us)) != sizeof(us))
+				err = 1;
+			_exit(err);
+		}
+	}
+	close(go[0]);
+	close(go[1]);		/* the start */
+	for (int i = 0; i < started && !bad; i++) {
+		double us;
+
+		if (read(res[0], &us, sizeof(us)) != sizeof(us))
+			bad = 1;
+		else
+			sum += us;
+	}
+	for (int i = 0; i < started; i++) {
+		int status;
+
+		if (waitpid(pid[i], &status, 0) != pid[i] || !WIFEXITED(status) || WEXITSTATUS(status))
+			bad = 1;
+	}
+	close(res[0]);
+	close(res[1]);
+	for (int p = 0; p < 2; p++)
+		for (int d = 0; d < 2; d++) {
+			close(pipes[p][d][0]);
+			close(pipes[p][d][1]);
+		}
+	if (bad) {
+		errno = errno ? errno : EIO;
+		return -1;
+	}
+	*cpu_us = sum / (4.0 * (double)n);
+	return 0;
+}
+
+/* The reschedule and function-call IPIs taken so far (/proc/interrupts'
+ * RES and CAL lines, every CPU), or -1 when the file cannot be read. */
+static double ipi_total(void)
+{
+	FILE *f = fopen("/proc/interrupts", "r");
+	char line[4096];
+	double total = 0;
+	int found = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line, *end;
+
+		while (*p == ' ')
+			p++;
+		if (strncmp(p, "RES:", 4) && strncmp(p, "CAL:", 4))
+			continue;
+		found = 1;
+		p += 4;
+		for (;;) {
+			unsigned long long v = strtoull(p, &end, 10);
+
+			if (end == p)
+				break;
+			total += (double)v;
+			p = end;
+		}
+	}
+	fclose(f);
+	return found ? total : -1;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -254,6 +379,179 @@ out:
 	return rc;
 }
 
+/*
+ * `slowpath probe switch`: what a context switch between address spaces
+ * costs on this CPU (costs mm_switch, mm_switch_miss and [machine]
+ * mm_slots).  A token (one byte) goes round a ring of n tasks on one CPU
+ * over pipes, each task blocking in read until its turn, so every
+ * message is one switch from its sender to its receiver:
+ *   - two threads of one process: a switch that keeps the address space;
+ *   - two processes: every switch loads the other's (switch_mm_irqs_off);
+ *   - n = 3 .. RING_MAX processes: every switch goes to the address space
+ *     used longest ago, so once n exceeds what the CPU keeps translations
+ *     for (x86 PCIDs, a hypervisor's cached roots) each switch rebuilds.
+ * Three times each, medians; per message:
+ *   mm_switch_us       two processes less two threads
+ *   mm_switch_miss_us  RING_MAX processes less two, 0 without a step
+ *   mm_slots           the largest ring whose cost stays below half that
+ *                      step above the ring of two (0 = no step: all kept)
+ */
+#define RING_MAX 10
+
+/* One ring: n tasks on CPU `cpu` (threads of one child process, or n
+ * child processes), `messages` messages in all; their CPU time per
+ * message in *us. */
+struct ring_arg {
+	int	in, out, first;
+	long	rounds;
+	int	err;
+};
+
+static void *ring_member(void *p)
+{
+	struct ring_arg *a = p;
+	char c = 0;
+
+	if (a->first)
+		a->err |= full_io(a->out, &c, 1);
+	for (long r = 0; r < a->rounds && !a->err; r++) {
+		a->err |= full_io(a->in, &c, 0);
+		if (!a->err && !(a->first && r == a->rounds - 1))
+			a->err |= full_io(a->out, &c, 1);
+	}
+	return NULL;
+}
+
+static int ring_pass(int cpu, int n, int threads, long messages, double *us)
+{
+	int p[RING_MAX][2], res[2], nproc = threads ? 1 : n, bad = 0, made = 0;
+	long rounds = messages / n;
+	pid_t pid[RING_MAX];
+	double sum = 0;
+
+	if (pipe(res))
+		return -1;
+	for (; made < n; made++)
+		if (pipe(p[made])) {
+			bad = 1;
+			break;
+		}
+	for (int k = 0; k < nproc && !bad; k++) {
+		pid[k] = fork();
+		if (pid[k] < 0) {
+			nproc = k;
+			bad = 1;
+			break;
+		}
+		if (pid[k] == 0) {
+			struct ring_arg a[RING_MAX];
+			pthread_t th[RING_MAX];
+			struct rusage ru;
+			int err = pin(cpu) != 0, lo = threads ? 0 : k, hi = threads ? n : k + 1;
+
+			for (int i = lo; i < hi; i++)
+				a[i] = (struct ring_arg){ .in = p[i][0], .out = p[(i + 1) % n][1],
+							  .first = i == 0, .rounds = rounds };
+			if (threads) {
+				for (int i = 1; i < n && !err; i++)
+					err = pthread_create(&th[i], NULL, ring_member, &a[i]) != 0;
+				ring_member(&a[0]);
+				for (int i = 1; i < n; i++)
+					pthread_join(th[i], NULL);
+			} else {
+				ring_member(&a[k]);
+			}
+			for (int i = lo; i < hi; i++)
+				err |= a[i].err;
+			getrusage(RUSAGE_SELF, &ru);
+			double t = tv_us(ru.ru_utime) + tv_us(ru.ru_stime);
+
+			if (write(res[1], &t, sizeof(t)) != sizeof(t))
+				err = 1;
+			_exit(err);
+		}
+	}
+	for (int k = 0; k < nproc && !bad; k++) {
+		double t;
+
+		if (read(res[0], &t, sizeof(t)) != sizeof(t))
+			bad = 1;
+		else
+			sum += t;
+	}
+	for (int k = 0; k < nproc; k++) {
+		int status;
+
+		if (waitpid(pid[k], &status, 0) != pid[k] || !WIFEXITED(status) || WEXITSTATUS(status))
+			bad = 1;
+	}
+	for (int i = 0; i < made; i++) {
+		close(p[i][0]);
+		close(p[i][1]);
+	}
+	close(res[0]);
+	close(res[1]);
+	if (bad) {
+		errno = errno ? errno : EIO;
+		return -1;
+	}
+	*us = sum / (double)(rounds * n);
+	return 0;
+}
+
+static int count_option(int argc, char **argv, const char *name, long max, long *n);
+
+static int switch_main(int argc, char **argv)
+{
+	double thr[PROBE_REPEATS], ring[RING_MAX + 1][PROBE_REPEATS], r[RING_MAX + 1];
+	long messages = 30000;
+	cpu_set_t allowed;
+	int cpu = -1;
+
+	if (count_option(argc, argv, "--messages", 100000000, &messages))
+		return 2;
+	if (messages < 2 * RING_MAX)
+		messages = 2 * RING_MAX;
+	if (sched_getaffinity(0, sizeof(allowed), &allowed)) {
+		perror("slowpath probe: sched_getaffinity");
+		return 1;
+	}
+	for (int c = 0; c < CPU_SETSIZE && cpu < 0; c++)
+		if (CPU_ISSET(c, &allowed))
+			cpu = c;
+	for (int k = 0; k < PROBE_REPEATS; k++) {
+		if (ring_pass(cpu, 2, 1, messages, &thr[k])) {
+			perror("slowpath probe: switch");
+			return 1;
+		}
+		for (int n = 2; n <= RING_MAX; n++)
+			if (ring_pass(cpu, n, 0, messages, &ring[n][k])) {
+				perror("slowpath probe: switch");
+				return 1;
+			}
+	}
+	for (int n = 2; n <= RING_MAX; n++)
+		r[n] = median3(ring[n]);
+	double t = median3(thr), step = r[RING_MAX] - r[2];
+	int slots = 0;
+
+	/* a step worth the name: a tenth of a switch between two processes */
+	if (step > 0.1 * r[2]) {
+		slots = 2;
+		for (int n = 3; n < RING_MAX; n++)
+			if (r[n] - r[2] < step / 2)
+				slots = n;
+	} else {
+		step = 0;
+	}
+	printf("switch_thread_us=%.2f\n", t);
+	printf("switch_process_us=%.2f\n", r[2]);
+	printf("mm_switch_us=%.2f\n", r[2] > t ? r[2] - t : 0);
+	printf("mm_switch_miss_us=%.2f\n", step);
+	printf("mm_slots=%d\n", slots);
+	return ferror(stdout) ? 1 : 0;
+}
+
 static void usage(FILE *out);
 
 /* A probe's only option, `name N` with N a whole number in [1, max], from
@@ -306,21 +604,30 @@ static void usage(FILE *out)
 {
 	fprintf(out, "usage: slowpath probe wakeup [--round-trips N]\n"
 		     "       slowpath probe rmap [--processes N]\n"
+		     "       slowpath probe switch [--messages N]\n"
 		     "  measures what waking a task on another, idle CPU costs on this host\n"
 		     "  (pipe ping-pong across two CPUs against one; default N 20000, each\n"
 		     "  pass three times) and prints wake_local_us, wake_ipi_us and\n"
-		     "  idle_exit_us: per message, for a twin's costs wake_ipi and idle_exit\n"
+		     "  idle_exit_us: per message, for a twin's costs wake_ipi and idle_exit;\n"
+		     "  then two pairs crossing two busy CPUs against two pairs each on its\n"
+		     "  own CPU: wake_busy_us and wake_busy_ipis, for wake_remote_busy\n"
 		     "  (docs/record.md)\n"
 		     "  rmap: the CPU an rmap walk pays per process mapping a shared page, by\n"
 		     "  punching pages out of a memfd mapped by N processes (default 256) and\n"
 		     "  by none; prints rmap_vma_ns and rmap_pte_ns, the costs of those names\n"
-		     "  (docs/cost-model.md)\n");
+		     "  (docs/cost-model.md)\n"
+		     "  switch: a token round a pipe ring of two threads, then of 2 to 10\n"
+		     "  processes, on one CPU (--messages N per ring, default 30000, each\n"
+		     "  three times); prints switch_thread_us, switch_process_us,\n"
+		     "  mm_switch_us, mm_switch_miss_us and mm_slots: for the costs\n"
+		     "  mm_switch, mm_switch_miss and [machine] mm_slots (docs/record.md)\n");
 }
 
 int rec_probe_main(int argc, char **argv)
 {
 	double cross_cpu[PROBE_REPEATS], cross_gap[PROBE_REPEATS];
 	double local_cpu[PROBE_REPEATS], local_gap[PROBE_REPEATS];
+	double busy_cross[PROBE_REPEATS], busy_own[PROBE_REPEATS], busy_ipis[PROBE_REPEATS];
 	long n = 20000;
 	int cpus[2], found = 0;
 	cpu_set_t allowed, saved;
@@ -331,9 +638,11 @@ int rec_probe_main(int argc, char **argv)
 	}
 	if (argc >= 2 && !strcmp(argv[1], "rmap"))
 		return rmap_main(argc, argv);
+	if (argc >= 2 && !strcmp(argv[1], "switch"))
+		return switch_main(argc, argv);
 	if (argc < 2 || strcmp(argv[1], "wakeup")) {
 		fprintf(stderr, "slowpath probe: %s%s\n", argc < 2 ? "which probe? " : "unknown probe ",
-			argc < 2 ? "(wakeup, rmap)" : argv[1]);
+			argc < 2 ? "(wakeup, rmap, switch)" : argv[1]);
 		usage(stderr);
 		return 2;
 	}
@@ -351,8 +660,13 @@ int rec_probe_main(int argc, char **argv)
 		fprintf(stderr, "slowpath probe: wakeup needs two CPUs to run on, this process has %d\n", found);
 		return 2;
 	}
+	const int crossed[4] = { cpus[0], cpus[1], cpus[1], cpus[0] };
+	const int own[4] = { cpus[0], cpus[0], cpus[1], cpus[1] };
+	int ipis_known = 1;
+
 	for (int r = 0; r < PROBE_REPEATS; r++) {
 		struct pass x, l;
+		double i0, i1;
 
 		if (ping_pong(cpus[0], cpus[1], n, &x) || ping_pong(cpus[1], cpus[1], n, &l)) {
 			perror("slowpath probe: ping-pong");
@@ -363,13 +677,33 @@ int rec_probe_main(int argc, char **argv)
 		cross_gap[r] = x.wall_us > x.cpu_us ? x.wall_us - x.cpu_us : 0;
 		local_cpu[r] = l.cpu_us;
 		local_gap[r] = l.wall_us > l.cpu_us ? l.wall_us - l.cpu_us : 0;
+		i0 = ipi_total();
+		if (pairs_pass(crossed, n, &busy_cross[r])) {
+			perror("slowpath probe: ping-pong pairs");
+			sched_setaffinity(0, sizeof(saved), &saved);
+			return 1;
+		}
+		i1 = ipi_total();
+		if (i0 < 0 || i1 < i0)
+			ipis_known = 0;
+		else
+			busy_ipis[r] = (i1 - i0) / (4.0 * (double)n);
+		if (pairs_pass(own, n, &busy_own[r])) {
+			perror("slowpath probe: ping-pong pairs");
+			sched_setaffinity(0, sizeof(saved), &saved);
+			return 1;
+		}
 	}
 	sched_setaffinity(0, sizeof(saved), &saved);
 	double lc = median3(local_cpu), xc = median3(cross_cpu);
 	double lg = median3(local_gap), xg = median3(cross_gap);
+	double bo = median3(busy_own), bx = median3(busy_cross);
 
 	printf("wake_local_us=%.2f\n", lc);
 	printf("wake_ipi_us=%.2f\n", xc > lc ? xc - lc : 0);
 	printf("idle_exit_us=%.2f\n", xg > lg ? xg - lg : 0);
+	printf("wake_busy_us=%.2f\n", bx > bo ? bx - bo : 0);
+	if (ipis_known)
+		printf("wake_busy_ipis=%.3f\n", median3(busy_ipis));
 	return ferror(stdout) ? 1 : 0;
 }

@@ -63,6 +63,7 @@ struct sim *sim_create(const struct sim_config *cfg)
 	sim->preempt = cfg->preempt;
 	sim->tick_ns = cfg->tick_ns ? cfg->tick_ns : 4 * SIM_NSEC_PER_MSEC;
 	sim->rwsem_steal = cfg->rwsem_steal;
+	sim->mm_slots = cfg->mm_slots;
 	/* sysctl_sched_base_slice: 0.75 ms x (1 + ilog2(min(ncpus, 8)))
 	 * (SCHED_TUNABLESCALING_LOG, kernel/sched/fair.c) */
 	{
@@ -84,6 +85,11 @@ struct sim *sim_create(const struct sim_config *cfg)
 	for (unsigned int c = 0; c < sim->ncpus; c++) {
 		sim->idle_map[c / 64] |= 1ULL << (c % 64);
 		sim->cpus[c].in_idle = true;	/* idle since time 0 */
+		if (sim->mm_slots) {
+			sim->cpus[c].mm_recent = calloc(sim->mm_slots, sizeof(uint32_t));
+			if (!sim->cpus[c].mm_recent)
+				SIM_BUG("out of memory");
+		}
 	}
 	sim_evq_init(&sim->evq);
 	sim_path_init(sim);
@@ -103,8 +109,10 @@ void sim_destroy(struct sim *sim)
 		free(sim->kind_names[k]);
 	free(sim->kind_names);
 	sim_evq_release(&sim->evq);
-	for (unsigned int c = 0; c < sim->ncpus; c++)
+	for (unsigned int c = 0; c < sim->ncpus; c++) {
 		free(sim->cpus[c].rq);
+		free(sim->cpus[c].mm_recent);
+	}
 	free(sim->cpus);
 	free(sim->idle_map);
 	free(sim);
@@ -164,6 +172,10 @@ uint64_t sim_uspin_holder_runq_ns(const struct sim *sim) { return sim->uspin_hol
 uint64_t sim_wake_ipis(const struct sim *sim) { return sim->wake_ipis; }
 uint64_t sim_refill_switches(const struct sim *sim) { return sim->refill_switches; }
 uint64_t sim_idle_wakeups(const struct sim *sim) { return sim->idle_wakeups; }
+uint64_t sim_remote_busy_wakeups(const struct sim *sim) { return sim->remote_busy_wakeups; }
+uint64_t sim_mm_switches(const struct sim *sim) { return sim->mm_switches; }
+uint64_t sim_mm_switch_misses(const struct sim *sim) { return sim->mm_switch_misses; }
+uint32_t sim_mm_new(struct sim *sim) { return ++sim->mm_next; }
 uint64_t sim_resumes(const struct sim *sim) { return sim->resumes; }
 uint64_t sim_direct_resumes(const struct sim *sim) { return sim->direct_resumes; }
 unsigned int sim_ncpus(const struct sim *sim) { return sim->ncpus; }

@@ -69,6 +69,7 @@ struct sim_task {
 	bool		kthread;	/* kernel thread: always in kernel mode */
 	uint8_t		need_resched;	/* SIM_NEED_RESCHED | SIM_NEED_RESCHED_LAZY */
 	uint16_t	kernel_depth;	/* >0: in a syscall or fault (kernel mode) */
+	uint32_t	mm;		/* address space (0: a kernel thread, none) */
 	uint64_t	irq_debt;	/* interrupt time that delays its next resume */
 	sim_time_t	resched_from;	/* need_resched: the request's instant, acted on from then */
 	/* EEVDF (preempt != slice): virtual runtime, deadline, lag, all in ns
@@ -154,6 +155,10 @@ struct sim_cpu {
 	uint64_t	sys_ns, irq_cpu_ns, iowait_ns;
 	uint32_t	nr_iowait;	/* tasks that blocked for I/O here, still asleep */
 	uint32_t	last_owner;	/* id + 1 of the task last put on it, 0 = none yet */
+	uint32_t	*mm_recent;	/* with mm_slots: the address spaces last loaded here,
+					 * most recent first (0 = none) */
+	uint32_t	mm_cur;		/* the address space loaded (0 = none yet); a kernel
+					 * thread keeps its predecessor's (lazy TLB) */
 	bool		in_idle;	/* an idle stretch is open (no owner, no interrupt) */
 	sim_time_t	idle_start;	/* ... since then */
 	const struct sim_task *lockup_task;	/* hung_task.c: the spin reported as a lockup, */
@@ -196,8 +201,11 @@ struct sim {
 	uint64_t	fast_syncs;	/* sim_sync calls that advanced the clock without an event */
 	uint64_t	uspin_holder_preempts[SIM_USPIN_PREEMPT_KINDS];	/* by enum sim_uspin_preempt */
 	uint64_t	uspin_holder_runq_waits, uspin_holder_runq_ns;	/* statistics only */
-	uint64_t	wake_ipis, idle_wakeups;	/* statistics only (sim_task_wake) */
+	uint64_t	wake_ipis, idle_wakeups, remote_busy_wakeups;	/* statistics only (sim_task_wake) */
 	uint64_t	refill_switches;	/* statistics only (dispatch: switch_refill) */
+	uint64_t	mm_switches, mm_switch_misses;	/* statistics only (switch_mm_in) */
+	unsigned int	mm_slots;	/* sim_config.mm_slots */
+	uint32_t	mm_next;	/* last id sim_mm_new gave */
 	uint64_t	uspin_spinner_preempts[SIM_USPIN_PREEMPT_KINDS];	/* statistics only */
 	uint64_t	resumes;	/* coroutine switches into tasks */
 	uint64_t	direct_resumes;	/* ... of them made from the yielding task (task.c) */

@@ -82,6 +82,8 @@ struct sim_config {
 	int		preempt;	/* enum sim_preempt */
 	sim_time_t	tick_ns;	/* scheduler tick, 1/HZ (0: 4 ms, HZ=250) */
 	bool		rwsem_steal;	/* rwsems as rwsem.c: no hand-off until a writer starves */
+	unsigned int	mm_slots;	/* address spaces a CPU keeps translations for across
+					 * switches (costs mm_switch_miss); 0: unlimited */
 	const struct cost_table *costs;	/* NULL: defaults */
 };
 
@@ -129,8 +131,14 @@ struct sim_task_config {
 	int		cpu;		/* preferred CPU, or SIM_CPU_ANY */
 	bool		pinned;		/* never runs elsewhere than `cpu` */
 	bool		kthread;	/* a kernel thread: always in kernel mode */
+	uint32_t	mm;		/* address space, from sim_mm_new(): threads of one
+					 * process share it; 0: one of its own (none for a
+					 * kernel thread) */
 	size_t		stack_size;	/* 0: default (64 KiB, more under ASan) */
 };
+
+/* A new address space id for sim_task_config.mm. */
+uint32_t sim_mm_new(struct sim *sim);
 
 /*
  * Create a task that will start running `fn(sim, arg)` at `start` on its
@@ -261,10 +269,19 @@ uint64_t sim_uspin_holder_runq_ns(const struct sim *sim);
  * reschedule at once) and wake-ups onto an idle CPU (statistics only;
  * costs wake_ipi and idle_exit, task.c sim_task_wake). */
 uint64_t sim_wake_ipis(const struct sim *sim);
+uint64_t sim_idle_wakeups(const struct sim *sim);
+/* Wake-ups from one CPU onto another CPU's run queue while that CPU runs
+ * a task (each charged `wake_remote_busy`); statistics only. */
+uint64_t sim_remote_busy_wakeups(const struct sim *sim);
 /* Tasks put on a CPU another task was put on since they last ran there
  * (each charged `switch_refill`); statistics only. */
 uint64_t sim_refill_switches(const struct sim *sim);
-uint64_t sim_idle_wakeups(const struct sim *sim);
+/* Switches onto a CPU whose loaded address space was another (each
+ * charged `mm_switch`), and of them those to an address space not among
+ * the CPU's last mm_slots (each charged `mm_switch_miss` besides);
+ * statistics only. */
+uint64_t sim_mm_switches(const struct sim *sim);
+uint64_t sim_mm_switch_misses(const struct sim *sim);
 /* Switches into tasks, and how many of them went straight from the task
  * that yielded to the next one instead of through the engine. */
 uint64_t sim_resumes(const struct sim *sim);

@@ -52,8 +52,9 @@
  * `switch_refill` besides when another task was put on that CPU since it
  * last ran there (a task put back on the CPU it left idle finds its
  * caches warm; an interrupt's handler is not counted), `wakeup` to
- * the waker (engine_ns if the waker is a callback), `spin_handoff` to a
- * spinner when the lock passes to it.
+ * the waker (engine_ns if the waker is a callback), `wake_remote_busy`
+ * besides to a waker that queues the task on another CPU while that CPU
+ * runs a task, `spin_handoff` to a spinner when the lock passes to it.
  *
  * Accounting: CPU busy_ns = synced CPU charges + spin time; idle = elapsed
  * - busy.  Per task and per path node: cpu (at charge time), spin (at
@@ -508,6 +509,42 @@ static bool fair_may_preempt(const struct sim *sim, const struct sim_task *t, bo
 	return explicit || sim->preempt == SIM_PREEMPT_FULL || sim->preempt == SIM_PREEMPT_LAZY;
 }
 
+/*
+ * switch_mm_irqs_off (arch/x86/mm/tlb.c, arm64's check_and_switch_context;
+ * 6.12): `t` is put on a CPU whose loaded address space is another one.
+ * It pays `mm_switch` (loading the page-table root; without PCID on x86 a
+ * flush of the TLB's user entries; on a VM with shadow paging the
+ * hypervisor's switch of roots), as system time.  With mm_slots the CPU
+ * keeps the translations of its last mm_slots address spaces (x86's
+ * TLB_NR_DYN_ASIDS PCIDs, a hypervisor's cached roots): an address space
+ * not among them costs `mm_switch_miss` besides.  A kernel thread borrows
+ * the loaded one (lazy TLB) and changes nothing.  Simplified: no TLB
+ * shootdowns, no generation rollover of ASIDs; the cost does not depend
+ * on how much of the address space is then touched.
+ */
+static void switch_mm_in(struct sim *sim, struct sim_cpu *cpu, struct sim_task *t)
+{
+	uint64_t d = cost_ns(&sim->costs, COST_mm_switch, 1);
+
+	sim->mm_switches++;
+	if (sim->mm_slots) {
+		unsigned int i = 0, n = sim->mm_slots;
+
+		while (i < n && cpu->mm_recent[i] != t->mm)
+			i++;
+		if (i == n) {	/* not kept: the slot of the least recent goes */
+			sim->mm_switch_misses++;
+			d += cost_ns(&sim->costs, COST_mm_switch_miss, 1);
+			i = n - 1;
+		}
+		for (; i > 0; i--)
+			cpu->mm_recent[i] = cpu->mm_recent[i - 1];
+		cpu->mm_recent[0] = t->mm;
+	}
+	cpu->mm_cur = t->mm;
+	sim_account_cpu_mode(sim, t, d, true);
+}
+
 /* Put `t` on CPU `c` and queue its resume event at `when`. */
 static void dispatch(struct sim *sim, struct sim_task *t, unsigned int c, sim_time_t when)
 {
@@ -534,6 +571,8 @@ static void dispatch(struct sim *sim, struct sim_task *t, unsigned int c, sim_ti
 		sim_account_cpu_mode(sim, t, cost_ns(&sim->costs, COST_switch_refill, 1), t->kthread);
 	}
 	cpu->last_owner = t->id + 1;
+	if (t->mm && t->mm != cpu->mm_cur)
+		switch_mm_in(sim, cpu, t);
 	sim_evq_push(&sim->evq, when, sim_task_resume_event, t);
 }
 
@@ -695,6 +734,12 @@ void sim_task_wake(struct sim *sim, struct sim_task *t, sim_time_t when)
 		when += d;
 		dispatch(sim, t, c, when);
 	} else {
+		/* onto another CPU's run queue while that CPU runs a task: its
+		 * rq lock and run-queue lines come over from there */
+		if (remote) {
+			sim->remote_busy_wakeups++;
+			charge_kernel(sim, cost_ns(&sim->costs, COST_wake_remote_busy, 1));
+		}
 		t->state = TASK_RUNNABLE;
 		t->mark = when;
 		t->cpu = c;
@@ -1505,6 +1550,7 @@ struct sim_task *sim_task_create(struct sim *sim, const struct sim_task_config *
 		SIM_BUG("out of memory");
 	t->pinned = cfg->pinned;
 	t->kthread = cfg->kthread;
+	t->mm = cfg->kthread ? 0 : cfg->mm ? cfg->mm : sim_mm_new(sim);
 	t->cpu = cfg->cpu == SIM_CPU_ANY ? t->id % sim->ncpus : (unsigned int)cfg->cpu;
 	t->top = (uint32_t)cfg->kind;	/* the root node of kind k has index k */
 	t->state = TASK_NEW;
@@ -1590,6 +1636,19 @@ void sim_check_sched(const struct sim *sim)
 		if (cpu->in_idle != (!cpu->curr && !cpu->irq_active))
 			SIM_BUG("cpu %u: idle stretch open %d, owner %s, interrupt %d", c,
 				cpu->in_idle, cpu->curr ? cpu->curr->name : "none", cpu->irq_active);
+		/* the owner runs in the loaded address space, unless a kernel
+		 * thread borrows it; the kept ones are distinct, the loaded first */
+		if (cpu->curr && cpu->curr->mm && cpu->curr->mm != cpu->mm_cur)
+			SIM_BUG("cpu %u: %s runs in address space %u, %u loaded", c, cpu->curr->name,
+				cpu->curr->mm, cpu->mm_cur);
+		for (unsigned int i = 0; i < sim->mm_slots; i++) {
+			if (cpu->mm_recent[i] != (i ? cpu->mm_recent[i] : cpu->mm_cur))
+				SIM_BUG("cpu %u: address space %u loaded, %u kept first", c,
+					cpu->mm_cur, cpu->mm_recent[0]);
+			for (unsigned int j = 0; j < i && cpu->mm_recent[i]; j++)
+				if (cpu->mm_recent[j] == cpu->mm_recent[i])
+					SIM_BUG("cpu %u: address space %u kept twice", c, cpu->mm_recent[i]);
+		}
 
 		if (fair_sched(sim)) {
 			int64_t sum = cpu->curr ? cpu->curr->vruntime : 0;

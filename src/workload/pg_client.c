@@ -224,9 +224,10 @@ static void client_thread_main(struct sim *sim, void *arg)
 void pg_client_start(struct pg *pg)
 {
 	int kind = sim_task_kind(pg->sim, "pgbench");
+	uint32_t mm = sim_mm_new(pg->sim);	/* -j threads: one process */
 
 	for (uint32_t i = 0; i < pg->nthreads; i++) {
-		struct sim_task_config tc = { .kind = kind, .cpu = SIM_CPU_ANY };
+		struct sim_task_config tc = { .kind = kind, .cpu = SIM_CPU_ANY, .mm = mm };
 		char name[32];
 
 		snprintf(name, sizeof(name), "pgbench/%u", i);

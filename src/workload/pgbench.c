@@ -1596,6 +1596,13 @@ static void pg_report(void *state, struct wl_report *out)
 	 * wake_ipi and idle_exit): /proc/interrupts' CAL and RES lines */
 	wl_report_figure(out, "wake_ipis_per_tx", (double)sim_wake_ipis(pg->sim) / (double)tx, "");
 	wl_report_figure(out, "idle_wakeups_per_tx", (double)sim_idle_wakeups(pg->sim) / (double)tx, "");
+	/* wake-ups onto another CPU that runs a task (cost wake_remote_busy) */
+	wl_report_figure(out, "remote_busy_wakeups_per_tx",
+			 (double)sim_remote_busy_wakeups(pg->sim) / (double)tx, "");
+	/* address-space switches (costs mm_switch, mm_switch_miss) */
+	wl_report_figure(out, "mm_switches_per_tx", (double)sim_mm_switches(pg->sim) / (double)tx, "");
+	wl_report_figure(out, "mm_switch_misses_per_tx",
+			 (double)sim_mm_switch_misses(pg->sim) / (double)tx, "");
 	/* switches onto a CPU another task used since (cost switch_refill) */
 	wl_report_figure(out, "refill_switches_per_tx", (double)sim_refill_switches(pg->sim) / (double)tx, "");
 	/* every CPU's busy time per transaction (/proc/stat's busy columns

@@ -1,11 +1,13 @@
 #!/bin/sh
 # 9007 — `slowpath probe wakeup` on this machine: with two CPUs it prints
-# exactly the three figures (wake_local_us, wake_ipi_us, idle_exit_us),
+# exactly its figures (wake_local_us, wake_ipi_us, idle_exit_us,
+# wake_busy_us, and wake_busy_ipis where /proc/interrupts has RES lines),
 # each a non-negative number, wake_local_us positive, and exits 0; with
 # one CPU allowed (taskset) it exits 2 saying so; an unknown probe, a bad
 # --round-trips and an unknown option exit 2 with a message.  `slowpath
 # probe rmap` prints its three figures, the costs non-negative numbers,
-# and refuses a bad --processes.  No figure is compared with a time: the
+# and refuses a bad --processes; `slowpath probe switch` its five (mm_slots
+# 0 or 2..9), and refuses a bad --messages.  No figure is compared with a time: the
 # machine's speed is not the test's.
 #
 #   tests/suites/9007-probe-wakeup.sh BUILD_DIR
@@ -18,10 +20,12 @@ if [ "$(nproc)" -ge 2 ]; then
 	"$sp" probe wakeup --round-trips 300 >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	cat "$tmp/out"
-	[ $rc = 0 ] && [ "$(cut -d= -f1 "$tmp/out" | tr '\n' ' ')" = "wake_local_us wake_ipi_us idle_exit_us " ] &&
+	want="wake_local_us wake_ipi_us idle_exit_us wake_busy_us "
+	grep -q '^ *RES:' /proc/interrupts 2>/dev/null && want="${want}wake_busy_ipis "
+	[ $rc = 0 ] && [ "$(cut -d= -f1 "$tmp/out" | tr '\n' ' ')" = "$want" ] &&
 		awk -F= '$2 !~ /^[0-9]+(\.[0-9]+)?$/ { bad = 1 } $1 == "wake_local_us" && $2 + 0 <= 0 { bad = 1 }
 			 END { exit bad }' "$tmp/out"
-	check three-figures $?
+	check figures $?
 else
 	echo "9007: one CPU here: the two-CPU probe is not run"
 fi
@@ -53,5 +57,18 @@ check rmap-three-figures $?
 "$sp" probe rmap --processes 0 >/dev/null 2>"$tmp/e5"
 [ $? = 2 ] && grep -q "processes: '0'" "$tmp/e5"
 check rmap-bad-processes-exit-2 $?
+
+"$sp" probe switch --messages 200 >"$tmp/s" 2>"$tmp/se"
+rc=$?
+cat "$tmp/s"
+[ $rc = 0 ] && [ "$(cut -d= -f1 "$tmp/s" | tr '\n' ' ')" = \
+  "switch_thread_us switch_process_us mm_switch_us mm_switch_miss_us mm_slots " ] &&
+	awk -F= '$2 !~ /^[0-9]+(\.[0-9]+)?$/ { bad = 1 }
+		 $1 == "mm_slots" && ($2 !~ /^[0-9]+$/ || ($2 != 0 && ($2 < 2 || $2 > 9))) { bad = 1 }
+		 END { exit bad }' "$tmp/s"
+check switch-five-figures $?
+"$sp" probe switch --messages x >/dev/null 2>"$tmp/e6"
+[ $? = 2 ] && grep -q "messages: 'x'" "$tmp/e6"
+check switch-bad-messages-exit-2 $?
 
 summary 9007-probe-wakeup

@@ -265,3 +265,129 @@ TEST(cputime_switch_refill_after_another_task)
 	ASSERT_U64_EQ(c.done[0], 120 * US);
 	sim_destroy(sim);
 }
+
+static void busy_300(struct sim *sim, void *p)
+{
+	(void)p;
+	sim_charge(sim, 300 * US);
+	sim_sync(sim);
+}
+
+/* A test of wake_remote_busy (7 us, nothing else costed): a task asleep
+ * on CPU 0 is woken at 100 by a task on CPU 1.  While another task runs
+ * on CPU 0 the wake-up queues it on a busy CPU's run queue: the waker
+ * pays 7 us of system time (CPU 1 busy 107, system 7) and one such
+ * wake-up is counted.  With CPU 0 idle the wake-up is an idle one (wake_ipi
+ * and idle_exit, both 0 here): nothing charged, none counted.  A waker
+ * on the sleeper's own busy CPU pays nothing either. */
+TEST(cputime_wake_remote_busy_charges_the_waker)
+{
+	struct cost_table costs;
+	struct sim_cpu_stats st;
+
+	cost_table_init(&costs);
+	for (int i = 0; i < NR_COSTS; i++)
+		costs.ps[i] = 0;
+	costs.ps[COST_wake_remote_busy] = 7 * US * 1000;
+	for (int busy = 0; busy < 2; busy++) {
+		struct ct_case c = { 0 };
+
+		c.sim = sim_create(&(struct sim_config){ .ncpus = 2, .seed = 1, .costs = &costs });
+		sim_waitq_init(&c.wq, "w");
+		st_task(c.sim, "sleeper", 0, true, io_sleeper, &c, 0);
+		if (busy)
+			st_task(c.sim, "busy", 0, true, busy_300, &c, 0);
+		st_task(c.sim, "waker", 1, true, waker, &c, 0);
+		sim_run(c.sim, SIM_TIME_NEVER);
+		sim_cpu_stats(c.sim, 1, &st);
+		ASSERT_U64_EQ(sim_remote_busy_wakeups(c.sim), busy ? 1 : 0);
+		ASSERT_U64_EQ(st.busy_ns, busy ? 107 * US : 100 * US);
+		ASSERT_U64_EQ(st.system_ns, busy ? 7 * US : 0);
+		sim_destroy(c.sim);
+	}
+
+	struct ct_case c = { 0 };
+
+	c.sim = sim_create(&(struct sim_config){ .ncpus = 2, .seed = 1, .costs = &costs });
+	sim_waitq_init(&c.wq, "w");
+	st_task(c.sim, "sleeper", 0, true, io_sleeper, &c, 0);
+	st_task(c.sim, "waker", 0, true, waker, &c, 0);
+	sim_run(c.sim, SIM_TIME_NEVER);
+	sim_cpu_stats(c.sim, 0, &st);
+	ASSERT_U64_EQ(sim_remote_busy_wakeups(c.sim), 0);
+	ASSERT_U64_EQ(st.busy_ns, 110 * US);
+	ASSERT_U64_EQ(st.system_ns, 0);
+	sim_destroy(c.sim);
+}
+
+/* 10 us at each of its instants (absolute, in us; 0 ends the list) */
+struct stints {
+	sim_time_t at[4];
+};
+
+static void stint_task(struct sim *sim, void *p)
+{
+	const struct stints *s = p;
+
+	for (int i = 0; i < 4 && (i == 0 || s->at[i]); i++) {
+		if (sim_now(sim) < s->at[i] * US)
+			sim_sleep(sim, s->at[i] * US - sim_now(sim));
+		sim_charge(sim, 10 * US);
+		sim_sync(sim);
+	}
+}
+
+static struct sim *mm_sim(unsigned int slots, struct cost_table *costs)
+{
+	cost_table_init(costs);
+	for (int i = 0; i < NR_COSTS; i++)
+		costs->ps[i] = 0;
+	costs->ps[COST_mm_switch] = 1 * US * 1000;
+	costs->ps[COST_mm_switch_miss] = 10 * US * 1000;
+	return sim_create(&(struct sim_config){ .ncpus = 1, .seed = 1, .costs = costs,
+						 .mm_slots = slots });
+}
+
+/* A test of switch_mm_in on one CPU (mm_switch 1 us, mm_switch_miss 10
+ * us, nothing else costed): processes A, B, C, each an address space of
+ * its own, run 10 us stints in the order A B A B C A (A at 0, 100, 200;
+ * B at 20, 120; C at 140).  Every stint follows another process's, so
+ * all six load an address space: 6 us of mm_switch.  With two slots the
+ * CPU keeps A and B, so only the first A, the first B, C and the last A
+ * (C evicted it) miss: 4 x 10 us.  Busy 60 + 6 + 40 = 106 us, 46 of it
+ * system time.  With unlimited slots (0) nothing misses: busy 66, system
+ * 6.  Two threads of one process (one mm) alternating load it once. */
+TEST(cputime_mm_switch_and_slots)
+{
+	static const struct stints a = { { 0, 100, 200, 0 } }, b = { { 20, 120, 0, 0 } },
+				   c = { { 140, 0, 0, 0 } };
+	struct cost_table costs;
+	struct sim_cpu_stats st;
+
+	for (unsigned int slots = 0; slots <= 2; slots += 2) {
+		struct sim *sim = mm_sim(slots, &costs);
+
+		st_task(sim, "A", 0, true, stint_task, (void *)&a, 0);
+		st_task(sim, "B", 0, true, stint_task, (void *)&b, 20 * US);
+		st_task(sim, "C", 0, true, stint_task, (void *)&c, 140 * US);
+		sim_run(sim, SIM_TIME_NEVER);
+		sim_cpu_stats(sim, 0, &st);
+		ASSERT_U64_EQ(sim_mm_switches(sim), 6);
+		ASSERT_U64_EQ(sim_mm_switch_misses(sim), slots ? 4 : 0);
+		ASSERT_U64_EQ(st.busy_ns, slots ? 106 * US : 66 * US);
+		ASSERT_U64_EQ(st.system_ns, slots ? 46 * US : 6 * US);
+		sim_destroy(sim);
+	}
+
+	struct sim *sim = mm_sim(2, &costs);
+	uint32_t mm = sim_mm_new(sim);
+	struct sim_task_config tc = { .name = "t", .kind = sim_task_kind(sim, "test"), .cpu = 0,
+				      .pinned = true, .mm = mm };
+
+	sim_task_create(sim, &tc, stint_task, (void *)&a, 0);
+	sim_task_create(sim, &tc, stint_task, (void *)&b, 20 * US);
+	sim_run(sim, SIM_TIME_NEVER);
+	ASSERT_U64_EQ(sim_mm_switches(sim), 1);
+	ASSERT_U64_EQ(sim_mm_switch_misses(sim), 1);
+	sim_destroy(sim);
+}

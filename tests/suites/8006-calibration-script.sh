@@ -739,4 +739,28 @@ doc_rows "$TMP/probe-run.txt" 9 &&
 	ok "docs/calibration.md runs ad-aj: probe against run, and the twins = the stored runs" ||
 	ko "docs/calibration.md runs ad-aj: probe against run, and the twins = the stored runs: $(tr '\n' ' ' <"$TMP/twins.txt")"
 
+# runs ak-ao: the twins with and without the address-space and busy
+# wake-up costs, from the stored runs
+for rc in "ao 4" "ak 8" "al 8" "an 16"; do
+	set -- $rc
+	$RPT compare --all --window 10-150 $R/local-real-s50-c$2-$1 $R/local-model-s50-c$2-$1-nomm \
+		$R/local-model-s50-c$2-$1 2>&1 | awk -v r=$1 -v c=$2 '
+		function th(n,  s) { s = sprintf("%.0f", n); if (length(s) > 3) s = substr(s, 1, length(s) - 3) " " substr(s, length(s) - 2); return s }
+		function pc(a, b,  v) { v = (b / a - 1) * 100; return sprintf("%s%.1f %%", (v < 0 ? "−" : "+"), (v < 0 ? -v : v)) }
+		/^Amean +tps / { m = $3; t0 = $6; t1 = $9 }
+		/^Cpu busy_us_per_tx/ { bm = $3; b0 = $4; b1 = $5 }
+		/^Cpu iowait%/ { wm = $3; w1 = $5 } /^Cpu idle%/ { im = $3; i1 = $5 }
+		END { printf "| %s | %d | %s | %s (%s) | %s (%s) | %.0f | %.0f / %.0f | %.1f %% | %.1f %% |\n",
+			r, c, th(m), th(t0), pc(m, t0), th(t1), pc(m, t1), bm, b0, b1, wm + im, w1 + i1 }'
+done >"$TMP/mm.txt"
+nomm_ok=1
+for d in $R/local-model-s50-c*-a[klno]-nomm; do
+	grep -qx 'mm_switch=0' "$d/scenario.ini" && grep -qx 'wake_remote_busy=0' "$d/scenario.ini" || nomm_ok=0
+	grep -qx 'mm_switch=[1-9][0-9]*' "${d%-nomm}/scenario.ini" && grep -qx 'mm_slots=2' "${d%-nomm}/scenario.ini" &&
+		grep -qx 'wake_remote_busy=[1-9][0-9]*' "${d%-nomm}/scenario.ini" || nomm_ok=0
+done
+doc_rows "$TMP/mm.txt" 4 && [ $nomm_ok = 1 ] &&
+	ok "docs/calibration.md runs ak-ao: twins with and without the switch costs = the stored runs" ||
+	ko "docs/calibration.md runs ak-ao: twins with and without the switch costs = the stored runs"
+
 rpt_done

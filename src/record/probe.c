@@ -148,6 +148,30 @@ static int ping_pong(int a, int b, long n, struct pass *out)
 	return 0;
 }
 
+/* The n children pid[] each sent their CPU time (a double, µs) on fd;
+ * with `read_times`, add them to *sum; reap them all either way.  1 when a
+ * time is missing or a child failed, else 0. */
+static int reap_children(int fd, const pid_t *pid, int n, int read_times, double *sum)
+{
+	int bad = 0;
+
+	for (int i = 0; i < n && read_times && !bad; i++) {
+		double us;
+
+		if (read(fd, &us, sizeof(us)) != sizeof(us))
+			bad = 1;
+		else
+			*sum += us;
+	}
+	for (int i = 0; i < n; i++) {
+		int status;
+
+		if (waitpid(pid[i], &status, 0) != pid[i] || !WIFEXITED(status) || WEXITSTATUS(status))
+			bad = 1;
+	}
+	return bad;
+}
+
 /*
  * Two ping-pong pairs at once, process i on CPU cpu_of[i] (pair 0 is
  * processes 0 and 1, pair 1 processes 2 and 3), n round trips each, all
@@ -197,20 +221,7 @@ static int pairs_pass(const int cpu_of[4], long n, double *cpu_us)
 	}
 	close(go[0]);
 	close(go[1]);		/* the start */
-	for (int i = 0; i < started && !bad; i++) {
-		double us;
-
-		if (read(res[0], &us, sizeof(us)) != sizeof(us))
-			bad = 1;
-		else
-			sum += us;
-	}
-	for (int i = 0; i < started; i++) {
-		int status;
-
-		if (waitpid(pid[i], &status, 0) != pid[i] || !WIFEXITED(status) || WEXITSTATUS(status))
-			bad = 1;
-	}
+	bad |= reap_children(res[0], pid, started, !bad, &sum);
 	close(res[0]);
 	close(res[1]);
 	for (int p = 0; p < 2; p++)
@@ -471,20 +482,7 @@ static int ring_pass(int cpu, int n, int threads, long messages, double *us)
 			_exit(err);
 		}
 	}
-	for (int k = 0; k < nproc && !bad; k++) {
-		double t;
-
-		if (read(res[0], &t, sizeof(t)) != sizeof(t))
-			bad = 1;
-		else
-			sum += t;
-	}
-	for (int k = 0; k < nproc; k++) {
-		int status;
-
-		if (waitpid(pid[k], &status, 0) != pid[k] || !WIFEXITED(status) || WEXITSTATUS(status))
-			bad = 1;
-	}
+	bad |= reap_children(res[0], pid, nproc, !bad, &sum);
 	for (int i = 0; i < made; i++) {
 		close(p[i][0]);
 		close(p[i][1]);

@@ -9,6 +9,15 @@
 
 #define US SIM_NSEC_PER_USEC
 
+/* A cost table with every cost 0 but `id`, at `ns`. */
+static void only_cost(struct cost_table *c, int id, uint64_t ns)
+{
+	cost_table_init(c);
+	for (int i = 0; i < NR_COSTS; i++)
+		c->ps[i] = 0;
+	c->ps[id] = ns * 1000;
+}
+
 struct ct_case {
 	struct sim	*sim;
 	struct sim_waitq wq;
@@ -188,10 +197,7 @@ TEST(cputime_context_switch_is_system_time)
 	struct sim *sim;
 	struct sim_cpu_stats st;
 
-	cost_table_init(&costs);
-	for (int i = 0; i < NR_COSTS; i++)
-		costs.ps[i] = 0;
-	costs.ps[COST_context_switch] = 2 * US * 1000;
+	only_cost(&costs, COST_context_switch, 2 * US);
 	sim = sim_create(&(struct sim_config){ .ncpus = 1, .seed = 1, .costs = &costs });
 	st_task(sim, "t", 0, true, user_work, NULL, 0);
 	sim_run(sim, SIM_TIME_NEVER);
@@ -241,10 +247,7 @@ TEST(cputime_switch_refill_after_another_task)
 	struct refill_case c = { 0 };
 	struct sim *sim;
 
-	cost_table_init(&costs);
-	for (int i = 0; i < NR_COSTS; i++)
-		costs.ps[i] = 0;
-	costs.ps[COST_switch_refill] = 5 * US * 1000;
+	only_cost(&costs, COST_switch_refill, 5 * US);
 	sim = sim_create(&(struct sim_config){ .ncpus = 1, .seed = 1, .costs = &costs });
 	st_task(sim, "a", 0, true, sleeper_twice, &c, 0);
 	st_task(sim, "b", 0, true, other_task, &c, 50 * US);
@@ -285,10 +288,7 @@ TEST(cputime_wake_remote_busy_charges_the_waker)
 	struct cost_table costs;
 	struct sim_cpu_stats st;
 
-	cost_table_init(&costs);
-	for (int i = 0; i < NR_COSTS; i++)
-		costs.ps[i] = 0;
-	costs.ps[COST_wake_remote_busy] = 7 * US * 1000;
+	only_cost(&costs, COST_wake_remote_busy, 7 * US);
 	for (int busy = 0; busy < 2; busy++) {
 		struct ct_case c = { 0 };
 
@@ -339,10 +339,7 @@ static void stint_task(struct sim *sim, void *p)
 
 static struct sim *mm_sim(unsigned int slots, struct cost_table *costs)
 {
-	cost_table_init(costs);
-	for (int i = 0; i < NR_COSTS; i++)
-		costs->ps[i] = 0;
-	costs->ps[COST_mm_switch] = 1 * US * 1000;
+	only_cost(costs, COST_mm_switch, 1 * US);
 	costs->ps[COST_mm_switch_miss] = 10 * US * 1000;
 	return sim_create(&(struct sim_config){ .ncpus = 1, .seed = 1, .costs = costs,
 						 .mm_slots = slots });

@@ -53,7 +53,9 @@
 # probe_wake_busy_ipis: two ping-pong pairs crossing two busy CPUs), the
 # options set wake_remote_busy to that cost less the IPIs it sent, each at
 # the measured wake_ipi (probe_wake_busy_us - probe_wake_busy_ipis x
-# probe_wake_ipi_us, 0 when negative): the model charges the IPIs apart.
+# probe_wake_ipi_us, 0 when negative): the model charges the IPIs apart;
+# with probe_tcp_remote_us (the same probe over loopback TCP: what
+# crossing CPUs adds over TCP beyond pipes), tcp_remote as measured.
 # When it has the switch probe (probe_mm_switch_us, probe_mm_switch_miss_us
 # and probe_mm_slots, from `slowpath probe switch`), the options set
 # mm_switch, mm_switch_miss and machine.mm_slots as measured, and the
@@ -210,6 +212,10 @@ if jq -e '.figures.probe_wake_ipi_us' "$real/result.json" >/dev/null 2>&1; then
 		echo "twin-costs: a wake-up onto another, busy CPU: $(fig probe_wake_busy_us) us" \
 		     "with $(fig probe_wake_busy_ipis) IPIs; wake_remote_busy $busy ns" >&2
 		wake="$wake --set costs.wake_remote_busy=$busy"
+	fi
+	if jq -e '.figures.probe_tcp_remote_us' "$real/result.json" >/dev/null 2>&1; then
+		echo "twin-costs: a loopback TCP message read on another CPU: $(fig probe_tcp_remote_us) us more" >&2
+		wake="$wake --set costs.tcp_remote=$(us_ns "$(fig probe_tcp_remote_us)")"
 	fi
 	# shellcheck disable=SC2086
 	set -- "$@" $wake

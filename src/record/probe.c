@@ -38,6 +38,12 @@
  *                   RES and CAL) during the crossed pass; absent when
  *                   that file cannot be read
  *
+ * and the first two passes again over one loopback TCP connection:
+ *
+ *   tcp_remote_us   what crossing CPUs adds per message over TCP beyond
+ *                   what it adds over pipes: the socket's and the skb's
+ *                   lines (the twin's tcp_remote)
+ *
  * printed as name=value lines.  The clock is the host's (this is the
  * recorder's side; the model never reads it).  Needs two CPUs the
  * process may run on.  Exit status 2 on bad usage or fewer than two
@@ -50,7 +56,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -91,10 +101,46 @@ static int full_io(int fd, char *c, int wr)
 	}
 }
 
-/* One pass: the parent on CPU a, a child on CPU b, n round trips.  The
- * child's CPU time comes from its own getrusage, sent back over a pipe
- * (RUSAGE_CHILDREN would add every earlier pass's children). */
-static int ping_pong(int a, int b, long n, struct pass *out)
+/* A connected loopback TCP pair (127.0.0.1, TCP_NODELAY both ends, as
+ * libpq and PostgreSQL set it) in fds; 0 or -1. */
+static int tcp_pair(int fds[2])
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(sa);
+	int one = 1, ls = socket(AF_INET, SOCK_STREAM, 0), rc = -1;
+
+	fds[0] = fds[1] = -1;
+	if (ls < 0)
+		return -1;
+	if (bind(ls, (struct sockaddr *)&sa, sizeof(sa)) || listen(ls, 1) ||
+	    getsockname(ls, (struct sockaddr *)&sa, &len))
+		goto out;
+	fds[0] = socket(AF_INET, SOCK_STREAM, 0);
+	if (fds[0] < 0 || connect(fds[0], (struct sockaddr *)&sa, sizeof(sa)))
+		goto out;
+	fds[1] = accept(ls, NULL, NULL);
+	if (fds[1] < 0)
+		goto out;
+	if (setsockopt(fds[0], IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) ||
+	    setsockopt(fds[1], IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)))
+		goto out;
+	rc = 0;
+out:
+	close(ls);
+	if (rc) {
+		if (fds[0] >= 0)
+			close(fds[0]);
+		if (fds[1] >= 0)
+			close(fds[1]);
+	}
+	return rc;
+}
+
+/* One pass: the parent on CPU a, a child on CPU b, n round trips, over
+ * two pipes or (tcp) one loopback TCP connection.  The child's CPU time
+ * comes from its own getrusage, sent back over a pipe (RUSAGE_CHILDREN
+ * would add every earlier pass's children). */
+static int ping_pong(int a, int b, long n, int tcp, struct pass *out)
 {
 	int to_child[2], to_parent[2], res[2];
 	struct timespec t0, t1;
@@ -104,7 +150,18 @@ static int ping_pong(int a, int b, long n, struct pass *out)
 	pid_t pid;
 	int status;
 
-	if (pipe(to_child) || pipe(to_parent) || pipe(res))
+	if (tcp) {
+		int s[2];
+
+		if (tcp_pair(s))
+			return -1;
+		/* [0] is read, [1] written: the child reads and writes s[1] */
+		to_child[0] = to_parent[1] = s[1];
+		to_child[1] = to_parent[0] = s[0];
+	} else if (pipe(to_child) || pipe(to_parent)) {
+		return -1;
+	}
+	if (pipe(res))
 		return -1;
 	if (pin(a))
 		return -1;
@@ -138,7 +195,8 @@ static int ping_pong(int a, int b, long n, struct pass *out)
 		return -1;
 	for (int i = 0; i < 2; i++) {
 		close(to_child[i]);
-		close(to_parent[i]);
+		if (!tcp)
+			close(to_parent[i]);
 		close(res[i]);
 	}
 	out->cpu_us = (tv_us(r1.ru_utime) + tv_us(r1.ru_stime) - tv_us(r0.ru_utime) -
@@ -608,7 +666,8 @@ static void usage(FILE *out)
 		     "  pass three times) and prints wake_local_us, wake_ipi_us and\n"
 		     "  idle_exit_us: per message, for a twin's costs wake_ipi and idle_exit;\n"
 		     "  then two pairs crossing two busy CPUs against two pairs each on its\n"
-		     "  own CPU: wake_busy_us and wake_busy_ipis, for wake_remote_busy\n"
+		     "  own CPU: wake_busy_us and wake_busy_ipis, for wake_remote_busy;\n"
+		     "  the first pair again over loopback TCP: tcp_remote_us, for tcp_remote\n"
 		     "  (docs/record.md)\n"
 		     "  rmap: the CPU an rmap walk pays per process mapping a shared page, by\n"
 		     "  punching pages out of a memfd mapped by N processes (default 256) and\n"
@@ -626,6 +685,7 @@ int rec_probe_main(int argc, char **argv)
 	double cross_cpu[PROBE_REPEATS], cross_gap[PROBE_REPEATS];
 	double local_cpu[PROBE_REPEATS], local_gap[PROBE_REPEATS];
 	double busy_cross[PROBE_REPEATS], busy_own[PROBE_REPEATS], busy_ipis[PROBE_REPEATS];
+	double tcp_extra[PROBE_REPEATS];
 	long n = 20000;
 	int cpus[2], found = 0;
 	cpu_set_t allowed, saved;
@@ -663,10 +723,11 @@ int rec_probe_main(int argc, char **argv)
 	int ipis_known = 1;
 
 	for (int r = 0; r < PROBE_REPEATS; r++) {
-		struct pass x, l;
+		struct pass x, l, tx, tl;
 		double i0, i1;
 
-		if (ping_pong(cpus[0], cpus[1], n, &x) || ping_pong(cpus[1], cpus[1], n, &l)) {
+		if (ping_pong(cpus[0], cpus[1], n, 0, &x) || ping_pong(cpus[1], cpus[1], n, 0, &l) ||
+		    ping_pong(cpus[0], cpus[1], n, 1, &tx) || ping_pong(cpus[1], cpus[1], n, 1, &tl)) {
 			perror("slowpath probe: ping-pong");
 			sched_setaffinity(0, sizeof(saved), &saved);
 			return 1;
@@ -675,6 +736,7 @@ int rec_probe_main(int argc, char **argv)
 		cross_gap[r] = x.wall_us > x.cpu_us ? x.wall_us - x.cpu_us : 0;
 		local_cpu[r] = l.cpu_us;
 		local_gap[r] = l.wall_us > l.cpu_us ? l.wall_us - l.cpu_us : 0;
+		tcp_extra[r] = (tx.cpu_us - tl.cpu_us) - (x.cpu_us - l.cpu_us);
 		i0 = ipi_total();
 		if (pairs_pass(crossed, n, &busy_cross[r])) {
 			perror("slowpath probe: ping-pong pairs");
@@ -703,5 +765,8 @@ int rec_probe_main(int argc, char **argv)
 	printf("wake_busy_us=%.2f\n", bx > bo ? bx - bo : 0);
 	if (ipis_known)
 		printf("wake_busy_ipis=%.3f\n", median3(busy_ipis));
+	double te = median3(tcp_extra);
+
+	printf("tcp_remote_us=%.2f\n", te > 0 ? te : 0);
 	return ferror(stdout) ? 1 : 0;
 }

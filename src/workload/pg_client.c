@@ -14,6 +14,9 @@
  * share of pg_tx_cpu, then the statement's own buffer accesses and WAL)
  * and sends the result (tcp_loopback_send), which wakes the thread; the
  * thread receives it (tcp_recv) and sends the connection's next statement.
+ * A message read on another CPU than the one it was sent from costs its
+ * reader tcp_remote besides (the skb and the socket's receive queue come
+ * over from the sender's CPU, and the skb is freed back to it).
  * The client measures the latency from sending BEGIN to receiving END's
  * result, as pgbench does.
  *
@@ -126,10 +129,19 @@ static void loopback_send(struct sim *sim)
 	sim_kernel_exit(sim);
 }
 
-static void loopback_recv(struct sim *sim)
+/* recv() of a message sent from CPU `from`: on another CPU than that,
+ * the skb and the socket's receive state were written there, and the
+ * freed skb goes back to that CPU's caches (tcp_remote). */
+static void loopback_recv(struct pg *pg, unsigned int from)
 {
+	struct sim *sim = pg->sim;
+
 	sim_kernel_enter(sim);
 	sim_charge_cost(sim, COST_tcp_recv, 1);
+	if (from != sim_cpu(sim)) {
+		pg->tcp_remote_msgs++;
+		sim_charge_cost(sim, COST_tcp_remote, 1);
+	}
 	sim_kernel_exit(sim);
 }
 
@@ -144,6 +156,7 @@ static void client_send(struct sim *sim, struct pg_client_thread *t, struct pg_p
 		sim_kernel_exit(sim);
 	}
 	p->stmt_ready = true;
+	p->stmt_cpu = sim_cpu(sim);
 	sim_wake_one(sim, &p->sock);
 }
 
@@ -161,7 +174,7 @@ void pg_stmt_begin(struct pg_proc *p)
 	sim_wait_event(sim, &p->sock, p->stmt_ready);
 	pgstat_report_wait_end(p);
 	p->stmt_ready = false;
-	loopback_recv(sim);
+	loopback_recv(pg, p->stmt_cpu);
 	consume_skb(pg->m, &p->to_backend);	/* tcp_recvmsg: the skb is eaten */
 	sim_path_pop(sim);
 	net = PG_STATEMENTS * (cost_ns(c, COST_tcp_loopback_send, 1) + cost_ns(c, COST_tcp_recv, 1));
@@ -185,6 +198,7 @@ void pg_stmt_end(struct pg_proc *p)
 		sim_kernel_exit(pg->sim);
 	}
 	sim_path_pop(pg->sim);
+	p->result_cpu = sim_cpu(pg->sim);
 	t = &pg->threads[thread_of(pg, p)];
 	SIM_ASSERT((t->tail - t->head) < t->cap);
 	t->ready[t->tail++ % t->cap] = p->id;
@@ -208,7 +222,7 @@ static void client_thread_main(struct sim *sim, void *arg)
 
 		sim_wait_event(sim, &t->wait, t->head != t->tail);
 		p = &pg->backends[t->ready[t->head++ % t->cap]];
-		loopback_recv(sim);
+		loopback_recv(pg, p->result_cpu);
 		consume_skb(pg->m, &p->to_client);
 		if (p->stmt == PG_STATEMENTS - 1) {	/* END's result: the transaction is done */
 			pg_tx_done(pg, p, sim_now(sim) - p->tx_start);

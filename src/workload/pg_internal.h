@@ -270,6 +270,8 @@ struct pg_proc {
 	struct sim_waitq	sock;		/* ClientRead: waits for a statement */
 	bool			stmt_ready;
 	uint8_t			stmt;		/* statement the client sent last, 0..4 */
+	unsigned int		stmt_cpu, result_cpu;	/* CPUs the last statement and
+							 * result were sent from */
 	sim_time_t		tx_start;	/* when the client sent its BEGIN */
 	uint64_t		tx_no;		/* its client's transactions so far (pgbench -l) */
 	/* [kernel] slab=on (pg_client.c): the connection's kernel objects —
@@ -505,6 +507,8 @@ struct pg {
 	uint32_t		*moved_blk;
 	uint32_t		moved_mask, moved_rows;
 	uint64_t		hot_updates, nonhot_updates, heap_prunes;
+	uint64_t		tcp_remote_msgs;	/* client=local: read on another CPU
+							 * than sent from (cost tcp_remote) */
 
 	/* processes */
 	struct mm_struct	*postmaster;

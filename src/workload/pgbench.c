@@ -1599,6 +1599,8 @@ static void pg_report(void *state, struct wl_report *out)
 	/* wake-ups onto another CPU that runs a task (cost wake_remote_busy) */
 	wl_report_figure(out, "remote_busy_wakeups_per_tx",
 			 (double)sim_remote_busy_wakeups(pg->sim) / (double)tx, "");
+	/* client=local: messages read on another CPU than sent (tcp_remote) */
+	wl_report_figure(out, "tcp_remote_per_tx", (double)pg->tcp_remote_msgs / (double)tx, "");
 	/* address-space switches (costs mm_switch, mm_switch_miss) */
 	wl_report_figure(out, "mm_switches_per_tx", (double)sim_mm_switches(pg->sim) / (double)tx, "");
 	wl_report_figure(out, "mm_switch_misses_per_tx",

@@ -166,7 +166,8 @@ check pinned-lands-on-the-recorded-cpu $?
 # with the busy-CPU wake-up figures (added to a copy of the wake-up
 # fixture: 12.5 us and 0.6 IPIs per message, the fixture's wake_ipi_us
 # 22.2): wake_remote_busy 0 (12.5 - 13.32 is negative); with 0.1 IPIs,
-# 12.5 - 0.1 x 22.2 = 10.28 us; and none without the figures
+# 12.5 - 0.1 x 22.2 = 10.28 us; and none without the figures; with
+# probe_tcp_remote_us 2.5, tcp_remote 2500 ns, none without
 fb=$tmp/busy
 mkdir "$fb" && jq '.figures.probe_wake_busy_us = 12.5 | .figures.probe_wake_busy_ipis = 0.6' \
 	"$fw/result.json" >"$fb/result.json"
@@ -177,7 +178,11 @@ TWIN_COSTS_SECONDS=1 scripts/twin-costs.sh "$fb" "$scn" $two_cpus >"$tmp/bsets" 
 	jq '.figures.probe_wake_busy_us = 12.5' "$fb/r" >"$fb/result.json" &&
 	TWIN_COSTS_SECONDS=1 scripts/twin-costs.sh "$fb" "$scn" $two_cpus >"$tmp/bsets" 2>/dev/null &&
 	[ "$(tr ' ' '\n' <"$tmp/bsets" | sed -n 's/^costs\.wake_remote_busy=//p')" = 10280 ] &&
-	! echo "$wsets" | grep -q wake_remote_busy
+	! echo "$wsets" | grep -q wake_remote_busy &&
+	jq '.figures.probe_tcp_remote_us = 2.5' "$fb/result.json" >"$fb/r" && mv "$fb/r" "$fb/result.json" &&
+	TWIN_COSTS_SECONDS=1 scripts/twin-costs.sh "$fb" "$scn" $two_cpus >"$tmp/bsets" 2>/dev/null &&
+	[ "$(tr ' ' '\n' <"$tmp/bsets" | sed -n 's/^costs\.tcp_remote=//p')" = 2500 ] &&
+	! echo "$wsets" | grep -q tcp_remote
 check wake-remote-busy-option $?
 
 scripts/twin-costs.sh tests/fixtures/results/recorded-pgbench-local "$scn" >/dev/null 2>"$tmp/e1"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # 9007 — `slowpath probe wakeup` on this machine: with two CPUs it prints
 # exactly its figures (wake_local_us, wake_ipi_us, idle_exit_us,
-# wake_busy_us, and wake_busy_ipis where /proc/interrupts has RES lines),
+# wake_busy_us, wake_busy_ipis where /proc/interrupts has RES lines, and
+# tcp_remote_us),
 # each a non-negative number, wake_local_us positive, and exits 0; with
 # one CPU allowed (taskset) it exits 2 saying so; an unknown probe, a bad
 # --round-trips and an unknown option exit 2 with a message.  `slowpath
@@ -22,6 +23,7 @@ if [ "$(nproc)" -ge 2 ]; then
 	cat "$tmp/out"
 	want="wake_local_us wake_ipi_us idle_exit_us wake_busy_us "
 	grep -q '^ *RES:' /proc/interrupts 2>/dev/null && want="${want}wake_busy_ipis "
+	want="${want}tcp_remote_us "
 	[ $rc = 0 ] && [ "$(cut -d= -f1 "$tmp/out" | tr '\n' ' ')" = "$want" ] &&
 		awk -F= '$2 !~ /^[0-9]+(\.[0-9]+)?$/ { bad = 1 } $1 == "wake_local_us" && $2 + 0 <= 0 { bad = 1 }
 			 END { exit bad }' "$tmp/out"

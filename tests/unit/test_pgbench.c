@@ -1203,6 +1203,28 @@ TEST(client_local_round_trips)
 	per_stmt = cost_ns(c, COST_pgbench_client_stmt, 1) + cost_ns(c, COST_tcp_loopback_send, 1) +
 		   cost_ns(c, COST_tcp_recv, 1);
 	ASSERT_TRUE(client_cpu >= t.pg->tx_total * 5 * per_stmt);
+	/* on 4 CPUs some messages are read on another CPU than sent from;
+	 * at most 10 a transaction, and those of the 4 open ones */
+	ASSERT_TRUE(t.pg->tcp_remote_msgs > 0);
+	ASSERT_TRUE(t.pg->tcp_remote_msgs <= 10 * (t.pg->tx_total + 4));
+	pgt_destroy(&t);
+}
+
+/* A test of tcp_remote's count: on one CPU every message is read where it
+ * was sent, so none is counted. */
+TEST(client_local_one_cpu_reads_nothing_remote)
+{
+	static const char *const kv[] = { "clients", "4", "client", "local", "threads", "2", NULL };
+	static const char *const one_cpu[] = {
+		"memory=512m", "zones=DMA:128m,Normal:rest", "cpus=1", NULL
+	};
+	struct pgt t;
+
+	ASSERT_EQ(pgt_create(&t, one_cpu, kv), 0);
+	pg_start_tasks(t.pg);
+	sim_run(t.e.sim, 1 * SEC);
+	ASSERT_TRUE(t.pg->tx_total > 10);
+	ASSERT_U64_EQ(t.pg->tcp_remote_msgs, 0);
 	pgt_destroy(&t);
 }
 

@@ -739,9 +739,9 @@ doc_rows "$TMP/probe-run.txt" 9 &&
 	ok "docs/calibration.md runs ad-aj: probe against run, and the twins = the stored runs" ||
 	ko "docs/calibration.md runs ad-aj: probe against run, and the twins = the stored runs: $(tr '\n' ' ' <"$TMP/twins.txt")"
 
-# runs ak-ao: the twins with and without the address-space and busy
+# runs ak-ap: the twins with and without the address-space and busy
 # wake-up costs, from the stored runs
-for rc in "ao 4" "ak 8" "al 8" "an 16"; do
+for rc in "ao 4" "ak 8" "al 8" "ap 8" "an 16"; do
 	set -- $rc
 	$RPT compare --all --window 10-150 $R/local-real-s50-c$2-$1 $R/local-model-s50-c$2-$1-nomm \
 		$R/local-model-s50-c$2-$1 2>&1 | awk -v r=$1 -v c=$2 '
@@ -754,13 +754,15 @@ for rc in "ao 4" "ak 8" "al 8" "an 16"; do
 			r, c, th(m), th(t0), pc(m, t0), th(t1), pc(m, t1), bm, b0, b1, wm + im, w1 + i1 }'
 done >"$TMP/mm.txt"
 nomm_ok=1
-for d in $R/local-model-s50-c*-a[klno]-nomm; do
+for d in $R/local-model-s50-c*-a[klnop]-nomm; do
 	grep -qx 'mm_switch=0' "$d/scenario.ini" && grep -qx 'wake_remote_busy=0' "$d/scenario.ini" || nomm_ok=0
 	grep -qx 'mm_switch=[1-9][0-9]*' "${d%-nomm}/scenario.ini" && grep -qx 'mm_slots=2' "${d%-nomm}/scenario.ini" &&
 		grep -qx 'wake_remote_busy=[1-9][0-9]*' "${d%-nomm}/scenario.ini" || nomm_ok=0
 done
-doc_rows "$TMP/mm.txt" 4 && [ $nomm_ok = 1 ] &&
-	ok "docs/calibration.md runs ak-ao: twins with and without the switch costs = the stored runs" ||
-	ko "docs/calibration.md runs ak-ao: twins with and without the switch costs = the stored runs"
+doc_rows "$TMP/mm.txt" 5 && [ $nomm_ok = 1 ] &&
+	grep -qx 'tcp_remote=1860' "$R/local-model-s50-c8-ap/scenario.ini" &&
+	grep -qx 'tcp_remote=0' "$R/local-model-s50-c8-ap-notcp/scenario.ini" &&
+	ok "docs/calibration.md runs ak-ap: twins with and without the switch costs = the stored runs" ||
+	ko "docs/calibration.md runs ak-ap: twins with and without the switch costs = the stored runs"
 
 rpt_done

@@ -183,6 +183,9 @@ if jq -e '.figures.wal_cached_pct' "$real/result.json" >/dev/null 2>&1; then
 	wal="${wal:+$wal }$cached"
 fi
 
+# us_ns US: microseconds as whole nanoseconds
+us_ns() { awk -v v="$1" 'BEGIN { printf "%.0f", v * 1000 }'; }
+
 # what a wake-up across CPUs costs, when the recording has the wake-up
 # probe (slowpath probe wakeup): idle_exit as measured; wake_ipi as
 # measured per IPI, times the host's IPIs per one-client transaction
@@ -191,7 +194,6 @@ fi
 # sends more or fewer IPIs than the host's kernel
 wake=""
 if jq -e '.figures.probe_wake_ipi_us' "$real/result.json" >/dev/null 2>&1; then
-	us_ns() { awk -v v="$1" 'BEGIN { printf "%.0f", v * 1000 }'; }
 	wake="--set costs.idle_exit=$(us_ns "$(fig probe_idle_exit_us)")"
 	ipi=$(us_ns "$(fig probe_wake_ipi_us)")
 	# shellcheck disable=SC2086
@@ -224,7 +226,6 @@ fi
 # what a switch between address spaces costs, when the recording has the
 # switch probe: as measured
 if jq -e '.figures.probe_mm_switch_us' "$real/result.json" >/dev/null 2>&1; then
-	us_ns() { awk -v v="$1" 'BEGIN { printf "%.0f", v * 1000 }'; }
 	slots=$(fig probe_mm_slots)
 	case $slots in ''|*[!0-9]*) die "$real/result.json: probe_mm_slots '$slots' is not a whole number" ;; esac
 	mm="--set costs.mm_switch=$(us_ns "$(fig probe_mm_switch_us)")"

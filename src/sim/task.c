@@ -1641,14 +1641,13 @@ void sim_check_sched(const struct sim *sim)
 		if (cpu->curr && cpu->curr->mm && cpu->curr->mm != cpu->mm_cur)
 			SIM_BUG("cpu %u: %s runs in address space %u, %u loaded", c, cpu->curr->name,
 				cpu->curr->mm, cpu->mm_cur);
-		for (unsigned int i = 0; i < sim->mm_slots; i++) {
-			if (cpu->mm_recent[i] != (i ? cpu->mm_recent[i] : cpu->mm_cur))
-				SIM_BUG("cpu %u: address space %u loaded, %u kept first", c,
-					cpu->mm_cur, cpu->mm_recent[0]);
+		if (sim->mm_slots && cpu->mm_recent[0] != cpu->mm_cur)
+			SIM_BUG("cpu %u: address space %u loaded, %u kept first", c, cpu->mm_cur,
+				cpu->mm_recent[0]);
+		for (unsigned int i = 1; i < sim->mm_slots; i++)
 			for (unsigned int j = 0; j < i && cpu->mm_recent[i]; j++)
 				if (cpu->mm_recent[j] == cpu->mm_recent[i])
 					SIM_BUG("cpu %u: address space %u kept twice", c, cpu->mm_recent[i]);
-		}
 
 		if (fair_sched(sim)) {
 			int64_t sum = cpu->curr ? cpu->curr->vruntime : 0;

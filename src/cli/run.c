@@ -567,7 +567,8 @@ static int run_setup(struct run *r)
 	struct sim_config sc = { .ncpus = (unsigned int)mc->cpus, .seed = r->seed, .costs = costs,
 				 .preempt = kern->preempt, .tick_ns = SIM_NSEC_PER_SEC / mc->hz,
 				 .rwsem_steal = kern->rwsem == 1,
-				 .mm_slots = (unsigned int)mc->mm_slots };
+				 .mm_slots = (unsigned int)mc->mm_slots,
+				 .migration_cost = kern->migration_cost };
 	struct mm_policy policy;
 	struct wl_env env;
 	char err[1024], place[300];

@@ -198,6 +198,12 @@ static const struct opt_def scn_kernel_options[] = {
 		  "the lock, and only a writer that waited RWSEM_WAIT_TIMEOUT (4 ms) gets it handed "
 		  "off; fifo = the model's original direct hand-off to the first waiter at the release "
 		  "(docs/engine.md \"Locks and wait queues\")" },
+	{ .key = "migration_cost", .type = OPT_TIME, .offset = K(migration_cost), .def = "500us",
+	  .max = 1000000000, .time_unit = 1,
+	  .help = "sysctl_sched_migration_cost (debugfs sched/migration_cost_ns; kernel/sched/fair.c "
+		  "6.12, 500 us): a task that left its CPU less than this ago is cache-hot "
+		  "(task_hot), and a CPU going idle does not pull it from another CPU's run queue; "
+		  "0 = no task is hot.  Only the kernel's preemption models use it (not slice)" },
 	OPT_END
 };
 

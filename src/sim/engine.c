@@ -64,6 +64,7 @@ struct sim *sim_create(const struct sim_config *cfg)
 	sim->tick_ns = cfg->tick_ns ? cfg->tick_ns : 4 * SIM_NSEC_PER_MSEC;
 	sim->rwsem_steal = cfg->rwsem_steal;
 	sim->mm_slots = cfg->mm_slots;
+	sim->migration_cost = cfg->migration_cost;
 	/* sysctl_sched_base_slice: 0.75 ms x (1 + ilog2(min(ncpus, 8)))
 	 * (SCHED_TUNABLESCALING_LOG, kernel/sched/fair.c) */
 	{
@@ -173,6 +174,7 @@ uint64_t sim_wake_ipis(const struct sim *sim) { return sim->wake_ipis; }
 uint64_t sim_refill_switches(const struct sim *sim) { return sim->refill_switches; }
 uint64_t sim_idle_wakeups(const struct sim *sim) { return sim->idle_wakeups; }
 uint64_t sim_remote_busy_wakeups(const struct sim *sim) { return sim->remote_busy_wakeups; }
+uint64_t sim_newidle_hot_fails(const struct sim *sim) { return sim->newidle_hot_fails; }
 uint64_t sim_mm_switches(const struct sim *sim) { return sim->mm_switches; }
 uint64_t sim_mm_switch_misses(const struct sim *sim) { return sim->mm_switch_misses; }
 uint32_t sim_mm_new(struct sim *sim) { return ++sim->mm_next; }

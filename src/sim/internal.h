@@ -77,6 +77,8 @@ struct sim_task {
 	int64_t		vruntime, deadline, vlag;
 	int64_t		protect_deadline;	/* == deadline: slice still protected */
 	sim_time_t	slice_used;	/* CPU time since it was last put on its CPU */
+	sim_time_t	exec_end;	/* when it last left a CPU (se.exec_start as
+					 * put_prev_entity leaves it); SIM_TIME_NEVER: never ran */
 	sim_time_t	mark;		/* blocked since / runnable since / spinning since */
 	uint64_t	timer_seq;	/* seq of the live timer event, 0 = none */
 	uint32_t	wait_next, wait_prev;	/* waiter-list links: task id + 1, 0 = none */
@@ -202,6 +204,7 @@ struct sim {
 	uint64_t	uspin_holder_preempts[SIM_USPIN_PREEMPT_KINDS];	/* by enum sim_uspin_preempt */
 	uint64_t	uspin_holder_runq_waits, uspin_holder_runq_ns;	/* statistics only */
 	uint64_t	wake_ipis, idle_wakeups, remote_busy_wakeups;	/* statistics only (sim_task_wake) */
+	uint64_t	newidle_hot_fails;	/* statistics only (newidle_pull) */
 	uint64_t	refill_switches;	/* statistics only (dispatch: switch_refill) */
 	uint64_t	mm_switches, mm_switch_misses;	/* statistics only (switch_mm_in) */
 	unsigned int	mm_slots;	/* sim_config.mm_slots */
@@ -218,6 +221,7 @@ struct sim {
 	sim_time_t	slice_ns;
 	int		preempt;	/* enum sim_preempt */
 	sim_time_t	base_slice;	/* EEVDF request size (sysctl_sched_base_slice) */
+	sim_time_t	migration_cost;	/* task_hot's window (sysctl_sched_migration_cost) */
 	sim_time_t	tick_ns;	/* scheduler tick (TICK_NSEC) */
 	bool		rwsem_steal;	/* sim_config's */
 	sim_time_t	tick_next;	/* first tick after `now` when last computed (now only grows) */

@@ -84,6 +84,9 @@ struct sim_config {
 	bool		rwsem_steal;	/* rwsems as rwsem.c: no hand-off until a writer starves */
 	unsigned int	mm_slots;	/* address spaces a CPU keeps translations for across
 					 * switches (costs mm_switch_miss); 0: unlimited */
+	sim_time_t	migration_cost;	/* newidle balancing leaves a task that left its CPU
+					 * less than this ago (task_hot); 0: none is hot;
+					 * unused by SIM_PREEMPT_SLICE */
 	const struct cost_table *costs;	/* NULL: defaults */
 };
 
@@ -273,6 +276,10 @@ uint64_t sim_idle_wakeups(const struct sim *sim);
 /* Wake-ups from one CPU onto another CPU's run queue while that CPU runs
  * a task (each charged `wake_remote_busy`); statistics only. */
 uint64_t sim_remote_busy_wakeups(const struct sim *sim);
+/* Newidle balances that left their CPU idle because every task they could
+ * pull had left its CPU less than migration_cost ago (task_hot);
+ * statistics only. */
+uint64_t sim_newidle_hot_fails(const struct sim *sim);
 /* Tasks put on a CPU another task was put on since they last ran there
  * (each charged `switch_refill`); statistics only. */
 uint64_t sim_refill_switches(const struct sim *sim);

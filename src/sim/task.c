@@ -577,15 +577,36 @@ static void dispatch(struct sim *sim, struct sim_task *t, unsigned int c, sim_ti
 }
 
 /*
- * newidle_balance() in spirit (kernel/sched/fair.c): a CPU about to go
- * idle pulls the first task that is not pinned from the longest run queue
- * elsewhere (lowest CPU on a tie).  Without it, tasks woken onto busy
- * CPUs wait there while other CPUs idle.
+ * task_hot (kernel/sched/fair.c, 6.12): a task that left its CPU less than
+ * sysctl_sched_migration_cost ago (500 us by default) still has its cache
+ * there, and load balancing leaves it unless earlier attempts failed
+ * (nr_balance_failed > cache_nice_tries), which newidle balancing never
+ * counts.  Only the kernel's preemption models apply it; the model's
+ * original scheduler (slice) pulls any task.  Simplified: no SMT
+ * domains (where nothing is hot), no next buddy, every task nice 0.
+ */
+static inline bool task_hot(const struct sim *sim, const struct sim_task *t)
+{
+	return fair_sched(sim) && t->exec_end != SIM_TIME_NEVER &&
+	       sim->now - t->exec_end < sim->migration_cost;
+}
+
+/*
+ * sched_balance_newidle (kernel/sched/fair.c, 6.12), simplified: a CPU
+ * about to go idle looks at the longest run queue elsewhere (lowest CPU on
+ * a tie) that holds a task not pinned, and pulls the first such task that
+ * is not cache-hot (task_hot); when all of them are hot it pulls nothing,
+ * as sched_balance_rq fails on a busiest queue whose tasks all stay.
+ * Without it, tasks woken onto busy CPUs wait there while other CPUs
+ * idle.  Simplified: no avg_idle / max_newidle_lb_cost cut-off, one
+ * domain spanning all CPUs, and no periodic or nohz-idle balancing: a hot
+ * task left queued waits for its own CPU, or for another CPU to go idle
+ * once it has cooled.
  */
 static struct sim_task *newidle_pull(struct sim *sim, unsigned int c)
 {
 	struct sim_cpu *from = NULL;
-	uint32_t pick = 0;
+	uint32_t first = 0;
 
 	for (unsigned int i = 0; i < sim->ncpus; i++) {
 		struct sim_cpu *o = &sim->cpus[i];
@@ -597,10 +618,19 @@ static struct sim_task *newidle_pull(struct sim *sim, unsigned int c)
 			k++;
 		if (k < o->rq_len) {
 			from = o;
-			pick = k;
+			first = k;
 		}
 	}
-	return from ? runq_remove(from, pick) : NULL;
+	if (!from)
+		return NULL;
+	for (uint32_t k = first; k < from->rq_len; k++) {
+		const struct sim_task *t = from->rq[k].t;
+
+		if (!t->pinned && !task_hot(sim, t))
+			return runq_remove(from, k);
+	}
+	sim->newidle_hot_fails++;
+	return NULL;
 }
 
 /* CPU `c` has no owner now: run the head of its queue, else pull one
@@ -611,6 +641,8 @@ static void cpu_next(struct sim *sim, unsigned int c)
 	struct sim_task *t;
 	sim_time_t when;
 
+	if (cpu->curr)	/* put_prev_entity: the leaving task's exec_start */
+		cpu->curr->exec_end = sim->now;
 	if (fair_sched(sim)) {
 		t = fair_pick(cpu, NULL);
 		if (t)
@@ -1552,6 +1584,7 @@ struct sim_task *sim_task_create(struct sim *sim, const struct sim_task_config *
 	t->kthread = cfg->kthread;
 	t->mm = cfg->kthread ? 0 : cfg->mm ? cfg->mm : sim_mm_new(sim);
 	t->cpu = cfg->cpu == SIM_CPU_ANY ? t->id % sim->ncpus : (unsigned int)cfg->cpu;
+	t->exec_end = SIM_TIME_NEVER;
 	t->top = (uint32_t)cfg->kind;	/* the root node of kind k has index k */
 	t->state = TASK_NEW;
 	t->stack_size = size;

@@ -1599,6 +1599,10 @@ static void pg_report(void *state, struct wl_report *out)
 	/* wake-ups onto another CPU that runs a task (cost wake_remote_busy) */
 	wl_report_figure(out, "remote_busy_wakeups_per_tx",
 			 (double)sim_remote_busy_wakeups(pg->sim) / (double)tx, "");
+	/* CPUs left idle by newidle balancing because the queued tasks were
+	 * cache-hot ([kernel] migration_cost) */
+	wl_report_figure(out, "newidle_hot_fails_per_tx",
+			 (double)sim_newidle_hot_fails(pg->sim) / (double)tx, "");
 	/* client=local: messages read on another CPU than sent (tcp_remote) */
 	wl_report_figure(out, "tcp_remote_per_tx", (double)pg->tcp_remote_msgs / (double)tx, "");
 	/* address-space switches (costs mm_switch, mm_switch_miss) */

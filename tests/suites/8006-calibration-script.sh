@@ -765,4 +765,28 @@ doc_rows "$TMP/mm.txt" 5 && [ $nomm_ok = 1 ] &&
 	ok "docs/calibration.md runs ak-ap: twins with and without the switch costs = the stored runs" ||
 	ko "docs/calibration.md runs ak-ap: twins with and without the switch costs = the stored runs"
 
+# runs ao-an again: the twins before and with newidle balancing's task_hot
+# rule ([kernel] migration_cost), from the stored runs
+for rc in "ao 4" "ak 8" "al 8" "ap 8" "an 16"; do
+	set -- $rc
+	hf=$(jq '.figures.newidle_hot_fails_per_tx' "$R/local-model-s50-c$2-$1-hot/result.json")
+	$RPT compare --all --window 10-150 $R/local-real-s50-c$2-$1 $R/local-model-s50-c$2-$1 \
+		$R/local-model-s50-c$2-$1-hot 2>&1 | awk -v r=$1 -v c=$2 -v hf="$hf" '
+		function th(n,  s) { s = sprintf("%.0f", n); if (length(s) > 3) s = substr(s, 1, length(s) - 3) " " substr(s, length(s) - 2); return s }
+		function pc(a, b,  v) { v = (b / a - 1) * 100; return sprintf("%s%.1f %%", (v < 0 ? "−" : "+"), (v < 0 ? -v : v)) }
+		/^Amean +tps / { m = $3; t0 = $6; t1 = $9 }
+		/^Cpu busy_us_per_tx/ { bm = $3; b0 = $4; b1 = $5 }
+		/^Cpu iowait%/ { wm = $3; w0 = $4; w1 = $5 } /^Cpu idle%/ { im = $3; i0 = $4; i1 = $5 }
+		END { printf "| %s | %d | %s | %s (%s) | %s (%s) | %.0f | %.0f / %.0f | %.1f %% | %.1f / %.1f %% | %.2f |\n",
+			r, c, th(m), th(t0), pc(m, t0), th(t1), pc(m, t1), bm, b0, b1, wm + im, w0 + i0, w1 + i1, hf }'
+done >"$TMP/hot.txt"
+hot_ok=1
+for d in $R/local-model-s50-c*-a[klnop]-hot; do
+	grep -qx 'migration_cost=500us' "$d/scenario.ini" || hot_ok=0
+	grep -q '^migration_cost=' "${d%-hot}/scenario.ini" && hot_ok=0	# made before the key
+done
+doc_rows "$TMP/hot.txt" 5 && [ $hot_ok = 1 ] &&
+	ok "docs/calibration.md runs ao-an: twins before and with task_hot = the stored runs" ||
+	ko "docs/calibration.md runs ao-an: twins before and with task_hot = the stored runs: $(tr '\n' ' ' <"$TMP/hot.txt")"
+
 rpt_done

@@ -933,3 +933,97 @@ TEST(preempt_wakeup_ipi_only_for_the_full_bit)
 	ASSERT_U64_EQ(none.idle_wakeups, 1);
 	ASSERT_U64_EQ(lazy.idle_wakeups, 1);
 }
+
+/* ---- task_hot in newidle balancing ---------------------------------------------- */
+
+struct hot {
+	sim_time_t	b_exit;		/* when B, alone on CPU 1, exits */
+	sim_time_t	a_second;	/* out: when A's second run started */
+	unsigned int	a_cpu;		/* out: on which CPU */
+};
+
+/* A: 400 us of CPU, a sleep until 600 us, then 100 us more. */
+static void hot_a(struct sim *sim, void *p)
+{
+	struct hot *h = p;
+
+	sim_charge(sim, 400 * US);
+	sim_sync(sim);
+	sim_sleep_until(sim, 600 * US);
+	h->a_second = sim_now(sim);
+	h->a_cpu = sim_cpu(sim);
+	sim_charge(sim, 100 * US);
+	sim_sync(sim);
+}
+
+/* B, pinned to CPU 1: runs until b_exit, then exits. */
+static void hot_b(struct sim *sim, void *p)
+{
+	struct hot *h = p;
+
+	sim_charge(sim, h->b_exit);
+	sim_sync(sim);
+}
+
+/* H, pinned to CPU 0: 1.5 ms of user-mode CPU in 100-us steps. */
+static void hot_h(struct sim *sim, void *p)
+{
+	(void)p;
+	for (int i = 0; i < 15; i++) {
+		sim_charge(sim, 100 * US);
+		sim_sync(sim);
+	}
+}
+
+static uint64_t hot_run(sim_time_t migration_cost, struct hot *h)
+{
+	struct cost_table c;
+	struct sim_config cfg = {
+		.ncpus = 2, .seed = 1, .preempt = SIM_PREEMPT_NONE, .tick_ns = 4 * MS,
+		.migration_cost = migration_cost,
+	};
+	struct sim *sim;
+	uint64_t fails;
+
+	cost_table_init(&c);
+	c.ps[COST_context_switch] = 0;
+	c.ps[COST_wakeup] = 0;
+	c.ps[COST_spin_handoff] = 0;
+	cfg.costs = &c;
+	sim = sim_create(&cfg);
+	st_task(sim, "A", 0, false, hot_a, h, 0);
+	st_task(sim, "B", 1, true, hot_b, h, 0);
+	st_task(sim, "H", 0, true, hot_h, h, 100 * US);
+	sim_run(sim, SIM_TIME_NEVER);
+	fails = sim_newidle_hot_fails(sim);
+	sim_destroy(sim);
+	return fails;
+}
+
+/* A test of task_hot in newidle balancing (preempt=none, 2 CPUs, a 4 ms
+ * tick, engine costs zero).  A runs on CPU 0 from 0 to 400 us; H, pinned
+ * to CPU 0 and started at 100 us (CPU 1 runs B), queues there and runs
+ * from 400 to 1 900 us.  A wakes at 600 us onto CPU 0's queue (no CPU is
+ * idle; H's slice is protected, so the wake-up does not preempt it, and
+ * no tick comes before H ends).  When B exits:
+ *   - at 800 us with migration_cost 500 us: A left CPU 0 400 us ago, it is
+ *     cache-hot, CPU 1 stays idle (one failed newidle balance), and A runs
+ *     on CPU 0 when H exits at 1 900 us;
+ *   - at 800 us with migration_cost 0: CPU 1 pulls A at once (800 us);
+ *   - at 1 000 us with migration_cost 500 us: A left CPU 0 600 us ago, it
+ *     is cold, and CPU 1 pulls it at 1 000 us. */
+TEST(preempt_newidle_leaves_a_cache_hot_task)
+{
+	struct hot hot = { .b_exit = 800 * US }, none = { .b_exit = 800 * US },
+		   cold = { .b_exit = 1000 * US };
+
+	ASSERT_U64_EQ(hot_run(500 * US, &hot), 1);
+	ASSERT_EQ(hot.a_cpu, 0);
+	ASSERT_U64_EQ(hot.a_second, 1900 * US);
+	ASSERT_U64_EQ(hot_run(0, &none), 0);
+	ASSERT_EQ(none.a_cpu, 1);
+	ASSERT_U64_EQ(none.a_second, 800 * US);
+	ASSERT_U64_EQ(hot_run(500 * US, &cold), 0);
+	ASSERT_EQ(cold.a_cpu, 1);
+	ASSERT_U64_EQ(cold.a_second, 1000 * US);
+}

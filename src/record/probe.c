@@ -5,7 +5,9 @@
  * "The host's CPU and disk in the twin"); `slowpath probe rmap`: what an
  * rmap walk pays per process mapping a shared page (costs rmap_vma and
  * rmap_pte, docs/cost-model.md); `slowpath probe switch`: what a switch
- * between address spaces costs (mm_switch, mm_switch_miss, mm_slots).
+ * between address spaces costs (mm_switch, mm_switch_miss, mm_slots);
+ * `slowpath probe duty`: how idle the scheduler leaves the CPUs while
+ * tasks that spin and sleep wait (against scenarios/duty-local.ini).
  *
  *   slowpath probe wakeup [--round-trips N]
  *
@@ -206,21 +208,23 @@ static int ping_pong(int a, int b, long n, int tcp, struct pass *out)
 	return 0;
 }
 
-/* The n children pid[] each sent their CPU time (a double, µs) on fd;
- * with `read_times`, add them to *sum; reap them all either way.  1 when a
- * time is missing or a child failed, else 0. */
-static int reap_children(int fd, const pid_t *pid, int n, int read_times, double *sum)
+/* The n children pid[] each sent `nvals` doubles on fd (their CPU time in
+ * µs, or what the probe asks for); add the j-th of each to sum[j] (nvals 0:
+ * read nothing); reap them all either way.  1 when a value is missing or a
+ * child failed, else 0. */
+static int reap_children(int fd, const pid_t *pid, int n, int nvals, double *sum)
 {
 	int bad = 0;
 
-	for (int i = 0; i < n && read_times && !bad; i++) {
-		double us;
+	for (int i = 0; i < n && !bad; i++)
+		for (int j = 0; j < nvals && !bad; j++) {
+			double v;
 
-		if (read(fd, &us, sizeof(us)) != sizeof(us))
-			bad = 1;
-		else
-			*sum += us;
-	}
+			if (read(fd, &v, sizeof(v)) != sizeof(v))
+				bad = 1;
+			else
+				sum[j] += v;
+		}
 	for (int i = 0; i < n; i++) {
 		int status;
 
@@ -608,6 +612,173 @@ static int switch_main(int argc, char **argv)
 	return ferror(stdout) ? 1 : 0;
 }
 
+/*
+ * The duty probe: n processes, each looping over DUTY_SPIN_US of spinning
+ * on CLOCK_MONOTONIC in user mode and a nanosleep of DUTY_SLEEP_US, for
+ * `secs` seconds, started together, free to run on any CPU the probe may
+ * use.  Per pass: the loops a second (all processes), the mean time a
+ * nanosleep took, the run-queue delay per loop (/proc/self/schedstat's
+ * second field, each process's own; < 0 when unreadable) and the idle and
+ * iowait share of all CPUs (/proc/stat's cpu line).
+ */
+#define DUTY_SPIN_US	200.0
+#define DUTY_SLEEP_US	100
+#define DUTY_VALS	3	/* loops, sleep µs, run-queue delay µs (-1: unknown) */
+
+struct duty {
+	double	loops_per_s, sleep_us, delay_us, idle_pct;
+};
+
+static double mono_us(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
+}
+
+/* /proc/stat's cpu line: idle + iowait and the sum of all fields, in
+ * ticks; -1 when unreadable. */
+static int stat_idle(double *idle, double *total)
+{
+	FILE *f = fopen("/proc/stat", "r");
+	unsigned long long v[10] = { 0 };
+	int n;
+
+	if (!f)
+		return -1;
+	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+		   &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]);
+	fclose(f);
+	if (n < 5)
+		return -1;
+	*idle = (double)(v[3] + v[4]);
+	*total = 0;
+	for (int i = 0; i < 8; i++)	/* guest and guest_nice are inside user and nice */
+		*total += (double)v[i];
+	return 0;
+}
+
+/* This process's run-queue delay so far (ns), or -1. */
+static double own_run_delay(void)
+{
+	FILE *f = fopen("/proc/self/schedstat", "r");
+	unsigned long long run, delay;
+	int n;
+
+	if (!f)
+		return -1;
+	n = fscanf(f, "%llu %llu", &run, &delay);
+	fclose(f);
+	return n == 2 ? (double)delay : -1;
+}
+
+static void duty_child(double secs, int go, int res)
+{
+	struct timespec nap = { 0, DUTY_SLEEP_US * 1000 };
+	double v[DUTY_VALS] = { 0 }, end, d0, d1;
+	char c;
+	int err = read(go, &c, 1) != 0;	/* EOF: all are there */
+
+	d0 = own_run_delay();
+	end = mono_us() + secs * 1e6;
+	while (!err && mono_us() < end) {
+		double s = mono_us(), a;
+
+		while (mono_us() - s < DUTY_SPIN_US)
+			;
+		a = mono_us();
+		err = nanosleep(&nap, NULL) != 0;
+		v[1] += mono_us() - a;
+		v[0]++;
+	}
+	d1 = own_run_delay();
+	v[2] = d0 < 0 || d1 < d0 ? -1 : (d1 - d0) / 1e3;
+	/* one write: the values of one child stay together in the pipe */
+	if (write(res, v, sizeof(v)) != (ssize_t)sizeof(v))
+		err = 1;
+	_exit(err);
+}
+
+static int duty_pass(int n, double secs, struct duty *out)
+{
+	int res[2], go[2], bad = 0, started = 0, idle_known;
+	double sum[DUTY_VALS] = { 0 }, i0, t0, i1, t1, w0, w1;
+	pid_t pid[64];
+
+	if (n > 64 || pipe(res))
+		return -1;
+	if (pipe(go)) {
+		close(res[0]);
+		close(res[1]);
+		return -1;
+	}
+	for (; started < n; started++) {
+		pid[started] = fork();
+		if (pid[started] < 0) {
+			bad = 1;
+			break;
+		}
+		if (pid[started] == 0) {
+			close(go[1]);
+			duty_child(secs, go[0], res[1]);
+		}
+	}
+	idle_known = stat_idle(&i0, &t0) == 0;
+	w0 = mono_us();
+	close(go[0]);
+	close(go[1]);		/* the start */
+	bad |= reap_children(res[0], pid, started, bad ? 0 : DUTY_VALS, sum);
+	w1 = mono_us();
+	close(res[0]);
+	close(res[1]);
+	if (bad || sum[0] < 1) {
+		errno = errno ? errno : EIO;
+		return -1;
+	}
+	out->loops_per_s = sum[0] / ((w1 - w0) / 1e6);
+	out->sleep_us = sum[1] / sum[0];
+	out->delay_us = sum[2] < 0 ? -1 : sum[2] / sum[0];	/* every child sent -1: unknown */
+	out->idle_pct = -1;
+	if (idle_known && !stat_idle(&i1, &t1) && t1 > t0)
+		out->idle_pct = 100.0 * (i1 - i0) / (t1 - t0);
+	return 0;
+}
+
+static int duty_main(int argc, char **argv)
+{
+	long secs = 3, most;
+	cpu_set_t allowed;
+	int ncpu;
+
+	if (count_option(argc, argv, "--seconds", 3600, &secs))
+		return 2;
+	if (sched_getaffinity(0, sizeof(allowed), &allowed)) {
+		perror("slowpath probe: sched_getaffinity");
+		return 1;
+	}
+	ncpu = CPU_COUNT(&allowed);
+	most = 2L * ncpu > 64 ? 64 : 2L * ncpu;
+	printf("duty_cpus=%d\n", ncpu);
+	printf("duty_spin_us=%.0f\n", DUTY_SPIN_US);
+	for (long n = 1; n <= most; n++) {
+		struct duty d;
+
+		if (duty_pass((int)n, (double)secs, &d)) {
+			perror("slowpath probe: duty");
+			return 1;
+		}
+		if (n == 1)
+			printf("duty_sleep_us=%.1f\n", d.sleep_us);
+		printf("duty_%ld_loops_per_s=%.0f\n", n, d.loops_per_s);
+		if (d.idle_pct >= 0)
+			printf("duty_%ld_idle_pct=%.1f\n", n, d.idle_pct);
+		if (d.delay_us >= 0)
+			printf("duty_%ld_delay_us=%.1f\n", n, d.delay_us);
+	}
+	return ferror(stdout) ? 1 : 0;
+}
+
 static void usage(FILE *out);
 
 /* A probe's only option, `name N` with N a whole number in [1, max], from
@@ -678,7 +849,12 @@ static void usage(FILE *out)
 		     "  processes, on one CPU (--messages N per ring, default 30000, each\n"
 		     "  three times); prints switch_thread_us, switch_process_us,\n"
 		     "  mm_switch_us, mm_switch_miss_us and mm_slots: for the costs\n"
-		     "  mm_switch, mm_switch_miss and [machine] mm_slots (docs/record.md)\n");
+		     "  mm_switch, mm_switch_miss and [machine] mm_slots (docs/record.md)\n"
+		     "  duty: 1 to 2 x CPUs processes at once, each looping over 200 us of\n"
+		     "  spinning and a 100-us nanosleep (--seconds N per pass, default 3);\n"
+		     "  prints duty_sleep_us and per count K duty_K_loops_per_s,\n"
+		     "  duty_K_idle_pct and duty_K_delay_us: how much the scheduler leaves\n"
+		     "  CPUs idle while tasks wait, against scenarios/duty-local.ini\n");
 }
 
 int rec_probe_main(int argc, char **argv)
@@ -699,9 +875,11 @@ int rec_probe_main(int argc, char **argv)
 		return rmap_main(argc, argv);
 	if (argc >= 2 && !strcmp(argv[1], "switch"))
 		return switch_main(argc, argv);
+	if (argc >= 2 && !strcmp(argv[1], "duty"))
+		return duty_main(argc, argv);
 	if (argc < 2 || strcmp(argv[1], "wakeup")) {
 		fprintf(stderr, "slowpath probe: %s%s\n", argc < 2 ? "which probe? " : "unknown probe ",
-			argc < 2 ? "(wakeup, rmap, switch)" : argv[1]);
+			argc < 2 ? "(wakeup, rmap, switch, duty)" : argv[1]);
 		usage(stderr);
 		return 2;
 	}

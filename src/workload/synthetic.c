@@ -7,7 +7,8 @@
  *
  * One loop iteration is one transaction:
  *
- *   think  sleep, exponential with mean `think` (not part of the latency)
+ *   think  sleep, exponential with mean `think`, or exactly `think` with
+ *          think_dist=fixed (not part of the latency)
  *   ---- latency starts ----
  *   compute  charge `compute` of CPU time
  *   lock     with probability lock_share: take one of `locks` locks (chosen
@@ -38,6 +39,7 @@ enum syn_lock_kind { SYN_MUTEX, SYN_SPINLOCK };
 struct syn_config {
 	uint64_t	tasks;
 	uint64_t	think;		/* ns, mean */
+	int		think_dist;	/* enum syn_think_dist */
 	uint64_t	compute;	/* ns per transaction */
 	uint64_t	lock_share;	/* ppm of transactions */
 	uint64_t	locks;
@@ -52,12 +54,18 @@ struct syn_config {
 
 static const char *const lock_kind_names[] = { "mutex", "spinlock", NULL };
 
+enum syn_think_dist { SYN_THINK_EXP, SYN_THINK_FIXED };
+static const char *const think_dist_names[] = { "exponential", "fixed", NULL };
+
 #define C(f) offsetof(struct syn_config, f)
 static const struct opt_def syn_options[] = {
 	{ "tasks", OPT_UINT, C(tasks), "4", 1, 1000000, NULL, 0,
 	  "number of tasks (--scale 1/N divides it)" },
 	{ "think", OPT_TIME, C(think), "1ms", 0, 0, NULL, SIM_NSEC_PER_USEC,
 	  "mean think time before each transaction (exponential), 0 = none; bare numbers are us" },
+	{ "think_dist", OPT_ENUM, C(think_dist), "exponential", 0, 0, think_dist_names, 0,
+	  "think time's distribution: exponential with mean `think`, or fixed (always `think`, "
+	  "as a loop's nanosleep; scenarios/duty-local.ini)" },
 	{ "compute", OPT_TIME, C(compute), "50us", 0, 0, NULL, SIM_NSEC_PER_USEC,
 	  "CPU time per transaction; bare numbers are us" },
 	{ "lock_share", OPT_PERCENT, C(lock_share), "50%", 0, 1000000, NULL, 0,
@@ -107,7 +115,8 @@ static void syn_transaction(struct sim *sim, struct syn_task *t)
 	sim_time_t start;
 
 	if (c->think)
-		sim_sleep(sim, (sim_time_t)rng_exp(&t->rng, (double)c->think));
+		sim_sleep(sim, c->think_dist == SYN_THINK_FIXED ? c->think
+				: (sim_time_t)rng_exp(&t->rng, (double)c->think));
 	start = sim_now(sim);
 	sim_path_push(sim, "compute");
 	sim_charge(sim, c->compute);

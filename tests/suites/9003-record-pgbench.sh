@@ -103,6 +103,11 @@ else
 	[ -z "$(probe pinned_tps)" ]
 fi
 check one-cpu-probe-figures $?
+# the duty probe (slowpath probe duty): its CPUs, its sleep, and for one
+# process its loops a second and an idle share in 0..100
+awk -v a="$(probe duty_cpus)" -v b="$(nproc)" 'BEGIN { exit !(a != "" && a == b) }' && positive "$(probe duty_sleep_us)" &&
+	positive "$(probe duty_1_loops_per_s)" && pct "$(probe duty_1_idle_pct)"
+check duty-probe-figures $?
 # the wait-event sampler's own backend: its CPU, a share of one CPU
 # between 0 and 100 %, below the whole server's per transaction
 nonneg "$(sed -n 's/^    "sampler_cpu_us_per_tx": \([0-9.eE+-]*\),\{0,1\}$/\1/p' "$r")" &&

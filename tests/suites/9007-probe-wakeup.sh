@@ -8,7 +8,11 @@
 # --round-trips and an unknown option exit 2 with a message.  `slowpath
 # probe rmap` prints its three figures, the costs non-negative numbers,
 # and refuses a bad --processes; `slowpath probe switch` its five (mm_slots
-# 0 or 2..9), and refuses a bad --messages.  No figure is compared with a time: the
+# 0 or 2..9), and refuses a bad --messages; `slowpath probe duty` on one
+# CPU (taskset) runs one and two processes and prints duty_cpus=1,
+# duty_spin_us=200, duty_sleep_us, and per count its loops a second, idle
+# share (0..100) and run-queue delay (where /proc/self/schedstat exists),
+# and refuses a bad --seconds.  No figure is compared with a time: the
 # machine's speed is not the test's.
 #
 #   tests/suites/9007-probe-wakeup.sh BUILD_DIR
@@ -72,5 +76,26 @@ check switch-five-figures $?
 "$sp" probe switch --messages x >/dev/null 2>"$tmp/e6"
 [ $? = 2 ] && grep -q "messages: 'x'" "$tmp/e6"
 check switch-bad-messages-exit-2 $?
+
+if command -v taskset >/dev/null; then
+	taskset -c 0 "$sp" probe duty --seconds 1 >"$tmp/d" 2>"$tmp/de"
+	rc=$?
+	cat "$tmp/d"
+	want="duty_cpus duty_spin_us duty_sleep_us"
+	for k in 1 2; do
+		want="$want duty_${k}_loops_per_s duty_${k}_idle_pct"
+		[ -r /proc/self/schedstat ] && want="$want duty_${k}_delay_us"
+	done
+	[ $rc = 0 ] && [ "$(cut -d= -f1 "$tmp/d" | tr '\n' ' ')" = "$want " ] &&
+		grep -qx 'duty_cpus=1' "$tmp/d" && grep -qx 'duty_spin_us=200' "$tmp/d" &&
+		awk -F= '$2 !~ /^[0-9]+(\.[0-9]+)?$/ { bad = 1 }
+			 $1 ~ /loops_per_s|sleep_us/ && $2 + 0 <= 0 { bad = 1 }
+			 $1 ~ /idle_pct/ && $2 + 0 > 100 { bad = 1 }
+			 END { exit bad }' "$tmp/d"
+	check duty-figures $?
+fi
+"$sp" probe duty --seconds 0 >/dev/null 2>"$tmp/e7"
+[ $? = 2 ] && grep -q "seconds: '0'" "$tmp/e7"
+check duty-bad-seconds-exit-2 $?
 
 summary 9007-probe-wakeup

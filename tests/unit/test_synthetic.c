@@ -85,6 +85,25 @@ TEST(cpu_only)
 	wl_stats_release(&r.stats);
 }
 
+/* A test of think_dist=fixed: the plain CPU mix of cpu_only with the 1 ms
+ * think time fixed.  Nothing is drawn at random then, so two seeds give
+ * the same count, each task loops at most every 1.05 ms (at most 953
+ * transactions each in 1 s, the engine's costs add a little) and all four
+ * alike, as they run on their own CPUs. */
+TEST(think_fixed)
+{
+	static const char *const kv[] = { "lock_share", "0%", "think_dist", "fixed", NULL };
+	struct run a, b;
+
+	ASSERT_EQ(run(kv, 1, 4, 1, NULL, &a), 0);
+	ASSERT_EQ(run(kv, 2, 4, 1, NULL, &b), 0);
+	ASSERT_U64_EQ(a.transactions, b.transactions);
+	ASSERT_TRUE(a.transactions <= 4 * 953 && a.transactions >= 4 * 900);
+	ASSERT_U64_EQ(a.transactions % 4, 0);
+	wl_stats_release(&a.stats);
+	wl_stats_release(&b.stats);
+}
+
 /* A test that one lock serialises: 8 tasks without think time all take
  * the one mutex for 20 us of CPU.  Expect at most 1 s / 20 us = 50000
  * transactions (plus one in flight per task), and a p99 latency of at

@@ -9,12 +9,10 @@
 #define US SIM_NSEC_PER_USEC
 #define MS SIM_NSEC_PER_MSEC
 
-static struct sim *sim_model(unsigned int ncpus, int preempt)
+/* A sim of `cfg` with the scheduler's own costs zero. */
+static struct sim *sim_model_cfg(struct sim_config cfg)
 {
 	struct cost_table c;
-	struct sim_config cfg = {
-		.ncpus = ncpus, .seed = 1, .preempt = preempt, .tick_ns = 4 * MS,
-	};
 
 	cost_table_init(&c);
 	c.ps[COST_context_switch] = 0;
@@ -22,6 +20,13 @@ static struct sim *sim_model(unsigned int ncpus, int preempt)
 	c.ps[COST_spin_handoff] = 0;
 	cfg.costs = &c;
 	return sim_create(&cfg);
+}
+
+static struct sim *sim_model(unsigned int ncpus, int preempt)
+{
+	return sim_model_cfg((struct sim_config){
+		.ncpus = ncpus, .seed = 1, .preempt = preempt, .tick_ns = 4 * MS,
+	});
 }
 
 struct prog {
@@ -977,20 +982,12 @@ static void hot_h(struct sim *sim, void *p)
 
 static uint64_t hot_run(sim_time_t migration_cost, struct hot *h)
 {
-	struct cost_table c;
-	struct sim_config cfg = {
+	struct sim *sim = sim_model_cfg((struct sim_config){
 		.ncpus = 2, .seed = 1, .preempt = SIM_PREEMPT_NONE, .tick_ns = 4 * MS,
 		.migration_cost = migration_cost,
-	};
-	struct sim *sim;
+	});
 	uint64_t fails;
 
-	cost_table_init(&c);
-	c.ps[COST_context_switch] = 0;
-	c.ps[COST_wakeup] = 0;
-	c.ps[COST_spin_handoff] = 0;
-	cfg.costs = &c;
-	sim = sim_create(&cfg);
 	st_task(sim, "A", 0, false, hot_a, h, 0);
 	st_task(sim, "B", 1, true, hot_b, h, 0);
 	st_task(sim, "H", 0, true, hot_h, h, 100 * US);

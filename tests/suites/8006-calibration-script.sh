@@ -765,9 +765,9 @@ doc_rows "$TMP/mm.txt" 5 && [ $nomm_ok = 1 ] &&
 	ok "docs/calibration.md runs ak-ap: twins with and without the switch costs = the stored runs" ||
 	ko "docs/calibration.md runs ak-ap: twins with and without the switch costs = the stored runs"
 
-# runs ao-an again and aq: the twins before and with newidle balancing's
+# runs ao-an again and aq-as: the twins before and with newidle balancing's
 # task_hot rule ([kernel] migration_cost), from the stored runs
-for rc in "ao 4" "ak 8" "al 8" "ap 8" "an 16" "aq 8"; do
+for rc in "ao 4" "ak 8" "al 8" "ap 8" "an 16" "aq 8" "ar 16" "as 4"; do
 	set -- $rc
 	hf=$(jq '.figures.newidle_hot_fails_per_tx' "$R/local-model-s50-c$2-$1-hot/result.json")
 	$RPT compare --all --window 10-150 $R/local-real-s50-c$2-$1 $R/local-model-s50-c$2-$1 \
@@ -781,12 +781,12 @@ for rc in "ao 4" "ak 8" "al 8" "ap 8" "an 16" "aq 8"; do
 			r, c, th(m), th(t0), pc(m, t0), th(t1), pc(m, t1), bm, b0, b1, wm + im, w0 + i0, w1 + i1, hf }'
 done >"$TMP/hot.txt"
 hot_ok=1
-for d in $R/local-model-s50-c*-a[klnopq]-hot; do
+for d in $R/local-model-s50-c*-a[klnopqrs]-hot; do
 	grep -qx 'migration_cost=500us' "$d/scenario.ini" || hot_ok=0
 	# made before the key, or with it at 0
 	grep -q '^migration_cost=[1-9]' "${d%-hot}/scenario.ini" && hot_ok=0
 done
-doc_rows "$TMP/hot.txt" 6 && [ $hot_ok = 1 ] &&
+doc_rows "$TMP/hot.txt" 8 && [ $hot_ok = 1 ] &&
 	ok "docs/calibration.md runs ao-an: twins before and with task_hot = the stored runs" ||
 	ko "docs/calibration.md runs ao-an: twins before and with task_hot = the stored runs: $(tr '\n' ' ' <"$TMP/hot.txt")"
 

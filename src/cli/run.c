@@ -568,7 +568,9 @@ static int run_setup(struct run *r)
 				 .preempt = kern->preempt, .tick_ns = SIM_NSEC_PER_SEC / mc->hz,
 				 .rwsem_steal = kern->rwsem == 1,
 				 .mm_slots = (unsigned int)mc->mm_slots,
-				 .migration_cost = kern->migration_cost };
+				 .migration_cost = kern->migration_cost,
+				 .periodic_balance = kern->periodic_balance,
+				 .llc_cpus = (unsigned int)mc->llc_cpus };
 	struct mm_policy policy;
 	struct wl_env env;
 	char err[1024], place[300];

@@ -204,6 +204,13 @@ static const struct opt_def scn_kernel_options[] = {
 		  "6.12, 500 us): a task that left its CPU less than this ago is cache-hot "
 		  "(task_hot), and a CPU going idle does not pull it from another CPU's run queue; "
 		  "0 = no task is hot.  Only the kernel's preemption models use it (not slice)" },
+	{ .key = "periodic_balance", .type = OPT_BOOL, .offset = K(periodic_balance), .def = "on",
+	  .help = "periodic and nohz-idle load balancing (sched_balance_domains, nohz_balancer_kick; "
+		  "kernel/sched/fair.c 6.12): a busy CPU balances at its tick every n x 16 ms, an "
+		  "idle one every n ms when a busy CPU with two runnable tasks kicks it (n = cpus); "
+		  "a cache-hot task moves after two failed attempts (docs/engine.md \"Scheduler\"); "
+		  "off = only newidle pulls move queued tasks.  Only the kernel's preemption models "
+		  "use it (not slice)" },
 	OPT_END
 };
 
@@ -385,7 +392,8 @@ static int scale_zone_size(const char *text, unsigned int n, char *out, size_t o
 
 /*
  * --scale 1/n: memory, zone sizes and reserved memory shrink n-fold
- * (rounded down to 4 MiB, the largest buddy block), CPUs too (at least 1).
+ * (rounded down to 4 MiB, the largest buddy block), CPUs and the CPUs per
+ * last-level cache too (at least 1).
  * Zone names and "rest" are kept; machine_create checks the result.
  */
 static int machine_scale(const struct scn_section_type *t, void *config, unsigned int n,
@@ -404,6 +412,8 @@ static int machine_scale(const struct scn_section_type *t, void *config, unsigne
 	mc->memory = mc->memory / n / FOUR_MIB * FOUR_MIB;
 	mc->reserved = mc->reserved / n / FOUR_MIB * FOUR_MIB;
 	mc->cpus = mc->cpus / n ? mc->cpus / n : 1;
+	if (mc->llc_cpus)	/* the same number of caches, each shared by fewer CPUs */
+		mc->llc_cpus = mc->llc_cpus / n ? mc->llc_cpus / n : 1;
 	if (!mc->zones || !mc->zones[0])
 		return 0;
 	copy = strdup(mc->zones);

@@ -44,6 +44,7 @@ struct scn_kernel {
 	bool		lru_gen;		/* the multi-gen LRU (CONFIG_LRU_GEN_ENABLED) */
 	int		rwsem;			/* 0 fifo, 1 steal (sim_config.rwsem_steal) */
 	uint64_t	migration_cost;		/* ns: sim_config.migration_cost */
+	bool		periodic_balance;	/* sim_config.periodic_balance */
 };
 
 extern const struct opt_def scn_global_options[];

@@ -32,6 +32,7 @@ struct machine_config {
 	uint64_t hz;		/* CONFIG_HZ: timer ticks per second, the unit of the
 				 * kernel's timeouts (jiffies) */
 	uint64_t mm_slots;	/* address spaces a CPU keeps translations for (0: all) */
+	uint64_t llc_cpus;	/* CPUs per last-level cache (0: one for all) */
 	char	*initial_state;	/* a recorded snapshot to start from (a `slowpath record`
 				 * folder or /proc copies); read by the CLI, built by
 				 * machine_load_initial_state (mm/initial_state.h) */

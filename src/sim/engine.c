@@ -65,6 +65,8 @@ struct sim *sim_create(const struct sim_config *cfg)
 	sim->rwsem_steal = cfg->rwsem_steal;
 	sim->mm_slots = cfg->mm_slots;
 	sim->migration_cost = cfg->migration_cost;
+	sim->periodic_balance = cfg->periodic_balance;
+	sim->llc_cpus = cfg->llc_cpus && cfg->llc_cpus < sim->ncpus ? cfg->llc_cpus : sim->ncpus;
 	/* sysctl_sched_base_slice: 0.75 ms x (1 + ilog2(min(ncpus, 8)))
 	 * (SCHED_TUNABLESCALING_LOG, kernel/sched/fair.c) */
 	{
@@ -86,6 +88,7 @@ struct sim *sim_create(const struct sim_config *cfg)
 	for (unsigned int c = 0; c < sim->ncpus; c++) {
 		sim->idle_map[c / 64] |= 1ULL << (c % 64);
 		sim->cpus[c].in_idle = true;	/* idle since time 0 */
+		sim->cpus[c].balance_ms = sim->ncpus;	/* sd->min_interval: the domain's weight */
 		if (sim->mm_slots) {
 			sim->cpus[c].mm_recent = calloc(sim->mm_slots, sizeof(uint32_t));
 			if (!sim->cpus[c].mm_recent)
@@ -175,6 +178,7 @@ uint64_t sim_refill_switches(const struct sim *sim) { return sim->refill_switche
 uint64_t sim_idle_wakeups(const struct sim *sim) { return sim->idle_wakeups; }
 uint64_t sim_remote_busy_wakeups(const struct sim *sim) { return sim->remote_busy_wakeups; }
 uint64_t sim_newidle_hot_fails(const struct sim *sim) { return sim->newidle_hot_fails; }
+void sim_balance_stats(const struct sim *sim, struct sim_balance_stats *out) { *out = sim->balance; }
 uint64_t sim_mm_switches(const struct sim *sim) { return sim->mm_switches; }
 uint64_t sim_mm_switch_misses(const struct sim *sim) { return sim->mm_switch_misses; }
 uint32_t sim_mm_new(struct sim *sim) { return ++sim->mm_next; }

@@ -170,6 +170,11 @@ struct sim_cpu {
 	uint32_t	nr_fair;	/* their number */
 	int64_t		vmin;		/* V when the queue last emptied */
 	sim_time_t	tick_due;	/* first tick after the owner's ticks were last looked at */
+	/* load balancing (task.c, "Periodic and nohz-idle balancing"): the
+	 * one domain's per-CPU state */
+	sim_time_t	last_balance;		/* sd->last_balance (a tick) */
+	uint32_t	balance_ms;		/* sd->balance_interval, ms */
+	uint32_t	nr_balance_failed;	/* sd->nr_balance_failed */
 };
 
 #define SIM_NEED_RESCHED	1
@@ -205,6 +210,11 @@ struct sim {
 	uint64_t	uspin_holder_runq_waits, uspin_holder_runq_ns;	/* statistics only */
 	uint64_t	wake_ipis, idle_wakeups, remote_busy_wakeups;	/* statistics only (sim_task_wake) */
 	uint64_t	newidle_hot_fails;	/* statistics only (newidle_pull) */
+	struct sim_balance_stats balance;	/* statistics only (sched_balance_rq) */
+	sim_time_t	nohz_next_balance;	/* nohz.next_balance: earliest balance due of an
+						 * idle CPU, as last computed */
+	bool		periodic_balance;	/* sim_config's */
+	unsigned int	llc_cpus;		/* sim_config's, 1..ncpus */
 	uint64_t	refill_switches;	/* statistics only (dispatch: switch_refill) */
 	uint64_t	mm_switches, mm_switch_misses;	/* statistics only (switch_mm_in) */
 	unsigned int	mm_slots;	/* sim_config.mm_slots */

@@ -87,6 +87,12 @@ struct sim_config {
 	sim_time_t	migration_cost;	/* newidle balancing leaves a task that left its CPU
 					 * less than this ago (task_hot); 0: none is hot;
 					 * unused by SIM_PREEMPT_SLICE */
+	bool		periodic_balance;	/* periodic and nohz-idle load balancing at the
+					 * ticks (sched_balance_domains); unused by
+					 * SIM_PREEMPT_SLICE */
+	unsigned int	llc_cpus;	/* CPUs per last-level cache, in consecutive groups:
+					 * a wake-up looks for an idle CPU only in its
+					 * previous CPU's group; 0: one cache for all */
 	const struct cost_table *costs;	/* NULL: defaults */
 };
 
@@ -280,6 +286,14 @@ uint64_t sim_remote_busy_wakeups(const struct sim *sim);
  * pull had left its CPU less than migration_cost ago (task_hot);
  * statistics only. */
 uint64_t sim_newidle_hot_fails(const struct sim *sim);
+/* Periodic load balancing (periodic_balance): balance attempts made at a
+ * busy CPU's tick or for an idle CPU by a nohz kick, tasks they moved,
+ * attempts that found an imbalance and moved nothing (every candidate
+ * cache-hot or pinned), and nohz kicks sent; statistics only. */
+struct sim_balance_stats {
+	uint64_t	runs, moved, failed, nohz_kicks;
+};
+void sim_balance_stats(const struct sim *sim, struct sim_balance_stats *out);
 /* Tasks put on a CPU another task was put on since they last ran there
  * (each charged `switch_refill`); statistics only. */
 uint64_t sim_refill_switches(const struct sim *sim);

@@ -74,6 +74,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <inttypes.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -478,6 +479,8 @@ static inline sim_time_t next_tick(struct sim *sim)
 	return sim->tick_next;
 }
 
+static void sched_balance_tick(struct sim *sim, unsigned int c);
+
 static bool fair_tick(struct sim *sim, struct sim_cpu *cpu, struct sim_task *t)
 {
 	if (sim->now < cpu->tick_due)
@@ -487,6 +490,7 @@ static bool fair_tick(struct sim *sim, struct sim_cpu *cpu, struct sim_task *t)
 		t->need_resched |= SIM_NEED_RESCHED;
 	if (fair_update_deadline(sim, t) && cpu->nr_fair > 1)
 		fair_resched(sim, t, sim->now);
+	sched_balance_tick(sim, (unsigned int)(cpu - sim->cpus));
 	return true;
 }
 
@@ -585,6 +589,25 @@ static void dispatch(struct sim *sim, struct sim_task *t, unsigned int c, sim_ti
  * original scheduler (slice) pulls any task.  Simplified: no SMT
  * domains (where nothing is hot), no next buddy, every task nice 0.
  */
+/* can_migrate_task: a hot task may go anyway once the domain's balancing
+ * failed more than cache_nice_tries (1 below the NUMA level) times in a
+ * row; only periodic and nohz-idle balancing count failures. */
+#define SD_CACHE_NICE_TRIES	1
+#define SD_BUSY_FACTOR		16	/* the domain's busy_factor (sd_init) */
+#define SD_IMBALANCE_PCT	117	/* its imbalance_pct */
+#define SCHED_NR_MIGRATE	32	/* sysctl_sched_nr_migrate */
+
+/* rq->nr_running: the CPU's queued tasks and its owner */
+static inline unsigned int cpu_nr_running(const struct sim_cpu *cpu)
+{
+	return cpu->rq_len + (cpu->curr != NULL);
+}
+
+static inline bool balance_failed_enough(const struct sim_cpu *dst)
+{
+	return dst->nr_balance_failed > SD_CACHE_NICE_TRIES;
+}
+
 static inline bool task_hot(const struct sim *sim, const struct sim_task *t)
 {
 	return fair_sched(sim) && t->exec_end != SIM_TIME_NEVER &&
@@ -599,9 +622,9 @@ static inline bool task_hot(const struct sim *sim, const struct sim_task *t)
  * as sched_balance_rq fails on a busiest queue whose tasks all stay.
  * Without it, tasks woken onto busy CPUs wait there while other CPUs
  * idle.  Simplified: no avg_idle / max_newidle_lb_cost cut-off, one
- * domain spanning all CPUs, and no periodic or nohz-idle balancing: a hot
- * task left queued waits for its own CPU, or for another CPU to go idle
- * once it has cooled.
+ * domain spanning all CPUs.  A hot task left queued waits for its own CPU,
+ * for another CPU to go idle once it has cooled, or for periodic
+ * balancing (below).
  */
 static struct sim_task *newidle_pull(struct sim *sim, unsigned int c)
 {
@@ -626,12 +649,30 @@ static struct sim_task *newidle_pull(struct sim *sim, unsigned int c)
 	for (uint32_t k = first; k < from->rq_len; k++) {
 		const struct sim_task *t = from->rq[k].t;
 
-		if (!t->pinned && !task_hot(sim, t))
+		if (!t->pinned && (!task_hot(sim, t) || balance_failed_enough(&sim->cpus[c])))
 			return runq_remove(from, k);
 	}
 	sim->newidle_hot_fails++;
 	return NULL;
 }
+
+/* Put `t`, runnable since t->mark and taken off a run queue, on CPU `c`
+ * (which has no owner) from instant `at` on; the wait goes to its
+ * run-queue time. */
+static void run_queued(struct sim *sim, struct sim_task *t, unsigned int c, sim_time_t at)
+{
+	sim_time_t when = t->mark > at ? t->mark : at;
+
+	t->stats.runq_ns += when - t->mark;
+	sim->nodes[t->top].runq_ns += when - t->mark;
+	if (t->uspins_held) {
+		sim->uspin_holder_runq_waits++;
+		sim->uspin_holder_runq_ns += when - t->mark;
+	}
+	dispatch(sim, t, c, when);
+}
+
+static void nohz_balance_enter_idle(struct sim *sim, const struct sim_cpu *cpu);
 
 /* CPU `c` has no owner now: run the head of its queue, else pull one
  * from the busiest queue, or go idle. */
@@ -639,7 +680,6 @@ static void cpu_next(struct sim *sim, unsigned int c)
 {
 	struct sim_cpu *cpu = &sim->cpus[c];
 	struct sim_task *t;
-	sim_time_t when;
 
 	if (cpu->curr)	/* put_prev_entity: the leaving task's exec_start */
 		cpu->curr->exec_end = sim->now;
@@ -661,27 +701,43 @@ static void cpu_next(struct sim *sim, unsigned int c)
 		cpu_mark_idle(sim, c, true);
 		if (!cpu->irq_active)
 			cpu_idle_begin(sim, cpu);
+		nohz_balance_enter_idle(sim, cpu);
 		return;
 	}
-	when = t->mark > sim->now ? t->mark : sim->now;
-	t->stats.runq_ns += when - t->mark;
-	sim->nodes[t->top].runq_ns += when - t->mark;
-	if (t->uspins_held) {
-		sim->uspin_holder_runq_waits++;
-		sim->uspin_holder_runq_ns += when - t->mark;
-	}
-	dispatch(sim, t, c, when);
+	run_queued(sim, t, c, sim->now);
 }
 
+/*
+ * select_task_rq_fair -> select_idle_sibling (kernel/sched/fair.c, 6.12),
+ * simplified: the previous CPU if idle, else the lowest idle CPU sharing
+ * its last-level cache (llc_cpus; the scan of sd_llc), else the previous
+ * CPU.  With no cache shared (llc_cpus 1) a wake-up stays on its previous
+ * CPU and only load balancing moves the task.  Simplified: no wake_affine
+ * (the waker's CPU is never the target: on the development VM 98 % of the
+ * cross-CPU wake-ups of PostgreSQL and pgbench processes ran on the
+ * wakee's previous CPU, docs/calibration.md "Periodic balancing and the
+ * last-level cache"); the scan goes from the cache's lowest CPU, not from
+ * the target's next one, with no SIS_UTIL limit and no idle-core
+ * preference (no SMT).
+ */
 static unsigned int select_cpu(const struct sim *sim, const struct sim_task *t)
 {
 	unsigned int prev = t->cpu;
 
 	if (t->pinned || cpu_is_idle(sim, prev))
 		return prev;
-	for (unsigned int w = 0; w < sim->idle_words; w++)
-		if (sim->idle_map[w])
-			return w * 64 + (unsigned int)__builtin_ctzll(sim->idle_map[w]);
+	if (sim->llc_cpus == sim->ncpus) {
+		for (unsigned int w = 0; w < sim->idle_words; w++)
+			if (sim->idle_map[w])
+				return w * 64 + (unsigned int)__builtin_ctzll(sim->idle_map[w]);
+		return prev;
+	}
+	unsigned int lo = prev / sim->llc_cpus * sim->llc_cpus;
+	unsigned int hi = lo + sim->llc_cpus < sim->ncpus ? lo + sim->llc_cpus : sim->ncpus;
+
+	for (unsigned int c = lo; c < hi; c++)
+		if (cpu_is_idle(sim, c))
+			return c;
 	return prev;
 }
 
@@ -715,6 +771,227 @@ static uint64_t send_wake_ipi(struct sim *sim)
 	sim->wake_ipis++;
 	charge_kernel(sim, d);
 	return d;
+}
+
+/* ---- periodic and nohz-idle balancing (kernel/sched/fair.c, 6.12) ------------------ */
+
+/*
+ * Under the kernel's preemption models, with periodic_balance: one
+ * scheduling domain spans all CPUs (weight n), its state kept per CPU as
+ * each CPU has its own copy of the domain (sd_init): balance_interval
+ * starts at min_interval = n ms and doubles up to max_interval = 2n ms
+ * while balancing finds nothing to do; last_balance; nr_balance_failed.
+ *   - A busy CPU balances at its tick once last_balance + the interval x
+ *     busy_factor 16, less a jiffy, has passed (sched_balance_trigger ->
+ *     sched_balance_domains, CPU_NOT_IDLE).  An idle CPU has no tick
+ *     (nohz): a busy CPU with two or more runnable tasks kicks the nohz
+ *     balancer at its tick once nohz.next_balance has passed
+ *     (nohz_balancer_kick), which balances each idle CPU whose interval
+ *     has passed, from the one after the first idle CPU round to it
+ *     (_nohz_idle_balance, CPU_IDLE).  Intervals are whole jiffies,
+ *     clamped to 1 .. HZ x n / 10 (max_load_balance_interval).
+ *   - sched_balance_rq: the busiest CPU is the other CPU with most
+ *     runnable tasks (the lowest on a tie), which must have two.  The
+ *     imbalance, in tasks: for an idle CPU half the busiest's
+ *     (sibling_imbalance >> 1); for a busy one min(busiest - average,
+ *     average - local), the average over all CPUs (migrate_load), and
+ *     none when it has two or more and the busiest no more than 117 % of
+ *     its count (imbalance_pct).
+ *   - detach_tasks: up to min(32, the busiest's count) queued tasks
+ *     examined, the longest queued first; a pinned one stays, a
+ *     cache-hot one (task_hot) stays unless nr_balance_failed >
+ *     cache_nice_tries.  An imbalance and nothing moved: failed + 1
+ *     (which lets newidle pulls take hot tasks too); moved: failed 0;
+ *     the interval back to min_interval either way.  Nothing to do, or
+ *     every candidate pinned: failed 0, the interval doubled.  A task
+ *     moved onto a busy CPU may preempt its owner as a wake-up would
+ *     (attach_task -> wakeup_preempt).
+ * Simplified: a CPU's load is its count of runnable tasks at the instant
+ * (no PELT averages, no utilization-based group types, every task nice
+ * 0); one domain whatever llc_cpus says (the kernel stacks an LLC domain
+ * under the package one when both have more than one CPU); no active
+ * balancing (the busiest's running task is never pushed away); the
+ * balancing's own CPU time is not charged; a kick costs the kicker one
+ * wake_ipi, and an idle CPU given a task starts it after that and
+ * idle_exit, as after a wake-up onto an idle CPU.
+ */
+
+/* get_sd_balance_interval, in ns (whole jiffies) */
+static sim_time_t balance_interval(const struct sim *sim, const struct sim_cpu *cpu, bool busy)
+{
+	uint64_t ms = (uint64_t)cpu->balance_ms * (busy ? SD_BUSY_FACTOR : 1);
+	uint64_t j = (ms * SIM_NSEC_PER_MSEC + sim->tick_ns - 1) / sim->tick_ns;	/* msecs_to_jiffies */
+	uint64_t jmax = SIM_NSEC_PER_SEC / sim->tick_ns * sim->ncpus / 10;
+
+	if (busy && j)
+		j--;
+	if (j < 1)
+		j = 1;
+	if (j > jmax)
+		j = jmax;
+	return j * sim->tick_ns;
+}
+
+/* The balance found nothing to do (out_balanced, out_all_pinned). */
+static void balance_none(const struct sim *sim, struct sim_cpu *dst)
+{
+	dst->nr_balance_failed = 0;
+	if (dst->balance_ms < 2 * sim->ncpus)
+		dst->balance_ms *= 2;
+}
+
+/* attach_task: `t`, taken off its CPU's queue, onto CPU `c`; on an idle
+ * CPU it runs from `at`. */
+static void balance_attach(struct sim *sim, unsigned int c, struct sim_task *t, sim_time_t at)
+{
+	struct sim_cpu *dst = &sim->cpus[c];
+
+	fair_dequeue(sim, &sim->cpus[t->cpu], t);
+	t->cpu = c;
+	fair_enqueue(sim, dst, t, false);
+	if (!dst->curr)
+		run_queued(sim, t, c, at);
+	else
+		runq_push(dst, t);
+}
+
+/* sched_balance_rq for CPU `c` (idle: CPU_IDLE, else CPU_NOT_IDLE); an
+ * idle CPU that gets tasks runs the first from `at`. */
+static void sched_balance_rq(struct sim *sim, unsigned int c, bool idle, sim_time_t at)
+{
+	struct sim_cpu *dst = &sim->cpus[c], *src = NULL;
+	struct sim_task *owner = dst->curr;
+	uint64_t local = cpu_nr_running(dst), most = 0, total = 0, imbalance = 0, n = sim->ncpus;
+
+	sim->balance.runs++;
+	for (unsigned int i = 0; i < sim->ncpus; i++) {
+		uint64_t r = cpu_nr_running(&sim->cpus[i]);
+
+		total += r;
+		if (i != c && r > most) {
+			most = r;
+			src = &sim->cpus[i];
+		}
+	}
+	if (most >= 2 && most > local) {
+		if (!local)
+			imbalance = most / 2;
+		else if (local < 2 || 100 * most > SD_IMBALANCE_PCT * local) {
+			uint64_t over = most * n - total, under = total > local * n ? total - local * n : 0;
+
+			imbalance = (over < under ? over : under) / n;
+		}
+	}
+	if (!imbalance) {
+		balance_none(sim, dst);
+		return;
+	}
+	uint64_t moved = 0, examined = 0, loop_max = most < SCHED_NR_MIGRATE ? most : SCHED_NR_MIGRATE;
+	bool all_pinned = true;
+	uint32_t k = 0;
+
+	while (k < src->rq_len && moved < imbalance && examined < loop_max) {
+		struct sim_task *t = src->rq[k].t;
+
+		examined++;
+		if (t->pinned) {
+			k++;
+			continue;
+		}
+		all_pinned = false;
+		if (task_hot(sim, t) && !balance_failed_enough(dst)) {
+			k++;
+			continue;
+		}
+		runq_remove(src, k);
+		balance_attach(sim, c, t, at);
+		if (owner)
+			fair_wakeup_preempt(sim, dst, owner, t, sim->now);
+		moved++;
+		if (idle && cpu_nr_running(src) <= 1)
+			break;
+	}
+	if (all_pinned) {
+		balance_none(sim, dst);
+		return;
+	}
+	if (moved) {
+		dst->nr_balance_failed = 0;
+		sim->balance.moved += moved;
+	} else {
+		dst->nr_balance_failed++;
+		sim->balance.failed++;
+	}
+	dst->balance_ms = sim->ncpus;
+}
+
+/* sched_balance_domains for CPU `c` with its one domain, if due. */
+static void sched_balance_domains(struct sim *sim, unsigned int c, bool idle, sim_time_t at)
+{
+	struct sim_cpu *cpu = &sim->cpus[c];
+
+	if (sim->now < cpu->last_balance + balance_interval(sim, cpu, !idle))
+		return;
+	sched_balance_rq(sim, c, idle, at);
+	cpu->last_balance = sim->now / sim->tick_ns * sim->tick_ns;	/* jiffies */
+}
+
+/* nohz_balance_enter_idle with sched_balance_newidle's update of the
+ * CPU's next balance: nohz.next_balance is the earliest of the idle
+ * CPUs'. */
+static void nohz_balance_enter_idle(struct sim *sim, const struct sim_cpu *cpu)
+{
+	sim_time_t due;
+
+	if (!sim->periodic_balance || !fair_sched(sim))
+		return;
+	due = cpu->last_balance + balance_interval(sim, cpu, false);
+	if (due < sim->nohz_next_balance)
+		sim->nohz_next_balance = due;
+}
+
+/* nohz_balancer_kick from CPU `c`'s tick, and the kicked CPU's
+ * _nohz_idle_balance over the idle CPUs. */
+static void nohz_balancer_kick(struct sim *sim, unsigned int c)
+{
+	unsigned int ilb = sim->ncpus;
+	sim_time_t next = SIM_TIME_NEVER, at;
+
+	if (cpu_nr_running(&sim->cpus[c]) < 2 || sim->now < sim->nohz_next_balance)
+		return;
+	for (unsigned int w = 0; w < sim->idle_words && ilb == sim->ncpus; w++)
+		if (sim->idle_map[w])
+			ilb = w * 64 + (unsigned int)__builtin_ctzll(sim->idle_map[w]);
+	if (ilb == sim->ncpus)
+		return;
+	sim->balance.nohz_kicks++;
+	at = sim->now + send_wake_ipi(sim);
+	at += cost_ns(&sim->costs, COST_idle_exit, 1);
+	sim->nohz_next_balance = sim->now + sim->tick_ns;	/* kick_ilb: jiffies + 1 */
+	for (unsigned int k = 1; k <= sim->ncpus; k++) {
+		unsigned int i = (ilb + k) % sim->ncpus;
+		const struct sim_cpu *o = &sim->cpus[i];
+		sim_time_t due;
+
+		if (!cpu_is_idle(sim, i))
+			continue;
+		sched_balance_domains(sim, i, true, at);
+		due = o->last_balance + balance_interval(sim, o, !cpu_is_idle(sim, i));
+		if (due < next)
+			next = due;
+	}
+	if (next != SIM_TIME_NEVER)
+		sim->nohz_next_balance = next;
+}
+
+/* sched_balance_trigger and nohz_balancer_kick at a tick of CPU `c`,
+ * which has an owner. */
+static void sched_balance_tick(struct sim *sim, unsigned int c)
+{
+	if (!sim->periodic_balance)
+		return;
+	sched_balance_domains(sim, c, false, sim->now);
+	nohz_balancer_kick(sim, c);
 }
 
 void sim_task_wake(struct sim *sim, struct sim_task *t, sim_time_t when)
@@ -1682,6 +1959,13 @@ void sim_check_sched(const struct sim *sim)
 				if (cpu->mm_recent[j] == cpu->mm_recent[i])
 					SIM_BUG("cpu %u: address space %u kept twice", c, cpu->mm_recent[i]);
 
+		/* the domain's interval stays within min_interval..max_interval,
+		 * and its last balance is a tick that has come */
+		if (cpu->balance_ms < sim->ncpus || cpu->balance_ms > 2 * sim->ncpus)
+			SIM_BUG("cpu %u: balance interval %u ms outside %u..%u", c, cpu->balance_ms,
+				sim->ncpus, 2 * sim->ncpus);
+		if (cpu->last_balance > sim->now || cpu->last_balance % sim->tick_ns)
+			SIM_BUG("cpu %u: last balance at %" PRIu64 " ns", c, cpu->last_balance);
 		if (fair_sched(sim)) {
 			int64_t sum = cpu->curr ? cpu->curr->vruntime : 0;
 

@@ -1603,6 +1603,14 @@ static void pg_report(void *state, struct wl_report *out)
 	 * cache-hot ([kernel] migration_cost) */
 	wl_report_figure(out, "newidle_hot_fails_per_tx",
 			 (double)sim_newidle_hot_fails(pg->sim) / (double)tx, "");
+	/* periodic and nohz-idle balancing ([kernel] periodic_balance): tasks
+	 * moved, attempts that moved none (all hot), nohz kicks sent */
+	struct sim_balance_stats bal;
+
+	sim_balance_stats(pg->sim, &bal);
+	wl_report_figure(out, "balance_moves_per_tx", (double)bal.moved / (double)tx, "");
+	wl_report_figure(out, "balance_failed_per_tx", (double)bal.failed / (double)tx, "");
+	wl_report_figure(out, "nohz_kicks_per_tx", (double)bal.nohz_kicks / (double)tx, "");
 	/* client=local: messages read on another CPU than sent (tcp_remote) */
 	wl_report_figure(out, "tcp_remote_per_tx", (double)pg->tcp_remote_msgs / (double)tx, "");
 	/* address-space switches (costs mm_switch, mm_switch_miss) */

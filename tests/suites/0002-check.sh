@@ -51,6 +51,10 @@ check "--scale 1/4 shrinks the devices" "'$SP' check '$TMP/main.ini' --scale 1/4
 check "--scale 1/8 takes the rest off per-member rates" "'$SP' check '$TMP/main.ini' --scale 1/8 \
 	>'$TMP/c5.ini' && grep -qx 'members=1' '$TMP/c5.ini' && grep -qx 'iops=24000' '$TMP/c5.ini' &&
 	grep -qx 'bandwidth=1500m' '$TMP/c5.ini'"
+check "--scale divides the CPUs per last-level cache, at least 1" "'$SP' check '$TMP/main.ini' \
+	--set machine.llc_cpus=12 --scale 1/4 | grep -qx 'llc_cpus=3' &&
+	'$SP' check '$TMP/main.ini' --set machine.llc_cpus=2 --scale 1/8 | grep -qx 'llc_cpus=1' &&
+	'$SP' check '$TMP/main.ini' --scale 1/8 | grep -qx 'llc_cpus=0'"
 check "scaled output round-trips" "'$SP' check '$TMP/c5.ini' | cmp - '$TMP/c5.ini'"
 check "scenarios/*.ini and docs/calibration/*/*.ini all check (sweep files aside)" "for f in scenarios/*.ini docs/calibration/*/*.ini; do [ -e \"\$f\" ] || continue;
 	grep -q '^\[sweep\]' \"\$f\" && continue;

@@ -1024,3 +1024,133 @@ TEST(preempt_newidle_leaves_a_cache_hot_task)
 	ASSERT_EQ(cold.a_cpu, 1);
 	ASSERT_U64_EQ(cold.a_second, 1000 * US);
 }
+
+/* ---- periodic and nohz-idle balancing --------------------------------------------- */
+
+struct bal {
+	sim_time_t	first_on1;	/* out: first instant an unpinned task ran on CPU 1 */
+	struct sim_balance_stats at_move;	/* out: the balance statistics then */
+	sim_time_t	wake_at;	/* A and C: their sleep ends here (0: no sleep) */
+	unsigned int	steps;		/* A and C: 100-us steps after it */
+};
+
+/* A or C: 100 us, a sleep until wake_at, then `steps` steps of 100 us;
+ * notes the first step that starts on CPU 1. */
+static void bal_worker(struct sim *sim, void *p)
+{
+	struct bal *b = p;
+
+	sim_charge(sim, 100 * US);
+	sim_sync(sim);
+	if (b->wake_at)
+		sim_sleep_until(sim, b->wake_at);
+	for (unsigned int i = 0; i < b->steps; i++) {
+		if (sim_cpu(sim) == 1 && b->first_on1 == SIM_TIME_NEVER) {
+			b->first_on1 = sim_now(sim);
+			sim_balance_stats(sim, &b->at_move);
+		}
+		sim_charge(sim, 100 * US);
+		sim_sync(sim);
+	}
+}
+
+/* A pinned task: 40 ms of user-mode CPU in 100-us steps. */
+static void bal_pinned(struct sim *sim, void *p)
+{
+	(void)p;
+	for (int i = 0; i < 400; i++) {
+		sim_charge(sim, 100 * US);
+		sim_sync(sim);
+	}
+}
+
+static struct sim_balance_stats bal_run(struct sim_config cfg, bool busy1, struct bal *b)
+{
+	struct sim_balance_stats st;
+	struct sim *sim;
+
+	cfg.ncpus = 2;
+	cfg.seed = 1;
+	cfg.preempt = SIM_PREEMPT_NONE;
+	cfg.tick_ns = 4 * MS;
+	sim = sim_model_cfg(cfg);
+	b->first_on1 = SIM_TIME_NEVER;
+	st_task(sim, "A", 0, false, bal_worker, b, 0);
+	st_task(sim, "C", 0, false, bal_worker, b, 0);
+	st_task(sim, "H", 0, true, bal_pinned, NULL, 0);
+	if (busy1)
+		st_task(sim, "B", 1, true, bal_pinned, NULL, 0);
+	sim_run(sim, SIM_TIME_NEVER);
+	sim_balance_stats(sim, &st);
+	sim_destroy(sim);
+	return st;
+}
+
+/* nohz-idle balancing (preempt=none, 2 CPUs, a 4 ms tick, engine costs
+ * zero, llc_cpus 1 so that wake-ups stay on their previous CPU).  A and C
+ * run 100 us each on CPU 0, sleep until 1 ms and wake onto CPU 0's queue,
+ * where the pinned H runs; CPU 1 never runs anything, so no newidle
+ * balance looks at CPU 0.  At CPU 0's tick at 4 ms three tasks are
+ * runnable there and CPU 1 idles: the tick kicks the nohz balancer, and
+ * CPU 1's balance wants half of CPU 0's three, one task.
+ *   - migration_cost 100 ms (every task that ran is hot): the kicks at 4
+ *     and 8 ms (CPU 1's interval, 2 ms, is one jiffy) fail; at 12 ms
+ *     nr_balance_failed (2) exceeds cache_nice_tries (1) and a hot task
+ *     moves: the first run on CPU 1 is at 12 ms, after two failures.
+ *   - migration_cost 0: the first kick moves one, at 4 ms.
+ *   - periodic_balance off: nothing ever runs on CPU 1 (no CPU goes
+ *     newly idle while tasks wait).
+ *   - llc_cpus 0 (one cache): A wakes at 1 ms onto idle CPU 1. */
+TEST(preempt_nohz_balance_moves_a_hot_task_after_two_failures)
+{
+	struct bal b = { .wake_at = 1 * MS, .steps = 150 };
+	struct sim_balance_stats st;
+
+	st = bal_run((struct sim_config){ .migration_cost = 100 * MS, .periodic_balance = true,
+					  .llc_cpus = 1 }, false, &b);
+	ASSERT_U64_EQ(b.first_on1, 12 * MS);
+	ASSERT_U64_EQ(b.at_move.nohz_kicks, 3);
+	ASSERT_U64_EQ(b.at_move.failed, 2);
+	ASSERT_U64_EQ(b.at_move.moved, 1);
+	ASSERT_U64_EQ(b.at_move.runs, 3);
+
+	st = bal_run((struct sim_config){ .migration_cost = 0, .periodic_balance = true,
+					  .llc_cpus = 1 }, false, &b);
+	ASSERT_U64_EQ(b.first_on1, 4 * MS);
+	ASSERT_U64_EQ(b.at_move.failed, 0);
+	ASSERT_U64_EQ(b.at_move.moved, 1);
+
+	st = bal_run((struct sim_config){ .migration_cost = 100 * MS, .periodic_balance = false,
+					  .llc_cpus = 1 }, false, &b);
+	ASSERT_U64_EQ(b.first_on1, SIM_TIME_NEVER);
+	ASSERT_U64_EQ(st.runs, 0);
+
+	st = bal_run((struct sim_config){ .migration_cost = 100 * MS, .periodic_balance = true,
+					  .llc_cpus = 0 }, false, &b);
+	ASSERT_U64_EQ(b.first_on1, 1 * MS);
+}
+
+/* Busy balancing: as above with migration_cost 0, no sleep, and B pinned
+ * to CPU 1, so no CPU idles and nothing is kicked.  CPU 1 balances at its
+ * own tick once last_balance (0) + its busy interval has passed: 2 ms x
+ * busy_factor 16 = 8 jiffies, less one, 28 ms.  CPU 0 has three runnable
+ * tasks, CPU 1 one, the average two: one task moves, and as a wake-up
+ * would it preempts B at once (B's deadline was just renewed by the tick;
+ * the newcomer's lag from CPU 0's queue puts it first): the first run of
+ * A or C on CPU 1 is at 28 ms.  Without periodic balancing, at 40 ms, when
+ * B exits and CPU 1 pulls from CPU 0's queue (newidle). */
+TEST(preempt_busy_balance_at_the_tick)
+{
+	struct bal b = { .wake_at = 0, .steps = 300 };
+	struct sim_balance_stats st;
+
+	st = bal_run((struct sim_config){ .periodic_balance = true, .llc_cpus = 1 }, true, &b);
+	ASSERT_U64_EQ(b.first_on1, 28 * MS);
+	ASSERT_U64_EQ(st.nohz_kicks, 0);
+	ASSERT_U64_EQ(b.at_move.moved, 1);
+	ASSERT_U64_EQ(b.at_move.failed, 0);
+
+	st = bal_run((struct sim_config){ .periodic_balance = false, .llc_cpus = 1 }, true, &b);
+	ASSERT_U64_EQ(b.first_on1, 40 * MS);
+	ASSERT_U64_EQ(st.runs, 0);
+}

@@ -68,7 +68,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "record/internal.h"
 #include "record/record.h"
+#include "report/procfs.h"
 
 #define PROBE_REPEATS 3
 
@@ -641,22 +643,23 @@ static double mono_us(void)
  * ticks; -1 when unreadable. */
 static int stat_idle(double *idle, double *total)
 {
-	FILE *f = fopen("/proc/stat", "r");
-	unsigned long long v[10] = { 0 };
-	int n;
+	struct rec_text text = { 0 };
+	struct proc_stat st;
+	char err[256];
+	int rc = rec_read_file("/proc/stat", &text);
 
-	if (!f)
-		return -1;
-	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
-		   &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]);
-	fclose(f);
-	if (n < 5)
-		return -1;
-	*idle = (double)(v[3] + v[4]);
-	*total = 0;
-	for (int i = 0; i < 8; i++)	/* guest and guest_nice are inside user and nice */
-		*total += (double)v[i];
-	return 0;
+	if (rc == 0) {
+		rc = proc_parse_stat(text.path, text.buf, &st, err, sizeof(err));
+		if (rc == 0) {
+			*idle = (double)(st.cpu[STAT_IDLE] + st.cpu[STAT_IOWAIT]);
+			*total = 0;
+			for (int i = 0; i < STAT_GUEST; i++)	/* guest and guest_nice are in user, nice */
+				*total += (double)st.cpu[i];
+		}
+		proc_stat_release(&st);
+	}
+	rec_text_release(&text);
+	return rc ? -1 : 0;
 }
 
 /* This process's run-queue delay so far (ns), or -1. */

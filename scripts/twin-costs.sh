@@ -153,6 +153,18 @@ if jq -e '.figures.probe_disk_flush_us' "$real/result.json" >/dev/null 2>&1; the
 	set -- "$@" $dev
 fi
 
+# the CPUs sharing a last-level cache (figure probe_llc_cpus, sysfs
+# cacheinfo; 1 when it lists none): where a wake-up may look for an idle
+# CPU ([machine] llc_cpus), before any probe run, as it moves wake-ups
+topo=""
+if jq -e '.figures.probe_llc_cpus' "$real/result.json" >/dev/null 2>&1; then
+	llc=$(fig probe_llc_cpus)
+	case $llc in ''|*[!0-9]*|0) die "$real/result.json: probe_llc_cpus '$llc' is not a positive whole number" ;; esac
+	topo="--set machine.llc_cpus=$llc"
+	# shellcheck disable=SC2086
+	set -- "$@" $topo
+fi
+
 # the WAL the run found recycled ahead of its insert position (figure
 # wal_recycled_mb): the twin starts with as much, instead of zero-filling
 # new segments until its first checkpoints recycle some
@@ -306,6 +318,6 @@ if jq -e '.figures.probe_pinned_server_cpu_us_per_tx' "$real/result.json" >/dev/
 	}' >&2
 	sets="$sets --set costs.switch_refill=$refill"
 fi
-sets="${dev:+$dev }${wal:+$wal }${wake:+$wake }$sets"
+sets="${dev:+$dev }${topo:+$topo }${wal:+$wal }${wake:+$wake }$sets"
 echo "twin-costs: $sets" >&2
 echo $sets

@@ -108,6 +108,11 @@ check one-cpu-probe-figures $?
 awk -v a="$(probe duty_cpus)" -v b="$(nproc)" 'BEGIN { exit !(a != "" && a == b) }' && positive "$(probe duty_sleep_us)" &&
 	positive "$(probe duty_1_loops_per_s)" && pct "$(probe duty_1_idle_pct)"
 check duty-probe-figures $?
+# the CPUs sharing a last-level cache (sysfs cacheinfo): a whole number
+# from 1 to the machine's CPUs
+awk -v v="$(probe llc_cpus)" -v n="$(getconf _NPROCESSORS_CONF)" \
+	'BEGIN { exit !(v != "" && v == int(v) && v >= 1 && v <= n) }'
+check llc-figure $?
 # the wait-event sampler's own backend: its CPU, a share of one CPU
 # between 0 and 100 %, below the whole server's per transaction
 nonneg "$(sed -n 's/^    "sampler_cpu_us_per_tx": \([0-9.eE+-]*\),\{0,1\}$/\1/p' "$r")" &&

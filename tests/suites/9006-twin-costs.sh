@@ -7,7 +7,8 @@
 # host, and probe_disk_*, fio's figures there).  Expect the script to
 # print the five device options with fio's figures (the flush less the
 # write-out at depth 1, here the read latency), `fs=ext4-nojournal` when
-# the recording says its file system is one, the recycled WAL the
+# the recording says its file system is one, `machine.llc_cpus` when it
+# has probe_llc_cpus (a bad one exits 2), the recycled WAL the
 # run found and the WAL since its last REDO point (301.5 MB: 308 736 KiB;
 # both added to a copy of the fixture), which the twin then has
 # (`slowpath check`), and the four cost options, each a positive whole
@@ -67,6 +68,19 @@ mkdir "$fx4" && jq '.figures.probe_disk_fs_ext4_nojournal = 1' "$fx/result.json"
 TWIN_COSTS_SECONDS=1 scripts/twin-costs.sh "$fx4" "$scn" --scale 1/32 >"$tmp/sets4" 2>/dev/null
 grep -q -- '--set device\.fs=ext4-nojournal' "$tmp/sets4" && ! grep -q 'device\.fs' "$tmp/sets"
 check fs-from-probe $?
+
+# the CPUs per last-level cache as recorded: probe_llc_cpus=1 gives
+# [machine] llc_cpus=1, a recording without it none; 0 or a non-number
+# exits 2 naming the figure
+fxl=$tmp/probe-llc
+mkdir "$fxl" && jq '.figures.probe_llc_cpus = 1' "$fx/result.json" >"$fxl/result.json"
+TWIN_COSTS_SECONDS=1 scripts/twin-costs.sh "$fxl" "$scn" --scale 1/32 >"$tmp/setsl" 2>/dev/null
+grep -q -- '--set machine\.llc_cpus=1 ' "$tmp/setsl" && ! grep -q 'llc_cpus' "$tmp/sets"
+check llc-from-probe $?
+jq '.figures.probe_llc_cpus = 0' "$fx/result.json" >"$fxl/result.json"
+TWIN_COSTS_SECONDS=1 scripts/twin-costs.sh "$fxl" "$scn" --scale 1/32 >/dev/null 2>"$tmp/errl"
+[ $? = 2 ] && grep -q "probe_llc_cpus '0' is not a positive whole number" "$tmp/errl"
+check llc-zero-exit-2 $?
 
 fig() { jq -r --arg k "$1" '.figures[$k]' "$fx/result.json"; }
 # per_tx DIR: server and client CPU per transaction (us) of a run

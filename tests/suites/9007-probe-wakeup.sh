@@ -12,7 +12,8 @@
 # CPU (taskset) runs one and two processes and prints duty_cpus=1,
 # duty_spin_us=200, duty_sleep_us, and per count its loops a second, idle
 # share (0..100) and run-queue delay (where /proc/self/schedstat exists),
-# and refuses a bad --seconds.  No figure is compared with a time: the
+# and refuses a bad --seconds.  scripts/wake-placement.sh counts a
+# hand-made perf script excerpt's wake-ups by kind.  No figure is compared with a time: the
 # machine's speed is not the test's.
 #
 #   tests/suites/9007-probe-wakeup.sh BUILD_DIR
@@ -97,5 +98,22 @@ fi
 "$sp" probe duty --seconds 0 >/dev/null 2>"$tmp/e7"
 [ $? = 2 ] && grep -q "seconds: '0'" "$tmp/e7"
 check duty-bad-seconds-exit-2 $?
+
+# scripts/wake-placement.sh on a hand-made perf script excerpt: four
+# wake-ups between postgres and pgbench, one of each kind it counts but a
+# third CPU, one by a kworker (not counted unless named), two migrations;
+# input without a sched_waking event exits 2 with a message
+fx=tests/fixtures/perf/sched-script.txt
+scripts/wake-placement.sh <"$fx" >"$tmp/wp" &&
+	printf 'on_prev_ran_prev 1\non_prev_ran_other 1\nelsewhere_ran_prev 1\nelsewhere_ran_waker 1\nelsewhere_ran_other 0\nmigrations 2\n' |
+	cmp -s - "$tmp/wp"
+check wake-placement-counts $?
+scripts/wake-placement.sh kworker/0:1 postgres <"$fx" >"$tmp/wp2" &&
+	grep -qx 'on_prev_ran_prev 1' "$tmp/wp2" && grep -qx 'on_prev_ran_other 1' "$tmp/wp2" &&
+	grep -qx 'elsewhere_ran_waker 0' "$tmp/wp2"
+check wake-placement-comms $?
+echo 'not perf output' | scripts/wake-placement.sh >/dev/null 2>"$tmp/wpe"
+[ $? = 2 ] && grep -q 'no sched:sched_waking event' "$tmp/wpe"
+check wake-placement-bad-input-exit-2 $?
 
 summary 9007-probe-wakeup

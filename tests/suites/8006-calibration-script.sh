@@ -790,4 +790,34 @@ doc_rows "$TMP/hot.txt" 8 && [ $hot_ok = 1 ] &&
 	ok "docs/calibration.md runs ao-an: twins before and with task_hot = the stored runs" ||
 	ko "docs/calibration.md runs ao-an: twins before and with task_hot = the stored runs: $(tr '\n' ' ' <"$TMP/hot.txt")"
 
+# runs ao-as again: the twins with periodic balancing and then also with
+# no shared last-level cache ([kernel] periodic_balance, [machine]
+# llc_cpus=1), from the stored runs
+for rc in "ao 4" "ak 8" "al 8" "ap 8" "an 16" "aq 8" "ar 16" "as 4"; do
+	set -- $rc
+	d=$R/local-model-s50-c$2-$1
+	bm=$(jq '.figures.balance_moves_per_tx' "$d-llc/result.json")
+	nk=$(jq '.figures.nohz_kicks_per_tx' "$d-llc/result.json")
+	$RPT compare --all --window 10-150 $R/local-real-s50-c$2-$1 $d-hot $d-bal $d-llc 2>&1 |
+		awk -v r=$1 -v c=$2 -v bm="$bm" -v nk="$nk" '
+		function th(n,  s) { s = sprintf("%.0f", n); if (length(s) > 3) s = substr(s, 1, length(s) - 3) " " substr(s, length(s) - 2); return s }
+		function pc(a, b,  v) { v = (b / a - 1) * 100; return sprintf("%s%.1f %%", (v < 0 ? "−" : "+"), (v < 0 ? -v : v)) }
+		/^Amean +tps / { m = $3; t0 = $6; t1 = $9; t2 = $12 }
+		/^Amean +latency_avg_ms / { lm = $3; l2 = $12 }
+		/^Cpu iowait%/ { wm = $3; w0 = $4; w1 = $5; w2 = $6 } /^Cpu idle%/ { im = $3; i0 = $4; i1 = $5; i2 = $6 }
+		END { printf "| %s | %d | %s | %s | %s | %s | %s | %.1f / %.1f / %.1f / %.1f %% | %.3f / %.3f |\n",
+			r, c, th(m), pc(m, t0), pc(m, t1), pc(m, t2), pc(lm, l2), wm + im, w0 + i0, w1 + i1, w2 + i2, bm, nk }'
+done >"$TMP/bal.txt"
+bal_ok=1
+for d in $R/local-model-s50-c*-a[klnopqrs]-bal; do
+	grep -qx 'periodic_balance=1' "$d/scenario.ini" && grep -qx 'llc_cpus=0' "$d/scenario.ini" &&
+		grep -qx 'periodic_balance=1' "${d%-bal}-llc/scenario.ini" &&
+		grep -qx 'llc_cpus=1' "${d%-bal}-llc/scenario.ini" || bal_ok=0
+	# the same fitted costs as the task_hot twin
+	[ "$(grep -x 'pg_tx_cpu=[0-9]*' "$d/scenario.ini")" = "$(grep -x 'pg_tx_cpu=[0-9]*' "${d%-bal}-hot/scenario.ini")" ] || bal_ok=0
+done
+doc_rows "$TMP/bal.txt" 8 && [ $bal_ok = 1 ] &&
+	ok "docs/calibration.md runs ao-as: twins with periodic balancing and llc_cpus=1 = the stored runs" ||
+	ko "docs/calibration.md runs ao-as: twins with periodic balancing and llc_cpus=1 = the stored runs: $(tr '\n' ' ' <"$TMP/bal.txt")"
+
 rpt_done

@@ -2,8 +2,8 @@
 # Determinism: the same scenario and seed give byte-identical output —
 # every file of the result folder and stdout — masking only the two
 # host-dependent values of result.json (wall_seconds, events_per_second);
-# with or without a terminal; with --iterations.  A different seed gives
-# different numbers.
+# with or without a terminal; with --iterations; with the scheduler's load
+# balancing moving tasks.  A different seed gives different numbers.
 . tests/suites/0000-cli.inc
 cli_init "$1" 0005-determinism
 
@@ -63,5 +63,17 @@ check "wbt_lat: a branch without changes writes the plain run's debugfs-wbt" \
 	"cmp '$TMP/w1/debugfs-wbt' '$TMP/wb/base/debugfs-wbt'"
 check "a branch without changes writes the plain run's proc-diskstats" \
 	"[ -s '$TMP/w1/proc-diskstats' ] && cmp '$TMP/w1/proc-diskstats' '$TMP/wb/base/proc-diskstats'"
+
+# The scheduler's balancing ([kernel] periodic_balance, on by default
+# under the preemption models) with wake-ups kept on their previous CPU
+# ([machine] llc_cpus=1): it moves tasks, and two runs are identical.
+B="--set kernel.preempt=none --set machine.llc_cpus=1 --set duration=3s"
+# shellcheck disable=SC2086
+"$SP" run scenarios/pgbench-small.ini $B --out "$TMP/b1" >/dev/null
+# shellcheck disable=SC2086
+"$SP" run scenarios/pgbench-small.ini $B --out "$TMP/b2" >/dev/null
+if grep -Eq '"(balance_moves|nohz_kicks)_per_tx": 0\.0*[1-9]' "$TMP/b1/result.json" && same "$TMP/b1" "$TMP/b2"; then
+	ok "balancing, llc_cpus=1: tasks moved, every file identical"
+else cat "$TMP/diff" 2>/dev/null; ko "balancing, llc_cpus=1: tasks moved, every file identical"; fi
 
 cli_done

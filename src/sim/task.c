@@ -580,15 +580,6 @@ static void dispatch(struct sim *sim, struct sim_task *t, unsigned int c, sim_ti
 	sim_evq_push(&sim->evq, when, sim_task_resume_event, t);
 }
 
-/*
- * task_hot (kernel/sched/fair.c, 6.12): a task that left its CPU less than
- * sysctl_sched_migration_cost ago (500 us by default) still has its cache
- * there, and load balancing leaves it unless earlier attempts failed
- * (nr_balance_failed > cache_nice_tries), which newidle balancing never
- * counts.  Only the kernel's preemption models apply it; the model's
- * original scheduler (slice) pulls any task.  Simplified: no SMT
- * domains (where nothing is hot), no next buddy, every task nice 0.
- */
 /* can_migrate_task: a hot task may go anyway once the domain's balancing
  * failed more than cache_nice_tries (1 below the NUMA level) times in a
  * row; only periodic and nohz-idle balancing count failures. */
@@ -608,6 +599,15 @@ static inline bool balance_failed_enough(const struct sim_cpu *dst)
 	return dst->nr_balance_failed > SD_CACHE_NICE_TRIES;
 }
 
+/*
+ * task_hot (kernel/sched/fair.c, 6.12): a task that left its CPU less than
+ * sysctl_sched_migration_cost ago (500 us by default) still has its cache
+ * there, and load balancing leaves it unless earlier attempts failed
+ * (nr_balance_failed > cache_nice_tries), which newidle balancing never
+ * counts.  Only the kernel's preemption models apply it; the model's
+ * original scheduler (slice) pulls any task.  Simplified: no SMT
+ * domains (where nothing is hot), no next buddy, every task nice 0.
+ */
 static inline bool task_hot(const struct sim *sim, const struct sim_task *t)
 {
 	return fair_sched(sim) && t->exec_end != SIM_TIME_NEVER &&

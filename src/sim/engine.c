@@ -89,6 +89,7 @@ struct sim *sim_create(const struct sim_config *cfg)
 		sim->idle_map[c / 64] |= 1ULL << (c % 64);
 		sim->cpus[c].in_idle = true;	/* idle since time 0 */
 		sim->cpus[c].balance_ms = sim->ncpus;	/* sd->min_interval: the domain's weight */
+		sim->cpus[c].ownerless = true;		/* since time 0 */
 		if (sim->mm_slots) {
 			sim->cpus[c].mm_recent = calloc(sim->mm_slots, sizeof(uint32_t));
 			if (!sim->cpus[c].mm_recent)
@@ -179,6 +180,11 @@ uint64_t sim_idle_wakeups(const struct sim *sim) { return sim->idle_wakeups; }
 uint64_t sim_remote_busy_wakeups(const struct sim *sim) { return sim->remote_busy_wakeups; }
 uint64_t sim_newidle_hot_fails(const struct sim *sim) { return sim->newidle_hot_fails; }
 void sim_balance_stats(const struct sim *sim, struct sim_balance_stats *out) { *out = sim->balance; }
+uint64_t sim_idle_stretches(const struct sim *sim, uint64_t *ns)
+{
+	*ns = sim->idle_stretch_ns;
+	return sim->idle_stretches;
+}
 uint64_t sim_mm_switches(const struct sim *sim) { return sim->mm_switches; }
 uint64_t sim_mm_switch_misses(const struct sim *sim) { return sim->mm_switch_misses; }
 uint32_t sim_mm_new(struct sim *sim) { return ++sim->mm_next; }

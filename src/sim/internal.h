@@ -175,6 +175,10 @@ struct sim_cpu {
 	sim_time_t	last_balance;		/* sd->last_balance (a tick) */
 	uint32_t	balance_ms;		/* sd->balance_interval, ms */
 	uint32_t	nr_balance_failed;	/* sd->nr_balance_failed */
+	/* the idle task's stretches (statistics only): since when it has no
+	 * owner, and whether it is in such a stretch */
+	sim_time_t	ownerless_since;
+	bool		ownerless;
 };
 
 #define SIM_NEED_RESCHED	1
@@ -211,6 +215,7 @@ struct sim {
 	uint64_t	wake_ipis, idle_wakeups, remote_busy_wakeups;	/* statistics only (sim_task_wake) */
 	uint64_t	newidle_hot_fails;	/* statistics only (newidle_pull) */
 	struct sim_balance_stats balance;	/* statistics only (sched_balance_rq) */
+	uint64_t	idle_stretches, idle_stretch_ns;	/* statistics only (dispatch) */
 	sim_time_t	nohz_next_balance;	/* nohz.next_balance: earliest balance due of an
 						 * idle CPU, as last computed */
 	bool		periodic_balance;	/* sim_config's */

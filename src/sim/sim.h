@@ -294,6 +294,11 @@ struct sim_balance_stats {
 	uint64_t	runs, moved, failed, nohz_kicks;
 };
 void sim_balance_stats(const struct sim *sim, struct sim_balance_stats *out);
+/* Stretches in which a CPU had no task to run, from its owner leaving
+ * with nothing queued to the next task put on it (what perf sched shows
+ * as the idle task between two sched_switch events; an interrupt does not
+ * end one), and their summed length in *ns; statistics only. */
+uint64_t sim_idle_stretches(const struct sim *sim, uint64_t *ns);
 /* Tasks put on a CPU another task was put on since they last ran there
  * (each charged `switch_refill`); statistics only. */
 uint64_t sim_refill_switches(const struct sim *sim);

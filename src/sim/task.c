@@ -557,6 +557,11 @@ static void dispatch(struct sim *sim, struct sim_task *t, unsigned int c, sim_ti
 	SIM_ASSERT_INTERNAL(cpu->curr == NULL);
 	if (cpu->in_idle)
 		cpu_idle_end(sim, cpu);
+	if (cpu->ownerless) {	/* the idle task's stretch ends as t is switched in */
+		cpu->ownerless = false;
+		sim->idle_stretches++;
+		sim->idle_stretch_ns += when - cpu->ownerless_since;
+	}
 	cpu->curr = t;
 	cpu_mark_idle(sim, c, false);
 	cpu->switches++;
@@ -699,6 +704,8 @@ static void cpu_next(struct sim *sim, unsigned int c)
 	cpu->curr = NULL;
 	if (!t) {
 		cpu_mark_idle(sim, c, true);
+		cpu->ownerless = true;
+		cpu->ownerless_since = sim->now;
 		if (!cpu->irq_active)
 			cpu_idle_begin(sim, cpu);
 		nohz_balance_enter_idle(sim, cpu);

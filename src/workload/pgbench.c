@@ -1611,6 +1611,12 @@ static void pg_report(void *state, struct wl_report *out)
 	wl_report_figure(out, "balance_moves_per_tx", (double)bal.moved / (double)tx, "");
 	wl_report_figure(out, "balance_failed_per_tx", (double)bal.failed / (double)tx, "");
 	wl_report_figure(out, "nohz_kicks_per_tx", (double)bal.nohz_kicks / (double)tx, "");
+	/* the idle task's stretches: how often a CPU found nothing to run,
+	 * and for how long (perf sched's swapper between two switches) */
+	uint64_t idle_ns, idle_n = sim_idle_stretches(pg->sim, &idle_ns);
+
+	wl_report_figure(out, "idle_stretches_per_tx", (double)idle_n / (double)tx, "");
+	wl_report_figure(out, "idle_stretch_mean_us", idle_n ? (double)idle_ns / (double)idle_n / 1e3 : 0, "us");
 	/* client=local: messages read on another CPU than sent (tcp_remote) */
 	wl_report_figure(out, "tcp_remote_per_tx", (double)pg->tcp_remote_msgs / (double)tx, "");
 	/* address-space switches (costs mm_switch, mm_switch_miss) */

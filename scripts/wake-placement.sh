@@ -20,6 +20,10 @@
 #   elsewhere_ran_waker   ... ran on the waker's CPU (wake_affine)
 #   elsewhere_ran_other   ... ran on a third CPU
 #   migrations            sched_migrate_task events, all tasks
+#   idle_stretches        stretches of the idle task (swapper) between two
+#                         sched_switch events on a CPU, all CPUs
+#   idle_stretch_mean_us  their mean length (the model's figure of the
+#                         same name, per transaction in idle_stretches_per_tx)
 #
 # One `name value` line each.  Exit 2 with a message when the input has no
 # sched_waking event (not perf script output of a sched record).
@@ -36,10 +40,12 @@ function field(s, k,  m) {
 }
 {
 	# COMM PID [CPU] TIME: sched:EVENT: FIELDS
-	ev = ""; cpu = -1
+	ev = ""; cpu = -1; t = -1
 	for (i = 1; i <= NF; i++) {
 		if ($i ~ /^\[[0-9]+\]$/ && cpu < 0)
 			cpu = substr($i, 2, length($i) - 2) + 0
+		if ($i ~ /^[0-9]+\.[0-9]+:$/ && t < 0)
+			t = substr($i, 1, length($i) - 1) + 0
 		if ($i ~ /^sched:sched_[a-z_]+:$/) {
 			ev = substr($i, 7, length($i) - 7)
 			break
@@ -57,6 +63,13 @@ function field(s, k,  m) {
 		prev[pid] = field(line, "target_cpu") + 0
 		pending[pid] = 1
 	} else if (ev == "sched_switch") {
+		if (field(line, "prev_comm") ~ /^swapper/ && (cpu in idle_from)) {
+			stretches++
+			stretch_s += t - idle_from[cpu]
+			delete idle_from[cpu]
+		}
+		if (field(line, "next_comm") ~ /^swapper/)
+			idle_from[cpu] = t
 		pid = field(line, "next_pid")
 		if (!(pid in pending))
 			next
@@ -79,4 +92,6 @@ END {
 	for (i = 1; i <= 5; i++)
 		printf "%s %d\n", keys[i], count[keys[i]]
 	printf "migrations %d\n", migrations
+	printf "idle_stretches %d\n", stretches
+	printf "idle_stretch_mean_us %.1f\n", stretches ? 1e6 * stretch_s / stretches : 0
 }'

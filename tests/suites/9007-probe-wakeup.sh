@@ -101,11 +101,12 @@ check duty-bad-seconds-exit-2 $?
 
 # scripts/wake-placement.sh on a hand-made perf script excerpt: four
 # wake-ups between postgres and pgbench, one of each kind it counts but a
-# third CPU, one by a kworker (not counted unless named), two migrations;
+# third CPU, one by a kworker (not counted unless named), two migrations,
+# one idle stretch of 180 us on CPU 1;
 # input without a sched_waking event exits 2 with a message
 fx=tests/fixtures/perf/sched-script.txt
 scripts/wake-placement.sh <"$fx" >"$tmp/wp" &&
-	printf 'on_prev_ran_prev 1\non_prev_ran_other 1\nelsewhere_ran_prev 1\nelsewhere_ran_waker 1\nelsewhere_ran_other 0\nmigrations 2\n' |
+	printf 'on_prev_ran_prev 1\non_prev_ran_other 1\nelsewhere_ran_prev 1\nelsewhere_ran_waker 1\nelsewhere_ran_other 0\nmigrations 2\nidle_stretches 1\nidle_stretch_mean_us 180.0\n' |
 	cmp -s - "$tmp/wp"
 check wake-placement-counts $?
 scripts/wake-placement.sh kworker/0:1 postgres <"$fx" >"$tmp/wp2" &&

@@ -236,6 +236,8 @@ doc_rows "$TMP/lazyfix.md" 2 &&
 # and writeback throttling.
 dips_check "member-queues 400-s" full-flush-none-400 full-tags1023-none-400 full-wbt2ms-none-400
 dips_check "member-queues 1200-s" full-flush-none-1200 full-wbt2ms-none-1200
+# ... and the one of "`task_hot` and periodic balancing at full scale"
+dips_check "balancing 400-s" full-wbt2ms-none-400 full-bal-none-400
 # ... and of "The fix and huge pages with the kernel's request queues",
 # with the huge-pages runs' means over 20-100 s and 100-300 s (the fit's
 # window, then the collapses) as its text gives them.

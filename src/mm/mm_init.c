@@ -83,6 +83,11 @@ const struct opt_def machine_options[] = {
 	  "mm_switch_miss; 0 = all (arm64's 16-bit ASIDs, the reference machine); x86 with PCID "
 	  "keeps 6 (TLB_NR_DYN_ASIDS, arch/x86/mm/tlb.c); a VM, what its hypervisor caches "
 	  "(`slowpath probe switch`: 2 on the development VM)" },
+	{ "initial_state", OPT_STRING, MC(initial_state), NULL, 0, 0, NULL, 0,
+	  "start from a recorded snapshot instead of all memory free: a `slowpath record` folder "
+	  "(its last sample) or a directory with copies of /proc buddyinfo, pagetypeinfo and "
+	  "optionally meminfo and vmstat; free pages per zone, order and migratetype, pageblock "
+	  "types and allocated content, scaled to this machine's zones (docs/initial-state.md)" },
 	{ "llc_cpus", OPT_UINT, MC(llc_cpus), "0", 0, 4096, NULL, 0,
 	  "CPUs sharing a last-level cache, in consecutive groups from CPU 0 (cpus_share_cache): "
 	  "a wake-up whose previous CPU is busy looks for an idle CPU only in that CPU's group "
@@ -90,11 +95,6 @@ const struct opt_def machine_options[] = {
 	  "96 cores); 1 = none shares one, wake-ups stay on their previous CPU and only load "
 	  "balancing moves tasks (the development VM: sysfs lists no caches, perf sched shows "
 	  "every wake-up on the previous CPU)" },
-	{ "initial_state", OPT_STRING, MC(initial_state), NULL, 0, 0, NULL, 0,
-	  "start from a recorded snapshot instead of all memory free: a `slowpath record` folder "
-	  "(its last sample) or a directory with copies of /proc buddyinfo, pagetypeinfo and "
-	  "optionally meminfo and vmstat; free pages per zone, order and migratetype, pageblock "
-	  "types and allocated content, scaled to this machine's zones (docs/initial-state.md)" },
 	OPT_END
 };
 

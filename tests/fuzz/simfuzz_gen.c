@@ -255,15 +255,23 @@ static void fuzz_keys(struct gen_section *g, unsigned int pct)
 }
 
 /* Keys added to a section after its seeds were in use draw last, after
- * every other section, so that each seed keeps the scenario it had. */
-static void fuzz_late_keys(struct gen_section *g, unsigned int pct, const char *late)
+ * every other section, so that each seed keeps the scenario it had: from
+ * `late` up to `stop` (NULL: to the end; a later batch of new keys starts
+ * at its own `late` and draws after every earlier batch). */
+static void fuzz_late_keys_until(struct gen_section *g, unsigned int pct, const char *late,
+				 const char *stop)
 {
 	size_t i = 0;
 
 	while (i < g->nr && strcmp(g->type->options[i].key, late))
 		i++;
-	for (; i < g->nr; i++)
+	for (; i < g->nr && !(stop && !strcmp(g->type->options[i].key, stop)); i++)
 		fuzz_key(g, i, pct);
+}
+
+static void fuzz_late_keys(struct gen_section *g, unsigned int pct, const char *late)
+{
+	fuzz_late_keys_until(g, pct, late, NULL);
 }
 
 static int has_key(const struct gen_section *g, const char *key)
@@ -351,7 +359,7 @@ static char *generate(const struct scn_schema *schema)
 					     "DMA32:rest", "DMA:4m,DMA32:4m,Normal:rest" };
 	static const char *const cpus[] = { "1", "1", "2", "3", "7", "64" };
 	struct gen_section secs[MAX_SECTIONS];
-	size_t ns = 0, nw, kernel;
+	size_t ns = 0, nw, kernel, machine;
 	int nr_devices = 1 + (int)chance(25), pgbench_used = 0, pg_sec = -1;
 	char buf[64], *text = NULL;
 	size_t len = 0;
@@ -371,7 +379,8 @@ static char *generate(const struct scn_schema *schema)
 
 	/* [machine]: small, with edges in the rest */
 	sec_init(&secs[ns], type_of(schema, "machine"), "");
-	fuzz_keys(&secs[ns], 25);
+	fuzz_keys_upto(&secs[ns], 25, "llc_cpus");	/* llc_cpus and after: fuzz_late_keys */
+	machine = ns;
 	sec_set(&secs[ns], "memory", PICK(memories));
 	sec_set(&secs[ns], "zones", PICK(zones));
 	sec_set(&secs[ns], "cpus", PICK(cpus));
@@ -463,9 +472,13 @@ static char *generate(const struct scn_schema *schema)
 		ns++;
 	}
 
-	fuzz_late_keys(&secs[kernel], 60, "rwsem");
+	fuzz_late_keys_until(&secs[kernel], 60, "rwsem", "periodic_balance");
 	if (pg_sec >= 0)
 		fuzz_late_keys(&secs[pg_sec], 30, "wal_since_redo");
+	/* the scheduler's balancing and its caches (periodic_balance,
+	 * llc_cpus), newer than all of the above */
+	fuzz_late_keys(&secs[kernel], 60, "periodic_balance");
+	fuzz_late_keys(&secs[machine], 25, "llc_cpus");
 
 	out = open_memstream(&text, &len);
 	if (!out)

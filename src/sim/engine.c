@@ -89,7 +89,6 @@ struct sim *sim_create(const struct sim_config *cfg)
 		sim->idle_map[c / 64] |= 1ULL << (c % 64);
 		sim->cpus[c].in_idle = true;	/* idle since time 0 */
 		sim->cpus[c].balance_ms = sim->ncpus;	/* sd->min_interval: the domain's weight */
-		sim->cpus[c].ownerless = true;		/* since time 0 */
 		if (sim->mm_slots) {
 			sim->cpus[c].mm_recent = calloc(sim->mm_slots, sizeof(uint32_t));
 			if (!sim->cpus[c].mm_recent)

@@ -175,10 +175,9 @@ struct sim_cpu {
 	sim_time_t	last_balance;		/* sd->last_balance (a tick) */
 	uint32_t	balance_ms;		/* sd->balance_interval, ms */
 	uint32_t	nr_balance_failed;	/* sd->nr_balance_failed */
-	/* the idle task's stretches (statistics only): since when it has no
-	 * owner, and whether it is in such a stretch */
+	/* the idle task's stretch (statistics only): since when the CPU has
+	 * had no owner, while its idle bit is set */
 	sim_time_t	ownerless_since;
-	bool		ownerless;
 };
 
 #define SIM_NEED_RESCHED	1

@@ -557,8 +557,7 @@ static void dispatch(struct sim *sim, struct sim_task *t, unsigned int c, sim_ti
 	SIM_ASSERT_INTERNAL(cpu->curr == NULL);
 	if (cpu->in_idle)
 		cpu_idle_end(sim, cpu);
-	if (cpu->ownerless) {	/* the idle task's stretch ends as t is switched in */
-		cpu->ownerless = false;
+	if (cpu_is_idle(sim, c)) {	/* the idle task's stretch ends as t is switched in */
 		sim->idle_stretches++;
 		sim->idle_stretch_ns += when - cpu->ownerless_since;
 	}
@@ -704,7 +703,6 @@ static void cpu_next(struct sim *sim, unsigned int c)
 	cpu->curr = NULL;
 	if (!t) {
 		cpu_mark_idle(sim, c, true);
-		cpu->ownerless = true;
 		cpu->ownerless_since = sim->now;
 		if (!cpu->irq_active)
 			cpu_idle_begin(sim, cpu);
@@ -727,6 +725,15 @@ static void cpu_next(struct sim *sim, unsigned int c)
  * the target's next one, with no SIS_UTIL limit and no idle-core
  * preference (no SMT).
  */
+/* The lowest idle CPU, or ncpus when none is. */
+static unsigned int first_idle_cpu(const struct sim *sim)
+{
+	for (unsigned int w = 0; w < sim->idle_words; w++)
+		if (sim->idle_map[w])
+			return w * 64 + (unsigned int)__builtin_ctzll(sim->idle_map[w]);
+	return sim->ncpus;
+}
+
 static unsigned int select_cpu(const struct sim *sim, const struct sim_task *t)
 {
 	unsigned int prev = t->cpu;
@@ -734,10 +741,9 @@ static unsigned int select_cpu(const struct sim *sim, const struct sim_task *t)
 	if (t->pinned || cpu_is_idle(sim, prev))
 		return prev;
 	if (sim->llc_cpus == sim->ncpus) {
-		for (unsigned int w = 0; w < sim->idle_words; w++)
-			if (sim->idle_map[w])
-				return w * 64 + (unsigned int)__builtin_ctzll(sim->idle_map[w]);
-		return prev;
+		unsigned int c = first_idle_cpu(sim);
+
+		return c < sim->ncpus ? c : prev;
 	}
 	unsigned int lo = prev / sim->llc_cpus * sim->llc_cpus;
 	unsigned int hi = lo + sim->llc_cpus < sim->ncpus ? lo + sim->llc_cpus : sim->ncpus;
@@ -961,14 +967,12 @@ static void nohz_balance_enter_idle(struct sim *sim, const struct sim_cpu *cpu)
  * _nohz_idle_balance over the idle CPUs. */
 static void nohz_balancer_kick(struct sim *sim, unsigned int c)
 {
-	unsigned int ilb = sim->ncpus;
+	unsigned int ilb;
 	sim_time_t next = SIM_TIME_NEVER, at;
 
 	if (cpu_nr_running(&sim->cpus[c]) < 2 || sim->now < sim->nohz_next_balance)
 		return;
-	for (unsigned int w = 0; w < sim->idle_words && ilb == sim->ncpus; w++)
-		if (sim->idle_map[w])
-			ilb = w * 64 + (unsigned int)__builtin_ctzll(sim->idle_map[w]);
+	ilb = first_idle_cpu(sim);	/* find_new_ilb */
 	if (ilb == sim->ncpus)
 		return;
 	sim->balance.nohz_kicks++;

@@ -94,7 +94,8 @@ const struct opt_def machine_options[] = {
 	  "(select_idle_sibling over sd_llc); 0 = all CPUs share one (Graviton4: one L3 for its "
 	  "96 cores); 1 = none shares one, wake-ups stay on their previous CPU and only load "
 	  "balancing moves tasks (the development VM: sysfs lists no caches, perf sched shows "
-	  "every wake-up on the previous CPU)" },
+	  "every wake-up on the previous CPU); fewer than cpus also makes idle balancing weigh "
+	  "PELT utilization (migrate_util), as in the kernel's domain above the caches" },
 	OPT_END
 };
 

@@ -67,6 +67,9 @@ struct sim *sim_create(const struct sim_config *cfg)
 	sim->migration_cost = cfg->migration_cost;
 	sim->periodic_balance = cfg->periodic_balance;
 	sim->llc_cpus = cfg->llc_cpus && cfg->llc_cpus < sim->ncpus ? cfg->llc_cpus : sim->ncpus;
+	/* utilization-based balancing needs a domain without SD_SHARE_LLC */
+	sim->pelt = sim->preempt != SIM_PREEMPT_SLICE && sim->llc_cpus < sim->ncpus;
+	sim_pelt_tables_init(&sim->pelt_tables);
 	/* sysctl_sched_base_slice: 0.75 ms x (1 + ilog2(min(ncpus, 8)))
 	 * (SCHED_TUNABLESCALING_LOG, kernel/sched/fair.c) */
 	{
@@ -178,6 +181,8 @@ uint64_t sim_refill_switches(const struct sim *sim) { return sim->refill_switche
 uint64_t sim_idle_wakeups(const struct sim *sim) { return sim->idle_wakeups; }
 uint64_t sim_remote_busy_wakeups(const struct sim *sim) { return sim->remote_busy_wakeups; }
 uint64_t sim_newidle_hot_fails(const struct sim *sim) { return sim->newidle_hot_fails; }
+uint64_t sim_newidle_pulls(const struct sim *sim) { return sim->newidle_pulls; }
+uint64_t sim_newidle_util_fails(const struct sim *sim) { return sim->newidle_util_fails; }
 void sim_balance_stats(const struct sim *sim, struct sim_balance_stats *out) { *out = sim->balance; }
 uint64_t sim_idle_stretches(const struct sim *sim, uint64_t *ns)
 {

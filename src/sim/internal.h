@@ -51,6 +51,28 @@ enum sim_wait_mode {		/* what a task on a waiter list waits for */
 	WAIT_READ,		/* rwsem reader */
 };
 
+/* pelt.c: a PELT signal (struct sched_avg's sum, period_contrib and avg
+ * for one signal) and the tables its arithmetic uses */
+struct sim_pelt {
+	uint64_t	sum;		/* *_sum */
+	sim_time_t	last;		/* last_update_time, a multiple of 1024 ns */
+	uint32_t	contrib;	/* period_contrib, in 1024-ns units */
+	uint32_t	avg;		/* *_avg */
+};
+
+#define SIM_PELT_ONE	1024	/* SCHED_CAPACITY_SCALE: a running task, a busy CPU */
+
+struct sim_pelt_tables {
+	uint32_t	y_inv[32];	/* y^n in 32-bit fixed point */
+	uint64_t	load_avg_max;	/* LOAD_AVG_MAX */
+};
+
+void sim_pelt_tables_init(struct sim_pelt_tables *pt);
+void sim_pelt_update(const struct sim_pelt_tables *pt, struct sim_pelt *p, sim_time_t now,
+		     uint64_t weight);
+void sim_pelt_add(const struct sim_pelt_tables *pt, struct sim_pelt *p, uint64_t avg);
+void sim_pelt_sub(const struct sim_pelt_tables *pt, struct sim_pelt *p, uint64_t avg);
+
 struct sim_task {
 	/* hot: touched by every charge and sync */
 	uint64_t	pending;	/* ns charged but not yet synced */
@@ -79,6 +101,9 @@ struct sim_task {
 	sim_time_t	slice_used;	/* CPU time since it was last put on its CPU */
 	sim_time_t	exec_end;	/* when it last left a CPU (se.exec_start as
 					 * put_prev_entity leaves it); SIM_TIME_NEVER: never ran */
+	/* with sim->pelt: its util signal (running) and util_est's ewma */
+	struct sim_pelt	util;
+	uint32_t	util_est;
 	sim_time_t	mark;		/* blocked since / runnable since / spinning since */
 	uint64_t	timer_seq;	/* seq of the live timer event, 0 = none */
 	uint32_t	wait_next, wait_prev;	/* waiter-list links: task id + 1, 0 = none */
@@ -178,6 +203,10 @@ struct sim_cpu {
 	/* the idle task's stretch (statistics only): since when the CPU has
 	 * had no owner, while its idle bit is set */
 	sim_time_t	ownerless_since;
+	/* with sim->pelt: the cfs_rq's util signal (an owner running, plus
+	 * the util its tasks brought and took when they moved) and its
+	 * runnable signal (1024 per task queued or running) */
+	struct sim_pelt	util, runnable;
 };
 
 #define SIM_NEED_RESCHED	1
@@ -219,6 +248,9 @@ struct sim {
 						 * idle CPU, as last computed */
 	bool		periodic_balance;	/* sim_config's */
 	unsigned int	llc_cpus;		/* sim_config's, 1..ncpus */
+	bool		pelt;		/* the balancer weighs PELT signals (task.c) */
+	struct sim_pelt_tables pelt_tables;
+	uint64_t	newidle_pulls, newidle_util_fails;	/* statistics only (newidle_pull) */
 	uint64_t	refill_switches;	/* statistics only (dispatch: switch_refill) */
 	uint64_t	mm_switches, mm_switch_misses;	/* statistics only (switch_mm_in) */
 	unsigned int	mm_slots;	/* sim_config.mm_slots */

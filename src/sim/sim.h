@@ -286,6 +286,9 @@ uint64_t sim_remote_busy_wakeups(const struct sim *sim);
  * pull had left its CPU less than migration_cost ago (task_hot);
  * statistics only. */
 uint64_t sim_newidle_hot_fails(const struct sim *sim);
+/* newidle pulls made, and refused by the util rule (migrate_util) only */
+uint64_t sim_newidle_pulls(const struct sim *sim);
+uint64_t sim_newidle_util_fails(const struct sim *sim);
 /* Periodic load balancing (periodic_balance): balance attempts made at a
  * busy CPU's tick or for an idle CPU by a nohz kick, tasks they moved,
  * attempts that found an imbalance and moved nothing (every candidate

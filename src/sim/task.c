@@ -286,8 +286,11 @@ static inline void cpu_idle_end(struct sim *sim, struct sim_cpu *cpu)
 	cpu->in_idle = false;
 }
 
+static inline void cpu_runnable_sync(struct sim *sim, struct sim_cpu *cpu);
+
 static inline void runq_push(struct sim_cpu *cpu, struct sim_task *t)
 {
+	cpu_runnable_sync(t->sim, cpu);
 	if (cpu->rq_len == cpu->rq_cap) {
 		cpu->rq_cap = cpu->rq_cap ? 2 * cpu->rq_cap : 16;
 		cpu->rq = realloc(cpu->rq, cpu->rq_cap * sizeof(*cpu->rq));
@@ -302,6 +305,7 @@ static inline struct sim_task *runq_remove(struct sim_cpu *cpu, uint32_t i)
 {
 	struct sim_task *t = cpu->rq[i].t;
 
+	cpu_runnable_sync(t->sim, cpu);
 	memmove(&cpu->rq[i], &cpu->rq[i + 1], (cpu->rq_len - i - 1) * sizeof(*cpu->rq));
 	cpu->rq_len--;
 	return t;
@@ -555,6 +559,11 @@ static void dispatch(struct sim *sim, struct sim_task *t, unsigned int c, sim_ti
 	struct sim_cpu *cpu = &sim->cpus[c];
 
 	SIM_ASSERT_INTERNAL(cpu->curr == NULL);
+	if (sim->pelt) {	/* t and the CPU were not running until `when` */
+		cpu_runnable_sync(sim, cpu);
+		sim_pelt_update(&sim->pelt_tables, &cpu->util, when, 0);
+		sim_pelt_update(&sim->pelt_tables, &t->util, when, 0);
+	}
 	if (cpu->in_idle)
 		cpu_idle_end(sim, cpu);
 	if (cpu_is_idle(sim, c)) {	/* the idle task's stretch ends as t is switched in */
@@ -604,6 +613,126 @@ static inline bool balance_failed_enough(const struct sim_cpu *dst)
 }
 
 /*
+ * The PELT signals the balancer weighs (pelt.c), kept only with sim->pelt:
+ * under the kernel's preemption models when the CPUs share no last-level
+ * cache (llc_cpus < ncpus), the one case where the model's single domain
+ * stands for one without SD_SHARE_LLC and calculate_imbalance balances
+ * utilization (below).  Each task's util signal runs while it is on a CPU;
+ * each CPU's while it has an owner, and gains or loses a task's util when
+ * the task moves (migrate_task_rq_fair -> remove_entity_load_avg, then
+ * attach_entity_load_avg); each CPU's runnable signal counts its queued
+ * tasks and owner.  util_est (util_est_update) is the task's util when it
+ * last went to sleep if that was higher, else the ewma moves a quarter of
+ * the way down unless within 1 % (UTIL_EST_MARGIN).
+ * Simplified: no util_est skip when util_avg is unchanged since the last
+ * enqueue and no comparison with the task's runnable signal; a new task
+ * starts at 0 (post_init_entity_util_avg gives it half the CPU's spare
+ * capacity); the runnable signal is not moved with a task; interrupt time
+ * and kernel threads count as tasks' time.
+ */
+static inline void cpu_runnable_sync(struct sim *sim, struct sim_cpu *cpu)
+{
+	if (sim->pelt)
+		sim_pelt_update(&sim->pelt_tables, &cpu->runnable, sim->now,
+				(uint64_t)SIM_PELT_ONE * cpu_nr_running(cpu));
+}
+
+static inline void cpu_util_sync(struct sim *sim, struct sim_cpu *cpu)
+{
+	sim_pelt_update(&sim->pelt_tables, &cpu->util, sim->now, cpu->curr ? SIM_PELT_ONE : 0);
+}
+
+/* task_util_est: the larger of its util (brought to now) and util_est */
+static uint32_t task_util_est(struct sim *sim, struct sim_task *t)
+{
+	if (t->state != TASK_RUNNING)
+		sim_pelt_update(&sim->pelt_tables, &t->util, sim->now, 0);
+	return t->util.avg > t->util_est ? t->util.avg : t->util_est;
+}
+
+/* util_est_update at a sleep, `t`'s util brought to now */
+static void util_est_update(struct sim_task *t)
+{
+	uint32_t ewma = t->util_est, dequeued = t->util.avg;
+
+	if (ewma <= dequeued)
+		t->util_est = dequeued;
+	else if (ewma - dequeued >= SIM_PELT_ONE / 100)
+		t->util_est = ewma - ((ewma - dequeued) >> 2);
+}
+
+/* `t`, not running, leaves CPU `from` for CPU `to`: its util goes with it */
+static void task_migrate_util(struct sim *sim, struct sim_task *t, unsigned int from, unsigned int to)
+{
+	if (!sim->pelt || from == to)
+		return;
+	sim_pelt_update(&sim->pelt_tables, &t->util, sim->now, 0);
+	cpu_util_sync(sim, &sim->cpus[from]);
+	cpu_util_sync(sim, &sim->cpus[to]);
+	sim_pelt_sub(&sim->pelt_tables, &sim->cpus[from].util, t->util.avg);
+	sim_pelt_add(&sim->pelt_tables, &sim->cpus[to].util, t->util.avg);
+}
+
+/* cpu_util_cfs: the CPU's util or, if larger, its runnable tasks'
+ * util_est, at most its capacity (an owner leaving the CPU to sleep or
+ * exit, as newidle balancing sees it, is dequeued: not counted) */
+static uint64_t cpu_util(struct sim *sim, struct sim_cpu *cpu)
+{
+	uint64_t u = 0, est = cpu->curr && cpu->curr->state == TASK_RUNNING ? cpu->curr->util_est : 0;
+
+	cpu_util_sync(sim, cpu);
+	for (uint32_t k = 0; k < cpu->rq_len; k++)
+		est += cpu->rq[k].t->util_est;
+	u = cpu->util.avg > est ? cpu->util.avg : est;
+	return u < SIM_PELT_ONE ? u : SIM_PELT_ONE;
+}
+
+/*
+ * group_classify's group_overloaded for a group of one CPU (group_is_
+ * overloaded): more runnable tasks than CPUs, and its util above
+ * capacity / imbalance_pct or its runnable signal above capacity x
+ * imbalance_pct.
+ */
+static bool cpu_overloaded(struct sim *sim, struct sim_cpu *cpu)
+{
+	if (cpu_nr_running(cpu) <= 1)
+		return false;
+	cpu_runnable_sync(sim, cpu);
+	return (uint64_t)SIM_PELT_ONE * 100 < cpu_util(sim, cpu) * SD_IMBALANCE_PCT ||
+	       (uint64_t)SIM_PELT_ONE * SD_IMBALANCE_PCT < (uint64_t)cpu->runnable.avg * 100;
+}
+
+/*
+ * calculate_imbalance for an idle CPU `dst` (group_has_spare) and a
+ * busiest CPU `src`, in a domain without SD_SHARE_LLC: when `src` is
+ * overloaded, migrate_util, the imbalance (*util_imbalance) being dst's
+ * spare capacity, its capacity less its util, which still holds what ran
+ * there before it went idle; with no spare left, one task (migrate_task,
+ * imbalance 1).  Otherwise the model's count of tasks (sibling_imbalance).
+ */
+enum balance_kind { BALANCE_COUNT, BALANCE_UTIL, BALANCE_ONE };
+
+static enum balance_kind balance_rule(struct sim *sim, unsigned int dst, unsigned int src,
+				      int64_t *util_imbalance)
+{
+	if (!sim->pelt || !cpu_overloaded(sim, &sim->cpus[src]))
+		return BALANCE_COUNT;
+	*util_imbalance = SIM_PELT_ONE - (int64_t)cpu_util(sim, &sim->cpus[dst]);
+	return *util_imbalance > 0 ? BALANCE_UTIL : BALANCE_ONE;
+}
+
+/* detach_tasks' migrate_util test: a task moves only if its util, halved
+ * per failed balance (shr_bound), fits what is left of the imbalance. */
+static bool util_fits(struct sim *sim, struct sim_task *t, const struct sim_cpu *dst, int64_t imbalance,
+		      uint32_t *util)
+{
+	unsigned int shift = dst->nr_balance_failed < 63 ? dst->nr_balance_failed : 63;
+
+	*util = task_util_est(sim, t);
+	return (int64_t)(*util >> shift) <= imbalance;
+}
+
+/*
  * task_hot (kernel/sched/fair.c, 6.12): a task that left its CPU less than
  * sysctl_sched_migration_cost ago (500 us by default) still has its cache
  * there, and load balancing leaves it unless earlier attempts failed
@@ -650,13 +779,30 @@ static struct sim_task *newidle_pull(struct sim *sim, unsigned int c)
 	}
 	if (!from)
 		return NULL;
-	for (uint32_t k = first; k < from->rq_len; k++) {
-		const struct sim_task *t = from->rq[k].t;
+	int64_t spare = 0;
+	bool by_util = balance_rule(sim, c, (unsigned int)(from - sim->cpus), &spare) == BALANCE_UTIL;
+	bool hot = false;
 
-		if (!t->pinned && (!task_hot(sim, t) || balance_failed_enough(&sim->cpus[c])))
-			return runq_remove(from, k);
+	for (uint32_t k = first; k < from->rq_len; k++) {
+		struct sim_task *t = from->rq[k].t;
+		uint32_t util;
+
+		if (t->pinned)
+			continue;
+		if (task_hot(sim, t) && !balance_failed_enough(&sim->cpus[c])) {
+			hot = true;
+			continue;
+		}
+		if (by_util && !util_fits(sim, t, &sim->cpus[c], spare, &util))
+			continue;
+		sim->newidle_pulls++;
+		task_migrate_util(sim, t, (unsigned int)(from - sim->cpus), c);
+		return runq_remove(from, k);
 	}
-	sim->newidle_hot_fails++;
+	if (hot)
+		sim->newidle_hot_fails++;
+	else
+		sim->newidle_util_fails++;
 	return NULL;
 }
 
@@ -685,8 +831,14 @@ static void cpu_next(struct sim *sim, unsigned int c)
 	struct sim_cpu *cpu = &sim->cpus[c];
 	struct sim_task *t;
 
-	if (cpu->curr)	/* put_prev_entity: the leaving task's exec_start */
+	if (cpu->curr) {	/* put_prev_entity: the leaving task's exec_start */
 		cpu->curr->exec_end = sim->now;
+		if (sim->pelt) {
+			cpu_runnable_sync(sim, cpu);
+			sim_pelt_update(&sim->pelt_tables, &cpu->curr->util, sim->now, SIM_PELT_ONE);
+			sim_pelt_update(&sim->pelt_tables, &cpu->util, sim->now, SIM_PELT_ONE);
+		}
+	}
 	if (fair_sched(sim)) {
 		t = fair_pick(cpu, NULL);
 		if (t)
@@ -886,8 +1038,13 @@ static void sched_balance_rq(struct sim *sim, unsigned int c, bool idle, sim_tim
 			src = &sim->cpus[i];
 		}
 	}
+	enum balance_kind kind = BALANCE_COUNT;
+	int64_t spare = 0;
+
 	if (most >= 2 && most > local) {
-		if (!local)
+		if (!local && (kind = balance_rule(sim, c, (unsigned int)(src - sim->cpus), &spare)) != BALANCE_COUNT)
+			imbalance = kind == BALANCE_UTIL ? (uint64_t)spare : 1;
+		else if (!local)
 			imbalance = most / 2;
 		else if (local < 2 || 100 * most > SD_IMBALANCE_PCT * local) {
 			uint64_t over = most * n - total, under = total > local * n ? total - local * n : 0;
@@ -903,8 +1060,11 @@ static void sched_balance_rq(struct sim *sim, unsigned int c, bool idle, sim_tim
 	bool all_pinned = true;
 	uint32_t k = 0;
 
-	while (k < src->rq_len && moved < imbalance && examined < loop_max) {
+	/* migrate_util counts the imbalance in util, the others in tasks */
+	while (k < src->rq_len && (kind == BALANCE_UTIL ? spare > 0 : moved < imbalance) &&
+	       examined < loop_max) {
 		struct sim_task *t = src->rq[k].t;
+		uint32_t util;
 
 		examined++;
 		if (t->pinned) {
@@ -916,7 +1076,15 @@ static void sched_balance_rq(struct sim *sim, unsigned int c, bool idle, sim_tim
 			k++;
 			continue;
 		}
+		if (kind == BALANCE_UTIL) {
+			if (!util_fits(sim, t, dst, spare, &util)) {
+				k++;
+				continue;
+			}
+			spare -= util;
+		}
 		runq_remove(src, k);
+		task_migrate_util(sim, t, (unsigned int)(src - sim->cpus), c);
 		balance_attach(sim, c, t, at);
 		if (owner)
 			fair_wakeup_preempt(sim, dst, owner, t, sim->now);
@@ -1032,6 +1200,7 @@ void sim_task_wake(struct sim *sim, struct sim_task *t, sim_time_t when)
 	/* try_to_wake_up is kernel work, whatever the waker's mode */
 	charge_kernel(sim, cost_ns(&sim->costs, COST_wakeup, 1));
 	c = select_cpu(sim, t);
+	task_migrate_util(sim, t, t->cpu, c);
 	/* a waker on another CPU reaches CPU c only with an IPI; from the
 	 * engine (a timer) or from c itself nothing is sent (a task's first
 	 * start is not a wake-up: none of this) */
@@ -1103,6 +1272,10 @@ void sim_task_block(struct sim *sim, enum sim_block_kind kind)
 	if (kind == BLOCK_IO)	/* io_schedule: in_iowait */
 		sim->cpus[t->cpu].nr_iowait++;
 	t->need_resched = 0;	/* __schedule clears prev's request */
+	if (sim->pelt) {	/* dequeue_task_fair -> util_est_update */
+		sim_pelt_update(&sim->pelt_tables, &t->util, sim->now, SIM_PELT_ONE);
+		util_est_update(t);
+	}
 	if (fair_sched(sim))
 		fair_dequeue(sim, &sim->cpus[t->cpu], t);
 	cpu_next(sim, t->cpu);
@@ -1910,6 +2083,23 @@ void sim_tasks_destroy(struct sim *sim)
 	}
 }
 
+static void pelt_check(const struct sim *sim, const struct sim_pelt *p, const char *what, unsigned int id)
+{
+	if (!sim->pelt && (p->sum || p->avg || p->last))
+		SIM_BUG("%s %u: a PELT signal moved without sim->pelt", what, id);
+	if (p->contrib >= 1024 || p->last % 1024)
+		SIM_BUG("%s %u: PELT period part %u, last update %" PRIu64 " ns", what, id, p->contrib,
+			p->last);
+}
+
+/* a task's util is a running signal: at most the CPU's capacity */
+static void pelt_check_task(const struct sim *sim, const struct sim_task *t)
+{
+	pelt_check(sim, &t->util, t->name, t->id);
+	if (t->util.avg > SIM_PELT_ONE)
+		SIM_BUG("task %s: util %u over capacity", t->name, t->util.avg);
+}
+
 /* ---- invariant check (SIM_DEBUG >= 3: after every event) ---------------------------- */
 
 void sim_check_sched(const struct sim *sim)
@@ -1977,6 +2167,15 @@ void sim_check_sched(const struct sim *sim)
 				sim->ncpus, 2 * sim->ncpus);
 		if (cpu->last_balance > sim->now || cpu->last_balance % sim->tick_ns)
 			SIM_BUG("cpu %u: last balance at %" PRIu64 " ns", c, cpu->last_balance);
+		/* PELT signals: kept only with sim->pelt; a period's part under
+		 * a period, updates on 1024-ns steps; a task's util at most a
+		 * CPU's capacity */
+		pelt_check(sim, &cpu->util, "cpu util", c);
+		pelt_check(sim, &cpu->runnable, "cpu runnable", c);
+		if (cpu->curr)
+			pelt_check_task(sim, cpu->curr);
+		for (uint32_t i = 0; i < cpu->rq_len; i++)
+			pelt_check_task(sim, cpu->rq[i].t);
 		if (fair_sched(sim)) {
 			int64_t sum = cpu->curr ? cpu->curr->vruntime : 0;
 

@@ -1603,6 +1603,11 @@ static void pg_report(void *state, struct wl_report *out)
 	 * cache-hot ([kernel] migration_cost) */
 	wl_report_figure(out, "newidle_hot_fails_per_tx",
 			 (double)sim_newidle_hot_fails(pg->sim) / (double)tx, "");
+	/* newidle pulls made, and newidle balances whose candidates were all
+	 * too big for the idle CPU's spare capacity (util rule, llc_cpus < ncpus) */
+	wl_report_figure(out, "newidle_pulls_per_tx", (double)sim_newidle_pulls(pg->sim) / (double)tx, "");
+	wl_report_figure(out, "newidle_util_fails_per_tx",
+			 (double)sim_newidle_util_fails(pg->sim) / (double)tx, "");
 	/* periodic and nohz-idle balancing ([kernel] periodic_balance): tasks
 	 * moved, attempts that moved none (all hot), nohz kicks sent */
 	struct sim_balance_stats bal;

@@ -822,4 +822,32 @@ doc_rows "$TMP/bal.txt" 8 && [ $bal_ok = 1 ] &&
 	ok "docs/calibration.md runs ao-as: twins with periodic balancing and llc_cpus=1 = the stored runs" ||
 	ko "docs/calibration.md runs ao-as: twins with periodic balancing and llc_cpus=1 = the stored runs: $(tr '\n' ' ' <"$TMP/bal.txt")"
 
+# runs ao-as again: the llc_cpus=1 twins with the util rule of idle
+# balancing (PELT, src/sim/pelt.c), from the stored runs
+for rc in "ao 4" "ak 8" "al 8" "ap 8" "an 16" "aq 8" "ar 16" "as 4"; do
+	set -- $rc
+	d=$R/local-model-s50-c$2-$1
+	np=$(jq '.figures.newidle_pulls_per_tx' "$d-util/result.json")
+	nu=$(jq '.figures.newidle_util_fails_per_tx' "$d-util/result.json")
+	nh=$(jq '.figures.newidle_hot_fails_per_tx' "$d-util/result.json")
+	$RPT compare --all --window 10-150 $R/local-real-s50-c$2-$1 $d-llc $d-util 2>&1 |
+		awk -v r=$1 -v c=$2 -v np="$np" -v nu="$nu" -v nh="$nh" '
+		function th(n,  s) { s = sprintf("%.0f", n); if (length(s) > 3) s = substr(s, 1, length(s) - 3) " " substr(s, length(s) - 2); return s }
+		function pc(a, b,  v) { v = (b / a - 1) * 100; return sprintf("%s%.1f %%", (v < 0 ? "−" : "+"), (v < 0 ? -v : v)) }
+		/^Amean +tps / { m = $3; t0 = $6; t1 = $9 }
+		/^Amean +latency_avg_ms / { lm = $3; l1 = $9 }
+		/^Cpu iowait%/ { wm = $3; w0 = $4; w1 = $5 } /^Cpu idle%/ { im = $3; i0 = $4; i1 = $5 }
+		END { printf "| %s | %d | %s | %s | %s | %s | %.1f / %.1f / %.1f %% | %.3f / %.3f / %.3f |\n",
+			r, c, th(m), pc(m, t0), pc(m, t1), pc(lm, l1), wm + im, w0 + i0, w1 + i1, np, nu, nh }'
+done >"$TMP/util.txt"
+util_ok=1
+for d in $R/local-model-s50-c*-a[klnopqrs]-util; do
+	# the -llc twin's scenario, run again by a binary with the util rule
+	[ "$(grep -v '^;' "$d/scenario.ini" | sort)" = "$(grep -v '^;' "${d%-util}-llc/scenario.ini" | sort)" ] || util_ok=0
+	jq -e '.figures | has("newidle_util_fails_per_tx")' "$d/result.json" >/dev/null || util_ok=0
+done
+doc_rows "$TMP/util.txt" 8 && [ $util_ok = 1 ] &&
+	ok "docs/calibration.md runs ao-as: twins with the util rule = the stored runs" ||
+	ko "docs/calibration.md runs ao-as: twins with the util rule = the stored runs: $(tr '\n' ' ' <"$TMP/util.txt")"
+
 rpt_done

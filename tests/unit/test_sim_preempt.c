@@ -1138,7 +1138,9 @@ TEST(preempt_nohz_balance_moves_a_hot_task_after_two_failures)
  * would it preempts B at once (B's deadline was just renewed by the tick;
  * the newcomer's lag from CPU 0's queue puts it first): the first run of
  * A or C on CPU 1 is at 28 ms.  Without periodic balancing, at 40 ms, when
- * B exits and CPU 1 pulls from CPU 0's queue (newidle). */
+ * B exits and CPU 1 pulls from CPU 0's queue (newidle).  (After the
+ * move CPU 1 may go idle beside CPU 0's queue: llc_cpus 1 weighs util,
+ * "preempt_newidle_weighs_util".) */
 TEST(preempt_busy_balance_at_the_tick)
 {
 	struct bal b = { .wake_at = 0, .steps = 300 };
@@ -1146,11 +1148,123 @@ TEST(preempt_busy_balance_at_the_tick)
 
 	st = bal_run((struct sim_config){ .periodic_balance = true, .llc_cpus = 1 }, true, &b);
 	ASSERT_U64_EQ(b.first_on1, 28 * MS);
-	ASSERT_U64_EQ(st.nohz_kicks, 0);
+	ASSERT_U64_EQ(b.at_move.nohz_kicks, 0);
 	ASSERT_U64_EQ(b.at_move.moved, 1);
 	ASSERT_U64_EQ(b.at_move.failed, 0);
 
 	st = bal_run((struct sim_config){ .periodic_balance = false, .llc_cpus = 1 }, true, &b);
 	ASSERT_U64_EQ(b.first_on1, 40 * MS);
 	ASSERT_U64_EQ(st.runs, 0);
+}
+
+/*
+ * The util rule of calculate_imbalance (migrate_util; llc_cpus 1, so the
+ * one domain has no SD_SHARE_LLC), with migration_cost 0 so that no task
+ * is cache-hot and periodic balancing off unless said.  Q runs alone on
+ * CPU 0 from 0; P, pinned to CPU 0, wakes at 60 ms and runs to 160 ms, so
+ * from 60 ms CPU 0 has two runnable tasks and its runnable signal passes
+ * 117 % of a CPU (overloaded) about 35 ms later.  W runs on CPU 1 and
+ * exits at 102 ms; CPU 1's newidle balance then looks at Q, queued behind P
+ * (P took CPU 0 at its tick at 100 ms).
+ *   - W busy from 0 to 100 ms: CPU 1's util is about 1024 x (1 - 2^-3),
+ *     ~890, its spare capacity ~130, and Q's util (~600: alone for 60 ms,
+ *     then half the CPU) does not fit: CPU 1 idles and Q never runs there.
+ *   - the same with one cache for both CPUs (llc_cpus 0, the count rule):
+ *     Q moves at 102 ms.
+ *   - W light (5 ms from 0 and from 97 ms): CPU 1's util is ~190, Q fits and
+ *     moves at 102 ms.
+ *   - W busy, periodic balancing on: once CPU 1 idles, CPU 0's ticks
+ *     kick the nohz balancer every 4 ms.  A kick that finds Q queued fails
+ *     (Q's util is over CPU 1's spare capacity), one that finds P queued
+ *     and Q running finds every candidate pinned and resets the failure
+ *     count; meanwhile CPU 1's util decays and its spare grows (161 at
+ *     104 ms, 579 at 136 ms), until at 136 ms, the ninth kick, Q fits and
+ *     moves, after four failures.
+ */
+struct utilcase {
+	bool		light;
+	sim_time_t	q_first_on1;
+	struct sim_balance_stats at_move;
+};
+
+static void util_q(struct sim *sim, void *p)
+{
+	struct utilcase *u = p;
+
+	for (int i = 0; i < 1600; i++) {
+		if (sim_cpu(sim) == 1 && u->q_first_on1 == SIM_TIME_NEVER) {
+			u->q_first_on1 = sim_now(sim);
+			sim_balance_stats(sim, &u->at_move);
+		}
+		sim_charge(sim, 100 * US);
+		sim_sync(sim);
+	}
+}
+
+static void util_p(struct sim *sim, void *p)
+{
+	(void)p;
+	sim_sleep_until(sim, 60 * MS);
+	while (sim_now(sim) < 160 * MS) {
+		sim_charge(sim, 100 * US);
+		sim_sync(sim);
+	}
+}
+
+static void util_w(struct sim *sim, void *p)
+{
+	const struct utilcase *u = p;
+
+	if (u->light) {
+		sim_charge(sim, 5 * MS);
+		sim_sync(sim);
+		sim_sleep_until(sim, 97 * MS);
+	}
+	while (sim_now(sim) < 102 * MS) {
+		sim_charge(sim, 100 * US);
+		sim_sync(sim);
+	}
+}
+
+static uint64_t util_run(struct sim_config cfg, struct utilcase *u)
+{
+	struct sim *sim;
+	uint64_t fails;
+
+	cfg.ncpus = 2;
+	cfg.seed = 1;
+	cfg.preempt = SIM_PREEMPT_NONE;
+	cfg.tick_ns = 4 * MS;
+	cfg.migration_cost = 0;
+	sim = sim_model_cfg(cfg);
+	u->q_first_on1 = SIM_TIME_NEVER;
+	st_task(sim, "Q", 0, false, util_q, u, 0);
+	st_task(sim, "P", 0, true, util_p, u, 0);
+	st_task(sim, "W", 1, true, util_w, u, 0);
+	sim_run(sim, SIM_TIME_NEVER);
+	fails = sim_newidle_util_fails(sim);
+	sim_destroy(sim);
+	return fails;
+}
+
+TEST(preempt_newidle_weighs_util)
+{
+	struct utilcase u = { .light = false };
+
+	ASSERT_U64_EQ(util_run((struct sim_config){ .llc_cpus = 1 }, &u), 1);
+	ASSERT_U64_EQ(u.q_first_on1, SIM_TIME_NEVER);
+
+	ASSERT_U64_EQ(util_run((struct sim_config){ .llc_cpus = 0 }, &u), 0);
+	ASSERT_U64_EQ(u.q_first_on1, 102 * MS);
+
+	u.light = true;
+	ASSERT_U64_EQ(util_run((struct sim_config){ .llc_cpus = 1 }, &u), 0);
+	ASSERT_U64_EQ(u.q_first_on1, 102 * MS);
+
+	u.light = false;
+	util_run((struct sim_config){ .llc_cpus = 1, .periodic_balance = true }, &u);
+	ASSERT_U64_EQ(u.q_first_on1, 136 * MS);
+	ASSERT_U64_EQ(u.at_move.failed, 4);
+	ASSERT_U64_EQ(u.at_move.nohz_kicks, 9);
+	ASSERT_U64_EQ(u.at_move.moved, 1);
 }

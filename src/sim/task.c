@@ -703,14 +703,25 @@ static bool cpu_overloaded(struct sim *sim, struct sim_cpu *cpu)
 }
 
 /*
- * calculate_imbalance for an idle CPU `dst` (group_has_spare) and a
- * busiest CPU `src`, in a domain without SD_SHARE_LLC: when `src` is
- * overloaded, migrate_util, the imbalance (*util_imbalance) being dst's
- * spare capacity, its capacity less its util, which still holds what ran
- * there before it went idle; with no spare left, one task (migrate_task,
- * imbalance 1).  Otherwise the model's count of tasks (sibling_imbalance).
+ * calculate_imbalance for a CPU `dst` with spare capacity (group_has_spare:
+ * idle, or running one task that leaves room) and a busiest CPU `src`, in
+ * a domain without SD_SHARE_LLC: when `src` is overloaded, migrate_util,
+ * the imbalance (*util_imbalance) being dst's spare capacity, its capacity
+ * less its util, which for an idle CPU still holds what ran there before
+ * it went idle; with no spare left, one task (migrate_task, imbalance 1).
+ * Otherwise the model's count of tasks (sibling_imbalance).
  */
 enum balance_kind { BALANCE_COUNT, BALANCE_UTIL, BALANCE_ONE };
+
+/* group_has_capacity for a CPU with one runnable task: its runnable
+ * signal at most capacity x imbalance_pct and its util under capacity /
+ * imbalance_pct */
+static bool cpu_has_spare(struct sim *sim, struct sim_cpu *cpu)
+{
+	cpu_runnable_sync(sim, cpu);
+	return (uint64_t)cpu->runnable.avg * 100 <= (uint64_t)SIM_PELT_ONE * SD_IMBALANCE_PCT &&
+	       (uint64_t)SIM_PELT_ONE * 100 > cpu_util(sim, cpu) * SD_IMBALANCE_PCT;
+}
 
 static enum balance_kind balance_rule(struct sim *sim, unsigned int dst, unsigned int src,
 				      int64_t *util_imbalance)
@@ -1042,10 +1053,16 @@ static void sched_balance_rq(struct sim *sim, unsigned int c, bool idle, sim_tim
 	int64_t spare = 0;
 
 	if (most >= 2 && most > local) {
-		if (!local && (kind = balance_rule(sim, c, (unsigned int)(src - sim->cpus), &spare)) != BALANCE_COUNT)
+		/* group_has_spare: idle, or one task with util and runnable
+		 * under the capacity's margin (group_has_capacity) */
+		bool has_spare = sim->pelt && (!local || (local == 1 && cpu_has_spare(sim, dst)));
+
+		if (has_spare && (kind = balance_rule(sim, c, (unsigned int)(src - sim->cpus), &spare)) != BALANCE_COUNT)
 			imbalance = kind == BALANCE_UTIL ? (uint64_t)spare : 1;
 		else if (!local)
 			imbalance = most / 2;
+		else if (has_spare)
+			imbalance = 0;	/* busy, and the busiest not overloaded: out_balanced */
 		else if (local < 2 || 100 * most > SD_IMBALANCE_PCT * local) {
 			uint64_t over = most * n - total, under = total > local * n ? total - local * n : 0;
 

@@ -51,13 +51,13 @@ enum sim_wait_mode {		/* what a task on a waiter list waits for */
 	WAIT_READ,		/* rwsem reader */
 };
 
-/* pelt.c: a PELT signal (struct sched_avg's sum, period_contrib and avg
- * for one signal) and the tables its arithmetic uses */
+/* pelt.c: a PELT signal (struct sched_avg's sum and period_contrib for
+ * one signal; its average is read with sim_pelt_avg) and the tables its
+ * arithmetic uses */
 struct sim_pelt {
 	uint64_t	sum;		/* *_sum */
 	sim_time_t	last;		/* last_update_time, a multiple of 1024 ns */
 	uint32_t	contrib;	/* period_contrib, in 1024-ns units */
-	uint32_t	avg;		/* *_avg */
 };
 
 #define SIM_PELT_ONE	1024	/* SCHED_CAPACITY_SCALE: a running task, a busy CPU */
@@ -70,6 +70,7 @@ struct sim_pelt_tables {
 void sim_pelt_tables_init(struct sim_pelt_tables *pt);
 void sim_pelt_update(const struct sim_pelt_tables *pt, struct sim_pelt *p, sim_time_t now,
 		     uint64_t weight);
+uint32_t sim_pelt_avg(const struct sim_pelt_tables *pt, const struct sim_pelt *p);
 void sim_pelt_add(const struct sim_pelt_tables *pt, struct sim_pelt *p, uint64_t avg);
 void sim_pelt_sub(const struct sim_pelt_tables *pt, struct sim_pelt *p, uint64_t avg);
 

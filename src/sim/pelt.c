@@ -80,24 +80,27 @@ void sim_pelt_update(const struct sim_pelt_tables *pt, struct sim_pelt *p, sim_t
 	}
 	p->contrib = (uint32_t)(d % 1024);
 	p->sum += weight * contrib;
-	p->avg = p->sum / (pt->load_avg_max - 1024 + p->contrib);
+}
+
+/* ___update_load_avg: the sum over the divider, computed when read (the
+ * kernel stores it at each update; the value is the same) */
+uint32_t sim_pelt_avg(const struct sim_pelt_tables *pt, const struct sim_pelt *p)
+{
+	return (uint32_t)(p->sum / (pt->load_avg_max - 1024 + p->contrib));
 }
 
 /* attach_entity_load_avg / detach_entity_load_avg for the util signal:
- * `avg` (a task's util_avg) added to or taken from a CPU's, its sum kept
- * consistent with the CPU's divider (sub_positive on the way down). */
+ * `avg` (a task's util_avg) added to or taken from a CPU's sum at the
+ * CPU's divider, so that its average moves by `avg` (sub_positive on the
+ * way down). */
 void sim_pelt_add(const struct sim_pelt_tables *pt, struct sim_pelt *p, uint64_t avg)
 {
-	p->avg += avg;
 	p->sum += avg * (pt->load_avg_max - 1024 + p->contrib);
 }
 
 void sim_pelt_sub(const struct sim_pelt_tables *pt, struct sim_pelt *p, uint64_t avg)
 {
-	uint64_t div = pt->load_avg_max - 1024 + p->contrib;
+	uint64_t d = avg * (pt->load_avg_max - 1024 + p->contrib);
 
-	p->avg = p->avg > avg ? p->avg - avg : 0;
-	p->sum = p->sum > avg * div ? p->sum - avg * div : 0;
-	if (p->sum < p->avg * div)	/* PELT_MIN_DIVIDER's floor, with the exact divider */
-		p->sum = p->avg * div;
+	p->sum = p->sum > d ? p->sum - d : 0;
 }

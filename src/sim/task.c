@@ -647,13 +647,15 @@ static uint32_t task_util_est(struct sim *sim, struct sim_task *t)
 {
 	if (t->state != TASK_RUNNING)
 		sim_pelt_update(&sim->pelt_tables, &t->util, sim->now, 0);
-	return t->util.avg > t->util_est ? t->util.avg : t->util_est;
+	uint32_t util = sim_pelt_avg(&sim->pelt_tables, &t->util);
+
+	return util > t->util_est ? util : t->util_est;
 }
 
 /* util_est_update at a sleep, `t`'s util brought to now */
-static void util_est_update(struct sim_task *t)
+static void util_est_update(const struct sim *sim, struct sim_task *t)
 {
-	uint32_t ewma = t->util_est, dequeued = t->util.avg;
+	uint32_t ewma = t->util_est, dequeued = sim_pelt_avg(&sim->pelt_tables, &t->util);
 
 	if (ewma <= dequeued)
 		t->util_est = dequeued;
@@ -669,8 +671,10 @@ static void task_migrate_util(struct sim *sim, struct sim_task *t, unsigned int 
 	sim_pelt_update(&sim->pelt_tables, &t->util, sim->now, 0);
 	cpu_util_sync(sim, &sim->cpus[from]);
 	cpu_util_sync(sim, &sim->cpus[to]);
-	sim_pelt_sub(&sim->pelt_tables, &sim->cpus[from].util, t->util.avg);
-	sim_pelt_add(&sim->pelt_tables, &sim->cpus[to].util, t->util.avg);
+	uint32_t util = sim_pelt_avg(&sim->pelt_tables, &t->util);
+
+	sim_pelt_sub(&sim->pelt_tables, &sim->cpus[from].util, util);
+	sim_pelt_add(&sim->pelt_tables, &sim->cpus[to].util, util);
 }
 
 /* cpu_util_cfs: the CPU's util or, if larger, its runnable tasks'
@@ -683,7 +687,8 @@ static uint64_t cpu_util(struct sim *sim, struct sim_cpu *cpu)
 	cpu_util_sync(sim, cpu);
 	for (uint32_t k = 0; k < cpu->rq_len; k++)
 		est += cpu->rq[k].t->util_est;
-	u = cpu->util.avg > est ? cpu->util.avg : est;
+	u = sim_pelt_avg(&sim->pelt_tables, &cpu->util);
+	u = u > est ? u : est;
 	return u < SIM_PELT_ONE ? u : SIM_PELT_ONE;
 }
 
@@ -699,7 +704,8 @@ static bool cpu_overloaded(struct sim *sim, struct sim_cpu *cpu)
 		return false;
 	cpu_runnable_sync(sim, cpu);
 	return (uint64_t)SIM_PELT_ONE * 100 < cpu_util(sim, cpu) * SD_IMBALANCE_PCT ||
-	       (uint64_t)SIM_PELT_ONE * SD_IMBALANCE_PCT < (uint64_t)cpu->runnable.avg * 100;
+	       (uint64_t)SIM_PELT_ONE * SD_IMBALANCE_PCT <
+		       (uint64_t)sim_pelt_avg(&sim->pelt_tables, &cpu->runnable) * 100;
 }
 
 /*
@@ -719,7 +725,8 @@ enum balance_kind { BALANCE_COUNT, BALANCE_UTIL, BALANCE_ONE };
 static bool cpu_has_spare(struct sim *sim, struct sim_cpu *cpu)
 {
 	cpu_runnable_sync(sim, cpu);
-	return (uint64_t)cpu->runnable.avg * 100 <= (uint64_t)SIM_PELT_ONE * SD_IMBALANCE_PCT &&
+	return (uint64_t)sim_pelt_avg(&sim->pelt_tables, &cpu->runnable) * 100 <=
+		       (uint64_t)SIM_PELT_ONE * SD_IMBALANCE_PCT &&
 	       (uint64_t)SIM_PELT_ONE * 100 > cpu_util(sim, cpu) * SD_IMBALANCE_PCT;
 }
 
@@ -1291,7 +1298,7 @@ void sim_task_block(struct sim *sim, enum sim_block_kind kind)
 	t->need_resched = 0;	/* __schedule clears prev's request */
 	if (sim->pelt) {	/* dequeue_task_fair -> util_est_update */
 		sim_pelt_update(&sim->pelt_tables, &t->util, sim->now, SIM_PELT_ONE);
-		util_est_update(t);
+		util_est_update(sim, t);
 	}
 	if (fair_sched(sim))
 		fair_dequeue(sim, &sim->cpus[t->cpu], t);
@@ -2102,7 +2109,7 @@ void sim_tasks_destroy(struct sim *sim)
 
 static void pelt_check(const struct sim *sim, const struct sim_pelt *p, const char *what, unsigned int id)
 {
-	if (!sim->pelt && (p->sum || p->avg || p->last))
+	if (!sim->pelt && (p->sum || p->last))
 		SIM_BUG("%s %u: a PELT signal moved without sim->pelt", what, id);
 	if (p->contrib >= 1024 || p->last % 1024)
 		SIM_BUG("%s %u: PELT period part %u, last update %" PRIu64 " ns", what, id, p->contrib,
@@ -2113,8 +2120,10 @@ static void pelt_check(const struct sim *sim, const struct sim_pelt *p, const ch
 static void pelt_check_task(const struct sim *sim, const struct sim_task *t)
 {
 	pelt_check(sim, &t->util, t->name, t->id);
-	if (t->util.avg > SIM_PELT_ONE)
-		SIM_BUG("task %s: util %u over capacity", t->name, t->util.avg);
+	uint32_t util = sim_pelt_avg(&sim->pelt_tables, &t->util);
+
+	if (util > SIM_PELT_ONE)
+		SIM_BUG("task %s: util %u over capacity", t->name, util);
 }
 
 /* ---- invariant check (SIM_DEBUG >= 3: after every event) ---------------------------- */

@@ -238,6 +238,21 @@ dips_check "member-queues 400-s" full-flush-none-400 full-tags1023-none-400 full
 dips_check "member-queues 1200-s" full-flush-none-1200 full-wbt2ms-none-1200
 # ... and the one of "`task_hot` and periodic balancing at full scale"
 dips_check "balancing 400-s" full-wbt2ms-none-400 full-bal-none-400
+# ... and the table of "Huge pages with `task_hot` and periodic balancing,
+# 400 s": the means of the 10-s intervals by their end over 0-400, 20-100
+# and 100-400 s, the intervals under 100 k and the lowest, of the stored
+# 1 200-s run's first 400 s and of the 400-s run.
+huge400() {
+	awk -F, -v n="$1" '
+	NR > 1 && $1 + 0 <= 400 { e = $1 + 0; t = $2 / 1000; s += t; k++
+		if (e > 20 && e <= 100) { a += t; na++ } else if (e > 100) { b += t; nb++ }
+		if (t < 100) u++; if (lo == "" || t < lo) { lo = t; at = e } }
+	END { printf "| %s | %.1f k | %.1f k | %.1f k | %d | %.1f k at %d s |\n", n, s / k, a / na, b / nb, u, lo, at }' "$R/$1/tps.csv"
+}
+for r in full-queues-huge-1200 full-bal-huge-400; do huge400 "$r"; done >"$TMP/huge400.md"
+doc_rows "$TMP/huge400.md" 2 &&
+	ok "docs/calibration.md huge-pages 400-s table = the committed runs" ||
+	ko "docs/calibration.md huge-pages 400-s table = the committed runs"
 # ... and of "The fix and huge pages with the kernel's request queues",
 # with the huge-pages runs' means over 20-100 s and 100-300 s (the fit's
 # window, then the collapses) as its text gives them.

@@ -238,6 +238,13 @@ dips_check "member-queues 400-s" full-flush-none-400 full-tags1023-none-400 full
 dips_check "member-queues 1200-s" full-flush-none-1200 full-wbt2ms-none-1200
 # ... and the one of "`task_hot` and periodic balancing at full scale"
 dips_check "balancing 400-s" full-wbt2ms-none-400 full-bal-none-400
+# ... and of "`task_hot` and periodic balancing for 1 200 s", with its
+# landing table (scripts/landing.sh on the run alone)
+dips_check "balancing 1200-s" full-wbt2ms-none-1200 full-bal-none-1200
+scripts/landing.sh --none $R/full-bal-none-1200 >"$TMP/land-bal.md" 2>&1
+[ "$(missing_lines "$TMP/land-bal.md")" = 0 ] && [ "$(grep -c '^| [a-z0-9]' "$TMP/land-bal.md")" = 8 ] &&
+	ok "docs/calibration.md balancing 1200-s landing table = the committed run" ||
+	ko "docs/calibration.md balancing 1200-s landing table = the committed run"
 # ... and the table of "Huge pages with `task_hot` and periodic balancing,
 # 400 s": the means of the 10-s intervals by their end over 0-400, 20-100
 # and 100-400 s, the intervals under 100 k and the lowest, of the stored

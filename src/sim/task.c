@@ -769,8 +769,11 @@ static inline bool task_hot(const struct sim *sim, const struct sim_task *t)
  * sched_balance_newidle (kernel/sched/fair.c, 6.12), simplified: a CPU
  * about to go idle looks at the longest run queue elsewhere (lowest CPU on
  * a tie) that holds a task not pinned, and pulls the first such task that
- * is not cache-hot (task_hot); when all of them are hot it pulls nothing,
- * as sched_balance_rq fails on a busiest queue whose tasks all stay.
+ * is not cache-hot (task_hot) and, when the CPUs share no last-level
+ * cache and that queue's CPU is overloaded, whose util fits this CPU's
+ * spare capacity (balance_rule, util_fits); when none is, it pulls
+ * nothing, as sched_balance_rq fails on a busiest queue whose tasks all
+ * stay.
  * Without it, tasks woken onto busy CPUs wait there while other CPUs
  * idle.  Simplified: no avg_idle / max_newidle_lb_cost cut-off, one
  * domain spanning all CPUs.  A hot task left queued waits for its own CPU,
@@ -990,8 +993,10 @@ static uint64_t send_wake_ipi(struct sim *sim)
  *     moved onto a busy CPU may preempt its owner as a wake-up would
  *     (attach_task -> wakeup_preempt).
  * Simplified: a CPU's load is its count of runnable tasks at the instant
- * (no PELT averages, no utilization-based group types, every task nice
- * 0); one domain whatever llc_cpus says (the kernel stacks an LLC domain
+ * (no load_avg, no migrate_load between busy CPUs, every task nice 0),
+ * except that with llc_cpus < ncpus a CPU with spare capacity weighs PELT
+ * utilization against an overloaded one (balance_rule, migrate_util);
+ * one domain whatever llc_cpus says (the kernel stacks an LLC domain
  * under the package one when both have more than one CPU); no active
  * balancing (the busiest's running task is never pushed away); the
  * balancing's own CPU time is not charged; a kick costs the kicker one

@@ -621,7 +621,11 @@ static int switch_main(int argc, char **argv)
  * use.  Per pass: the loops a second (all processes), the mean time a
  * nanosleep took, the run-queue delay per loop (/proc/self/schedstat's
  * second field, each process's own; < 0 when unreadable) and the idle and
- * iowait share of all CPUs (/proc/stat's cpu line).
+ * iowait share of all CPUs (/proc/stat's cpu line).  With `spread`, child
+ * i is pinned to the (i mod n)-th CPU the probe may use, so the processes
+ * sit evenly whatever the scheduler would choose: the idle time left then
+ * is the loop's own, and the difference from the unpinned pass is the
+ * scheduler's placement.
  */
 #define DUTY_SPIN_US	200.0
 #define DUTY_SLEEP_US	100
@@ -703,7 +707,22 @@ static void duty_child(double secs, int go, int res)
 	_exit(err);
 }
 
-static int duty_pass(int n, double secs, struct duty *out)
+/* Pin the calling process to the k-th CPU (from 0) of `allowed`. */
+static int pin_to_nth(const cpu_set_t *allowed, int k)
+{
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, allowed) && k-- == 0) {
+			CPU_SET(c, &one);
+			return sched_setaffinity(0, sizeof(one), &one);
+		}
+	errno = EINVAL;
+	return -1;
+}
+
+static int duty_pass(int n, double secs, const cpu_set_t *spread, struct duty *out)
 {
 	int res[2], go[2], bad = 0, started = 0, idle_known;
 	double sum[DUTY_VALS] = { 0 }, i0, t0, i1, t1, w0, w1;
@@ -724,6 +743,8 @@ static int duty_pass(int n, double secs, struct duty *out)
 		}
 		if (pid[started] == 0) {
 			close(go[1]);
+			if (spread && pin_to_nth(spread, started % CPU_COUNT(spread)))
+				_exit(1);
 			duty_child(secs, go[0], res[1]);
 		}
 	}
@@ -752,9 +773,21 @@ static int duty_main(int argc, char **argv)
 {
 	long secs = 3, most;
 	cpu_set_t allowed;
-	int ncpu;
+	int ncpu, spread = 0, nargs = 0;
+	char *args[16];
 
-	if (count_option(argc, argv, "--seconds", 3600, &secs))
+	/* --spread is a flag; the rest go to count_option */
+	for (int i = 0; i < argc; i++) {
+		if (i >= 2 && !strcmp(argv[i], "--spread"))
+			spread = 1;
+		else if (nargs < (int)(sizeof(args) / sizeof(args[0])))
+			args[nargs++] = argv[i];
+		else {
+			fprintf(stderr, "slowpath probe: duty: too many arguments\n");
+			return 2;
+		}
+	}
+	if (count_option(nargs, args, "--seconds", 3600, &secs))
 		return 2;
 	if (sched_getaffinity(0, sizeof(allowed), &allowed)) {
 		perror("slowpath probe: sched_getaffinity");
@@ -764,10 +797,11 @@ static int duty_main(int argc, char **argv)
 	most = 2L * ncpu > 64 ? 64 : 2L * ncpu;
 	printf("duty_cpus=%d\n", ncpu);
 	printf("duty_spin_us=%.0f\n", DUTY_SPIN_US);
+	printf("duty_spread=%d\n", spread);
 	for (long n = 1; n <= most; n++) {
 		struct duty d;
 
-		if (duty_pass((int)n, (double)secs, &d)) {
+		if (duty_pass((int)n, (double)secs, spread ? &allowed : NULL, &d)) {
 			perror("slowpath probe: duty");
 			return 1;
 		}
@@ -835,6 +869,7 @@ static void usage(FILE *out)
 	fprintf(out, "usage: slowpath probe wakeup [--round-trips N]\n"
 		     "       slowpath probe rmap [--processes N]\n"
 		     "       slowpath probe switch [--messages N]\n"
+		     "       slowpath probe duty [--seconds N] [--spread]\n"
 		     "  measures what waking a task on another, idle CPU costs on this host\n"
 		     "  (pipe ping-pong across two CPUs against one; default N 20000, each\n"
 		     "  pass three times) and prints wake_local_us, wake_ipi_us and\n"
@@ -854,10 +889,12 @@ static void usage(FILE *out)
 		     "  mm_switch_us, mm_switch_miss_us and mm_slots: for the costs\n"
 		     "  mm_switch, mm_switch_miss and [machine] mm_slots (docs/record.md)\n"
 		     "  duty: 1 to 2 x CPUs processes at once, each looping over 200 us of\n"
-		     "  spinning and a 100-us nanosleep (--seconds N per pass, default 3);\n"
-		     "  prints duty_sleep_us and per count K duty_K_loops_per_s,\n"
-		     "  duty_K_idle_pct and duty_K_delay_us: how much the scheduler leaves\n"
-		     "  CPUs idle while tasks wait, against scenarios/duty-local.ini\n");
+		     "  spinning and a 100-us nanosleep (--seconds N per pass, default 3;\n"
+		     "  --spread pins process i to the (i mod CPUs)-th CPU, the scheduler's\n"
+		     "  placement taken out); prints duty_spread, duty_sleep_us and per\n"
+		     "  count K duty_K_loops_per_s, duty_K_idle_pct and duty_K_delay_us:\n"
+		     "  how much the scheduler leaves CPUs idle while tasks wait, against\n"
+		     "  scenarios/duty-local.ini\n");
 }
 
 int rec_probe_main(int argc, char **argv)

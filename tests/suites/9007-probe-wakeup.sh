@@ -82,18 +82,27 @@ if command -v taskset >/dev/null; then
 	taskset -c 0 "$sp" probe duty --seconds 1 >"$tmp/d" 2>"$tmp/de"
 	rc=$?
 	cat "$tmp/d"
-	want="duty_cpus duty_spin_us duty_sleep_us"
+	want="duty_cpus duty_spin_us duty_spread duty_sleep_us"
 	for k in 1 2; do
 		want="$want duty_${k}_loops_per_s duty_${k}_idle_pct"
 		[ -r /proc/self/schedstat ] && want="$want duty_${k}_delay_us"
 	done
-	[ $rc = 0 ] && [ "$(cut -d= -f1 "$tmp/d" | tr '\n' ' ')" = "$want " ] &&
-		grep -qx 'duty_cpus=1' "$tmp/d" && grep -qx 'duty_spin_us=200' "$tmp/d" &&
-		awk -F= '$2 !~ /^[0-9]+(\.[0-9]+)?$/ { bad = 1 }
-			 $1 ~ /loops_per_s|sleep_us/ && $2 + 0 <= 0 { bad = 1 }
-			 $1 ~ /idle_pct/ && $2 + 0 > 100 { bad = 1 }
-			 END { exit bad }' "$tmp/d"
+	duty_ok() {	# duty_ok FILE SPREAD: the keys in order, sane values
+		[ "$(cut -d= -f1 "$1" | tr '\n' ' ')" = "$want " ] &&
+			grep -qx 'duty_cpus=1' "$1" && grep -qx 'duty_spin_us=200' "$1" &&
+			grep -qx "duty_spread=$2" "$1" &&
+			awk -F= '$2 !~ /^[0-9]+(\.[0-9]+)?$/ { bad = 1 }
+				 $1 ~ /loops_per_s|sleep_us/ && $2 + 0 <= 0 { bad = 1 }
+				 $1 ~ /idle_pct/ && $2 + 0 > 100 { bad = 1 }
+				 END { exit bad }' "$1"
+	}
+	[ $rc = 0 ] && duty_ok "$tmp/d" 0
 	check duty-figures $?
+	# --spread pins each process to a CPU of the probe's set: on one
+	# CPU the same figures, marked
+	taskset -c 0 "$sp" probe duty --spread --seconds 1 >"$tmp/d2" 2>"$tmp/de2" &&
+		duty_ok "$tmp/d2" 1
+	check duty-spread-figures $?
 fi
 "$sp" probe duty --seconds 0 >/dev/null 2>"$tmp/e7"
 [ $? = 2 ] && grep -q "seconds: '0'" "$tmp/e7"

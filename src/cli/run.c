@@ -570,6 +570,7 @@ static int run_setup(struct run *r)
 				 .mm_slots = (unsigned int)mc->mm_slots,
 				 .migration_cost = kern->migration_cost,
 				 .periodic_balance = kern->periodic_balance,
+				 .no_run_to_parity = !kern->run_to_parity,
 				 .llc_cpus = (unsigned int)mc->llc_cpus };
 	struct mm_policy policy;
 	struct wl_env env;

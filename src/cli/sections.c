@@ -211,6 +211,11 @@ static const struct opt_def scn_kernel_options[] = {
 		  "a cache-hot task moves after two failed attempts (docs/engine.md \"Scheduler\"); "
 		  "off = only newidle pulls move queued tasks.  Only the kernel's preemption models "
 		  "use it (not slice)" },
+	{ .key = "run_to_parity", .type = OPT_BOOL, .offset = K(run_to_parity), .def = "on",
+	  .help = "the scheduler feature RUN_TO_PARITY (debugfs sched/features; kernel/sched/fair.c "
+		  "6.12, on by default): a task keeps its CPU against wake-ups until its slice's "
+		  "deadline while it is eligible; off = a woken task with an earlier deadline "
+		  "preempts it at once.  Only the kernel's preemption models use it (not slice)" },
 	OPT_END
 };
 

@@ -45,6 +45,7 @@ struct scn_kernel {
 	int		rwsem;			/* 0 fifo, 1 steal (sim_config.rwsem_steal) */
 	uint64_t	migration_cost;		/* ns: sim_config.migration_cost */
 	bool		periodic_balance;	/* sim_config.periodic_balance */
+	bool		run_to_parity;		/* !sim_config.no_run_to_parity */
 };
 
 extern const struct opt_def scn_global_options[];

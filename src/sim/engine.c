@@ -66,6 +66,7 @@ struct sim *sim_create(const struct sim_config *cfg)
 	sim->mm_slots = cfg->mm_slots;
 	sim->migration_cost = cfg->migration_cost;
 	sim->periodic_balance = cfg->periodic_balance;
+	sim->run_to_parity = !cfg->no_run_to_parity;
 	sim->llc_cpus = cfg->llc_cpus && cfg->llc_cpus < sim->ncpus ? cfg->llc_cpus : sim->ncpus;
 	/* utilization-based balancing needs a domain without SD_SHARE_LLC */
 	sim->pelt = sim->preempt != SIM_PREEMPT_SLICE && sim->llc_cpus < sim->ncpus;
@@ -182,6 +183,8 @@ uint64_t sim_idle_wakeups(const struct sim *sim) { return sim->idle_wakeups; }
 uint64_t sim_remote_busy_wakeups(const struct sim *sim) { return sim->remote_busy_wakeups; }
 uint64_t sim_newidle_hot_fails(const struct sim *sim) { return sim->newidle_hot_fails; }
 uint64_t sim_newidle_pulls(const struct sim *sim) { return sim->newidle_pulls; }
+uint64_t sim_busy_wakeups(const struct sim *sim) { return sim->busy_wakeups; }
+uint64_t sim_busy_wakeup_requests(const struct sim *sim) { return sim->busy_wakeup_requests; }
 uint64_t sim_newidle_util_fails(const struct sim *sim) { return sim->newidle_util_fails; }
 void sim_balance_stats(const struct sim *sim, struct sim_balance_stats *out) { *out = sim->balance; }
 uint64_t sim_idle_stretches(const struct sim *sim, uint64_t *ns)

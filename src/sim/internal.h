@@ -248,10 +248,14 @@ struct sim {
 	sim_time_t	nohz_next_balance;	/* nohz.next_balance: earliest balance due of an
 						 * idle CPU, as last computed */
 	bool		periodic_balance;	/* sim_config's */
+	bool		run_to_parity;		/* sim_config's */
 	unsigned int	llc_cpus;		/* sim_config's, 1..ncpus */
 	bool		pelt;		/* the balancer weighs PELT signals (task.c) */
 	struct sim_pelt_tables pelt_tables;
 	uint64_t	newidle_pulls, newidle_util_fails;	/* statistics only (newidle_pull) */
+	/* wake-ups onto a CPU running a task (not new tasks), and those that
+	 * asked the owner to reschedule (statistics only, preemption models) */
+	uint64_t	busy_wakeups, busy_wakeup_requests;
 	uint64_t	refill_switches;	/* statistics only (dispatch: switch_refill) */
 	uint64_t	mm_switches, mm_switch_misses;	/* statistics only (switch_mm_in) */
 	unsigned int	mm_slots;	/* sim_config.mm_slots */

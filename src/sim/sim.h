@@ -90,6 +90,9 @@ struct sim_config {
 	bool		periodic_balance;	/* periodic and nohz-idle load balancing at the
 					 * ticks (sched_balance_domains); unused by
 					 * SIM_PREEMPT_SLICE */
+	bool		no_run_to_parity;	/* NO_RUN_TO_PARITY (sched_feat): the owner's
+					 * slice is not protected from wake-ups; unused
+					 * by SIM_PREEMPT_SLICE */
 	unsigned int	llc_cpus;	/* CPUs per last-level cache, in consecutive groups:
 					 * a wake-up looks for an idle CPU only in its
 					 * previous CPU's group; 0: one cache for all */
@@ -186,6 +189,8 @@ struct sim_task_stats {
 	uint64_t	io_ns;		/* blocked on block I/O */
 	uint64_t	runq_ns;	/* runnable, waiting for a CPU */
 	uint64_t	switches;	/* times it was put on a CPU */
+	uint64_t	blocks;		/* switched out to sleep (/proc's voluntary_ctxt_switches) */
+	uint64_t	preempts;	/* switched out still runnable (nonvoluntary_ctxt_switches) */
 };
 void sim_task_stats(const struct sim_task *t, struct sim_task_stats *out);
 
@@ -288,6 +293,11 @@ uint64_t sim_remote_busy_wakeups(const struct sim *sim);
 uint64_t sim_newidle_hot_fails(const struct sim *sim);
 /* newidle pulls made, and refused by the util rule (migrate_util) only */
 uint64_t sim_newidle_pulls(const struct sim *sim);
+/* Wake-ups (not of new tasks) onto a CPU running another task, and those
+ * that asked it to reschedule (check_preempt_wakeup_fair); preemption
+ * models only. */
+uint64_t sim_busy_wakeups(const struct sim *sim);
+uint64_t sim_busy_wakeup_requests(const struct sim *sim);
 uint64_t sim_newidle_util_fails(const struct sim *sim);
 /* Periodic load balancing (periodic_balance): balance attempts made at a
  * busy CPU's tick or for an idle CPU by a nohz kick, tasks they moved,

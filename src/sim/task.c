@@ -334,8 +334,9 @@ static inline struct sim_task *runq_pop(struct sim_cpu *cpu)
  *     arrival, deadline vruntime + slice (half a slice for a new task:
  *     place_entity with PLACE_LAG, PLACE_DEADLINE_INITIAL);
  *   - pick_eevdf: the eligible task with the earliest deadline; with
- *     RUN_TO_PARITY the owner keeps the CPU while it is eligible and its
- *     deadline is the one it was picked with (its slice is protected).
+ *     RUN_TO_PARITY (run_to_parity, the default) the owner keeps the CPU
+ *     while it is eligible and its deadline is the one it was picked with
+ *     (its slice is protected).
  * Simplified: no DELAY_DEQUEUE (a sleeper with negative lag leaves the
  * queue at once), no buddies, no PREEMPT_SHORT (all slices equal), a
  * linear scan of an array of keys instead of the augmented tree, newidle
@@ -405,13 +406,14 @@ static bool fair_update_deadline(struct sim *sim, struct sim_task *t)
  * NULL): the eligible task with the earliest deadline; on a tie a queued
  * task before the owner (entity_before is strict), queue order among the
  * queued (equal keys go right in the tree). */
-static struct sim_task *fair_pick(const struct sim_cpu *cpu, struct sim_task *curr)
+static struct sim_task *fair_pick(const struct sim *sim, const struct sim_cpu *cpu,
+				  struct sim_task *curr)
 {
 	const struct sim_rq_ent *best = NULL, *any = NULL;
 
 	if (curr && !fair_eligible(cpu, curr->vruntime))
 		curr = NULL;
-	if (curr && curr->protect_deadline == curr->deadline)
+	if (curr && sim->run_to_parity && curr->protect_deadline == curr->deadline)
 		return curr;	/* RUN_TO_PARITY */
 	for (const struct sim_rq_ent *e = cpu->rq, *end = cpu->rq + cpu->rq_len; e < end; e++) {
 		if (!any || e->deadline < any->deadline)
@@ -455,16 +457,17 @@ static inline bool full_request_at(const struct sim_task *t, sim_time_t when)
 }
 
 /* check_preempt_wakeup_fair: `t` was just queued on `cpu`, whose owner is
- * `curr`, by a wake-up at instant `when`. */
-static void fair_wakeup_preempt(struct sim *sim, struct sim_cpu *cpu, struct sim_task *curr,
+ * `curr`, by a wake-up at instant `when`; true if it asked `curr` to
+ * reschedule. */
+static bool fair_wakeup_preempt(struct sim *sim, struct sim_cpu *cpu, struct sim_task *curr,
 				struct sim_task *t, sim_time_t when)
 {
 	if (curr->is_irq || full_request_at(curr, when))
-		return;
-	if (fair_update_deadline(sim, curr))
-		fair_resched(sim, curr, when);
-	else if (fair_pick(cpu, curr) == t)
-		fair_resched(sim, curr, when);
+		return false;
+	if (!fair_update_deadline(sim, curr) && fair_pick(sim, cpu, curr) != t)
+		return false;
+	fair_resched(sim, curr, when);
+	return true;
 }
 
 /* The owner's scheduler ticks since it was last looked at (sched_tick ->
@@ -861,7 +864,7 @@ static void cpu_next(struct sim *sim, unsigned int c)
 		}
 	}
 	if (fair_sched(sim)) {
-		t = fair_pick(cpu, NULL);
+		t = fair_pick(sim, cpu, NULL);
 		if (t)
 			runq_unlink(cpu, t);
 	} else {
@@ -1271,7 +1274,9 @@ void sim_task_wake(struct sim *sim, struct sim_task *t, sim_time_t when)
 
 			if (uspinner)
 				spin_account(sim, curr, sim->now);	/* update_curr */
-			fair_wakeup_preempt(sim, &sim->cpus[c], curr, t, when);
+			sim->busy_wakeups += !initial;
+			if (fair_wakeup_preempt(sim, &sim->cpus[c], curr, t, when))
+				sim->busy_wakeup_requests += !initial;
 			if (remote && !had_full && full_request_at(curr, when))
 				send_wake_ipi(sim);
 			/* the reschedule IPI preempts a user-mode spinner (a
@@ -1295,6 +1300,7 @@ void sim_task_block(struct sim *sim, enum sim_block_kind kind)
 		SIM_BUG("%s sleeps in interrupt context", t->name);
 	if (t->preempt_count)
 		SIM_BUG("task %s sleeps holding %u spinlock(s)", t->name, t->preempt_count);
+	t->stats.blocks++;
 	t->state = TASK_BLOCKED;
 	t->block_kind = (uint8_t)kind;
 	t->mark = sim->now;
@@ -1411,6 +1417,7 @@ static void uspin_preempt(struct sim *sim, struct sim_task *t, enum sim_uspin_pr
 	t->spin_evt_seq = 0;
 	t->uspin_preempted = true;
 	sim->uspin_spinner_preempts[where]++;
+	t->stats.preempts++;
 	t->state = TASK_RUNNABLE;
 	t->mark = sim->now;
 	runq_push(cpu, t);
@@ -1432,7 +1439,7 @@ static bool uspin_resched(struct sim *sim, struct sim_task *t, bool to_user,
 	if (!fair_may_preempt(sim, t, false, to_user))
 		return false;
 	t->need_resched = 0;
-	if (fair_pick(cpu, t) == t)
+	if (fair_pick(sim, cpu, t) == t)
 		return false;
 	uspin_preempt(sim, t, where);
 	return true;
@@ -1735,6 +1742,7 @@ static void task_preempt(struct sim *sim, struct sim_task *t)
 {
 	struct sim_cpu *cpu = &sim->cpus[t->cpu];
 
+	t->stats.preempts++;
 	t->state = TASK_RUNNABLE;
 	t->mark = sim->now;
 	runq_push(cpu, t);
@@ -1766,7 +1774,7 @@ static void fair_preempt(struct sim *sim, struct sim_task *t, bool explicit, boo
 		uint64_t rest = t->pending;
 
 		t->need_resched = 0;
-		if (fair_pick(&sim->cpus[t->cpu], t) == t)
+		if (fair_pick(sim, &sim->cpus[t->cpu], t) == t)
 			return;
 		count_uspin_holder(sim, t, where);
 		task_preempt(sim, t);

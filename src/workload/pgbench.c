@@ -1490,6 +1490,18 @@ static uint64_t task_cpu_ns(const struct sim_task *t)
 	return ts.cpu_ns + ts.spin_ns;
 }
 
+/* Add `t`'s voluntary and nonvoluntary context switches to cs[0], cs[1]. */
+static void task_csw(const struct sim_task *t, uint64_t cs[2])
+{
+	struct sim_task_stats ts;
+
+	if (!t)
+		return;
+	sim_task_stats(t, &ts);
+	cs[0] += ts.blocks;
+	cs[1] += ts.preempts;
+}
+
 static void pg_report(void *state, struct wl_report *out)
 {
 	struct pg *pg = state;
@@ -1606,6 +1618,13 @@ static void pg_report(void *state, struct wl_report *out)
 	/* newidle pulls made, and newidle balances whose candidates were all
 	 * too big for the idle CPU's spare capacity (util rule, llc_cpus < ncpus) */
 	wl_report_figure(out, "newidle_pulls_per_tx", (double)sim_newidle_pulls(pg->sim) / (double)tx, "");
+	/* wake-ups onto a busy CPU, and the share that asked its owner to
+	 * reschedule (check_preempt_wakeup_fair; perf sched shows them as a
+	 * sched_waking followed at once by a preempting sched_switch) */
+	wl_report_figure(out, "busy_wakeups_per_tx", (double)sim_busy_wakeups(pg->sim) / (double)tx, "");
+	wl_report_figure(out, "busy_wakeup_resched_pct",
+			 sim_busy_wakeups(pg->sim) ? 100.0 * (double)sim_busy_wakeup_requests(pg->sim) /
+						     (double)sim_busy_wakeups(pg->sim) : 0, "%");
 	wl_report_figure(out, "newidle_util_fails_per_tx",
 			 (double)sim_newidle_util_fails(pg->sim) / (double)tx, "");
 	/* periodic and nohz-idle balancing ([kernel] periodic_balance): tasks
@@ -1654,6 +1673,24 @@ static void pg_report(void *state, struct wl_report *out)
 		for (uint32_t i = 0; i < pg->nthreads; i++)
 			client += task_cpu_ns(pg->threads[i].task);
 		wl_report_figure(out, "client_cpu_us_per_tx", (double)client / 1e3 / (double)tx, "us");
+	}
+	/* their context switches per transaction, as /proc/PID/status counts
+	 * them: voluntary (switched out to sleep) and nonvoluntary (preempted);
+	 * a recording's figures of the same names sample those files */
+	uint64_t scs[2] = { 0, 0 }, ccs[2] = { 0, 0 };
+
+	task_csw(pg->checkpointer.task, scs);
+	task_csw(pg->bgwriter.task, scs);
+	task_csw(pg->walwriter.task, scs);
+	for (uint32_t i = 0; i < pg->nbackends; i++)
+		task_csw(pg->backends[i].task, scs);
+	wl_report_figure(out, "server_voluntary_csw_per_tx", (double)scs[0] / (double)tx, "");
+	wl_report_figure(out, "server_nonvoluntary_csw_per_tx", (double)scs[1] / (double)tx, "");
+	if (pg->cfg.client == PG_CLIENT_LOCAL) {
+		for (uint32_t i = 0; i < pg->nthreads; i++)
+			task_csw(pg->threads[i].task, ccs);
+		wl_report_figure(out, "client_voluntary_csw_per_tx", (double)ccs[0] / (double)tx, "");
+		wl_report_figure(out, "client_nonvoluntary_csw_per_tx", (double)ccs[1] / (double)tx, "");
 	}
 	if (pg->tlb) {
 		wl_report_figure(out, "tlb_misses_4k_per_tx", (double)pg->tlb_misses_4k / (double)tx, "");

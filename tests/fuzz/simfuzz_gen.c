@@ -477,8 +477,10 @@ static char *generate(const struct scn_schema *schema)
 		fuzz_late_keys(&secs[pg_sec], 30, "wal_since_redo");
 	/* the scheduler's balancing and its caches (periodic_balance,
 	 * llc_cpus), newer than all of the above */
-	fuzz_late_keys(&secs[kernel], 60, "periodic_balance");
+	fuzz_late_keys_until(&secs[kernel], 60, "periodic_balance", "run_to_parity");
 	fuzz_late_keys(&secs[machine], 25, "llc_cpus");
+	/* RUN_TO_PARITY, newer still */
+	fuzz_late_keys(&secs[kernel], 60, "run_to_parity");
 
 	out = open_memstream(&text, &len);
 	if (!out)

@@ -25,7 +25,10 @@
 # transaction's start, each summing to 100 %, cpu and client_clientread
 # among the columns; and pg_stat_wal per second in wal.csv: the model's
 # columns, 8 to 12 rows a second apart, records and syncs in them, and
-# bytes summing to between half and all of the run's.
+# bytes summing to between half and all of the run's; and the server's and
+# pgbench's context switches per transaction (/proc/PID/status over the
+# run's middle), the server's voluntary ones at least three (a backend
+# sleeps on each statement it waits for), the rest present.
 # Without PostgreSQL binaries the suite says "skipped" and counts nothing
 # as passed.  CI installs PostgreSQL (scripts/install-deps.sh).
 #
@@ -141,7 +144,10 @@ checkpoint_buffers_written nonneg
 bgwriter_buffers_written nonneg
 backend_writes_per_tx nonneg
 accounts_heap_reads_per_tx nonneg
-accounts_pkey_reads_per_tx nonneg'
+accounts_pkey_reads_per_tx nonneg
+server_nonvoluntary_csw_per_tx nonneg
+client_voluntary_csw_per_tx positive
+client_nonvoluntary_csw_per_tx nonneg'
 rc=0
 while read -r k test; do
 	$test "$(fig $k)" || rc=1
@@ -152,7 +158,10 @@ EOF
 # are HOT once the first one's old version is pruned, unless a session
 # holds the xmin horizon back (the sampler once did: 0 %)
 awk -v h="$(fig accounts_hot_update_pct)" 'BEGIN { exit !(h != "" && h >= 30 && h <= 100) }' || rc=1
-[ $rc = 0 ] || for k in $(printf '%s\n' "$figs" | cut -d' ' -f1) accounts_hot_update_pct; do
+# a transaction's backend sleeps at least once per statement it waits
+# for (simple-update: five), less what a sample window's edges cut
+awk -v v="$(fig server_voluntary_csw_per_tx)" 'BEGIN { exit !(v != "" && v >= 3) }' || rc=1
+[ $rc = 0 ] || for k in $(printf '%s\n' "$figs" | cut -d' ' -f1) accounts_hot_update_pct server_voluntary_csw_per_tx; do
 	echo "  $k: '$(fig $k)'"
 done
 check server-client-and-wal-figures $rc

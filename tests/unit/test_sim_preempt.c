@@ -1271,3 +1271,73 @@ TEST(preempt_newidle_weighs_util)
 	ASSERT_U64_EQ(u.at_move.nohz_kicks, 9);
 	ASSERT_U64_EQ(u.at_move.moved, 1);
 }
+
+/* Four 50-us steps in user mode, a sync after each; logs 'd' at the end. */
+static void four_steps(struct sim *sim, void *p)
+{
+	struct st_log *log = p;
+
+	for (unsigned int k = 0; k < 4; k++) {
+		sim_charge(sim, 50 * US);
+		sim_sync(sim);
+	}
+	st_log_add(log, sim_now(sim), 'd');
+}
+
+/* A test of RUN_TO_PARITY (one CPU, base slice 0.75 ms): a and b start at
+ * 0, a first.  Both are new, placed at the average with half a slice to
+ * their deadlines (375 us), so b's deadline ties a's and b, queued, wins
+ * a pick on the tie.  Expect with run_to_parity (the kernel's default) a
+ * to keep its CPU for its whole 200 us (a protected owner is not
+ * preempted by a wake-up while it is eligible): a ends at 200, b at 400;
+ * with no_run_to_parity b's arrival preempts a at its first sync point:
+ * b runs 50..250, a ends at 400, one preemption of a. */
+TEST(preempt_run_to_parity_protects_the_slice)
+{
+	for (int off = 0; off < 2; off++) {
+		struct st_log la = { 0 }, lb = { 0 };
+		struct sim *sim = sim_model_cfg((struct sim_config){
+			.ncpus = 1, .seed = 1, .preempt = SIM_PREEMPT_NONE, .tick_ns = 4 * MS,
+			.no_run_to_parity = off,
+		});
+		struct sim_task *a = st_task(sim, "a", 0, true, four_steps, &la, 0);
+		struct sim_task_stats sa;
+
+		st_task(sim, "b", 0, true, four_steps, &lb, 0);
+		sim_run(sim, SIM_TIME_NEVER);
+		sim_task_stats(a, &sa);
+		ASSERT_EQ(la.n, 1);
+		ASSERT_EQ(lb.n, 1);
+		ASSERT_U64_EQ(la.t[0], off ? 400 * US : 200 * US);
+		ASSERT_U64_EQ(lb.t[0], off ? 250 * US : 400 * US);
+		ASSERT_U64_EQ(sa.preempts, off ? 1 : 0);
+		ASSERT_U64_EQ(sa.blocks, 0);
+		sim_destroy(sim);
+	}
+}
+
+static void sleeps_twice(struct sim *sim, void *p)
+{
+	(void)p;
+	sim_sleep(sim, 100 * US);
+	sim_charge(sim, 10 * US);
+	sim_sync(sim);
+	sim_sleep(sim, 100 * US);
+}
+
+/* A test of the context-switch counts (/proc's voluntary and nonvoluntary
+ * ctxt_switches): a task that sleeps twice alone on its CPU.  Expect two
+ * blocks, no preemption and three switches in (start, two wake-ups). */
+TEST(preempt_counts_voluntary_switches)
+{
+	struct sim *sim = sim_model(1, SIM_PREEMPT_NONE);
+	struct sim_task *t = st_task(sim, "s", 0, true, sleeps_twice, NULL, 0);
+	struct sim_task_stats st;
+
+	sim_run(sim, SIM_TIME_NEVER);
+	sim_task_stats(t, &st);
+	ASSERT_U64_EQ(st.blocks, 2);
+	ASSERT_U64_EQ(st.preempts, 0);
+	ASSERT_U64_EQ(st.switches, 3);
+	sim_destroy(sim);
+}

@@ -872,4 +872,38 @@ doc_rows "$TMP/util.txt" 8 && [ $util_ok = 1 ] &&
 	ok "docs/calibration.md runs ao-as: twins with the util rule = the stored runs" ||
 	ko "docs/calibration.md runs ao-as: twins with the util rule = the stored runs: $(tr '\n' ' ' <"$TMP/util.txt")"
 
+# the context switches per transaction on this VM: four recordings at 8
+# clients (autogroup on, off, off, on) and ap's twin with and without
+# RUN_TO_PARITY, from the stored runs
+for rc in "csw-ag1a on" "csw-ag0a off" "csw-ag0b off" "csw-ag1b on" "twin –" "twin-nortp –"; do
+	set -- $rc
+	case $1 in
+	twin) d=$R/local-model-s50-c8-ap-csw; real=$R/local-real-s50-c8-csw-ag1a
+	      lab="twin of ap (\`run_to_parity\` on)" ;;
+	twin-nortp) d=$R/local-model-s50-c8-ap-nortp; real=$R/local-real-s50-c8-csw-ag1a
+	      lab="twin of ap, \`run_to_parity=off\`" ;;
+	*) d=$R/local-real-s50-c8-$1; real=$d; lab="machine, \`$1\`" ;;
+	esac
+	cf() { jq ".figures.$1" "$d/result.json"; }
+	$RPT compare --all --window 10-150 $real $d 2>&1 |
+		awk -v lab="$lab" -v ag="$2" -v sv="$(cf server_voluntary_csw_per_tx)" \
+		    -v sn="$(cf server_nonvoluntary_csw_per_tx)" -v cv="$(cf client_voluntary_csw_per_tx)" \
+		    -v cn="$(cf client_nonvoluntary_csw_per_tx)" '
+		function th(n,  s) { s = sprintf("%.0f", n); if (length(s) > 3) s = substr(s, 1, length(s) - 3) " " substr(s, length(s) - 2); return s }
+		/^Amean +tps / { t = $6 }
+		/^Cpu busy_us_per_tx/ { b = $4 }
+		/^Cpu iowait%/ { w = $4 } /^Cpu idle%/ { i = $4 }
+		END { printf "| %s | %s | %s | %.0f | %.1f %% | %.2f / %.2f | %.2f / %.2f |\n",
+			lab, ag, th(t), b, w + i, sv, sn, cv, cn }'
+done >"$TMP/csw.txt"
+csw_ok=1
+# the twins: ap's util twin run again, RUN_TO_PARITY on and off
+[ "$(grep -v '^;' $R/local-model-s50-c8-ap-util/scenario.ini | grep -v '^run_to_parity=' | sort)" = \
+  "$(grep -v '^;' $R/local-model-s50-c8-ap-csw/scenario.ini | grep -v '^run_to_parity=' | sort)" ] || csw_ok=0
+grep -qx 'run_to_parity=1' $R/local-model-s50-c8-ap-csw/scenario.ini &&
+	grep -qx 'run_to_parity=0' $R/local-model-s50-c8-ap-nortp/scenario.ini || csw_ok=0
+doc_rows "$TMP/csw.txt" 6 && [ $csw_ok = 1 ] &&
+	ok "docs/calibration.md context switches at 8 clients = the stored runs" ||
+	ko "docs/calibration.md context switches at 8 clients = the stored runs: $(tr '\n' ' ' <"$TMP/csw.txt")"
+
 rpt_done

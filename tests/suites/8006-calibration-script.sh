@@ -245,6 +245,14 @@ scripts/landing.sh --none $R/full-bal-none-1200 >"$TMP/land-bal.md" 2>&1
 [ "$(missing_lines "$TMP/land-bal.md")" = 0 ] && [ "$(grep -c '^| [a-z0-9]' "$TMP/land-bal.md")" = 8 ] &&
 	ok "docs/calibration.md balancing 1200-s landing table = the committed run" ||
 	ko "docs/calibration.md balancing 1200-s landing table = the committed run"
+# ... and of "`lazy` with `task_hot` and periodic balancing for 1 200 s",
+# with the landing table's lazy rows
+dips_check "lazy balancing 1200-s" full-queues-lazy-1200 full-bal-lazy-1200 full-bal-none-1200
+scripts/landing.sh --none $R/full-bal-none-1200 --lazy $R/full-bal-lazy-1200 2>&1 |
+	grep -i 'lazy' >"$TMP/land-lazy.md"
+[ "$(missing_lines "$TMP/land-lazy.md")" = 0 ] && [ "$(grep -c '^| ' "$TMP/land-lazy.md")" = 3 ] &&
+	ok "docs/calibration.md lazy balancing 1200-s landing rows = the committed runs" ||
+	ko "docs/calibration.md lazy balancing 1200-s landing rows = the committed runs"
 # ... and the table of "Huge pages with `task_hot` and periodic balancing,
 # 400 s": the means of the 10-s intervals by their end over 0-400, 20-100
 # and 100-400 s, the intervals under 100 k and the lowest, of the stored

@@ -1919,8 +1919,11 @@ void sim_sync(struct sim *sim)
  * instant (found by the simulation fuzzer, tests/fuzz/simfuzz.sh).  So
  * after SPIN_RESCHEDS calls in a row at one instant the task spins as the
  * CPU would: it yields to a task queued on its CPU, else it burns CPU time
- * up to the next event (at least 1 ns), the first moment at which what it
- * waits for can change.  A loop whose steps cost anything moves the clock
+ * up to the next event, the first moment at which what it waits for can
+ * change, and at least SPIN_RESCHEDS ns, since no CPU makes that many
+ * calls in less (with 1 ns, two writers of zero costs, each the other's
+ * next event, moved the clock a nanosecond per 1 024 writes: a 1-ms run
+ * did not end in minutes, found by the fuzzer).  A loop whose steps cost anything moves the clock
  * and never gets here, so results with a non-zero cost table are unchanged.
  */
 #define SPIN_RESCHEDS	1024
@@ -1952,7 +1955,7 @@ void sim_cond_resched(struct sim *sim)
 	next = sim->evq.n ? sim->evq.h[0].time : sim->run_until;
 	if (next == SIM_TIME_NEVER)
 		next = sim->now + SIM_NSEC_PER_MSEC;	/* nothing will ever happen: no run ends so */
-	sim_account_cpu(sim, t, next > sim->now ? next - sim->now : 1);
+	sim_account_cpu(sim, t, next > sim->now + SPIN_RESCHEDS ? next - sim->now : SPIN_RESCHEDS);
 	sync_time(sim, t);
 }
 

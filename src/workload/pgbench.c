@@ -1005,8 +1005,12 @@ struct pg *pg_setup(const struct wl_env *env, const struct pg_config *c, struct 
 
 	/* the postmaster and its shared memory (PGSharedMemoryCreate) */
 	pg->postmaster = mm_create(m);
-	if (!pg->postmaster)
-		SIM_BUG("pgbench: the postmaster's page tables cannot be allocated");
+	if (!pg->postmaster) {	/* the machine's memory is taken before the start */
+		snprintf(err, errlen, "the postmaster's page tables cannot be allocated: "
+			 "the machine's free memory is exhausted before PostgreSQL starts");
+		free(pg);
+		return NULL;
+	}
 	need_huge = (pg->shm_size + PMD_SIZE - 1) / PMD_SIZE;
 	if (c->huge_pages != PG_HUGE_OFF && hugetlb_free_pages(m) >= need_huge) {
 		pg->hugetlb = true;

@@ -571,6 +571,7 @@ static int run_setup(struct run *r)
 				 .migration_cost = kern->migration_cost,
 				 .periodic_balance = kern->periodic_balance,
 				 .no_run_to_parity = !kern->run_to_parity,
+				 .delay_dequeue = kern->delay_dequeue,
 				 .llc_cpus = (unsigned int)mc->llc_cpus };
 	struct mm_policy policy;
 	struct wl_env env;

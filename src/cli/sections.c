@@ -216,6 +216,13 @@ static const struct opt_def scn_kernel_options[] = {
 		  "6.12, on by default): a task keeps its CPU against wake-ups until its slice's "
 		  "deadline while it is eligible; off = a woken task with an earlier deadline "
 		  "preempts it at once.  Only the kernel's preemption models use it (not slice)" },
+	{ .key = "delay_dequeue", .type = OPT_BOOL, .offset = K(delay_dequeue), .def = "on",
+	  .help = "the scheduler features DELAY_DEQUEUE and DELAY_ZERO (debugfs sched/features; "
+		  "kernel/sched/fair.c 6.12, on by default there): a task that sleeps while not "
+		  "eligible stays in its CPU's queue until EEVDF picks it, and a wake-up before then "
+		  "leaves it queued on that CPU with no CPU selection (ttwu_runnable); off = a "
+		  "sleeping task leaves the queue at once, keeping its lag.  Only the kernel's "
+		  "preemption models use it (not slice)" },
 	OPT_END
 };
 

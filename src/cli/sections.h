@@ -46,6 +46,7 @@ struct scn_kernel {
 	uint64_t	migration_cost;		/* ns: sim_config.migration_cost */
 	bool		periodic_balance;	/* sim_config.periodic_balance */
 	bool		run_to_parity;		/* !sim_config.no_run_to_parity */
+	bool		delay_dequeue;		/* sim_config.delay_dequeue */
 };
 
 extern const struct opt_def scn_global_options[];

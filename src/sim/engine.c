@@ -67,6 +67,7 @@ struct sim *sim_create(const struct sim_config *cfg)
 	sim->migration_cost = cfg->migration_cost;
 	sim->periodic_balance = cfg->periodic_balance;
 	sim->run_to_parity = !cfg->no_run_to_parity;
+	sim->delay_dequeue = cfg->delay_dequeue && cfg->preempt != SIM_PREEMPT_SLICE;
 	sim->llc_cpus = cfg->llc_cpus && cfg->llc_cpus < sim->ncpus ? cfg->llc_cpus : sim->ncpus;
 	/* utilization-based balancing needs a domain without SD_SHARE_LLC */
 	sim->pelt = sim->preempt != SIM_PREEMPT_SLICE && sim->llc_cpus < sim->ncpus;
@@ -185,6 +186,9 @@ uint64_t sim_newidle_hot_fails(const struct sim *sim) { return sim->newidle_hot_
 uint64_t sim_newidle_pulls(const struct sim *sim) { return sim->newidle_pulls; }
 uint64_t sim_busy_wakeups(const struct sim *sim) { return sim->busy_wakeups; }
 uint64_t sim_busy_wakeup_requests(const struct sim *sim) { return sim->busy_wakeup_requests; }
+uint64_t sim_delayed_dequeues(const struct sim *sim) { return sim->delayed_dequeues; }
+uint64_t sim_delayed_wakeups(const struct sim *sim) { return sim->delayed_wakeups; }
+uint64_t sim_delayed_picks(const struct sim *sim) { return sim->delayed_picks; }
 uint64_t sim_newidle_util_fails(const struct sim *sim) { return sim->newidle_util_fails; }
 void sim_balance_stats(const struct sim *sim, struct sim_balance_stats *out) { *out = sim->balance; }
 uint64_t sim_idle_stretches(const struct sim *sim, uint64_t *ns)

@@ -113,6 +113,7 @@ struct sim_task {
 	struct sim_spinlock *uspin;	/* user spinlock it spins on (for its time limit) */
 	uint16_t	uspins_held;	/* user spinlocks it holds (statistics only) */
 	bool		uspin_preempted;	/* taken off its CPU mid-spin (lock.c resumes) */
+	bool		sched_delayed;	/* DELAY_DEQUEUE: blocked, still in its CPU's queue */
 	sim_time_t	uspin_end;	/* user spin: when its spin budget runs out */
 	sim_time_t	uspin_left;	/* preempted user spin: budget it had left */
 	sim_time_t	lock_since;	/* rwsem_steal: when it queued for the rwsem it waits for */
@@ -166,6 +167,7 @@ struct sim_cpu {
 	struct sim_task	*curr;		/* task owning the CPU, NULL = idle */
 	struct sim_rq_ent *rq;		/* runnable tasks, FIFO order */
 	uint32_t	rq_len, rq_cap;
+	uint32_t	nr_delayed;	/* of them, blocked tasks kept by DELAY_DEQUEUE */
 	uint64_t	busy_ns, spin_ns, switches;
 	/* interrupts (task.c, "Interrupts") */
 	struct sim_task	*irq_task;	/* its interrupt context, created at the first raise */
@@ -249,6 +251,7 @@ struct sim {
 						 * idle CPU, as last computed */
 	bool		periodic_balance;	/* sim_config's */
 	bool		run_to_parity;		/* sim_config's */
+	bool		delay_dequeue;		/* sim_config's */
 	unsigned int	llc_cpus;		/* sim_config's, 1..ncpus */
 	bool		pelt;		/* the balancer weighs PELT signals (task.c) */
 	struct sim_pelt_tables pelt_tables;
@@ -256,6 +259,9 @@ struct sim {
 	/* wake-ups onto a CPU running a task (not new tasks), and those that
 	 * asked the owner to reschedule (statistics only, preemption models) */
 	uint64_t	busy_wakeups, busy_wakeup_requests;
+	/* DELAY_DEQUEUE (statistics only): sleeps kept queued, wake-ups of a
+	 * task still queued so (ttwu_runnable), kept sleeps ended at a pick */
+	uint64_t	delayed_dequeues, delayed_wakeups, delayed_picks;
 	uint64_t	refill_switches;	/* statistics only (dispatch: switch_refill) */
 	uint64_t	mm_switches, mm_switch_misses;	/* statistics only (switch_mm_in) */
 	unsigned int	mm_slots;	/* sim_config.mm_slots */

@@ -93,6 +93,9 @@ struct sim_config {
 	bool		no_run_to_parity;	/* NO_RUN_TO_PARITY (sched_feat): the owner's
 					 * slice is not protected from wake-ups; unused
 					 * by SIM_PREEMPT_SLICE */
+	bool		delay_dequeue;	/* DELAY_DEQUEUE with DELAY_ZERO (sched_feat): a
+					 * task that sleeps while not eligible stays queued
+					 * until picked or woken; unused by SIM_PREEMPT_SLICE */
 	unsigned int	llc_cpus;	/* CPUs per last-level cache, in consecutive groups:
 					 * a wake-up looks for an idle CPU only in its
 					 * previous CPU's group; 0: one cache for all */
@@ -298,6 +301,12 @@ uint64_t sim_newidle_pulls(const struct sim *sim);
  * models only. */
 uint64_t sim_busy_wakeups(const struct sim *sim);
 uint64_t sim_busy_wakeup_requests(const struct sim *sim);
+/* DELAY_DEQUEUE: sleeps kept queued, wake-ups that found the task still
+ * queued (woken in place, no CPU selection), and kept sleeps that ended
+ * when EEVDF picked the task; statistics only. */
+uint64_t sim_delayed_dequeues(const struct sim *sim);
+uint64_t sim_delayed_wakeups(const struct sim *sim);
+uint64_t sim_delayed_picks(const struct sim *sim);
 uint64_t sim_newidle_util_fails(const struct sim *sim);
 /* Periodic load balancing (periodic_balance): balance attempts made at a
  * busy CPU's tick or for an idle CPU by a nohz kick, tasks they moved,

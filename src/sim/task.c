@@ -337,10 +337,21 @@ static inline struct sim_task *runq_pop(struct sim_cpu *cpu)
  *     RUN_TO_PARITY (run_to_parity, the default) the owner keeps the CPU
  *     while it is eligible and its deadline is the one it was picked with
  *     (its slice is protected).
- * Simplified: no DELAY_DEQUEUE (a sleeper with negative lag leaves the
- * queue at once), no buddies, no PREEMPT_SHORT (all slices equal), a
- * linear scan of an array of keys instead of the augmented tree, newidle
- * pulls keep their lag.
+ *   - DELAY_DEQUEUE (delay_dequeue) with DELAY_ZERO: a task that blocks
+ *     while not eligible stays in the queue, still counted in V, until
+ *     EEVDF picks it (then it leaves, its lag clipped to at most 0:
+ *     dequeue_entity, pick_next_entity, finish_delayed_dequeue_entity) or
+ *     it is woken first; a wake-up finds it queued and leaves it on that
+ *     CPU with no CPU selection (ttwu_runnable), re-placed at V with a new
+ *     deadline if it has become eligible (requeue_delayed_entity), then
+ *     tests for preemption as any wake-up onto a busy CPU.  It is counted
+ *     in the CPU's nr_running (the balancer and the nohz kick see it), not
+ *     in its runnable signal nor util_est, and in nr_iowait only once its
+ *     sleep has left the queue (__block_task).
+ * Simplified: no buddies, no PREEMPT_SHORT (all slices equal), a linear
+ * scan of an array of keys instead of the augmented tree, newidle pulls
+ * keep their lag; the balancers never move a delayed task (6.12's
+ * can_migrate_task lets them; it would stay delayed on the new CPU).
  */
 static inline bool fair_sched(const struct sim *sim)
 {
@@ -433,6 +444,51 @@ static void runq_unlink(struct sim_cpu *cpu, struct sim_task *t)
 	while (cpu->rq[i].t != t)
 		i++;
 	runq_remove(cpu, i);
+}
+
+static inline void cpu_runnable_sync(struct sim *sim, struct sim_cpu *cpu);
+
+/* dequeue_entity's DELAY_DEQUEUE test for owner `t`, which blocks: not
+ * eligible (others are queued, since a lone task is always eligible), it
+ * stays queued with its keys; true if so. */
+static bool fair_delay_dequeue(struct sim *sim, struct sim_cpu *cpu, struct sim_task *t)
+{
+	if (!sim->delay_dequeue || fair_eligible(cpu, t->vruntime))
+		return false;
+	runq_push(cpu, t);	/* syncs the runnable signal before the count moves */
+	cpu->nr_delayed++;
+	t->sched_delayed = true;
+	sim->delayed_dequeues++;
+	return true;
+}
+
+/* The delayed sleep of `t` leaves the queue (dequeue_entities with
+ * DEQUEUE_DELAYED): its lag kept, at most 0 (DELAY_ZERO); from now on it
+ * counts as an I/O sleeper of its CPU if it is one (__block_task). */
+static void fair_finish_delayed(struct sim *sim, struct sim_cpu *cpu, struct sim_task *t)
+{
+	runq_unlink(cpu, t);
+	cpu_runnable_sync(sim, cpu);
+	cpu->nr_delayed--;
+	t->sched_delayed = false;
+	fair_dequeue(sim, cpu, t);
+	if (t->vlag > 0)
+		t->vlag = 0;
+	if (t->block_kind == BLOCK_IO)
+		cpu->nr_iowait++;
+}
+
+/* pick_next_entity: pick_eevdf, each delayed task it picks leaving the
+ * queue, until it picks a runnable one (or `curr`); NULL: none left. */
+static struct sim_task *fair_pick_next(struct sim *sim, struct sim_cpu *cpu, struct sim_task *curr)
+{
+	struct sim_task *t;
+
+	while ((t = fair_pick(sim, cpu, curr)) && t->sched_delayed) {
+		fair_finish_delayed(sim, cpu, t);
+		sim->delayed_picks++;
+	}
+	return t;
 }
 
 /* resched_curr: a reschedule request for CPU `c`'s owner, made at instant
@@ -637,7 +693,7 @@ static inline void cpu_runnable_sync(struct sim *sim, struct sim_cpu *cpu)
 {
 	if (sim->pelt)
 		sim_pelt_update(&sim->pelt_tables, &cpu->runnable, sim->now,
-				(uint64_t)SIM_PELT_ONE * cpu_nr_running(cpu));
+				(uint64_t)SIM_PELT_ONE * (cpu_nr_running(cpu) - cpu->nr_delayed));
 }
 
 static inline void cpu_util_sync(struct sim *sim, struct sim_cpu *cpu)
@@ -689,7 +745,8 @@ static uint64_t cpu_util(struct sim *sim, struct sim_cpu *cpu)
 
 	cpu_util_sync(sim, cpu);
 	for (uint32_t k = 0; k < cpu->rq_len; k++)
-		est += cpu->rq[k].t->util_est;
+		if (!cpu->rq[k].t->sched_delayed)
+			est += cpu->rq[k].t->util_est;
 	u = sim_pelt_avg(&sim->pelt_tables, &cpu->util);
 	u = u > est ? u : est;
 	return u < SIM_PELT_ONE ? u : SIM_PELT_ONE;
@@ -794,7 +851,7 @@ static struct sim_task *newidle_pull(struct sim *sim, unsigned int c)
 
 		if (i == c || (from && o->rq_len <= from->rq_len))
 			continue;
-		while (k < o->rq_len && o->rq[k].t->pinned)
+		while (k < o->rq_len && (o->rq[k].t->pinned || o->rq[k].t->sched_delayed))
 			k++;
 		if (k < o->rq_len) {
 			from = o;
@@ -811,7 +868,7 @@ static struct sim_task *newidle_pull(struct sim *sim, unsigned int c)
 		struct sim_task *t = from->rq[k].t;
 		uint32_t util;
 
-		if (t->pinned)
+		if (t->pinned || t->sched_delayed)
 			continue;
 		if (task_hot(sim, t) && !balance_failed_enough(&sim->cpus[c])) {
 			hot = true;
@@ -864,7 +921,7 @@ static void cpu_next(struct sim *sim, unsigned int c)
 		}
 	}
 	if (fair_sched(sim)) {
-		t = fair_pick(sim, cpu, NULL);
+		t = fair_pick_next(sim, cpu, NULL);
 		if (t)
 			runq_unlink(cpu, t);
 	} else {
@@ -1099,7 +1156,7 @@ static void sched_balance_rq(struct sim *sim, unsigned int c, bool idle, sim_tim
 		uint32_t util;
 
 		examined++;
-		if (t->pinned) {
+		if (t->pinned || t->sched_delayed) {
 			k++;
 			continue;
 		}
@@ -1205,6 +1262,61 @@ static void sched_balance_tick(struct sim *sim, unsigned int c)
 	nohz_balancer_kick(sim, c);
 }
 
+/* The rest of a wake-up of `t`, queued on CPU `c` while that CPU runs a
+ * task, at instant `when` (`remote`: from another CPU; `initial`: a new
+ * task's first start). */
+static void wake_onto_busy(struct sim *sim, struct sim_task *t, unsigned int c, sim_time_t when,
+			   bool remote, bool initial)
+{
+	/* onto another CPU's run queue while that CPU runs a task: its rq
+	 * lock and run-queue lines come over from there */
+	if (remote) {
+		sim->remote_busy_wakeups++;
+		charge_kernel(sim, cost_ns(&sim->costs, COST_wake_remote_busy, 1));
+	}
+	t->state = TASK_RUNNABLE;
+	t->mark = when;
+	if (fair_sched(sim)) {
+		struct sim_task *curr = sim->cpus[c].curr;
+		bool uspinner = curr->spinning && curr->uspin;
+
+		/* only a full request the wake-up makes sends an IPI */
+		bool had_full = remote && full_request_at(curr, when);
+
+		if (uspinner)
+			spin_account(sim, curr, sim->now);	/* update_curr */
+		sim->busy_wakeups += !initial;
+		if (fair_wakeup_preempt(sim, &sim->cpus[c], curr, t, when))
+			sim->busy_wakeup_requests += !initial;
+		if (remote && !had_full && full_request_at(curr, when))
+			send_wake_ipi(sim);
+		/* the reschedule IPI preempts a user-mode spinner (a request it
+		 * already had has its own check) */
+		if (uspinner && (curr->need_resched & SIM_NEED_RESCHED) &&
+		    curr->resched_from == when)
+			curr->spin_evt_seq = sim_evq_push(&sim->evq, when, uspin_resched_event, curr);
+	}
+}
+
+/* ttwu_runnable -> enqueue_task(ENQUEUE_DELAYED) -> requeue_delayed_entity
+ * (6.12), DELAY_ZERO: `t`, asleep but still queued on `cpu`, is runnable
+ * again where it is; if it has become eligible meanwhile (positive lag)
+ * it is placed again at V with a new deadline, else it keeps its keys. */
+static void ttwu_runnable(struct sim *sim, struct sim_cpu *cpu, struct sim_task *t)
+{
+	cpu_runnable_sync(sim, cpu);
+	cpu->nr_delayed--;
+	t->sched_delayed = false;
+	sim->delayed_wakeups++;
+	if (fair_avg(cpu) - t->vruntime > 0) {
+		runq_unlink(cpu, t);
+		fair_dequeue(sim, cpu, t);
+		t->vlag = 0;
+		fair_enqueue(sim, cpu, t, false);
+		runq_push(cpu, t);
+	}
+}
+
 void sim_task_wake(struct sim *sim, struct sim_task *t, sim_time_t when)
 {
 	unsigned int c;
@@ -1220,7 +1332,7 @@ void sim_task_wake(struct sim *sim, struct sim_task *t, sim_time_t when)
 			t->stats.sleep_ns += d;
 			sim->nodes[t->top].sleep_ns += d;
 		}
-		if (t->block_kind == BLOCK_IO)	/* ttwu: the rq it slept on */
+		if (t->block_kind == BLOCK_IO && !t->sched_delayed)	/* ttwu: the rq it slept on */
 			sim->cpus[t->cpu].nr_iowait--;
 	} else if (t->state != TASK_NEW) {
 		SIM_BUG("waking task %s in state %d", t->name, t->state);
@@ -1231,6 +1343,15 @@ void sim_task_wake(struct sim *sim, struct sim_task *t, sim_time_t when)
 	t->waitq = NULL;
 	/* try_to_wake_up is kernel work, whatever the waker's mode */
 	charge_kernel(sim, cost_ns(&sim->costs, COST_wakeup, 1));
+	if (t->sched_delayed) {
+		struct sim_cpu *cpu = &sim->cpus[t->cpu];
+
+		SIM_ASSERT_INTERNAL(cpu->curr);	/* a CPU drains its delayed tasks before idling */
+		ttwu_runnable(sim, cpu, t);
+		wake_onto_busy(sim, t, t->cpu, when, sim->current && sim->current->cpu != t->cpu,
+			       false);
+		return;
+	}
 	c = select_cpu(sim, t);
 	task_migrate_util(sim, t, t->cpu, c);
 	/* a waker on another CPU reaches CPU c only with an IPI; from the
@@ -1255,37 +1376,9 @@ void sim_task_wake(struct sim *sim, struct sim_task *t, sim_time_t when)
 		when += d;
 		dispatch(sim, t, c, when);
 	} else {
-		/* onto another CPU's run queue while that CPU runs a task: its
-		 * rq lock and run-queue lines come over from there */
-		if (remote) {
-			sim->remote_busy_wakeups++;
-			charge_kernel(sim, cost_ns(&sim->costs, COST_wake_remote_busy, 1));
-		}
-		t->state = TASK_RUNNABLE;
-		t->mark = when;
 		t->cpu = c;
 		runq_push(&sim->cpus[c], t);
-		if (fair_sched(sim)) {
-			struct sim_task *curr = sim->cpus[c].curr;
-			bool uspinner = curr->spinning && curr->uspin;
-
-			/* only a full request the wake-up makes sends an IPI */
-			bool had_full = remote && full_request_at(curr, when);
-
-			if (uspinner)
-				spin_account(sim, curr, sim->now);	/* update_curr */
-			sim->busy_wakeups += !initial;
-			if (fair_wakeup_preempt(sim, &sim->cpus[c], curr, t, when))
-				sim->busy_wakeup_requests += !initial;
-			if (remote && !had_full && full_request_at(curr, when))
-				send_wake_ipi(sim);
-			/* the reschedule IPI preempts a user-mode spinner (a
-			 * request it already had has its own check) */
-			if (uspinner && (curr->need_resched & SIM_NEED_RESCHED) &&
-			    curr->resched_from == when)
-				curr->spin_evt_seq = sim_evq_push(&sim->evq, when,
-								  uspin_resched_event, curr);
-		}
+		wake_onto_busy(sim, t, c, when, remote, initial);
 	}
 }
 
@@ -1304,15 +1397,19 @@ void sim_task_block(struct sim *sim, enum sim_block_kind kind)
 	t->state = TASK_BLOCKED;
 	t->block_kind = (uint8_t)kind;
 	t->mark = sim->now;
-	if (kind == BLOCK_IO)	/* io_schedule: in_iowait */
-		sim->cpus[t->cpu].nr_iowait++;
 	t->need_resched = 0;	/* __schedule clears prev's request */
 	if (sim->pelt) {	/* dequeue_task_fair -> util_est_update */
 		sim_pelt_update(&sim->pelt_tables, &t->util, sim->now, SIM_PELT_ONE);
 		util_est_update(sim, t);
 	}
-	if (fair_sched(sim))
-		fair_dequeue(sim, &sim->cpus[t->cpu], t);
+	/* io_schedule's in_iowait counts in nr_iowait once the task leaves
+	 * the queue (__block_task) */
+	if (!fair_sched(sim) || !fair_delay_dequeue(sim, &sim->cpus[t->cpu], t)) {
+		if (kind == BLOCK_IO)
+			sim->cpus[t->cpu].nr_iowait++;
+		if (fair_sched(sim))
+			fair_dequeue(sim, &sim->cpus[t->cpu], t);
+	}
 	cpu_next(sim, t->cpu);
 	switch_to_engine(sim, t);
 }
@@ -1439,7 +1536,7 @@ static bool uspin_resched(struct sim *sim, struct sim_task *t, bool to_user,
 	if (!fair_may_preempt(sim, t, false, to_user))
 		return false;
 	t->need_resched = 0;
-	if (fair_pick(sim, cpu, t) == t)
+	if (fair_pick_next(sim, cpu, t) == t)
 		return false;
 	uspin_preempt(sim, t, where);
 	return true;
@@ -1774,7 +1871,7 @@ static void fair_preempt(struct sim *sim, struct sim_task *t, bool explicit, boo
 		uint64_t rest = t->pending;
 
 		t->need_resched = 0;
-		if (fair_pick(sim, &sim->cpus[t->cpu], t) == t)
+		if (fair_pick_next(sim, &sim->cpus[t->cpu], t) == t)
 			return;
 		count_uspin_holder(sim, t, where);
 		task_preempt(sim, t);
@@ -2154,7 +2251,7 @@ void sim_check_sched(const struct sim *sim)
 	for (uint32_t i = 0; i < sim->nr_tasks; i++) {
 		const struct sim_task *t = sim->tasks[i];
 
-		if (t->state == TASK_BLOCKED && t->block_kind == BLOCK_IO)
+		if (t->state == TASK_BLOCKED && t->block_kind == BLOCK_IO && !t->sched_delayed)
 			iowait[t->cpu]++;
 	}
 	for (unsigned int c = 0; c < sim->ncpus; c++)
@@ -2172,12 +2269,17 @@ void sim_check_sched(const struct sim *sim)
 				cpu->curr->state, cpu->curr->cpu);
 		if (!cpu->curr && cpu->rq_len)
 			SIM_BUG("cpu %u: idle with a non-empty run queue", c);
+		uint32_t delayed = 0;
+
 		for (uint32_t i = 0; i < cpu->rq_len; i++) {
 			const struct sim_task *t = cpu->rq[i].t;
 
-			if (t->state != TASK_RUNNABLE || t->cpu != c)
-				SIM_BUG("cpu %u: queued task %s in state %d on cpu %u", c, t->name,
-					t->state, t->cpu);
+			/* runnable, or asleep and kept by DELAY_DEQUEUE */
+			if (t->state != (t->sched_delayed ? TASK_BLOCKED : TASK_RUNNABLE) ||
+			    t->cpu != c || (t->sched_delayed && !sim->delay_dequeue))
+				SIM_BUG("cpu %u: queued task %s in state %d (delayed %d) on cpu %u",
+					c, t->name, t->state, t->sched_delayed, t->cpu);
+			delayed += t->sched_delayed;
 			if (fair_sched(sim) && (cpu->rq[i].vruntime != t->vruntime ||
 						cpu->rq[i].deadline != t->deadline))
 				SIM_BUG("cpu %u: queued task %s's EEVDF keys changed in the queue", c,
@@ -2186,6 +2288,8 @@ void sim_check_sched(const struct sim *sim)
 		}
 		if (n != cpu->rq_len)
 			SIM_BUG("cpu %u: run queue length %u, counted %u", c, cpu->rq_len, n);
+		if (delayed != cpu->nr_delayed)
+			SIM_BUG("cpu %u: %u delayed sleeps, counted %u", c, cpu->nr_delayed, delayed);
 		if (cpu->in_idle != (!cpu->curr && !cpu->irq_active))
 			SIM_BUG("cpu %u: idle stretch open %d, owner %s, interrupt %d", c,
 				cpu->in_idle, cpu->curr ? cpu->curr->name : "none", cpu->irq_active);

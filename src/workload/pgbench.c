@@ -1629,6 +1629,10 @@ static void pg_report(void *state, struct wl_report *out)
 	wl_report_figure(out, "busy_wakeup_resched_pct",
 			 sim_busy_wakeups(pg->sim) ? 100.0 * (double)sim_busy_wakeup_requests(pg->sim) /
 						     (double)sim_busy_wakeups(pg->sim) : 0, "%");
+	/* DELAY_DEQUEUE ([kernel] delay_dequeue): sleeps kept queued, and
+	 * wake-ups that found the task still queued and left it there */
+	wl_report_figure(out, "delayed_dequeues_per_tx", (double)sim_delayed_dequeues(pg->sim) / (double)tx, "");
+	wl_report_figure(out, "delayed_wakeups_per_tx", (double)sim_delayed_wakeups(pg->sim) / (double)tx, "");
 	wl_report_figure(out, "newidle_util_fails_per_tx",
 			 (double)sim_newidle_util_fails(pg->sim) / (double)tx, "");
 	/* periodic and nohz-idle balancing ([kernel] periodic_balance): tasks

@@ -480,7 +480,9 @@ static char *generate(const struct scn_schema *schema)
 	fuzz_late_keys_until(&secs[kernel], 60, "periodic_balance", "run_to_parity");
 	fuzz_late_keys(&secs[machine], 25, "llc_cpus");
 	/* RUN_TO_PARITY, newer still */
-	fuzz_late_keys(&secs[kernel], 60, "run_to_parity");
+	fuzz_late_keys_until(&secs[kernel], 60, "run_to_parity", "delay_dequeue");
+	/* DELAY_DEQUEUE, newest */
+	fuzz_late_keys(&secs[kernel], 60, "delay_dequeue");
 
 	out = open_memstream(&text, &len);
 	if (!out)

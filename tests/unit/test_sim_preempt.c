@@ -1341,3 +1341,109 @@ TEST(preempt_counts_voluntary_switches)
 	ASSERT_U64_EQ(st.switches, 3);
 	sim_destroy(sim);
 }
+
+/* DELAY_DEQUEUE's programs: `a` runs 300 us, sleeps `a_sleep`, runs 100 us
+ * and logs its CPU ('0' + cpu) at the end; `b` runs `b_first` in 50-us
+ * steps, sleeps 50 us if it ran less than 1 ms, then runs up to 1 ms in
+ * all, and logs 'b'. */
+struct delaycase {
+	struct st_log	log;
+	sim_time_t	a_sleep, b_first;
+};
+
+static void delay_a(struct sim *sim, void *p)
+{
+	struct delaycase *d = p;
+
+	sim_charge(sim, 300 * US);
+	sim_sync(sim);
+	sim_sleep(sim, d->a_sleep);
+	sim_charge(sim, 100 * US);
+	sim_sync(sim);
+	st_log_add(&d->log, sim_now(sim), (int)('0' + sim_cpu(sim)));
+}
+
+static void delay_b(struct sim *sim, void *p)
+{
+	struct delaycase *d = p;
+
+	for (sim_time_t ran = 0; ran < 1000 * US; ran += 50 * US) {
+		if (ran == d->b_first)
+			sim_sleep(sim, 50 * US);
+		sim_charge(sim, 50 * US);
+		sim_sync(sim);
+	}
+	st_log_add(&d->log, sim_now(sim), 'b');
+}
+
+static struct sim *delay_run(struct delaycase *d, bool delay)
+{
+	struct cost_table c;
+	struct sim *sim;
+
+	cost_table_init(&c);
+	c.ps[COST_context_switch] = 0;
+	c.ps[COST_wakeup] = 0;
+	c.ps[COST_idle_exit] = 0;
+	c.ps[COST_wake_ipi] = 0;
+	sim = sim_create(&(struct sim_config){
+		.ncpus = 2, .seed = 1, .preempt = SIM_PREEMPT_NONE, .tick_ns = 4 * MS,
+		.delay_dequeue = delay, .costs = &c,
+	});
+	d->log.n = 0;
+	st_task(sim, "a", 0, false, delay_a, d, 0);
+	st_task(sim, "b", 0, true, delay_b, d, 0);
+	sim_run(sim, SIM_TIME_NEVER);
+	return sim;
+}
+
+/* A test of DELAY_DEQUEUE (two CPUs, CPU 1 idle throughout, base slice
+ * 0.75 ms): a and b start on CPU 0 at 0, a first (both new, deadlines
+ * tied at 375 us; RUN_TO_PARITY keeps a).  a sleeps at 300 us, its
+ * vruntime 300 above the average 150: not eligible.  Without the feature
+ * it leaves the queue, and its wake-up at 400 us finds CPU 0 busy with b
+ * and CPU 1 idle: a ends on CPU 1 at 500 us, b at 1 300 us.  With it, a
+ * stays queued on CPU 0; at 400 us its vruntime 300 is still above the
+ * average 200 (b has run 100 us), so the wake-up leaves it on CPU 0
+ * (ttwu_runnable) behind b, whose slice RUN_TO_PARITY protects: a ends on
+ * CPU 0 at 1 400 us, after b at 1 300 us. */
+TEST(preempt_delay_dequeue_wakes_in_place)
+{
+	for (int on = 0; on < 2; on++) {
+		struct delaycase d = { .a_sleep = 100 * US, .b_first = 2000 * US };
+		struct sim *sim = delay_run(&d, on);
+
+		ASSERT_EQ(d.log.n, 2);
+		ASSERT_EQ(d.log.tag[0], on ? 'b' : '1');
+		ASSERT_U64_EQ(d.log.t[0], on ? 1300 * US : 500 * US);
+		ASSERT_EQ(d.log.tag[1], on ? '0' : 'b');
+		ASSERT_U64_EQ(d.log.t[1], on ? 1400 * US : 1300 * US);
+		ASSERT_U64_EQ(sim_delayed_dequeues(sim), on ? 1 : 0);
+		ASSERT_U64_EQ(sim_delayed_wakeups(sim), on ? 1 : 0);
+		ASSERT_U64_EQ(sim_delayed_picks(sim), 0);
+		sim_destroy(sim);
+	}
+}
+
+/* The delayed sleep ended by a pick: as above, but b sleeps 50 us after
+ * 200 us (at 500 us, eligible: vruntime 200 against the average 250, so it
+ * leaves the queue), and a sleeps 400 us.  At b's sleep EEVDF picks the
+ * delayed a, alone and so eligible, which leaves the queue and CPU 0
+ * idles; b's wake-up at 550 us finds its CPU idle, and a's at 700 us finds
+ * CPU 0 busy and goes to the idle CPU 1 by the usual selection: a ends on
+ * CPU 1 at 800 us, b at 1 350 us. */
+TEST(preempt_delay_dequeue_ends_at_a_pick)
+{
+	struct delaycase d = { .a_sleep = 400 * US, .b_first = 200 * US };
+	struct sim *sim = delay_run(&d, true);
+
+	ASSERT_EQ(d.log.n, 2);
+	ASSERT_EQ(d.log.tag[0], '1');
+	ASSERT_U64_EQ(d.log.t[0], 800 * US);
+	ASSERT_EQ(d.log.tag[1], 'b');
+	ASSERT_U64_EQ(d.log.t[1], 1350 * US);
+	ASSERT_U64_EQ(sim_delayed_dequeues(sim), 1);
+	ASSERT_U64_EQ(sim_delayed_wakeups(sim), 0);
+	ASSERT_U64_EQ(sim_delayed_picks(sim), 1);
+	sim_destroy(sim);
+}

@@ -914,4 +914,42 @@ doc_rows "$TMP/csw.txt" 6 && [ $csw_ok = 1 ] &&
 	ok "docs/calibration.md context switches at 8 clients = the stored runs" ||
 	ko "docs/calibration.md context switches at 8 clients = the stored runs: $(tr '\n' ' ' <"$TMP/csw.txt")"
 
+
+# DELAY_DEQUEUE in the eight twins: each -util twin's scenario run again
+# with the feature off (-nodd, the stored run's figures) and on (-dd),
+# against the recordings, from the stored runs
+for rc in "ao 4" "as 4" "ak 8" "al 8" "ap 8" "aq 8" "an 16" "ar 16"; do
+	set -- $rc
+	d=$R/local-model-s50-c$2-$1
+	$RPT compare --all --window 10-150 $R/local-real-s50-c$2-$1 $d-nodd $d-dd 2>&1 |
+		awk -v r=$1 -v c=$2 '
+		function th(n,  s) { s = sprintf("%.0f", n); if (length(s) > 3) s = substr(s, 1, length(s) - 3) " " substr(s, length(s) - 2); return s }
+		function pc(a, b,  v) { v = (b / a - 1) * 100; return sprintf("%s%.1f %%", (v < 0 ? "−" : "+"), (v < 0 ? -v : v)) }
+		/^Amean +tps / { m = $3; t0 = $6; t1 = $9 }
+		/^Cpu iowait%/ { wm = $3; w0 = $4; w1 = $5 } /^Cpu idle%/ { im = $3; i0 = $4; i1 = $5 }
+		END { printf "| %s (%d) | %s | %.1f %% | %s (%s) | %.1f %% | %s (%s) | %.1f %% |\n",
+			r, c, th(m), wm + im, th(t0), pc(m, t0), w0 + i0, th(t1), pc(m, t1), w1 + i1 }'
+	fx() { jq ".figures.$2" "$d-$1/result.json"; }
+	awk -v r=$1 -v s0="$(fx nodd server_nonvoluntary_csw_per_tx)" -v s1="$(fx dd server_nonvoluntary_csw_per_tx)" \
+	    -v c0="$(fx nodd client_nonvoluntary_csw_per_tx)" -v c1="$(fx dd client_nonvoluntary_csw_per_tx)" \
+	    -v b0="$(fx nodd busy_wakeup_resched_pct)" -v b1="$(fx dd busy_wakeup_resched_pct)" \
+	    -v dq="$(fx dd delayed_dequeues_per_tx)" -v dw="$(fx dd delayed_wakeups_per_tx)" 'BEGIN {
+		printf "| %s | %.2f / %.2f | %.2f / %.2f | %.1f / %.1f %% | %.2f | %.2f |\n",
+			r, s0, s1, c0, c1, b0, b1, dq, dw }' >>"$TMP/dd-tx.txt"
+done >"$TMP/dd.txt"
+dd_ok=1
+for d in $R/local-model-s50-c*-a[klnopqrs]-dd; do
+	u=${d%-dd}
+	# the -util twin's scenario with the feature on and off, the off run
+	# the stored -util run's TPS
+	for v in nodd dd; do
+		[ "$(grep -v '^;' "$u-util/scenario.ini" | grep -v '^run_to_parity=\|^delay_dequeue=' | sort)" = \
+		  "$(grep -v '^;' "$u-$v/scenario.ini" | grep -v '^run_to_parity=\|^delay_dequeue=' | sort)" ] || dd_ok=0
+	done
+	grep -qx 'delay_dequeue=1' "$d/scenario.ini" && grep -qx 'delay_dequeue=0' "$u-nodd/scenario.ini" || dd_ok=0
+	[ "$(jq .tps "$u-util/result.json")" = "$(jq .tps "$u-nodd/result.json")" ] || dd_ok=0
+done
+doc_rows "$TMP/dd.txt" 8 && doc_rows "$TMP/dd-tx.txt" 8 && [ $dd_ok = 1 ] &&
+	ok "docs/calibration.md delayed dequeue in the twins = the stored runs" ||
+	ko "docs/calibration.md delayed dequeue in the twins = the stored runs: $(cat "$TMP/dd.txt" "$TMP/dd-tx.txt" | tr '\n' ' ')"
 rpt_done

@@ -240,6 +240,8 @@ dips_check "member-queues 1200-s" full-flush-none-1200 full-wbt2ms-none-1200
 dips_check "balancing 400-s" full-wbt2ms-none-400 full-bal-none-400
 # ... and the one of "Delayed dequeue at full scale, 400 s"
 dips_check "delayed dequeue 400-s" full-bal-none-400 full-dd-none-400
+# ... and of "`lazy` with delayed dequeue at full scale, 400 s"
+dips_check "delayed dequeue lazy 400-s" full-dd-none-400 full-dd-lazy-400
 # ... and of "`task_hot` and periodic balancing for 1 200 s", with its
 # landing table (scripts/landing.sh on the run alone)
 dips_check "balancing 1200-s" full-wbt2ms-none-1200 full-bal-none-1200
